@@ -1,0 +1,26 @@
+package org.boxoffice.domain;
+
+import java.util.Optional;
+
+/**
+ * The limits a show applies to holds.
+ *
+ * @param maxSeatsPerHold at most this many seats in one hold
+ * @param maxPerAccount   at most this many seats per account per show, across active holds and sales
+ * @param holdMillis      how long a hold lasts
+ * @param graceMillis     how long after expiry a held seat is still treated as held (clock skew
+ *                        between members); after it the seat counts as available
+ */
+public record HoldPolicy(int maxSeatsPerHold, int maxPerAccount, long holdMillis, long graceMillis) {
+
+    public HoldPolicy {
+        if (maxSeatsPerHold < 1 || maxPerAccount < 1 || holdMillis < 1 || graceMillis < 0) {
+            throw new IllegalArgumentException("hold limits must be positive");
+        }
+    }
+
+    /** Rejects a hold of {@code seats} seats that breaks the per-hold limit. */
+    public Optional<Rejection> checkSize(int seats) {
+        return seats < 1 || seats > maxSeatsPerHold ? Optional.of(Rejection.TOO_MANY_SEATS) : Optional.empty();
+    }
+}

@@ -1,0 +1,23 @@
+package org.boxoffice.domain;
+
+/** Business reasons a request is turned down. Values, not exceptions. */
+public enum Rejection {
+    /** At least one requested seat is held, sold or blocked. */
+    SEATS_UNAVAILABLE,
+    /** More seats than the show allows in one hold, or none. */
+    TOO_MANY_SEATS,
+    /** The account would exceed its per-show limit across active holds and sales. */
+    ACCOUNT_LIMIT,
+    /** The show's sale has not opened or has closed. */
+    SALE_NOT_OPEN,
+    /** A seat id that is not part of the show's layout, or named twice. */
+    UNKNOWN_SEAT,
+    /** No active hold with that id holds these seats. */
+    HOLD_NOT_FOUND,
+    /** The hold lapsed before the request reached it. */
+    HOLD_EXPIRED,
+    /** Best available found no adjacent seats of that size. */
+    NO_ADJACENT_SEATS,
+    /** The seat is sold and cannot be blocked, or the booking does not own it. */
+    NOT_ALLOWED
+}

@@ -1,0 +1,23 @@
+package org.boxoffice.domain;
+
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/** The domain stays plain Java: testable with JUnit alone, usable from every other module. */
+class ArchitectureTest {
+
+    @Test
+    void domain_dependsOnNoFrameworkGridOrDatabase() {
+        ArchRule rule = noClasses().that().resideInAPackage("org.boxoffice.domain..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "com.hazelcast..", "io.helidon..", "com.fasterxml.jackson..", "java.sql..",
+                        "javax.sql..", "org.postgresql..", "com.zaxxer..", "org.flywaydb..");
+        rule.check(new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("org.boxoffice.domain"));
+    }
+}
