@@ -1,0 +1,18 @@
+package org.boxoffice.grid;
+
+/** Names of the grid's data structures. */
+public final class GridMaps {
+    /** One entry per block of a show's seats; write-through to the referee. */
+    public static final String INVENTORY = "inventory";
+    /** One entry per account and show: seats held and bought, for the per-account limit. */
+    public static final String ALLOWANCES = "allowances";
+    /** Responses remembered under idempotency keys, for 24 hours. */
+    public static final String IDEMPOTENCY = "idempotency";
+    /** Denormalized events for search (SQL). */
+    public static final String CATALOG_EVENTS = org.boxoffice.grid.catalog.CatalogSearch.MAP;
+    /** Cluster-unique ids for holds. */
+    public static final String HOLD_IDS = "hold-ids";
+
+    private GridMaps() {
+    }
+}

@@ -1,0 +1,125 @@
+package org.boxoffice.grid;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.SeatBlock;
+import org.boxoffice.domain.Show;
+
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Returns lapsed holds to sale without any request touching the show. Entry-expiry events can be
+ * lost, so expiry never depends on them: every member sweeps the blocks it owns for holds past
+ * expiry plus grace (a local query, then an expire processor per block), and a slower
+ * reconciliation asks the referee for HELD rows past their time, in case the grid lost or never
+ * loaded a block: those blocks are expired, and reloaded first if the grid's copy disagrees.
+ */
+public final class HoldSweeper implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(HoldSweeper.class.getName());
+
+    private final HazelcastInstance hz;
+    private final IMap<BlockKey, SeatBlock> map;
+    private final Inventory inventory;
+    private final InventoryRepository repository;
+    private final Function<String, Optional<Show>> shows;
+    private final LongSupplier clock;
+    private final ScheduledExecutorService timer;
+    /** How long past expiry a HELD row must be before reconciliation steps in (the sweeper goes first). */
+    private volatile long reconcileSlackMillis = 10_000;
+
+    public HoldSweeper(HazelcastInstance hz, Inventory inventory, InventoryRepository repository,
+                       Function<String, Optional<Show>> shows, LongSupplier clock) {
+        this.hz = hz;
+        this.map = hz.getMap(GridMaps.INVENTORY);
+        this.inventory = inventory;
+        this.repository = repository;
+        this.shows = shows;
+        this.clock = clock;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "hold-sweeper");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Starts sweeping every {@code sweepMillis} and reconciling every {@code reconcileMillis}. */
+    public HoldSweeper start(long sweepMillis, long reconcileMillis) {
+        timer.scheduleWithFixedDelay(() -> guarded(this::sweepOnce), sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(() -> guarded(this::reconcileOnce), reconcileMillis, reconcileMillis,
+                TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    /** Sets how far past its expiry a HELD row must be before reconciliation handles it (must exceed any grace). */
+    public HoldSweeper reconcileSlack(long millis) {
+        this.reconcileSlackMillis = millis;
+        return this;
+    }
+
+    /** Expires lapsed holds in the blocks this member owns; returns how many blocks changed. */
+    public int sweepOnce() {
+        long now = clock.getAsLong();
+        Set<BlockKey> lapsed = map.localKeySet(new LapsedHoldsPredicate(now, 0));
+        int changed = 0;
+        for (BlockKey key : lapsed) {
+            Optional<Show> show = shows.apply(key.showId());
+            if (show.isEmpty()) {
+                continue;
+            }
+            BlockOutcome outcome = inventory.execute(show.get(), key.blockId(),
+                    new BlockCommand.Expire(now, show.get().policy().graceMillis()));
+            if (outcome.result() == BlockOutcome.Result.CHANGED) {
+                changed++;
+            }
+        }
+        return changed;
+    }
+
+    /** Expires blocks the referee says still hold lapsed seats, reloading any the grid disagrees on. */
+    public int reconcileOnce() {
+        long now = clock.getAsLong();
+        int fixed = 0;
+        for (InventoryRepository.BlockId id : repository.blocksWithHoldsLapsedBefore(now - reconcileSlackMillis)) {
+            Optional<Show> show = shows.apply(id.showId());
+            if (show.isEmpty()) {
+                continue;
+            }
+            long grace = show.get().policy().graceMillis();
+            BlockKey key = Inventory.key(show.get(), id.blockId());
+            if (!hz.getPartitionService().getPartition(key).getOwner().localMember()) {
+                continue;
+            }
+            BlockOutcome outcome = inventory.execute(show.get(), id.blockId(), new BlockCommand.Expire(now, grace));
+            if (outcome.result() != BlockOutcome.Result.CHANGED) {
+                LOG.warning(() -> "grid and referee disagree on " + key + ": reloading it from the referee");
+                inventory.evict(show.get(), id.blockId());
+                inventory.execute(show.get(), id.blockId(), new BlockCommand.Expire(now, grace));
+            }
+            fixed++;
+        }
+        return fixed;
+    }
+
+    private void guarded(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "hold sweep failed; trying again on the next tick", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

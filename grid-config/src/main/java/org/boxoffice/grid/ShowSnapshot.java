@@ -1,0 +1,80 @@
+package org.boxoffice.grid;
+
+import org.boxoffice.domain.SeatState;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A show's seat statuses in layout order, at most a refresh interval old. Lapsed holds already
+ * show as AVAILABLE. Used to draw seat maps and as the fast gate in front of claims: a seat the
+ * snapshot shows as taken is refused without a trip to its partition (a stale "taken" costs the
+ * buyer a 409 with alternatives; a stale "free" costs one trip to the processor, which decides).
+ *
+ * <p>The member's own claim outcomes are written into the array as they happen so this member's
+ * view is current; those writes race benignly with readers (a reader sees either status).
+ */
+public final class ShowSnapshot {
+
+    private static final SeatState.Status[] STATUSES = SeatState.Status.values();
+
+    private final String showId;
+    private final long gridVersion;
+    private final long builtAt;
+    private final byte[] statuses;
+    private final AtomicLong localEdits = new AtomicLong();
+
+    public ShowSnapshot(String showId, long gridVersion, long builtAt, byte[] statuses) {
+        this.showId = showId;
+        this.gridVersion = gridVersion;
+        this.builtAt = builtAt;
+        this.statuses = statuses;
+    }
+
+    public String showId() {
+        return showId;
+    }
+
+    /** When the grid was read (epoch millis). */
+    public long builtAt() {
+        return builtAt;
+    }
+
+    /** Changes whenever the content changes: the grid's revision sum plus this member's edits since. */
+    public String version() {
+        return gridVersion + "." + localEdits.get();
+    }
+
+    public int size() {
+        return statuses.length;
+    }
+
+    public SeatState.Status status(int globalIndex) {
+        return STATUSES[statuses[globalIndex]];
+    }
+
+    public boolean free(int globalIndex) {
+        return statuses[globalIndex] == SeatState.Status.AVAILABLE.ordinal();
+    }
+
+    /** A copy of the statuses, one byte (status ordinal) per seat in layout order. */
+    public byte[] statuses() {
+        return statuses.clone();
+    }
+
+    /** Counts per status, indexed by {@link SeatState.Status#ordinal()}. */
+    public int[] counts() {
+        int[] counts = new int[STATUSES.length];
+        for (byte s : statuses) {
+            counts[s]++;
+        }
+        return counts;
+    }
+
+    /** Records a change this member made (or learned of) before the next refresh. */
+    public void set(int globalIndex, SeatState.Status status) {
+        if (statuses[globalIndex] != status.ordinal()) {
+            statuses[globalIndex] = (byte) status.ordinal();
+            localEdits.incrementAndGet();
+        }
+    }
+}

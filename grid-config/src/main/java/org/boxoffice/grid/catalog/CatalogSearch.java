@@ -1,0 +1,76 @@
+package org.boxoffice.grid.catalog;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.sql.SqlResult;
+import com.hazelcast.sql.SqlRow;
+import com.hazelcast.sql.SqlStatement;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Searches events with Hazelcast SQL over the {@code catalog_events} map: by city (exact, any
+ * case), free text (title, artist or venue, substring, any case) and a date range that overlaps
+ * the event's shows. Filters that are not given are left out of the statement.
+ */
+public final class CatalogSearch {
+
+    public static final String MAP = "catalog_events";
+
+    private final HazelcastInstance hz;
+
+    public CatalogSearch(HazelcastInstance hz) {
+        this.hz = hz;
+        hz.getSql().executeUpdate("CREATE OR REPLACE MAPPING \"" + MAP + "\" ("
+                + "__key VARCHAR, eventId VARCHAR, title VARCHAR, artist VARCHAR, category VARCHAR, "
+                + "description VARCHAR, venueId VARCHAR, venueName VARCHAR, city VARCHAR, "
+                + "firstShowAt BIGINT, lastShowAt BIGINT) TYPE IMap OPTIONS ("
+                + "'keyFormat'='varchar', 'valueFormat'='compact', 'valueCompactTypeName'='EventListing')");
+    }
+
+    /** A search; null fields are not filtered on. Times are epoch millis, {@code to} exclusive. */
+    public record Query(String city, String text, Long from, Long to) {
+    }
+
+    public List<EventListing> search(Query q) {
+        StringBuilder sql = new StringBuilder("SELECT eventId, title, artist, category, description, venueId, "
+                + "venueName, city, firstShowAt, lastShowAt FROM \"" + MAP + "\" WHERE 1 = 1");
+        List<Object> params = new ArrayList<>();
+        if (q.city() != null) {
+            sql.append(" AND LOWER(city) = ?");
+            params.add(q.city().toLowerCase(Locale.ROOT));
+        }
+        if (q.text() != null) {
+            String like = "%" + escapeLike(q.text().toLowerCase(Locale.ROOT)) + "%";
+            sql.append(" AND (LOWER(title) LIKE ? ESCAPE '\\' OR LOWER(artist) LIKE ? ESCAPE '\\'"
+                    + " OR LOWER(venueName) LIKE ? ESCAPE '\\')");
+            params.add(like);
+            params.add(like);
+            params.add(like);
+        }
+        if (q.from() != null) {
+            sql.append(" AND lastShowAt >= ?");
+            params.add(q.from());
+        }
+        if (q.to() != null) {
+            sql.append(" AND firstShowAt < ?");
+            params.add(q.to());
+        }
+        sql.append(" ORDER BY firstShowAt, eventId");
+        SqlStatement statement = new SqlStatement(sql.toString()).setParameters(params);
+        List<EventListing> out = new ArrayList<>();
+        try (SqlResult rows = hz.getSql().execute(statement)) {
+            for (SqlRow r : rows) {
+                out.add(new EventListing(r.getObject(0), r.getObject(1), r.getObject(2), r.getObject(3),
+                        r.getObject(4), r.getObject(5), r.getObject(6), r.getObject(7),
+                        r.<Long>getObject(8), r.<Long>getObject(9)));
+            }
+        }
+        return out;
+    }
+
+    private static String escapeLike(String s) {
+        return s.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
+    }
+}

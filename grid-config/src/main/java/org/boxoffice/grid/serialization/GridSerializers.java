@@ -1,0 +1,33 @@
+package org.boxoffice.grid.serialization;
+
+import com.hazelcast.config.CompactSerializationConfig;
+import com.hazelcast.nio.serialization.compact.CompactSerializer;
+import org.boxoffice.grid.catalog.EventListingSerializer;
+
+import java.util.List;
+
+/** Every compact serializer the grid uses. Members and clients register exactly this list. */
+public final class GridSerializers {
+
+    private GridSerializers() {
+    }
+
+    public static List<CompactSerializer<?>> all() {
+        return List.of(
+                new BlockKeySerializer(),
+                new SeatBlockSerializer(),
+                new TransitionSerializer(),
+                new BlockCommandProcessorSerializer(),
+                new BlockOutcomeSerializer(),
+                new AllowanceKeySerializer(),
+                new AccountAllowanceSerializer(),
+                new AllowanceProcessorSerializer(),
+                new LapsedHoldsPredicateSerializer(),
+                new StoredResponseSerializer(),
+                new EventListingSerializer());
+    }
+
+    public static void register(CompactSerializationConfig config) {
+        all().forEach(config::addSerializer);
+    }
+}

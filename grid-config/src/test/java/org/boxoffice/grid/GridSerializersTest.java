@@ -1,0 +1,126 @@
+package org.boxoffice.grid;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.internal.serialization.SerializationService;
+import com.hazelcast.spi.impl.SerializationServiceSupport;
+import org.boxoffice.domain.AccountAllowance;
+import org.boxoffice.domain.BlockDecision;
+import org.boxoffice.domain.Rejection;
+import org.boxoffice.domain.SeatBlock;
+import org.boxoffice.grid.catalog.EventListing;
+import org.boxoffice.grid.serialization.GridSerializers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** Every registered serializer survives a round trip through the member's serialization service. */
+class GridSerializersTest {
+
+    private static HazelcastInstance hz;
+    private static SerializationService ss;
+
+    @BeforeAll
+    static void start() {
+        hz = TestGrid.start(1, new InMemoryInventoryRepository()).get(0);
+        ss = ((SerializationServiceSupport) hz).getSerializationService();
+    }
+
+    @AfterAll
+    static void stop() {
+        hz.shutdown();
+    }
+
+    private static <T> T roundTrip(T value) {
+        return ss.toObject(ss.toData(value));
+    }
+
+    @Test
+    void keys_roundTrip() {
+        assertEquals(BlockKey.of("s", 3, 2), roundTrip(BlockKey.of("s", 3, 2)));
+        assertEquals(new AllowanceKey("s", "alice"), roundTrip(new AllowanceKey("s", "alice")));
+    }
+
+    @Test
+    void seatBlock_roundTrips_withHoldsSalesAndItsTransition() {
+        SeatBlock b = ((BlockDecision.Changed) SeatBlock.fresh("s", 1, 6)
+                .hold("h1", "alice", new int[] {1, 2}, 500, 10, 0, new String[] {"A-1-2", "A-1-3"})).next();
+        b = ((BlockDecision.Changed) b.hold("h2", "bob", new int[] {4}, 600, 10, 0, new String[] {"A-1-5"})).next();
+        b = ((BlockDecision.Changed) b.confirm("h2", new int[] {4}, 99, 20, 0)).next();
+
+        SeatBlock back = roundTrip(b);
+
+        assertEquals(b.showId(), back.showId());
+        assertEquals(b.blockId(), back.blockId());
+        assertEquals(b.revision(), back.revision());
+        assertArrayEquals(b.statusBytes(), back.statusBytes());
+        assertArrayEquals(b.versionArray(), back.versionArray());
+        assertArrayEquals(b.refArray(), back.refArray());
+        assertEquals(b.holds(), back.holds());
+        assertEquals(b.transition(), back.transition());
+        assertEquals(null, roundTrip(SeatBlock.fresh("s", 0, 2)).transition());
+    }
+
+    @Test
+    void everyBlockCommand_roundTrips() {
+        List<BlockCommand> commands = List.of(
+                new BlockCommand.Hold("h", "a", new int[] {1}, 5, 6, 7, new String[] {"A-1-1"}),
+                new BlockCommand.Release("h", 1, "a", "r"),
+                new BlockCommand.Expire(1, 2),
+                new BlockCommand.Extend("h", 9, 1, 2),
+                new BlockCommand.Confirm("h", new int[] {1, 2}, 77, 1, 2),
+                new BlockCommand.Cancel(77, 1, "a", "r"),
+                new BlockCommand.Block(new int[] {3}, 1, "admin", "r"),
+                new BlockCommand.Unblock(new int[] {3}, 1, "admin", "r"));
+        for (BlockCommand c : commands) {
+            BlockCommand back = roundTrip(new BlockCommandProcessor(c)).command();
+            assertEquals(c.getClass(), back.getClass());
+            assertEquals(c.toString().replaceAll("\\[I@\\w+|\\[Ljava.lang.String;@\\w+", "[]"),
+                    back.toString().replaceAll("\\[I@\\w+|\\[Ljava.lang.String;@\\w+", "[]"));
+            SeatBlock start = ((BlockDecision.Changed) SeatBlock.fresh("s", 0, 4)
+                    .hold("h", "a", new int[] {1, 2}, 5, 0, 0, new String[0])).next();
+            assertEquals(describe(c.decide(start)), describe(back.decide(start)), c.toString());
+        }
+    }
+
+    private static String describe(BlockDecision d) {
+        return switch (d) {
+            case BlockDecision.Changed c -> "changed " + c.next().transition();
+            case BlockDecision.Unchanged u -> "unchanged";
+            case BlockDecision.Rejected r -> "rejected " + r.reason() + java.util.Arrays.toString(r.seats());
+        };
+    }
+
+    @Test
+    void outcomesAllowancesAndTheRest_roundTrip() {
+        BlockOutcome o = new BlockOutcome(BlockOutcome.Result.REJECTED, Rejection.SEATS_UNAVAILABLE, new int[] {4}, 9);
+        BlockOutcome ob = roundTrip(o);
+        assertEquals(o.result(), ob.result());
+        assertEquals(o.reason(), ob.reason());
+        assertArrayEquals(o.seats(), ob.seats());
+
+        AccountAllowance a = new AccountAllowance(List.of(new AccountAllowance.HoldEntry("h", 2, 50)), 3);
+        assertEquals(a, roundTrip(a));
+        for (AllowanceCommand c : List.of(new AllowanceCommand.Reserve("h", 2, 3, 4, 5, 6),
+                new AllowanceCommand.Release("h"), new AllowanceCommand.Confirm("h"),
+                new AllowanceCommand.Extend("h", 9), new AllowanceCommand.CancelSale(2))) {
+            assertEquals(c, roundTrip(new AllowanceProcessor(c)).command());
+        }
+        assertEquals(new LapsedHoldsPredicate(5, 6), roundTrip(new LapsedHoldsPredicate(5, 6)));
+        assertEquals(new StoredResponse("x", 201, "{}", 5), roundTrip(new StoredResponse("x", 201, "{}", 5)));
+        EventListing e = new EventListing("e", "t", "a", "c", "d", "v", "vn", "city", 1, 2);
+        assertEquals(e, roundTrip(e));
+    }
+
+    @Test
+    void registry_hasOneSerializerPerType() {
+        Set<String> names = GridSerializers.all().stream().map(s -> s.getTypeName()).collect(Collectors.toSet());
+        assertEquals(GridSerializers.all().size(), names.size());
+    }
+}

@@ -1,0 +1,99 @@
+package org.boxoffice.grid;
+
+import org.boxoffice.domain.AccountAllowance;
+import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.SeatBlock;
+import org.boxoffice.domain.SeatState;
+import org.boxoffice.domain.StaleInventoryException;
+import org.boxoffice.domain.Transition;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A referee in memory with the same conditional-write contract as the PostgreSQL one: a
+ * transition applies only if every seat still has its expected version. For grid tests that need
+ * real members but not a database.
+ */
+public final class InMemoryInventoryRepository implements InventoryRepository {
+
+    private final Map<BlockId, SeatBlock> blocks = new ConcurrentHashMap<>();
+    public final AtomicInteger applied = new AtomicInteger();
+    public final AtomicInteger refused = new AtomicInteger();
+
+    public void create(String showId, int blockId, int seats) {
+        blocks.put(new BlockId(showId, blockId), SeatBlock.fresh(showId, blockId, seats));
+    }
+
+    /** What the referee holds for a block (its own copy, no transition). */
+    public SeatBlock stored(String showId, int blockId) {
+        return blocks.get(new BlockId(showId, blockId));
+    }
+
+    /** Changes a seat behind the grid's back, as an operator or another system might. */
+    public synchronized void tamper(String showId, int blockId, int seat, SeatState state) {
+        BlockId id = new BlockId(showId, blockId);
+        SeatBlock b = blocks.get(id);
+        SeatState[] states = new SeatState[b.size()];
+        int[] versions = b.versionArray().clone();
+        for (int i = 0; i < states.length; i++) {
+            states[i] = b.state(i);
+        }
+        states[seat] = state;
+        versions[seat]++;
+        blocks.put(id, SeatBlock.restore(showId, blockId, states, versions));
+    }
+
+    @Override
+    public synchronized void apply(SeatBlock next) {
+        Transition t = next.transition();
+        if (t == null) {
+            return;
+        }
+        BlockId id = new BlockId(next.showId(), next.blockId());
+        SeatBlock current = blocks.get(id);
+        for (int k = 0; k < t.seats().length; k++) {
+            if (current.version(t.seats()[k]) != t.expectedVersions()[k]) {
+                refused.incrementAndGet();
+                throw new StaleInventoryException("seat " + t.seats()[k] + " of " + id + " moved");
+            }
+        }
+        SeatState[] states = new SeatState[next.size()];
+        for (int i = 0; i < states.length; i++) {
+            states[i] = next.state(i);
+        }
+        blocks.put(id, SeatBlock.restore(next.showId(), next.blockId(), states, next.versionArray()));
+        applied.incrementAndGet();
+    }
+
+    @Override
+    public Optional<SeatBlock> load(String showId, int blockId) {
+        return Optional.ofNullable(blocks.get(new BlockId(showId, blockId)));
+    }
+
+    @Override
+    public Optional<HoldRecord> findHold(String holdId) {
+        return Optional.empty();
+    }
+
+    @Override
+    public List<BlockId> blocksWithHoldsLapsedBefore(long lapsedBefore) {
+        List<BlockId> out = new ArrayList<>();
+        blocks.forEach((id, b) -> {
+            if (b.nextExpiry() < lapsedBefore) {
+                out.add(id);
+            }
+        });
+        return out;
+    }
+
+    @Override
+    public AccountAllowance allowance(String showId, String accountId) {
+        return AccountAllowance.empty();
+    }
+}
