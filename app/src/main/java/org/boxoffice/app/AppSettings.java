@@ -1,0 +1,80 @@
+package org.boxoffice.app;
+
+import io.helidon.config.Config;
+import org.boxoffice.grid.GridSettings;
+import org.boxoffice.mapstore.DbSettings;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Everything Boxoffice reads from configuration, read once by {@link Main}. Every key can be
+ * overridden by an environment variable the way Helidon maps them ({@code BOXOFFICE_DB_URL}
+ * for {@code boxoffice.db.url}); the README lists them all.
+ *
+ * @param dataDir      where the embedded database keeps its files ({@code boxoffice.data.dir})
+ * @param db           external database, or null to run the embedded one
+ * @param embeddedDbPort port of the embedded database (0: any free port)
+ * @param grid         how the grid member binds and joins
+ * @param holds        default hold rules for shows created without their own
+ * @param auth         how bearer tokens are verified and whether dev tokens are issued
+ * @param seedDemo     seed the demo catalog into an empty database
+ * @param sweepEvery   how often each member sweeps its blocks for lapsed holds
+ * @param reconcileEvery how often lapsed HELD rows are reconciled against the referee
+ * @param snapshotEvery how often seat-map snapshots are rebuilt from the grid
+ */
+public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int dbPoolSize, GridSettings grid,
+                          HoldDefaults holds, AuthSettings auth, boolean seedDemo, Duration sweepEvery,
+                          Duration reconcileEvery, Duration snapshotEvery) {
+
+    /** Hold rules applied to shows that do not set their own. */
+    public record HoldDefaults(int maxSeatsPerHold, int maxPerAccount, Duration duration, Duration grace,
+                               int blockGroups) {
+    }
+
+    /**
+     * @param hmacSecret   HS256 secret (at least 32 bytes), or null
+     * @param rsaPublicKey RS256 public key (PEM), or null; exactly one of the two is set
+     * @param issuer       required {@code iss} claim, or null for any
+     * @param devTokens    serve {@code POST /v1/dev/tokens} (demo only; off in production)
+     */
+    public record AuthSettings(String hmacSecret, String rsaPublicKey, String issuer, boolean devTokens) {
+    }
+
+    public static AppSettings from(Config root) {
+        Config c = root.get("boxoffice");
+        Path dataDir = Path.of(c.get("data.dir").asString().orElse("./data")).toAbsolutePath().normalize();
+        String url = c.get("db.url").asString().orElse("");
+        int pool = c.get("db.pool").asInt().orElse(24);
+        DbSettings db = url.isBlank() ? null : new DbSettings(url, c.get("db.user").asString().orElse("boxoffice"),
+                c.get("db.password").asString().orElse(""), pool);
+        List<String> members = Arrays.stream(c.get("grid.members").asString().orElse("").split(","))
+                .map(String::trim).filter(s -> !s.isEmpty()).toList();
+        String publicAddress = c.get("grid.public").asString().orElse("");
+        GridSettings grid = new GridSettings(
+                c.get("grid.cluster").asString().orElse("boxoffice"),
+                c.get("grid.bind").asString().orElse("127.0.0.1"),
+                publicAddress.isBlank() ? null : publicAddress,
+                c.get("grid.port").asInt().orElse(5701),
+                members,
+                c.get("grid.backups").asInt().orElse(1));
+        HoldDefaults holds = new HoldDefaults(
+                c.get("holds.perhold").asInt().orElse(10),
+                c.get("holds.peraccount").asInt().orElse(10),
+                Duration.ofSeconds(c.get("holds.seconds").asLong().orElse(420L)),
+                Duration.ofSeconds(c.get("holds.grace").asLong().orElse(5L)),
+                c.get("holds.groups").asInt().orElse(16));
+        String secret = c.get("auth.secret").asString().orElse("");
+        String publicKey = c.get("auth.publickey").asString().orElse("");
+        String issuer = c.get("auth.issuer").asString().orElse("");
+        AuthSettings auth = new AuthSettings(secret.isBlank() ? null : secret, publicKey.isBlank() ? null : publicKey,
+                issuer.isBlank() ? null : issuer, c.get("auth.devtokens").asBoolean().orElse(false));
+        return new AppSettings(dataDir, db, c.get("db.port").asInt().orElse(0), pool, grid, holds, auth,
+                c.get("demo.seed").asBoolean().orElse(true),
+                Duration.ofMillis(c.get("sweep.millis").asLong().orElse(500L)),
+                Duration.ofMillis(c.get("reconcile.millis").asLong().orElse(10_000L)),
+                Duration.ofMillis(c.get("snapshot.millis").asLong().orElse(250L)));
+    }
+}

@@ -1,0 +1,184 @@
+package org.boxoffice.app;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.topic.ITopic;
+import io.helidon.health.HealthCheckResponse;
+import io.helidon.health.HealthCheckType;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.observe.ObserveFeature;
+import io.helidon.webserver.observe.health.HealthObserver;
+import org.boxoffice.app.auth.Authenticator;
+import org.boxoffice.app.auth.DevTokenService;
+import org.boxoffice.app.catalog.AdminService;
+import org.boxoffice.app.catalog.CatalogService;
+import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.app.holds.HoldManager;
+import org.boxoffice.app.holds.HoldsService;
+import org.boxoffice.app.holds.Idempotency;
+import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.http.ErrorHandlers;
+import org.boxoffice.app.http.OpenApiService;
+import org.boxoffice.domain.CatalogRepository;
+import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.Show;
+import org.boxoffice.grid.Allowances;
+import org.boxoffice.grid.GridMaps;
+import org.boxoffice.grid.GridMember;
+import org.boxoffice.grid.HoldSweeper;
+import org.boxoffice.grid.Inventory;
+import org.boxoffice.grid.ShowSnapshots;
+import org.boxoffice.grid.catalog.CatalogSearch;
+import org.boxoffice.grid.catalog.EventListing;
+import org.boxoffice.mapstore.PostgresCatalogRepository;
+import org.boxoffice.mapstore.PostgresInventoryRepository;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.util.function.LongSupplier;
+
+/**
+ * The running service minus the web server: grid member, repositories, grid-side services and the
+ * HTTP services built on them. {@link #routing} is shared by {@link Main} and the tests, so tests
+ * exercise the real wiring.
+ */
+public final class Boxoffice implements AutoCloseable {
+
+    private static final String SHOW_ANNOUNCEMENTS = "catalog-shows";
+
+    private final AppSettings settings;
+    private final DataSource dataSource;
+    private final LongSupplier clock;
+    private final HazelcastInstance hz;
+    private final InventoryRepository inventoryRepository;
+    private final CatalogRepository catalogRepository;
+    private final ShowDirectory directory;
+    private final Inventory inventory;
+    private final ShowSnapshots snapshots;
+    private final HoldSweeper sweeper;
+    private final CatalogSearch search;
+    private final Authenticator authenticator;
+    private final HoldManager holds;
+    private final Idempotency idempotency;
+    private final ITopic<String> announcements;
+
+    private Boxoffice(AppSettings settings, DataSource dataSource, LongSupplier clock) {
+        this.settings = settings;
+        this.dataSource = dataSource;
+        this.clock = clock;
+        this.inventoryRepository = new PostgresInventoryRepository(dataSource);
+        this.catalogRepository = new PostgresCatalogRepository(dataSource);
+        this.hz = GridMember.start(settings.grid(), inventoryRepository, catalogRepository);
+        this.directory = new ShowDirectory(catalogRepository);
+        this.inventory = new Inventory(hz);
+        this.snapshots = new ShowSnapshots(inventory, clock, settings.snapshotEvery().toMillis());
+        this.sweeper = new HoldSweeper(hz, inventory, inventoryRepository, directory::find, clock)
+                .start(settings.sweepEvery().toMillis(), settings.reconcileEvery().toMillis());
+        this.search = new CatalogSearch(hz);
+        this.authenticator = new Authenticator(settings.auth(), clock);
+        this.idempotency = new Idempotency(hz, clock);
+        this.holds = new HoldManager(directory, inventory, new Allowances(hz), snapshots, inventoryRepository,
+                hz.getFlakeIdGenerator(GridMaps.HOLD_IDS), clock);
+        this.announcements = hz.getTopic(SHOW_ANNOUNCEMENTS);
+        announcements.addMessageListener(m -> catalogRepository.show(m.getMessageObject()).ifPresent(directory::add));
+    }
+
+    /** Starts a member on a migrated database. */
+    public static Boxoffice start(AppSettings settings, DataSource dataSource, LongSupplier clock) {
+        return new Boxoffice(settings, dataSource, clock);
+    }
+
+    /** Every route of the service, with errors mapped in one place. */
+    public void routing(HttpRouting.Builder routing) {
+        ErrorHandlers.register(routing);
+        routing.register("/v1", new CatalogService(search, directory, snapshots, clock))
+                .register("/v1", new HoldsService(holds, authenticator, idempotency))
+                .register("/v1", new AdminService(authenticator, catalogRepository, directory, inventory, snapshots,
+                        settings.holds(), this::announce, clock))
+                .register("/openapi", new OpenApiService());
+        if (settings.auth().devTokens() && authenticator.canIssue()) {
+            routing.register("/v1", new DevTokenService(authenticator));
+        }
+        routing.any("/v1/*", (req, res) -> {
+            throw new ApiException(404, "NOT_FOUND", "no such resource: " + req.prologue().method() + " " + req.path().path());
+        });
+    }
+
+    /** Health checks at {@code /observe/health}: live while the member and server run, ready when safe to take traffic. */
+    public ObserveFeature observe() {
+        return ObserveFeature.just(HealthObserver.builder()
+                .details(true)
+                .addCheck(() -> HealthCheckResponse.builder().status(hz.getLifecycleService().isRunning())
+                        .detail("member", hz.getCluster().getLocalMember().getAddress().toString()).build(),
+                        HealthCheckType.LIVENESS, "grid-member")
+                .addCheck(this::readiness, HealthCheckType.READINESS, "boxoffice")
+                .build());
+    }
+
+    private HealthCheckResponse readiness() {
+        boolean running = hz.getLifecycleService().isRunning();
+        boolean safe = running && hz.getPartitionService().isClusterSafe();
+        boolean db;
+        try (Connection c = dataSource.getConnection()) {
+            db = c.isValid(2);
+        } catch (Exception e) {
+            db = false;
+        }
+        boolean catalog = running && catalogLoaded();
+        return HealthCheckResponse.builder().status(running && safe && db && catalog)
+                .detail("member", running).detail("clusterSafe", safe).detail("database", db)
+                .detail("catalog", catalog).detail("members", running ? hz.getCluster().getMembers().size() : 0)
+                .build();
+    }
+
+    /** The catalog is loaded once the search map has its listings (an empty catalog counts as loaded). */
+    private boolean catalogLoaded() {
+        try {
+            return !hz.getMap(GridMaps.CATALOG_EVENTS).isEmpty() || catalogRepository.isEmpty();
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
+    private void announce(Show show) {
+        IMap<String, EventListing> listings = hz.getMap(GridMaps.CATALOG_EVENTS);
+        directory.event(show.eventId()).ifPresent(event -> directory.venue(event.venueId()).ifPresent(venue ->
+                listings.set(event.eventId(), EventListing.of(event, venue, directory.showsOf(event.eventId())))));
+        announcements.publish(show.showId());
+    }
+
+    public HazelcastInstance hazelcast() {
+        return hz;
+    }
+
+    public Authenticator authenticator() {
+        return authenticator;
+    }
+
+    public Inventory inventory() {
+        return inventory;
+    }
+
+    public ShowDirectory directory() {
+        return directory;
+    }
+
+    public HoldSweeper sweeper() {
+        return sweeper;
+    }
+
+    public ShowSnapshots snapshots() {
+        return snapshots;
+    }
+
+    public InventoryRepository inventoryRepository() {
+        return inventoryRepository;
+    }
+
+    @Override
+    public void close() {
+        sweeper.close();
+        snapshots.close();
+        hz.shutdown();
+    }
+}

@@ -1,0 +1,63 @@
+package org.boxoffice.app;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.helidon.config.Config;
+import io.helidon.logging.common.LogConfig;
+import io.helidon.webserver.WebServer;
+import org.boxoffice.app.catalog.DemoCatalog;
+import org.boxoffice.mapstore.DataSources;
+import org.boxoffice.mapstore.DbSettings;
+import org.boxoffice.mapstore.EmbeddedDatabase;
+import org.boxoffice.mapstore.Migrations;
+import org.boxoffice.mapstore.PostgresCatalogRepository;
+
+import java.time.Instant;
+import java.util.logging.Logger;
+
+/**
+ * Starts Boxoffice: reads the configuration once, starts the embedded PostgreSQL unless an
+ * external one is configured, migrates it, seeds the demo catalog into an empty database, starts
+ * the grid member and then the web server. On shutdown the web server stops taking requests
+ * first, then the member leaves the cluster gracefully, then the database closes.
+ */
+public final class Main {
+
+    private static final Logger LOG = Logger.getLogger(Main.class.getName());
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        LogConfig.configureRuntime();
+        Config config = Config.create();
+        AppSettings settings = AppSettings.from(config);
+
+        EmbeddedDatabase embedded = settings.db() == null
+                ? EmbeddedDatabase.start(settings.dataDir().resolve("postgres"), settings.embeddedDbPort())
+                : null;
+        DbSettings db = settings.db() != null ? settings.db() : embedded.settings(settings.dbPoolSize());
+        HikariDataSource dataSource = DataSources.pooled(db);
+        Migrations.migrate(dataSource);
+        if (settings.seedDemo()) {
+            DemoCatalog.seedIfEmpty(new PostgresCatalogRepository(dataSource), settings.holds(), Instant.now());
+        }
+        Boxoffice app = Boxoffice.start(settings, dataSource, System::currentTimeMillis);
+        WebServer server = WebServer.builder()
+                .config(config.get("server"))
+                .shutdownHook(false)
+                .addFeature(app.observe())
+                .routing(app::routing)
+                .build()
+                .start();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.stop();
+            app.close();
+            dataSource.close();
+            if (embedded != null) {
+                embedded.close();
+            }
+        }, "boxoffice-shutdown"));
+        LOG.info(() -> "Boxoffice is serving on http://localhost:" + server.port() + " (database: "
+                + (embedded != null ? "embedded, data in " + settings.dataDir() : "external") + ")");
+    }
+}

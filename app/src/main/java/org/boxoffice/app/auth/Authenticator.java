@@ -1,0 +1,159 @@
+package org.boxoffice.app.auth;
+
+import com.nimbusds.jose.JOSEException;
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.JWSSigner;
+import com.nimbusds.jose.JWSVerifier;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.crypto.MACVerifier;
+import com.nimbusds.jose.crypto.RSASSAVerifier;
+import com.nimbusds.jose.jwk.JWK;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerRequest;
+import org.boxoffice.app.AppSettings;
+import org.boxoffice.app.http.ApiException;
+
+import java.nio.charset.StandardCharsets;
+import java.text.ParseException;
+import java.time.Duration;
+import java.util.Date;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
+
+/**
+ * Verifies bearer tokens: signature (HS256 with the configured secret, or RS256 with the configured
+ * public key; the token's algorithm must be the configured one), expiry, and issuer if one is
+ * configured. Verified tokens are remembered until they expire, so a hot client pays for the
+ * signature check once. Thread-safe.
+ */
+public final class Authenticator {
+
+    private static final int CACHE_LIMIT = 200_000;
+
+    private final JWSAlgorithm algorithm;
+    private final JWSVerifier verifier;
+    private final JWSSigner signer;
+    private final String issuer;
+    private final LongSupplier clock;
+    private final Map<String, Verified> cache = new ConcurrentHashMap<>();
+
+    private record Verified(Principal principal, long expiresAt) {
+    }
+
+    public Authenticator(AppSettings.AuthSettings settings, LongSupplier clock) {
+        this.clock = clock;
+        this.issuer = settings.issuer();
+        try {
+            if (settings.rsaPublicKey() != null) {
+                algorithm = JWSAlgorithm.RS256;
+                verifier = new RSASSAVerifier(JWK.parseFromPEMEncodedObjects(settings.rsaPublicKey()).toRSAKey());
+                signer = null;
+            } else if (settings.hmacSecret() != null) {
+                byte[] secret = settings.hmacSecret().getBytes(StandardCharsets.UTF_8);
+                algorithm = JWSAlgorithm.HS256;
+                verifier = new MACVerifier(secret);
+                signer = new MACSigner(secret);
+            } else {
+                throw new IllegalArgumentException("set boxoffice.auth.secret (HS256) or boxoffice.auth.publickey (RS256)");
+            }
+        } catch (JOSEException e) {
+            throw new IllegalArgumentException("invalid token key: " + e.getMessage()
+                    + " (an HS256 secret needs at least 32 bytes)", e);
+        }
+    }
+
+    /** The caller of {@code req}; 401 if the token is missing or invalid. */
+    public Principal require(ServerRequest req) {
+        return authenticate(req).orElseThrow(() -> new ApiException(401, "UNAUTHORIZED",
+                "a valid bearer token is required (Authorization: Bearer <jwt>)"));
+    }
+
+    /** The caller of {@code req} if it carries a token; 401 if it carries an invalid one. */
+    public Optional<Principal> authenticate(ServerRequest req) {
+        Optional<String> header = req.headers().first(HeaderNames.AUTHORIZATION);
+        if (header.isEmpty()) {
+            return Optional.empty();
+        }
+        String value = header.get();
+        if (!value.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            throw new ApiException(401, "UNAUTHORIZED", "the Authorization header must be 'Bearer <jwt>'");
+        }
+        return Optional.of(verify(value.substring(7).trim()));
+    }
+
+    /** Verifies one token. */
+    public Principal verify(String token) {
+        long now = clock.getAsLong();
+        Verified cached = cache.get(token);
+        if (cached != null && cached.expiresAt() > now) {
+            return cached.principal();
+        }
+        try {
+            SignedJWT jwt = SignedJWT.parse(token);
+            if (!algorithm.equals(jwt.getHeader().getAlgorithm()) || !jwt.verify(verifier)) {
+                throw invalid("bad signature");
+            }
+            JWTClaimsSet claims = jwt.getJWTClaimsSet();
+            Date exp = claims.getExpirationTime();
+            if (exp == null || exp.getTime() <= now) {
+                throw invalid("expired");
+            }
+            if (issuer != null && !issuer.equals(claims.getIssuer())) {
+                throw invalid("wrong issuer");
+            }
+            String subject = claims.getSubject();
+            if (subject == null || subject.isBlank()) {
+                throw invalid("no subject");
+            }
+            List<String> roles = claims.getStringListClaim("roles");
+            Principal principal = new Principal(subject, roles == null ? Set.of() : Set.copyOf(new HashSet<>(roles)));
+            if (cache.size() > CACHE_LIMIT) {
+                cache.clear();
+            }
+            cache.put(token, new Verified(principal, exp.getTime()));
+            return principal;
+        } catch (ParseException | JOSEException e) {
+            throw invalid("unreadable");
+        }
+    }
+
+    /** Whether this authenticator can also sign tokens (HS256 only). */
+    public boolean canIssue() {
+        return signer != null;
+    }
+
+    /** Signs a token for {@code accountId} (demo and tests; HS256 only). */
+    public String issue(String accountId, Set<String> roles, Duration lifetime) {
+        if (signer == null) {
+            throw new IllegalStateException("tokens can only be issued with an HS256 secret");
+        }
+        long now = clock.getAsLong();
+        JWTClaimsSet.Builder claims = new JWTClaimsSet.Builder()
+                .subject(accountId)
+                .issueTime(new Date(now))
+                .expirationTime(new Date(now + lifetime.toMillis()))
+                .claim("roles", List.copyOf(roles));
+        if (issuer != null) {
+            claims.issuer(issuer);
+        }
+        try {
+            SignedJWT jwt = new SignedJWT(new JWSHeader(algorithm), claims.build());
+            jwt.sign(signer);
+            return jwt.serialize();
+        } catch (JOSEException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static ApiException invalid(String why) {
+        return new ApiException(401, "UNAUTHORIZED", "invalid bearer token (" + why + ")");
+    }
+}

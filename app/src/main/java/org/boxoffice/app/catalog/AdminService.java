@@ -1,0 +1,291 @@
+package org.boxoffice.app.catalog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import org.boxoffice.app.AppSettings;
+import org.boxoffice.app.auth.Authenticator;
+import org.boxoffice.app.auth.Principal;
+import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.http.Json;
+import org.boxoffice.domain.CatalogRepository;
+import org.boxoffice.domain.Event;
+import org.boxoffice.domain.HoldPolicy;
+import org.boxoffice.domain.SaleWindow;
+import org.boxoffice.domain.SeatState;
+import org.boxoffice.domain.Show;
+import org.boxoffice.domain.ShowLayout;
+import org.boxoffice.domain.Venue;
+import org.boxoffice.grid.BlockCommand;
+import org.boxoffice.grid.BlockOutcome;
+import org.boxoffice.grid.Inventory;
+import org.boxoffice.grid.ShowSnapshots;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
+
+/**
+ * Admin operations (role {@code admin}): create a show from a regular seating plan, and take seats
+ * off sale or put them back.
+ *
+ * <pre>
+ * curl -X POST localhost:8080/v1/admin/shows -H "Authorization: Bearer $ADMIN" -d '{"eventId":"midnight-echoes",
+ *   "startsAt":"2027-06-01T20:00:00Z","sections":[{"name":"A","price":"99.00","rows":20,"seatsPerRow":25}]}'
+ * curl -X POST localhost:8080/v1/admin/shows/echoes-berlin-1/seats/block -H "Authorization: Bearer $ADMIN" \
+ *   -d '{"seatIds":["A-1-1"],"reason":"camera platform"}'
+ * </pre>
+ */
+public final class AdminService implements HttpService {
+
+    private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
+
+    private final Authenticator auth;
+    private final CatalogRepository catalog;
+    private final ShowDirectory shows;
+    private final Inventory inventory;
+    private final ShowSnapshots snapshots;
+    private final AppSettings.HoldDefaults defaults;
+    private final Consumer<Show> announce;
+    private final LongSupplier clock;
+
+    public AdminService(Authenticator auth, CatalogRepository catalog, ShowDirectory shows, Inventory inventory,
+                        ShowSnapshots snapshots, AppSettings.HoldDefaults defaults, Consumer<Show> announce,
+                        LongSupplier clock) {
+        this.auth = auth;
+        this.catalog = catalog;
+        this.shows = shows;
+        this.inventory = inventory;
+        this.snapshots = snapshots;
+        this.defaults = defaults;
+        this.announce = announce;
+        this.clock = clock;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/admin/shows", this::createShow)
+                .post("/admin/shows/{showId}/seats/block", (req, res) -> changeSeats(req, res, true))
+                .post("/admin/shows/{showId}/seats/unblock", (req, res) -> changeSeats(req, res, false));
+    }
+
+    private Principal admin(ServerRequest req) {
+        Principal p = auth.require(req);
+        if (!p.isAdmin()) {
+            throw new ApiException(403, "FORBIDDEN", "this needs the admin role");
+        }
+        return p;
+    }
+
+    private void createShow(ServerRequest req, ServerResponse res) {
+        admin(req);
+        JsonNode b = Json.body(req);
+        allowOnly(b, Set.of("showId", "eventId", "startsAt", "saleOpensAt", "saleClosesAt", "currency",
+                "maxSeatsPerHold", "maxPerAccount", "holdSeconds", "graceSeconds", "blockGroups", "cancelHours", "sections"));
+        String eventId = text(b, "eventId", true);
+        Event event = shows.event(eventId).orElseThrow(() -> new ApiException(422, "UNKNOWN_EVENT", "no event " + eventId));
+        Venue venue = shows.venue(event.venueId()).orElseThrow();
+        String showId = text(b, "showId", false);
+        if (showId == null) {
+            showId = eventId + "-" + Long.toString(clock.getAsLong(), 36);
+        }
+        if (!ID.matcher(showId).matches()) {
+            throw ApiException.badRequest("'showId' must be lower-case letters, digits and '-', at most 63 characters");
+        }
+        if (shows.find(showId).isPresent()) {
+            throw new ApiException(409, "SHOW_EXISTS", "show " + showId + " already exists");
+        }
+        long now = clock.getAsLong();
+        long startsAt = time(b, "startsAt", null);
+        long opensAt = time(b, "saleOpensAt", now);
+        long closesAt = time(b, "saleClosesAt", startsAt);
+        if (closesAt <= opensAt) {
+            throw ApiException.badRequest("the sale must close after it opens");
+        }
+        String currency = text(b, "currency", false);
+        currency = currency == null ? "EUR" : currency;
+        if (!currency.matches("[A-Z]{3}")) {
+            throw ApiException.badRequest("'currency' is a three-letter ISO code");
+        }
+        HoldPolicy policy;
+        try {
+            policy = new HoldPolicy(integer(b, "maxSeatsPerHold", defaults.maxSeatsPerHold(), 1, 100),
+                    integer(b, "maxPerAccount", defaults.maxPerAccount(), 1, 1000),
+                    integer(b, "holdSeconds", (int) defaults.duration().toSeconds(), 1, 86_400) * 1000L,
+                    integer(b, "graceSeconds", (int) defaults.grace().toSeconds(), 0, 60) * 1000L);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest(e.getMessage());
+        }
+        JsonNode sections = b.get("sections");
+        if (sections == null || !sections.isArray() || sections.isEmpty() || sections.size() > 200) {
+            throw ApiException.badRequest("'sections' must be an array of 1 to 200 sections");
+        }
+        List<SeatPlan.SectionPlan> plan = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        int rank = 0;
+        long totalSeats = 0;
+        for (JsonNode s : sections) {
+            if (!s.isObject()) {
+                throw ApiException.badRequest("each section is an object");
+            }
+            allowOnly(s, Set.of("name", "rank", "price", "rows", "seatsPerRow"));
+            String name = text(s, "name", true);
+            if (!name.matches("[A-Za-z0-9]{1,16}") || !names.add(name)) {
+                throw ApiException.badRequest("section names are 1-16 letters or digits, each used once");
+            }
+            BigDecimal price;
+            try {
+                price = new BigDecimal(text(s, "price", true));
+            } catch (NumberFormatException e) {
+                throw ApiException.badRequest("'price' is a decimal string such as \"49.90\"");
+            }
+            if (price.signum() < 0 || price.scale() > 2) {
+                throw ApiException.badRequest("'price' is a non-negative amount with at most 2 decimals");
+            }
+            int rows = integer(s, "rows", 0, 1, 500);
+            int perRow = integer(s, "seatsPerRow", 0, 1, 500);
+            totalSeats += (long) rows * perRow;
+            plan.add(new SeatPlan.SectionPlan(name, integer(s, "rank", rank, 0, 1000),
+                    price.movePointRight(2).longValueExact(), rows, perRow));
+            rank++;
+        }
+        if (totalSeats > 200_000) {
+            throw ApiException.badRequest("a show has at most 200,000 seats");
+        }
+        ShowLayout layout = SeatPlan.layout(showId, currency, plan);
+        int groups = integer(b, "blockGroups", defaults.blockGroups(), 1, 271);
+        Show show = new Show(showId, eventId, event.venueId(), startsAt, new SaleWindow(opensAt, closesAt), policy,
+                Math.min(groups, layout.blocks().size()), integer(b, "cancelHours", 48, 0, 24 * 365), layout);
+        catalog.saveShow(show);
+        shows.add(show);
+        announce.accept(show);
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("showId", showId);
+        out.put("eventId", eventId);
+        out.put("venueId", venue.venueId());
+        out.put("startsAt", Instant.ofEpochMilli(startsAt));
+        out.put("saleOpensAt", Instant.ofEpochMilli(opensAt));
+        out.put("saleClosesAt", Instant.ofEpochMilli(closesAt));
+        out.put("seatCount", layout.totalSeats());
+        out.put("blocks", layout.blocks().size());
+        out.put("blockGroups", show.blockGroups());
+        res.header("Location", "/v1/shows/" + showId);
+        Json.send(res, 201, out);
+    }
+
+    private void changeSeats(ServerRequest req, ServerResponse res, boolean block) {
+        Principal admin = admin(req);
+        String showId = req.path().pathParameters().get("showId");
+        Show show = shows.find(showId).orElseThrow(() -> ApiException.notFound("show " + showId));
+        JsonNode b = Json.body(req);
+        allowOnly(b, Set.of("seatIds", "reason"));
+        JsonNode ids = b.get("seatIds");
+        if (ids == null || !ids.isArray() || ids.isEmpty() || ids.size() > 10_000) {
+            throw ApiException.badRequest("'seatIds' must be an array of 1 to 10,000 seat ids");
+        }
+        String reason = text(b, "reason", false);
+        Map<Integer, List<Integer>> byBlock = new TreeMap<>();
+        List<String> unknown = new ArrayList<>();
+        for (JsonNode id : ids) {
+            if (!id.isTextual()) {
+                throw ApiException.badRequest("'seatIds' must be strings");
+            }
+            show.layout().locate(id.asText()).ifPresentOrElse(
+                    r -> byBlock.computeIfAbsent(r.blockId(), k -> new ArrayList<>()).add(r.index()),
+                    () -> unknown.add(id.asText()));
+        }
+        if (!unknown.isEmpty()) {
+            throw new ApiException(422, "UNKNOWN_SEAT", "this show has no seat " + String.join(", ", unknown),
+                    Map.of("unknown", unknown));
+        }
+        long now = clock.getAsLong();
+        String why = reason == null ? (block ? "blocked by admin" : "unblocked by admin") : reason;
+        String actor = "admin:" + admin.accountId();
+        // check every block first so a refusal in one block changes nothing anywhere
+        if (block) {
+            for (Map.Entry<Integer, List<Integer>> e : byBlock.entrySet()) {
+                int[] seats = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+                for (int s : seats) {
+                    if (snapshots.get(show).status(show.layout().offset(e.getKey()) + s) == SeatState.Status.SOLD) {
+                        throw new ApiException(409, "SEAT_SOLD", "sold seats are cancelled before they are blocked");
+                    }
+                }
+            }
+        }
+        int changed = 0;
+        for (Map.Entry<Integer, List<Integer>> e : byBlock.entrySet()) {
+            int[] seats = e.getValue().stream().mapToInt(Integer::intValue).toArray();
+            BlockCommand command = block ? new BlockCommand.Block(seats, now, actor, why)
+                    : new BlockCommand.Unblock(seats, now, actor, why);
+            BlockOutcome outcome = inventory.execute(show, e.getKey(), command);
+            if (outcome.result() == BlockOutcome.Result.REJECTED) {
+                throw new ApiException(409, "SEAT_SOLD", "sold seats are cancelled before they are blocked");
+            }
+            if (outcome.result() == BlockOutcome.Result.CHANGED) {
+                snapshots.record(show, e.getKey(), outcome.seats(), block ? SeatState.Status.BLOCKED : SeatState.Status.AVAILABLE);
+                changed += outcome.seats().length;
+            }
+        }
+        Json.send(res, 200, Map.of("showId", showId, "changed", changed));
+    }
+
+    private static void allowOnly(JsonNode node, Set<String> allowed) {
+        node.fieldNames().forEachRemaining(f -> {
+            if (!allowed.contains(f)) {
+                throw ApiException.badRequest("unknown field '" + f + "'");
+            }
+        });
+    }
+
+    private static String text(JsonNode node, String field, boolean required) {
+        JsonNode v = node.get(field);
+        if (v == null || v.isNull()) {
+            if (required) {
+                throw ApiException.badRequest("'" + field + "' is required");
+            }
+            return null;
+        }
+        if (!v.isTextual() || v.asText().length() > 200) {
+            throw ApiException.badRequest("'" + field + "' must be a string");
+        }
+        return v.asText();
+    }
+
+    private static int integer(JsonNode node, String field, int fallback, int min, int max) {
+        JsonNode v = node.get(field);
+        if (v == null || v.isNull()) {
+            if (min > fallback) {
+                throw ApiException.badRequest("'" + field + "' is required");
+            }
+            return fallback;
+        }
+        if (!v.isIntegralNumber() || !v.canConvertToInt() || v.asInt() < min || v.asInt() > max) {
+            throw ApiException.badRequest("'" + field + "' must be an integer from " + min + " to " + max);
+        }
+        return v.asInt();
+    }
+
+    private static long time(JsonNode node, String field, Long fallback) {
+        String v = text(node, field, fallback == null);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            return Instant.parse(v).toEpochMilli();
+        } catch (DateTimeParseException e) {
+            throw ApiException.badRequest("'" + field + "' must be an ISO instant such as 2027-06-01T20:00:00Z");
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package org.boxoffice.app.catalog;
+
+import org.boxoffice.domain.ShowLayout;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A regular seating plan: sections of equal rows, turned into a {@link ShowLayout} whose blocks
+ * are runs of whole rows of one section, at most {@link #MAX_BLOCK_SEATS} seats each. Whole rows
+ * keep adjacent seats in one block, so a typical hold touches one block and one partition.
+ */
+public final class SeatPlan {
+
+    /** Small enough that copying a block on every change is cheap, large enough to keep key counts low. */
+    public static final int MAX_BLOCK_SEATS = 256;
+
+    /** One section: {@code rows} rows numbered 1.. from the stage, {@code seatsPerRow} seats each. */
+    public record SectionPlan(String name, int rank, long priceCents, int rows, int seatsPerRow) {
+        public SectionPlan {
+            if (rows < 1 || rows > 500 || seatsPerRow < 1 || seatsPerRow > 500) {
+                throw new IllegalArgumentException("section " + name + ": 1..500 rows of 1..500 seats");
+            }
+            if (priceCents < 0) {
+                throw new IllegalArgumentException("section " + name + ": price must not be negative");
+            }
+        }
+    }
+
+    private SeatPlan() {
+    }
+
+    public static ShowLayout layout(String showId, String currency, List<SectionPlan> sections) {
+        if (sections.isEmpty()) {
+            throw new IllegalArgumentException("a show needs at least one section");
+        }
+        List<ShowLayout.Section> out = new ArrayList<>();
+        List<ShowLayout.Block> blocks = new ArrayList<>();
+        for (SectionPlan s : sections) {
+            out.add(new ShowLayout.Section(s.name(), s.rank(), s.priceCents()));
+            int rowsPerBlock = Math.max(1, MAX_BLOCK_SEATS / s.seatsPerRow());
+            for (int first = 1; first <= s.rows(); first += rowsPerBlock) {
+                List<String> rows = new ArrayList<>();
+                List<Integer> counts = new ArrayList<>();
+                for (int r = first; r < first + rowsPerBlock && r <= s.rows(); r++) {
+                    rows.add(Integer.toString(r));
+                    counts.add(s.seatsPerRow());
+                }
+                blocks.add(new ShowLayout.Block(blocks.size(), s.name(), rows,
+                        counts.stream().mapToInt(Integer::intValue).toArray()));
+            }
+        }
+        return new ShowLayout(showId, currency, out, blocks);
+    }
+}

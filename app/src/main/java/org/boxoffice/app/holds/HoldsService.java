@@ -1,0 +1,136 @@
+package org.boxoffice.app.holds;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import org.boxoffice.app.auth.Authenticator;
+import org.boxoffice.app.auth.Principal;
+import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.http.ErrorHandlers;
+import org.boxoffice.app.http.Json;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Seat holds.
+ *
+ * <pre>
+ * curl -X POST localhost:8080/v1/shows/echoes-berlin-1/holds -H "Authorization: Bearer $TOKEN" \
+ *      -H 'Idempotency-Key: 7f1c' -H 'Content-Type: application/json' -d '{"seatIds":["A-1-1","A-1-2"]}'
+ * curl localhost:8080/v1/holds/$HOLD -H "Authorization: Bearer $TOKEN"
+ * curl -X DELETE localhost:8080/v1/holds/$HOLD -H "Authorization: Bearer $TOKEN"
+ * </pre>
+ */
+public final class HoldsService implements HttpService {
+
+    private static final io.helidon.http.HeaderName IDEMPOTENCY_KEY = io.helidon.http.HeaderNames.create("Idempotency-Key");
+
+    private final HoldManager holds;
+    private final Authenticator auth;
+    private final Idempotency idempotency;
+
+    public HoldsService(HoldManager holds, Authenticator auth, Idempotency idempotency) {
+        this.holds = holds;
+        this.auth = auth;
+        this.idempotency = idempotency;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/shows/{showId}/holds", this::create)
+                .get("/holds/{holdId}", this::get)
+                .delete("/holds/{holdId}", this::release);
+    }
+
+    private void create(ServerRequest req, ServerResponse res) {
+        Principal caller = auth.require(req);
+        String showId = req.path().pathParameters().get("showId");
+        JsonNode body = Json.body(req);
+        HoldRequest request = parse(body);
+        Optional<String> key = req.headers().first(IDEMPOTENCY_KEY);
+        if (key.isEmpty()) {
+            Json.send(res, 201, holds.hold(caller, showId, request));
+            return;
+        }
+        String fingerprint = "POST /v1/shows/" + showId + "/holds " + Json.write(body);
+        Idempotency.Reply reply = idempotency.execute(caller.accountId(), key.get(), fingerprint, () -> {
+            try {
+                return new Idempotency.Reply(201, Json.write(holds.hold(caller, showId, request)));
+            } catch (ApiException e) {
+                if (e.status() >= 500) {
+                    throw e;
+                }
+                return new Idempotency.Reply(e.status(), Json.write(ErrorHandlers.body(e)));
+            }
+        });
+        Json.sendRaw(res, reply.status(), reply.body());
+    }
+
+    private void get(ServerRequest req, ServerResponse res) {
+        Principal caller = auth.require(req);
+        Json.send(res, 200, holds.get(caller, req.path().pathParameters().get("holdId")));
+    }
+
+    private void release(ServerRequest req, ServerResponse res) {
+        Principal caller = auth.require(req);
+        holds.release(caller, req.path().pathParameters().get("holdId"));
+        res.status(204).send();
+    }
+
+    /** Exactly one of {@code seatIds} or {@code bestAvailable}; anything else is a 400. */
+    static HoldRequest parse(JsonNode body) {
+        Set<String> allowed = Set.of("seatIds", "bestAvailable");
+        for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+            String field = it.next();
+            if (!allowed.contains(field)) {
+                throw ApiException.badRequest("unknown field '" + field + "'");
+            }
+        }
+        JsonNode seatIds = body.get("seatIds");
+        JsonNode best = body.get("bestAvailable");
+        if ((seatIds == null) == (best == null)) {
+            throw ApiException.badRequest("give exactly one of 'seatIds' or 'bestAvailable'");
+        }
+        if (seatIds != null) {
+            if (!seatIds.isArray()) {
+                throw ApiException.badRequest("'seatIds' must be an array of seat id strings");
+            }
+            List<String> ids = new ArrayList<>();
+            for (JsonNode n : seatIds) {
+                if (!n.isTextual() || n.asText().isBlank() || n.asText().length() > 64) {
+                    throw ApiException.badRequest("'seatIds' must be an array of seat id strings");
+                }
+                ids.add(n.asText());
+            }
+            if (ids.size() > 1_000) {
+                throw ApiException.badRequest("too many seat ids");
+            }
+            return new HoldRequest.Seats(ids);
+        }
+        if (!best.isObject()) {
+            throw ApiException.badRequest("'bestAvailable' must be an object {\"quantity\": n, \"section\": optional}");
+        }
+        for (Iterator<String> it = best.fieldNames(); it.hasNext(); ) {
+            String field = it.next();
+            if (!field.equals("quantity") && !field.equals("section")) {
+                throw ApiException.badRequest("unknown field 'bestAvailable." + field + "'");
+            }
+        }
+        JsonNode quantity = best.get("quantity");
+        if (quantity == null || !quantity.canConvertToInt() || !quantity.isIntegralNumber()) {
+            throw ApiException.badRequest("'bestAvailable.quantity' must be an integer");
+        }
+        JsonNode section = best.get("section");
+        if (section != null && !section.isNull() && (!section.isTextual() || section.asText().length() > 64)) {
+            throw ApiException.badRequest("'bestAvailable.section' must be a section name");
+        }
+        return new HoldRequest.BestAvailable(quantity.asInt(),
+                section == null || section.isNull() || section.asText().isBlank() ? null : section.asText());
+    }
+}

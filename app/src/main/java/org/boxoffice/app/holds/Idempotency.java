@@ -1,0 +1,95 @@
+package org.boxoffice.app.holds;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import org.boxoffice.app.http.ApiException;
+import org.boxoffice.grid.GridMaps;
+import org.boxoffice.grid.StoredResponse;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * Runs a request once per account and {@code Idempotency-Key}, and answers retries with the
+ * remembered response (for 24 hours, on the grid with a backup). The same key with a different
+ * request is refused with 422; a retry that arrives while the first is still running waits for it.
+ * Server failures (5xx) are not remembered, so a retry after one runs again.
+ */
+public final class Idempotency {
+
+    private static final long WAIT_FOR_FIRST_MILLIS = 5_000;
+
+    private final IMap<String, StoredResponse> map;
+    private final LongSupplier clock;
+
+    public Idempotency(HazelcastInstance hz, LongSupplier clock) {
+        this.map = hz.getMap(GridMaps.IDEMPOTENCY);
+        this.clock = clock;
+    }
+
+    /** A response to send: status and JSON body. */
+    public record Reply(int status, String body) {
+    }
+
+    public Reply execute(String accountId, String key, String fingerprint, Supplier<Reply> action) {
+        if (key.isEmpty() || key.length() > 255) {
+            throw ApiException.badRequest("Idempotency-Key must be 1 to 255 characters");
+        }
+        String mapKey = accountId + "\u0000" + key;
+        String hash = sha256(fingerprint);
+        StoredResponse existing = map.putIfAbsent(mapKey, new StoredResponse(hash, 0, null, clock.getAsLong()));
+        if (existing == null) {
+            Reply reply;
+            try {
+                reply = action.get();
+            } catch (RuntimeException e) {
+                map.remove(mapKey);
+                throw e;
+            }
+            if (reply.status() >= 500) {
+                map.remove(mapKey);
+            } else {
+                map.set(mapKey, new StoredResponse(hash, reply.status(), reply.body(), clock.getAsLong()));
+            }
+            return reply;
+        }
+        if (!existing.requestHash().equals(hash)) {
+            throw ApiException.unprocessable("IDEMPOTENCY_KEY_REUSED",
+                    "this Idempotency-Key was used for a different request; use a new key");
+        }
+        long deadline = clock.getAsLong() + WAIT_FOR_FIRST_MILLIS;
+        StoredResponse current = existing;
+        while (current != null && current.inFlight() && clock.getAsLong() < deadline) {
+            sleep();
+            current = map.get(mapKey);
+        }
+        if (current == null) {
+            return execute(accountId, key, fingerprint, action);
+        }
+        if (current.inFlight()) {
+            throw new ApiException(409, "REQUEST_IN_PROGRESS", "a request with this Idempotency-Key is still running");
+        }
+        return new Reply(current.status(), current.body());
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(25);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static String sha256(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,51 @@
+package org.boxoffice.app.http;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerResponse;
+import org.boxoffice.grid.InventoryUnavailableException;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/** Maps every failure to an HTTP answer with a JSON error body, in one place. */
+public final class ErrorHandlers {
+
+    private static final Logger LOG = Logger.getLogger(ErrorHandlers.class.getName());
+
+    private ErrorHandlers() {
+    }
+
+    public static void register(HttpRouting.Builder routing) {
+        routing.error(ApiException.class, (req, res, e) -> send(res, e.status(), e.code(), e.getMessage(), e.details()));
+        routing.error(InventoryUnavailableException.class, (req, res, e) -> {
+            LOG.log(Level.WARNING, "seat write refused: " + e.getMessage());
+            res.header(HeaderNames.RETRY_AFTER, "2");
+            send(res, 503, "GRID_UNAVAILABLE", "seat inventory is temporarily unavailable; nothing was changed, try again",
+                    Map.of());
+        });
+        routing.error(Exception.class, (req, res, e) -> {
+            LOG.log(Level.SEVERE, "unexpected failure on " + req.prologue().method() + " " + req.path().path(), e);
+            send(res, 500, "INTERNAL", "unexpected server error", Map.of());
+        });
+    }
+
+    public static void send(ServerResponse res, int status, String code, String message, Map<String, Object> details) {
+        Json.send(res, status, body(code, message, details));
+    }
+
+    /** The JSON error body: {@code {"error": CODE, "message": ..., ...details}}. */
+    public static Map<String, Object> body(ApiException e) {
+        return body(e.code(), e.getMessage(), e.details());
+    }
+
+    private static Map<String, Object> body(String code, String message, Map<String, Object> details) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("error", code);
+        body.put("message", message);
+        body.putAll(details);
+        return body;
+    }
+}

@@ -1,0 +1,69 @@
+package org.boxoffice.app.http;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import java.nio.charset.StandardCharsets;
+
+/** The one JSON mapper of the service, and helpers to read request bodies strictly and send responses. */
+public final class Json {
+
+    public static final ObjectMapper MAPPER = JsonMapper.builder()
+            .addModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+
+    private static final int MAX_BODY = 64 * 1024;
+
+    private Json() {
+    }
+
+    /** The request body as a JSON object; 400 if it is missing, too large, or not a JSON object. */
+    public static JsonNode body(ServerRequest req) {
+        if (!req.content().hasEntity()) {
+            throw ApiException.badRequest("a JSON body is required");
+        }
+        byte[] bytes = req.content().as(byte[].class);
+        if (bytes.length > MAX_BODY) {
+            throw new ApiException(413, "PAYLOAD_TOO_LARGE", "request bodies are limited to 64 KB");
+        }
+        try {
+            JsonNode node = MAPPER.readTree(bytes);
+            if (node == null || !node.isObject()) {
+                throw ApiException.badRequest("the body must be a JSON object");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw ApiException.badRequest("malformed JSON: " + e.getOriginalMessage());
+        } catch (java.io.IOException e) {
+            throw ApiException.badRequest("unreadable body");
+        }
+    }
+
+    public static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize response", e);
+        }
+    }
+
+    public static void send(ServerResponse res, int status, Object value) {
+        sendRaw(res, status, value instanceof String s ? s : write(value));
+    }
+
+    public static void sendRaw(ServerResponse res, int status, String json) {
+        res.status(status);
+        res.header(HeaderNames.CONTENT_TYPE, "application/json");
+        res.send(json.getBytes(StandardCharsets.UTF_8));
+    }
+}
