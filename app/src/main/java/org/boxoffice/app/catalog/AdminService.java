@@ -104,9 +104,6 @@ public final class AdminService implements HttpService {
         if (!ID.matcher(showId).matches()) {
             throw ApiException.badRequest("'showId' must be lower-case letters, digits and '-', at most 63 characters");
         }
-        if (shows.find(showId).isPresent()) {
-            throw new ApiException(409, "SHOW_EXISTS", "show " + showId + " already exists");
-        }
         long now = clock.getAsLong();
         long startsAt = time(b, "startsAt", null);
         long opensAt = time(b, "saleOpensAt", now);
@@ -168,7 +165,17 @@ public final class AdminService implements HttpService {
         int groups = integer(b, "blockGroups", defaults.blockGroups(), 1, 271);
         Show show = new Show(showId, eventId, event.venueId(), startsAt, new SaleWindow(opensAt, closesAt), policy,
                 Math.min(groups, layout.blocks().size()), integer(b, "cancelHours", 48, 0, 24 * 365), layout);
-        catalog.saveShow(show);
+        if (shows.find(showId).isPresent()) {
+            throw showExists(showId);
+        }
+        try {
+            catalog.saveShow(show);
+        } catch (RuntimeException e) {
+            if (catalog.show(showId).isPresent()) {
+                throw showExists(showId);
+            }
+            throw e;
+        }
         shows.add(show);
         announce.accept(show);
         Map<String, Object> out = new LinkedHashMap<>();
@@ -241,6 +248,10 @@ public final class AdminService implements HttpService {
         Json.send(res, 200, Map.of("showId", showId, "changed", changed));
     }
 
+    private static ApiException showExists(String showId) {
+        return new ApiException(409, "SHOW_EXISTS", "show " + showId + " already exists");
+    }
+
     private static void allowOnly(JsonNode node, Set<String> allowed) {
         node.fieldNames().forEachRemaining(f -> {
             if (!allowed.contains(f)) {
@@ -283,7 +294,11 @@ public final class AdminService implements HttpService {
             return fallback;
         }
         try {
-            return Instant.parse(v).toEpochMilli();
+            Instant t = Instant.parse(v);
+            if (t.isBefore(Instant.parse("2000-01-01T00:00:00Z")) || t.isAfter(Instant.parse("2200-01-01T00:00:00Z"))) {
+                throw ApiException.badRequest("'" + field + "' must be between the years 2000 and 2200");
+            }
+            return t.toEpochMilli();
         } catch (DateTimeParseException e) {
             throw ApiException.badRequest("'" + field + "' must be an ISO instant such as 2027-06-01T20:00:00Z");
         }

@@ -1,0 +1,134 @@
+package org.boxoffice.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.testing.junit5.ServerTest;
+import io.helidon.webserver.testing.junit5.SetUpServer;
+import org.boxoffice.app.catalog.DemoCatalog;
+import org.boxoffice.app.http.Json;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.time.LocalDate;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Browsing endpoints through the real routing: search, show details, seat lists, availability. */
+@ServerTest
+class CatalogApiTest {
+
+    private static TestApp app;
+    private final TestApp.Http http;
+
+    CatalogApiTest(URI uri) {
+        this.http = TestApp.Http.on(uri);
+    }
+
+    @SetUpServer
+    static void server(WebServerConfig.Builder server) {
+        app = TestApp.start();
+        server.routing(app.app::routing);
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
+
+    private static JsonNode json(TestApp.Http.Reply r) {
+        try {
+            return Json.MAPPER.readTree(r.body());
+        } catch (Exception e) {
+            throw new AssertionError("not JSON: " + r.body());
+        }
+    }
+
+    private Set<String> eventIds(String query) {
+        TestApp.Http.Reply r = http.get("/v1/events" + query, null);
+        assertEquals(200, r.status(), r.body());
+        Set<String> ids = new HashSet<>();
+        json(r).get("events").forEach(e -> ids.add(e.get("eventId").asText()));
+        return ids;
+    }
+
+    @Test
+    void search_filtersByCityTextAndDates() {
+        assertEquals(5, eventIds("").size());
+        assertEquals(Set.of("midnight-echoes", "mahler-5", "berlin-comedy"), eventIds("?city=berlin"));
+        assertEquals(Set.of("fado-nights", "lisbon-jazz"), eventIds("?city=Lisbon"));
+        assertEquals(Set.of("midnight-echoes"), eventIds("?q=ECHOES"));
+        assertEquals(Set.of("fado-nights", "lisbon-jazz"), eventIds("?q=coliseu"));
+        assertEquals(Set.of(), eventIds("?q=%25"));
+        String today = LocalDate.now().toString();
+        String in12 = LocalDate.now().plusDays(12).toString();
+        assertEquals(Set.of("berlin-comedy"), eventIds("?from=" + today + "&to=" + in12));
+        JsonNode comedy = json(http.get("/v1/events?from=" + today + "&to=" + in12, null)).get("events").get(0);
+        assertEquals(1, comedy.get("shows").size(), "only the shows in the range are listed");
+        assertEquals("Tempodrom", comedy.get("venue").get("name").asText());
+    }
+
+    @Test
+    void search_refusesBadDates() {
+        assertEquals(400, http.get("/v1/events?from=yesterday", null).status());
+        assertEquals(400, http.get("/v1/events?from=2027-01-02&to=2027-01-01", null).status());
+        assertEquals("BAD_REQUEST", json(http.get("/v1/events?to=2027-13-45", null)).get("error").asText());
+    }
+
+    @Test
+    void showDetails_listSectionsPricesLimitsAndCounts() {
+        TestApp.Http.Reply r = http.get("/v1/shows/" + DemoCatalog.ON_SALE_SHOW, null);
+        assertEquals(200, r.status(), r.body());
+        JsonNode show = json(r);
+        assertEquals(24, show.get("sections").size());
+        assertEquals(60_000, show.get("layout").get("seatCount").asInt());
+        assertEquals(60_000, show.get("counts").get("AVAILABLE").asInt() + show.get("counts").get("HELD").asInt()
+                + show.get("counts").get("SOLD").asInt() + show.get("counts").get("BLOCKED").asInt());
+        assertEquals(10, show.get("maxSeatsPerHold").asInt());
+        assertEquals(420, show.get("holdSeconds").asInt());
+        assertTrue(show.get("onSale").asBoolean());
+        assertEquals("Olympiastadion", show.get("venue").get("name").asText());
+        assertEquals(404, http.get("/v1/shows/nope", null).status());
+    }
+
+    @Test
+    void seatList_filtersBySection_andRefusesUnknownOnes() {
+        TestApp.Http.Reply r = http.get("/v1/shows/fado-1/seats?section=FRISAS", null);
+        assertEquals(200, r.status(), r.body());
+        JsonNode seats = json(r).get("seats");
+        assertEquals(80, seats.size());
+        assertEquals("FRISAS-1-1", seats.get(0).get("seatId").asText());
+        assertEquals("AVAILABLE", seats.get(0).get("status").asText());
+        assertEquals(422, http.get("/v1/shows/fado-1/seats?section=ROOF", null).status());
+    }
+
+    @Test
+    void availability_isCompact_versioned_andAnswers304() {
+        String path = "/v1/shows/" + DemoCatalog.ON_SALE_SHOW + "/availability";
+        TestApp.Http.Reply r = http.get(path, null);
+        assertEquals(200, r.status());
+        assertTrue(r.body().length() <= 64 * 1024, "at most 64 KB for 60,000 seats: " + r.body().length());
+        String etag = r.headers().firstValue("ETag").orElseThrow();
+        assertEquals(304, http.get(path, null, "If-None-Match", etag).status());
+
+        String token = app.token("zoe");
+        assertEquals(201, http.post("/v1/shows/" + DemoCatalog.ON_SALE_SHOW + "/holds", token,
+                "{\"seatIds\":[\"A-1-2\"]}").status());
+        TestApp.Http.Reply after = http.get(path, null, "If-None-Match", etag);
+        assertEquals(200, after.status(), "a change gives a new version");
+        byte[] data = Base64.getDecoder().decode(json(after).get("data").asText());
+        assertEquals(0, data[0] & 3, "A-1-1 available");
+        assertEquals(1, (data[0] >> 2) & 3, "A-1-2 held");
+    }
+
+    @Test
+    void openApiDocument_isServed() {
+        TestApp.Http.Reply r = http.get("/openapi", null);
+        assertEquals(200, r.status());
+        assertTrue(r.body().startsWith("openapi: 3"));
+    }
+}

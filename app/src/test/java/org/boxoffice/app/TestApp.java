@@ -1,0 +1,118 @@
+package org.boxoffice.app;
+
+import com.zaxxer.hikari.HikariDataSource;
+import org.boxoffice.app.catalog.DemoCatalog;
+import org.boxoffice.grid.GridSettings;
+import org.boxoffice.mapstore.DataSources;
+import org.boxoffice.mapstore.DbSettings;
+import org.boxoffice.mapstore.PostgresCatalogRepository;
+import org.boxoffice.mapstore.TestDatabase;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * A real Boxoffice for tests: a fresh migrated PostgreSQL database (embedded), the demo catalog,
+ * one grid member on loopback with its own cluster name, and the production wiring.
+ */
+public final class TestApp implements AutoCloseable {
+
+    public static final String SECRET = "test-secret-for-boxoffice-tests-0123456789";
+
+    public final DbSettings db;
+    public final HikariDataSource dataSource;
+    public final AppSettings settings;
+    public final Boxoffice app;
+
+    private TestApp(DbSettings db, HikariDataSource dataSource, AppSettings settings, Boxoffice app) {
+        this.db = db;
+        this.dataSource = dataSource;
+        this.settings = settings;
+        this.app = app;
+    }
+
+    /** A new database with the demo catalog, and a member on it. */
+    public static TestApp start() {
+        DbSettings db = TestDatabase.newSettings(24);
+        HikariDataSource ds = DataSources.pooled(db);
+        AppSettings settings = settings(db, "test-" + UUID.randomUUID());
+        DemoCatalog.seedIfEmpty(new PostgresCatalogRepository(ds), settings.holds(), Instant.now());
+        return new TestApp(db, ds, settings, Boxoffice.start(settings, ds, System::currentTimeMillis));
+    }
+
+    /** Another member process-equivalent on the same database (a restart), with a new cluster. */
+    public static TestApp restartOn(DbSettings db) {
+        HikariDataSource ds = DataSources.pooled(db);
+        AppSettings settings = settings(db, "test-" + UUID.randomUUID());
+        return new TestApp(db, ds, settings, Boxoffice.start(settings, ds, System::currentTimeMillis));
+    }
+
+    static AppSettings settings(DbSettings db, String cluster) {
+        int port = 20000 + (int) (Math.random() * 20000);
+        return new AppSettings(Path.of("target/test-data"), db, 0, db.poolSize(),
+                new GridSettings(cluster, "127.0.0.1", null, port, List.of("127.0.0.1:" + port), 1),
+                new AppSettings.HoldDefaults(10, 10, Duration.ofMinutes(7), Duration.ofSeconds(5), 16),
+                new AppSettings.AuthSettings(SECRET, null, null, true),
+                false, Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMillis(100));
+    }
+
+    public String token(String account, String... roles) {
+        return app.authenticator().issue(account, Set.of(roles), Duration.ofHours(1));
+    }
+
+    @Override
+    public void close() {
+        app.close();
+        dataSource.close();
+    }
+
+    /** A small HTTP client for the tests: JSON in, status and body out. */
+    public record Http(URI base, HttpClient client) {
+
+        public static Http on(URI base) {
+            return new Http(base, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
+        }
+
+        public record Reply(int status, String body, java.net.http.HttpHeaders headers) {
+        }
+
+        public Reply get(String path, String token, String... headers) {
+            HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path)).GET();
+            return send(b, token, headers);
+        }
+
+        public Reply post(String path, String token, String json, String... headers) {
+            HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path))
+                    .header("Content-Type", "application/json")
+                    .POST(json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+            return send(b, token, headers);
+        }
+
+        public Reply delete(String path, String token) {
+            return send(HttpRequest.newBuilder(base.resolve(path)).DELETE(), token);
+        }
+
+        private Reply send(HttpRequest.Builder b, String token, String... headers) {
+            if (token != null) {
+                b.header("Authorization", "Bearer " + token);
+            }
+            for (int i = 0; i + 1 < headers.length; i += 2) {
+                b.header(headers[i], headers[i + 1]);
+            }
+            try {
+                HttpResponse<String> r = client.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+                return new Reply(r.statusCode(), r.body(), r.headers());
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,236 @@
+package org.boxoffice.mapstore;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.boxoffice.domain.AccountAllowance;
+import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.SeatBlock;
+import org.boxoffice.domain.SeatState;
+import org.boxoffice.domain.StaleInventoryException;
+import org.boxoffice.domain.Transition;
+
+/**
+ * Seat inventory on PostgreSQL: the referee the grid's write-through store calls before it puts a
+ * new block value in memory.
+ *
+ * <p>{@link #apply} is one call of the {@code apply_seat_transition} function (migration V2) on one
+ * pooled connection in autocommit mode: a single statement, so it is atomic without a transaction
+ * round trip, and it either moves every seat of the transition or none. Thread-safe; holds no state
+ * but the data source. Every method borrows one connection and returns it before returning.
+ *
+ * <p>Failures: a stale grid copy is a {@link StaleInventoryException}; anything else the database
+ * reports is a {@link DatabaseException}.
+ */
+public final class PostgresInventoryRepository implements InventoryRepository {
+
+    /** The SQLSTATE apply_seat_transition raises when seat rows moved on. */
+    public static final String STALE_SQLSTATE = "BX409";
+
+    private static final String APPLY = "SELECT apply_seat_transition(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    private static final String LOAD = """
+            SELECT idx, state, hold_id, holder, epoch_ms(held_until), booking_id, version
+            FROM seats WHERE show_id = ? AND block_id = ? ORDER BY idx""";
+
+    private static final String FIND_HOLD = """
+            SELECT hold_id, show_id, account_id, seat_ids, epoch_ms(expires_at), status,
+                   epoch_ms(created_at), total_cents, currency
+            FROM holds WHERE hold_id = ?""";
+
+    private static final String LAPSED_BLOCKS = """
+            SELECT DISTINCT show_id, block_id FROM seats
+            WHERE state = 'HELD' AND held_until < ? ORDER BY show_id, block_id""";
+
+    /** An account's HELD seats grouped by hold (with the hold's status) and its SOLD seats. */
+    private static final String ALLOWANCE = """
+            SELECT s.state, s.hold_id, count(*)::int, epoch_ms(max(s.held_until)), h.status
+            FROM seats s LEFT JOIN holds h ON h.hold_id = s.hold_id
+            WHERE s.show_id = ? AND s.holder = ? AND s.state IN ('HELD', 'SOLD')
+            GROUP BY s.state, s.hold_id, h.status
+            ORDER BY min(s.held_until), s.hold_id""";
+
+    private static final String[] NO_STRINGS = new String[0];
+
+    private final DataSource dataSource;
+
+    public PostgresInventoryRepository(DataSource dataSource) {
+        this.dataSource = Objects.requireNonNull(dataSource);
+    }
+
+    @Override
+    public void apply(SeatBlock next) {
+        Transition t = next.transition();
+        if (t == null) {
+            return;
+        }
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(APPLY)) {
+            boolean holding = t.newStatus() == SeatState.Status.HELD;
+            ps.setString(1, next.showId());
+            ps.setInt(2, next.blockId());
+            ps.setString(3, t.kind().name());
+            ps.setObject(4, t.seats());
+            ps.setObject(5, t.expectedVersions());
+            ps.setArray(6, c.createArrayOf("text", names(t.oldStatuses())));
+            ps.setArray(7, c.createArrayOf("text", t.oldHoldIds()));
+            ps.setString(8, t.newStatus().name());
+            ps.setString(9, t.holdId());
+            ps.setString(10, t.accountId());
+            ps.setObject(11, holding ? timestamp(t.expiresAt()) : null, Types.TIMESTAMP_WITH_TIMEZONE);
+            if (t.bookingId() != 0) {
+                ps.setLong(12, t.bookingId());
+            } else {
+                ps.setNull(12, Types.BIGINT);
+            }
+            ps.setString(13, t.actor());
+            ps.setString(14, t.reason());
+            ps.setObject(15, timestamp(t.at()), Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setArray(16, c.createArrayOf("text", t.holdSeatIds() == null ? NO_STRINGS : t.holdSeatIds()));
+            ps.setArray(17, c.createArrayOf("text", t.endedHoldIds().toArray(NO_STRINGS)));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+            }
+        } catch (SQLException e) {
+            if (STALE_SQLSTATE.equals(e.getSQLState())) {
+                throw new StaleInventoryException(next.showId() + "/" + next.blockId() + ": " + t
+                        + " refused: " + e.getMessage());
+            }
+            throw new DatabaseException("applying " + t + " to " + next.showId() + "/" + next.blockId(), e);
+        }
+    }
+
+    @Override
+    public Optional<SeatBlock> load(String showId, int blockId) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(LOAD)) {
+            ps.setString(1, showId);
+            ps.setInt(2, blockId);
+            // blocks are a few thousand seats at most; grow as needed
+            List<SeatState> seats = new ArrayList<>(1024);
+            int[] versions = new int[1024];
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    int idx = rs.getInt(1);
+                    if (idx != seats.size()) {
+                        throw new IllegalStateException("block " + showId + "/" + blockId
+                                + " has no seat row for index " + seats.size());
+                    }
+                    seats.add(state(rs));
+                    if (idx == versions.length) {
+                        versions = Arrays.copyOf(versions, versions.length * 2);
+                    }
+                    versions[idx] = rs.getInt(7);
+                }
+            }
+            if (seats.isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(SeatBlock.restore(showId, blockId, seats.toArray(SeatState[]::new),
+                    Arrays.copyOf(versions, seats.size())));
+        } catch (SQLException e) {
+            throw new DatabaseException("loading block " + showId + "/" + blockId, e);
+        }
+    }
+
+    private static SeatState state(ResultSet rs) throws SQLException {
+        return switch (SeatState.Status.valueOf(rs.getString(2))) {
+            case AVAILABLE -> new SeatState.Available();
+            case HELD -> new SeatState.Held(rs.getString(3), rs.getString(4), rs.getLong(5));
+            case SOLD -> new SeatState.Sold(rs.getLong(6));
+            case BLOCKED -> new SeatState.Blocked();
+        };
+    }
+
+    @Override
+    public Optional<HoldRecord> findHold(String holdId) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(FIND_HOLD)) {
+            ps.setString(1, holdId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return Optional.empty();
+                }
+                return Optional.of(new HoldRecord(rs.getString(1), rs.getString(2), rs.getString(3),
+                        List.of(strings(rs.getArray(4))), rs.getLong(5), rs.getString(6), rs.getLong(7),
+                        rs.getLong(8), rs.getString(9)));
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException("finding hold " + holdId, e);
+        }
+    }
+
+    @Override
+    public List<BlockId> blocksWithHoldsLapsedBefore(long lapsedBefore) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(LAPSED_BLOCKS)) {
+            ps.setObject(1, timestamp(lapsedBefore), Types.TIMESTAMP_WITH_TIMEZONE);
+            List<BlockId> blocks = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    blocks.add(new BlockId(rs.getString(1), rs.getInt(2)));
+                }
+            }
+            return blocks;
+        } catch (SQLException e) {
+            throw new DatabaseException("finding blocks with lapsed holds", e);
+        }
+    }
+
+    /**
+     * Counts from the seat rows, not the hold rows, so a hold that lost seats (to an admin block,
+     * say) counts only what it still holds. Only ACTIVE holds count; lapsed ones are left in with
+     * their expiry for {@link AccountAllowance} to discount.
+     */
+    @Override
+    public AccountAllowance allowance(String showId, String accountId) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(ALLOWANCE)) {
+            ps.setString(1, showId);
+            ps.setString(2, accountId);
+            List<AccountAllowance.HoldEntry> holds = new ArrayList<>();
+            int sold = 0;
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if ("SOLD".equals(rs.getString(1))) {
+                        sold += rs.getInt(3);
+                    } else if ("ACTIVE".equals(rs.getString(5))) {
+                        holds.add(new AccountAllowance.HoldEntry(rs.getString(2), rs.getInt(3), rs.getLong(4)));
+                    }
+                }
+            }
+            return new AccountAllowance(holds, sold);
+        } catch (SQLException e) {
+            throw new DatabaseException("reading allowance of " + accountId + " in " + showId, e);
+        }
+    }
+
+    static OffsetDateTime timestamp(long epochMillis) {
+        return OffsetDateTime.ofInstant(Instant.ofEpochMilli(epochMillis), ZoneOffset.UTC);
+    }
+
+    static String[] strings(Array array) throws SQLException {
+        return array == null ? NO_STRINGS : (String[]) array.getArray();
+    }
+
+    private static String[] names(SeatState.Status[] statuses) {
+        String[] names = new String[statuses.length];
+        for (int i = 0; i < statuses.length; i++) {
+            names[i] = statuses[i].name();
+        }
+        return names;
+    }
+}

@@ -1,0 +1,512 @@
+package org.boxoffice.mapstore;
+
+import static org.boxoffice.mapstore.TestShows.T0;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.boxoffice.domain.AccountAllowance;
+import org.boxoffice.domain.BlockDecision;
+import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.InventoryRepository.BlockId;
+import org.boxoffice.domain.SeatBlock;
+import org.boxoffice.domain.SeatState;
+import org.boxoffice.domain.Show;
+import org.boxoffice.domain.StaleInventoryException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class PostgresInventoryRepositoryTest {
+
+    private static final long GRACE = 5_000;
+    private static final long EXPIRES = T0 + 600_000;
+    private static final AtomicInteger SHOWS = new AtomicInteger();
+
+    private static HikariDataSource db;
+    private static PostgresCatalogRepository catalog;
+    private static PostgresInventoryRepository inventory;
+
+    @BeforeAll
+    static void database() {
+        db = TestDatabase.newDataSource(4);
+        catalog = new PostgresCatalogRepository(db);
+        inventory = new PostgresInventoryRepository(db);
+    }
+
+    @AfterAll
+    static void close() {
+        db.close();
+    }
+
+    // ---------------------------------------------------------------- every kind, applied and audited
+
+    @Test
+    void apply_hold_movesTheSeatsToHeld_recordsTheHold_andAuditsEachSeat() throws SQLException {
+        Show show = newShow();
+        String hold = show.showId() + "-h1";
+
+        inventory.apply(hold(block(show, 0), hold, "acc-1", show, 0, 1));
+
+        assertEquals(new SeatRow("HELD", hold, "acc-1", EXPIRES, null, 1), seat(show, "A-1-1"));
+        assertEquals(new SeatRow("HELD", hold, "acc-1", EXPIRES, null, 1), seat(show, "A-1-2"));
+        assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 0), seat(show, "A-1-3"));
+        assertEquals(Optional.of(new HoldRecord(hold, show.showId(), "acc-1", List.of("A-1-1", "A-1-2"),
+                EXPIRES, "ACTIVE", T0, 10_000, "EUR")), inventory.findHold(hold));
+        assertEquals(List.of(new Audit("HOLD", hold, null, "AVAILABLE", "HELD", 0, 1, "acc-1", "hold", T0)),
+                audit(show, "A-1-1"));
+        assertEquals(1, audit(show, "A-1-2").size());
+        assertEquals(List.of(), audit(show, "A-1-3"));
+    }
+
+    @Test
+    void apply_hold_spanningTwoBlocks_recordsOneHoldWithTheWholeHoldsSeatsAndTotal() throws SQLException {
+        Show show = newShow();
+        String hold = show.showId() + "-h1";
+        String[] seatIds = {"A-1-1", "B-1-1"};
+
+        inventory.apply(changed(block(show, 0).hold(hold, "acc-1", new int[] {0}, EXPIRES, T0, GRACE, seatIds)));
+        inventory.apply(changed(block(show, 1).hold(hold, "acc-1", new int[] {0}, EXPIRES, T0, GRACE, seatIds)));
+
+        assertEquals("HELD", seat(show, "A-1-1").state());
+        assertEquals("HELD", seat(show, "B-1-1").state());
+        HoldRecord record = inventory.findHold(hold).orElseThrow();
+        assertEquals(List.of("A-1-1", "B-1-1"), record.seatIds());
+        assertEquals(8_000, record.totalCents());
+    }
+
+    @Test
+    void apply_release_returnsTheSeatsToSale_andMarksTheHoldReleased() throws SQLException {
+        Show show = newShow();
+        String hold = show.showId() + "-h1";
+        SeatBlock held = hold(block(show, 0), hold, "acc-1", show, 0, 1);
+        inventory.apply(held);
+
+        inventory.apply(changed(held.release(hold, T0 + 1_000, "acc-1", "changed my mind")));
+
+        assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 2), seat(show, "A-1-1"));
+        assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 2), seat(show, "A-1-2"));
+        assertEquals("RELEASED", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(new Audit("RELEASE", hold, null, "HELD", "AVAILABLE", 1, 2, "acc-1", "changed my mind",
+                T0 + 1_000), audit(show, "A-1-2").get(1));
+    }
+
+    @Test
+    void apply_expire_returnsLapsedSeatsToSale_andMarksTheHoldExpired() throws SQLException {
+        Show show = newShow();
+        String hold = show.showId() + "-h1";
+        SeatBlock held = hold(block(show, 0), hold, "acc-1", show, 0, 1);
+        inventory.apply(held);
+
+        inventory.apply(changed(held.expire(EXPIRES + GRACE, GRACE)));
+
+        assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 2), seat(show, "A-1-1"));
+        assertEquals("EXPIRED", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(new Audit("EXPIRE", hold, null, "HELD", "AVAILABLE", 1, 2, "system:sweeper", "expired",
+                EXPIRES + GRACE), audit(show, "A-1-1").get(1));
+    }
+
+    @Test
+    void apply_hold_overALapsedHold_takesTheSeat_andExpiresTheDisplacedHold() throws SQLException {
+        Show show = newShow();
+        String first = show.showId() + "-h1";
+        String second = show.showId() + "-h2";
+        SeatBlock held = hold(block(show, 0), first, "acc-1", show, 0, 1);
+        inventory.apply(held);
+        long later = EXPIRES + GRACE;
+
+        inventory.apply(changed(held.hold(second, "acc-2", new int[] {0}, later + 600_000, later, GRACE,
+                new String[] {"A-1-1"})));
+
+        assertEquals(new SeatRow("HELD", second, "acc-2", later + 600_000, null, 2), seat(show, "A-1-1"));
+        assertEquals("EXPIRED", inventory.findHold(first).orElseThrow().status());
+        assertEquals("ACTIVE", inventory.findHold(second).orElseThrow().status());
+        assertEquals(new Audit("HOLD", second, null, "HELD", "HELD", 1, 2, "acc-2", "hold", later),
+                audit(show, "A-1-1").get(1));
+    }
+
+    @Test
+    void apply_extend_movesTheExpiry_andFlagsTheHoldExtended() throws SQLException {
+        Show show = newShow();
+        String hold = show.showId() + "-h1";
+        SeatBlock held = hold(block(show, 0), hold, "acc-1", show, 0, 1);
+        inventory.apply(held);
+
+        inventory.apply(changed(held.extend(hold, EXPIRES + 300_000, T0 + 1_000, GRACE)));
+
+        assertEquals(new SeatRow("HELD", hold, "acc-1", EXPIRES + 300_000, null, 2), seat(show, "A-1-2"));
+        assertEquals(EXPIRES + 300_000, inventory.findHold(hold).orElseThrow().expiresAt());
+        assertEquals(1, count("SELECT count(*) FROM holds WHERE hold_id = '" + hold + "' AND extended"));
+        assertEquals(new Audit("EXTEND", hold, null, "HELD", "HELD", 1, 2, "acc-1", "payment started",
+                T0 + 1_000), audit(show, "A-1-2").get(1));
+    }
+
+    @Test
+    void apply_confirm_sellsTheSeatsToTheBooking_keepingTheBuyer_andConfirmsTheHold() throws SQLException {
+        Show show = newShow();
+        String hold = show.showId() + "-h1";
+        SeatBlock held = hold(block(show, 0), hold, "acc-1", show, 0, 1);
+        inventory.apply(held);
+
+        inventory.apply(changed(held.confirm(hold, new int[] {0, 1}, 4242, T0 + 1_000, GRACE)));
+
+        assertEquals(new SeatRow("SOLD", hold, "acc-1", null, 4242L, 2), seat(show, "A-1-1"));
+        assertEquals(new SeatRow("SOLD", hold, "acc-1", null, 4242L, 2), seat(show, "A-1-2"));
+        assertEquals("CONFIRMED", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(new Audit("CONFIRM", hold, 4242L, "HELD", "SOLD", 1, 2, "acc-1", "payment captured",
+                T0 + 1_000), audit(show, "A-1-1").get(1));
+    }
+
+    @Test
+    void apply_cancel_returnsSoldSeatsToSale_andAuditsTheCancelledBooking() throws SQLException {
+        Show show = newShow();
+        String hold = show.showId() + "-h1";
+        SeatBlock held = hold(block(show, 0), hold, "acc-1", show, 0, 1);
+        SeatBlock sold = changed(held.confirm(hold, new int[] {0, 1}, 4242, T0 + 1_000, GRACE));
+        inventory.apply(held);
+        inventory.apply(sold);
+
+        inventory.apply(changed(sold.cancel(4242, T0 + 2_000, "admin:ops", "refunded")));
+
+        assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 3), seat(show, "A-1-1"));
+        assertEquals("CONFIRMED", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(new Audit("CANCEL", null, 4242L, "SOLD", "AVAILABLE", 2, 3, "admin:ops", "refunded",
+                T0 + 2_000), audit(show, "A-1-1").get(2));
+    }
+
+    @Test
+    void apply_blockAndUnblock_takeSeatsOffSaleAndBack() throws SQLException {
+        Show show = newShow();
+        SeatBlock blocked = changed(block(show, 0).block(new int[] {2, 3}, T0, "admin:ops", "camera"));
+        inventory.apply(blocked);
+
+        assertEquals(new SeatRow("BLOCKED", null, null, null, null, 1), seat(show, "A-1-3"));
+
+        inventory.apply(changed(blocked.unblock(new int[] {2, 3}, T0 + 1_000, "admin:ops", "camera moved")));
+
+        assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 2), seat(show, "A-1-4"));
+        assertEquals(List.of(
+                new Audit("BLOCK", null, null, "AVAILABLE", "BLOCKED", 0, 1, "admin:ops", "camera", T0),
+                new Audit("UNBLOCK", null, null, "BLOCKED", "AVAILABLE", 1, 2, "admin:ops", "camera moved", T0 + 1_000)),
+                audit(show, "A-1-3"));
+    }
+
+    @Test
+    void apply_block_ofAHeldSeat_clearsTheHoldFromTheSeat_andEndsTheHold() throws SQLException {
+        Show show = newShow();
+        String hold = show.showId() + "-h1";
+        SeatBlock held = hold(block(show, 0), hold, "acc-1", show, 0, 1);
+        inventory.apply(held);
+
+        inventory.apply(changed(held.block(new int[] {1}, T0 + 1_000, "admin:ops", "broken seat")));
+
+        assertEquals(new SeatRow("BLOCKED", null, null, null, null, 2), seat(show, "A-1-2"));
+        assertEquals("EXPIRED", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(hold, audit(show, "A-1-2").get(1).holdId());
+    }
+
+    // ---------------------------------------------------------------- the referee
+
+    @Test
+    void apply_rejectsHold_whenSeatVersionMovedBehindTheGrid_andWritesNothing() throws SQLException {
+        Show show = newShow();
+        SeatBlock snapshot = block(show, 0);
+        inventory.apply(hold(snapshot, show.showId() + "-winner", "acc-1", show, 0));
+        SeatBlock stale = hold(snapshot, show.showId() + "-loser", "acc-2", show, 1, 0);
+
+        assertThrows(StaleInventoryException.class, () -> inventory.apply(stale));
+
+        // seat 1 matched its expected version, yet the whole transition was refused
+        assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 0), seat(show, "A-1-2"));
+        assertEquals(show.showId() + "-winner", seat(show, "A-1-1").holdId());
+        assertEquals(List.of(), audit(show, "A-1-2"));
+        assertEquals(1, audit(show, "A-1-1").size());
+        assertEquals(Optional.empty(), inventory.findHold(show.showId() + "-loser"));
+    }
+
+    @Test
+    void apply_rejectsConfirm_whenTheSeatIsHeldByAnotherHoldAtTheExpectedVersion() throws SQLException {
+        Show show = newShow();
+        String hold = show.showId() + "-h1";
+        SeatBlock held = hold(block(show, 0), hold, "acc-1", show, 0);
+        inventory.apply(held);
+        execute("UPDATE seats SET hold_id = 'someone-else' WHERE show_id = '" + show.showId() + "' AND idx = 0");
+
+        assertThrows(StaleInventoryException.class,
+                () -> inventory.apply(changed(held.confirm(hold, new int[] {0}, 7, T0 + 1_000, GRACE))));
+
+        assertEquals("HELD", seat(show, "A-1-1").state());
+        assertEquals("ACTIVE", inventory.findHold(hold).orElseThrow().status());
+    }
+
+    @Test
+    void apply_isANoOp_whenTheTransitionIsAlreadyApplied() throws SQLException {
+        Show show = newShow();
+        String hold = show.showId() + "-h1";
+        SeatBlock held = hold(block(show, 0), hold, "acc-1", show, 0, 1);
+        SeatBlock sold = changed(held.confirm(hold, new int[] {0, 1}, 99, T0 + 1_000, GRACE));
+        inventory.apply(held);
+        inventory.apply(held);
+        inventory.apply(sold);
+
+        inventory.apply(sold);
+
+        assertEquals(new SeatRow("SOLD", hold, "acc-1", null, 99L, 2), seat(show, "A-1-1"));
+        assertEquals(2, audit(show, "A-1-1").size());
+    }
+
+    @Test
+    void apply_rejectsAReplayedTransition_onceTheSeatsHaveMovedOn() {
+        Show show = newShow();
+        String hold = show.showId() + "-h1";
+        SeatBlock held = hold(block(show, 0), hold, "acc-1", show, 0, 1);
+        inventory.apply(held);
+        inventory.apply(changed(held.release(hold, T0 + 1_000, "acc-1", "released")));
+
+        assertThrows(StaleInventoryException.class, () -> inventory.apply(held));
+    }
+
+    @Test
+    void apply_doesNothing_whenTheBlockCarriesNoTransition() throws SQLException {
+        Show show = newShow();
+
+        inventory.apply(block(show, 0));
+
+        assertEquals(0, count("SELECT count(*) FROM seat_events WHERE show_id = '" + show.showId() + "'"));
+    }
+
+    @Test
+    void apply_letsExactlyOneOfTwoConcurrentClaimsOnASeatWin() throws Exception {
+        Show show = TestShows.save(catalog, TestShows.stadium("inv-race-" + SHOWS.incrementAndGet(), 1, 1, 40));
+        SeatBlock snapshot = block(show, 0);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int seat = 0; seat < 40; seat++) {
+                SeatBlock a = hold(snapshot, show.showId() + "-a" + seat, "acc-a", show, seat);
+                SeatBlock b = hold(snapshot, show.showId() + "-b" + seat, "acc-b", show, seat);
+                CyclicBarrier start = new CyclicBarrier(2);
+                List<Future<Boolean>> outcomes = pool.invokeAll(List.of(claim(start, a), claim(start, b)));
+
+                int wins = 0;
+                for (Future<Boolean> outcome : outcomes) {
+                    wins += outcome.get() ? 1 : 0;
+                }
+                assertEquals(1, wins, "seat " + seat);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(40, count("SELECT count(*) FROM seats WHERE show_id = '" + show.showId()
+                + "' AND state = 'HELD' AND version = 1"));
+        assertEquals(40, count("SELECT count(*) FROM seat_events WHERE show_id = '" + show.showId() + "'"));
+        assertEquals(40, count("SELECT count(*) FROM holds WHERE show_id = '" + show.showId() + "'"));
+    }
+
+    @Test
+    void apply_writesASameTransitionOnce_whenTwoStoresApplyItAtOnce() throws Exception {
+        Show show = TestShows.save(catalog, TestShows.stadium("inv-twice-" + SHOWS.incrementAndGet(), 1, 1, 20));
+        SeatBlock snapshot = block(show, 0);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int seat = 0; seat < 20; seat++) {
+                SeatBlock held = hold(snapshot, show.showId() + "-h" + seat, "acc-1", show, seat);
+                CyclicBarrier start = new CyclicBarrier(2);
+                for (Future<Boolean> outcome : pool.invokeAll(List.of(claim(start, held), claim(start, held)))) {
+                    assertTrue(outcome.get(), "seat " + seat);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(20, count("SELECT count(*) FROM seat_events WHERE show_id = '" + show.showId() + "'"));
+    }
+
+    private static Callable<Boolean> claim(CyclicBarrier start, SeatBlock next) {
+        return () -> {
+            start.await();
+            try {
+                inventory.apply(next);
+                return true;
+            } catch (StaleInventoryException e) {
+                return false;
+            }
+        };
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    @Test
+    void load_restoresHeldSoldBlockedAndAvailableSeats_withTheirVersions() {
+        Show show = newShow();
+        String h1 = show.showId() + "-h1";
+        String h2 = show.showId() + "-h2";
+        String h3 = show.showId() + "-h3";
+        SeatBlock b = block(show, 0);
+        b = applied(hold(b, h1, "acc-1", show, 0, 1));
+        b = applied(hold(b, h2, "acc-2", show, 2, 3));
+        b = applied(changed(b.confirm(h2, new int[] {2, 3}, 77, T0 + 1_000, GRACE)));
+        b = applied(changed(b.block(new int[] {4}, T0 + 1_000, "admin:ops", "pillar")));
+        b = applied(hold(b, h3, "acc-3", show, 5));
+        b = applied(changed(b.release(h3, T0 + 2_000, "acc-3", "released")));
+
+        SeatBlock loaded = inventory.load(show.showId(), 0).orElseThrow();
+
+        assertEquals(b.size(), loaded.size());
+        for (int i = 0; i < b.size(); i++) {
+            assertEquals(b.state(i), loaded.state(i), "seat " + i);
+            assertEquals(b.version(i), loaded.version(i), "version of seat " + i);
+        }
+        assertEquals(b.revision(), loaded.revision());
+        assertEquals(b.holds(), loaded.holds());
+        assertEquals(new SeatState.Held(h1, "acc-1", EXPIRES), loaded.state(0));
+        assertEquals(new SeatState.Sold(77), loaded.state(3));
+        assertEquals(null, loaded.transition());
+    }
+
+    @Test
+    void load_isEmpty_forABlockTheShowDoesNotHave() {
+        Show show = newShow();
+
+        assertEquals(Optional.empty(), inventory.load(show.showId(), 2));
+        assertEquals(Optional.empty(), inventory.load("no-such-show", 0));
+    }
+
+    @Test
+    void findHold_isEmpty_forAnUnknownHold() {
+        assertEquals(Optional.empty(), inventory.findHold("no-such-hold"));
+    }
+
+    @Test
+    void blocksWithHoldsLapsedBefore_listsOnlyBlocksWithSeatsStillHeldPastThatTime() {
+        Show show = newShow();
+        inventory.apply(changed(block(show, 0).hold(show.showId() + "-early", "acc-1", new int[] {0},
+                T0 + 1_000, T0, GRACE, new String[] {"A-1-1"})));
+        inventory.apply(changed(block(show, 1).hold(show.showId() + "-late", "acc-1", new int[] {0},
+                T0 + 9_000, T0, GRACE, new String[] {"B-1-1"})));
+
+        List<BlockId> lapsed = inventory.blocksWithHoldsLapsedBefore(T0 + 5_000).stream()
+                .filter(b -> b.showId().equals(show.showId())).toList();
+
+        assertEquals(List.of(new BlockId(show.showId(), 0)), lapsed);
+        assertEquals(2, inventory.blocksWithHoldsLapsedBefore(T0 + 10_000).stream()
+                .filter(b -> b.showId().equals(show.showId())).count());
+    }
+
+    @Test
+    void allowance_countsTheAccountsActiveHoldsAndBoughtSeats_inThatShowOnly() {
+        Show show = newShow();
+        Show other = newShow();
+        String id = show.showId();
+        SeatBlock b0 = applied(hold(block(show, 0), id + "-h1", "acc-1", show, 0, 1));
+        b0 = applied(hold(b0, id + "-bought", "acc-1", show, 2, 3, 4));
+        b0 = applied(changed(b0.confirm(id + "-bought", new int[] {2, 3, 4}, 5, T0, GRACE)));
+        b0 = applied(hold(b0, id + "-gone", "acc-1", show, 5));
+        b0 = applied(changed(b0.release(id + "-gone", T0, "acc-1", "released")));
+        applied(hold(b0, id + "-theirs", "acc-2", show, 6));
+        applied(changed(block(show, 1).hold(id + "-h2", "acc-1", new int[] {0}, EXPIRES + 1, T0, GRACE,
+                new String[] {"B-1-1"})));
+        applied(hold(block(other, 0), other.showId() + "-elsewhere", "acc-1", other, 0));
+
+        AccountAllowance allowance = inventory.allowance(id, "acc-1");
+
+        assertEquals(new AccountAllowance(List.of(new AccountAllowance.HoldEntry(id + "-h1", 2, EXPIRES),
+                new AccountAllowance.HoldEntry(id + "-h2", 1, EXPIRES + 1)), 3), allowance);
+        assertEquals(AccountAllowance.empty(), inventory.allowance(id, "acc-nobody"));
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    private static Show newShow() {
+        return TestShows.save(catalog, TestShows.small("inv-" + SHOWS.incrementAndGet()));
+    }
+
+    private static SeatBlock block(Show show, int blockId) {
+        return inventory.load(show.showId(), blockId).orElseThrow();
+    }
+
+    /** Holds {@code seats} of the block until {@link #EXPIRES}, decided at {@code T0}. */
+    private static SeatBlock hold(SeatBlock block, String holdId, String account, Show show, int... seats) {
+        String[] seatIds = Arrays.stream(seats)
+                .mapToObj(i -> show.layout().seat(block.blockId(), i).seatId()).toArray(String[]::new);
+        return changed(block.hold(holdId, account, seats, EXPIRES, T0, GRACE, seatIds));
+    }
+
+    private static SeatBlock applied(SeatBlock next) {
+        inventory.apply(next);
+        return next;
+    }
+
+    private static SeatBlock changed(BlockDecision decision) {
+        return assertInstanceOf(BlockDecision.Changed.class, decision).next();
+    }
+
+    record SeatRow(String state, String holdId, String holder, Long heldUntil, Long bookingId, int version) {
+    }
+
+    record Audit(String kind, String holdId, Long bookingId, String oldState, String newState,
+                 int oldVersion, int newVersion, String actor, String reason, long at) {
+    }
+
+    private static SeatRow seat(Show show, String seatId) throws SQLException {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                SELECT state, hold_id, holder, epoch_ms(held_until), booking_id, version
+                FROM seats WHERE show_id = ? AND seat_id = ?""")) {
+            ps.setString(1, show.showId());
+            ps.setString(2, seatId);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertTrue(rs.next(), "no seat " + seatId);
+                return new SeatRow(rs.getString(1), rs.getString(2), rs.getString(3),
+                        rs.getObject(4, Long.class), rs.getObject(5, Long.class), rs.getInt(6));
+            }
+        }
+    }
+
+    private static List<Audit> audit(Show show, String seatId) throws SQLException {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement("""
+                SELECT kind, hold_id, booking_id, old_state, new_state, old_version, new_version, actor,
+                       reason, epoch_ms(at)
+                FROM seat_events WHERE show_id = ? AND seat_id = ? ORDER BY event_id""")) {
+            ps.setString(1, show.showId());
+            ps.setString(2, seatId);
+            List<Audit> rows = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    rows.add(new Audit(rs.getString(1), rs.getString(2), rs.getObject(3, Long.class),
+                            rs.getString(4), rs.getString(5), rs.getInt(6), rs.getInt(7), rs.getString(8),
+                            rs.getString(9), rs.getLong(10)));
+                }
+            }
+            return rows;
+        }
+    }
+
+    private static long count(String sql) throws SQLException {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
+             ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private static void execute(String sql) throws SQLException {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.executeUpdate();
+        }
+    }
+}
