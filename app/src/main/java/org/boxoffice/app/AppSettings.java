@@ -27,7 +27,22 @@ import java.util.List;
  */
 public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int dbPoolSize, GridSettings grid,
                           HoldDefaults holds, AuthSettings auth, boolean seedDemo, Duration sweepEvery,
-                          Duration reconcileEvery, Duration snapshotEvery) {
+                          Duration reconcileEvery, Duration snapshotEvery, AdmissionSettings admission) {
+
+    /**
+     * The waiting room and the hold endpoint's rate limits.
+     *
+     * @param passSecret       HS256 secret signing queue tokens and passes (32+ bytes)
+     * @param passTtl          how long a pass stays valid after admission
+     * @param admissionRate    buyers admitted per second when an admin turns a room on without a rate
+     * @param seatsPerBuyer    average seats per buyer, for the seat cap on admission
+     * @param tick             how often rooms admit and member caches refresh
+     * @param accountPerMinute hold requests per account per minute (0: no limit)
+     * @param addressPerMinute hold requests per client address per minute (0: no limit)
+     */
+    public record AdmissionSettings(String passSecret, Duration passTtl, double admissionRate, double seatsPerBuyer,
+                                    Duration tick, int accountPerMinute, int addressPerMinute) {
+    }
 
     /** Hold rules applied to shows that do not set their own. */
     public record HoldDefaults(int maxSeatsPerHold, int maxPerAccount, Duration duration, Duration grace,
@@ -75,6 +90,14 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
                 c.get("demo.seed").asBoolean().orElse(true),
                 Duration.ofMillis(c.get("sweep.millis").asLong().orElse(500L)),
                 Duration.ofMillis(c.get("reconcile.millis").asLong().orElse(10_000L)),
-                Duration.ofMillis(c.get("snapshot.millis").asLong().orElse(250L)));
+                Duration.ofMillis(c.get("snapshot.millis").asLong().orElse(250L)),
+                new AdmissionSettings(
+                        c.get("room.secret").asString().orElse("boxoffice-demo-room-secret-change-me-in-production"),
+                        Duration.ofSeconds(c.get("room.passseconds").asLong().orElse(600L)),
+                        c.get("room.rate").asDouble().orElse(50.0),
+                        c.get("room.seatsperbuyer").asDouble().orElse(2.5),
+                        Duration.ofMillis(c.get("room.tickmillis").asLong().orElse(250L)),
+                        c.get("limits.account").asInt().orElse(120),
+                        c.get("limits.address").asInt().orElse(6000)));
     }
 }

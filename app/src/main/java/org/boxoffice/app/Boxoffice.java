@@ -8,6 +8,10 @@ import io.helidon.health.HealthCheckType;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.observe.ObserveFeature;
 import io.helidon.webserver.observe.health.HealthObserver;
+import org.boxoffice.app.admission.AdmissionGate;
+import org.boxoffice.app.admission.PassTokens;
+import org.boxoffice.app.admission.QueueService;
+import org.boxoffice.app.admission.RateLimiter;
 import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.auth.DevTokenService;
 import org.boxoffice.app.catalog.AdminService;
@@ -30,6 +34,7 @@ import org.boxoffice.grid.Inventory;
 import org.boxoffice.grid.ShowSnapshots;
 import org.boxoffice.grid.catalog.CatalogSearch;
 import org.boxoffice.grid.catalog.EventListing;
+import org.boxoffice.grid.room.WaitingRooms;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
 import org.boxoffice.mapstore.PostgresInventoryRepository;
 
@@ -61,6 +66,9 @@ public final class Boxoffice implements AutoCloseable {
     private final HoldManager holds;
     private final Idempotency idempotency;
     private final ITopic<String> announcements;
+    private final WaitingRooms rooms;
+    private final PassTokens passTokens;
+    private final AdmissionGate gate;
 
     private Boxoffice(AppSettings settings, DataSource dataSource, LongSupplier clock) {
         this.settings = settings;
@@ -79,6 +87,13 @@ public final class Boxoffice implements AutoCloseable {
         this.idempotency = new Idempotency(hz, clock);
         this.holds = new HoldManager(directory, inventory, new Allowances(hz), snapshots, inventoryRepository,
                 hz.getFlakeIdGenerator(GridMaps.HOLD_IDS), clock);
+        AppSettings.AdmissionSettings admission = settings.admission();
+        this.rooms = new WaitingRooms(hz, clock, showId -> directory.find(showId)
+                .map(s -> snapshots.get(s).counts()[org.boxoffice.domain.SeatState.Status.AVAILABLE.ordinal()]).orElse(0),
+                admission.tick().toMillis());
+        this.passTokens = new PassTokens(admission.passSecret(), clock);
+        this.gate = new AdmissionGate(rooms, passTokens, new RateLimiter(admission.accountPerMinute(), clock),
+                new RateLimiter(admission.addressPerMinute(), clock));
         this.announcements = hz.getTopic(SHOW_ANNOUNCEMENTS);
         announcements.addMessageListener(m -> catalogRepository.show(m.getMessageObject()).ifPresent(directory::add));
     }
@@ -92,7 +107,10 @@ public final class Boxoffice implements AutoCloseable {
     public void routing(HttpRouting.Builder routing) {
         ErrorHandlers.register(routing);
         routing.register("/v1", new CatalogService(search, directory, snapshots, clock))
-                .register("/v1", new HoldsService(holds, authenticator, idempotency))
+                .register("/v1", new HoldsService(holds, authenticator, idempotency, gate, rooms))
+                .register("/v1", new QueueService(authenticator, directory, rooms, passTokens,
+                        settings.admission().passTtl().toMillis(), settings.admission().admissionRate(),
+                        settings.admission().seatsPerBuyer(), settings.admission().tick().toMillis(), clock))
                 .register("/v1", new AdminService(authenticator, catalogRepository, directory, inventory, snapshots,
                         settings.holds(), this::announce, clock))
                 .register("/openapi", new OpenApiService());
@@ -167,6 +185,10 @@ public final class Boxoffice implements AutoCloseable {
         return sweeper;
     }
 
+    public WaitingRooms rooms() {
+        return rooms;
+    }
+
     public ShowSnapshots snapshots() {
         return snapshots;
     }
@@ -177,6 +199,7 @@ public final class Boxoffice implements AutoCloseable {
 
     @Override
     public void close() {
+        rooms.close();
         sweeper.close();
         snapshots.close();
         hz.shutdown();

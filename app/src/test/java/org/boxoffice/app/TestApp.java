@@ -41,9 +41,14 @@ public final class TestApp implements AutoCloseable {
 
     /** A new database with the demo catalog, and a member on it. */
     public static TestApp start() {
+        return start(s -> s);
+    }
+
+    /** Like {@link #start()}, with settings adjusted by {@code tweak}. */
+    public static TestApp start(java.util.function.UnaryOperator<AppSettings> tweak) {
         DbSettings db = TestDatabase.newSettings(24);
         HikariDataSource ds = DataSources.pooled(db);
-        AppSettings settings = settings(db, "test-" + UUID.randomUUID());
+        AppSettings settings = tweak.apply(settings(db, "test-" + UUID.randomUUID()));
         DemoCatalog.seedIfEmpty(new PostgresCatalogRepository(ds), settings.holds(), Instant.now());
         return new TestApp(db, ds, settings, Boxoffice.start(settings, ds, System::currentTimeMillis));
     }
@@ -61,7 +66,15 @@ public final class TestApp implements AutoCloseable {
                 new GridSettings(cluster, "127.0.0.1", null, port, List.of("127.0.0.1:" + port), 1),
                 new AppSettings.HoldDefaults(10, 10, Duration.ofMinutes(7), Duration.ofSeconds(5), 16),
                 new AppSettings.AuthSettings(SECRET, null, null, true),
-                false, Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMillis(100));
+                false, Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMillis(100),
+                new AppSettings.AdmissionSettings("test-room-secret-for-boxoffice-tests-0123456789", Duration.ofMinutes(10),
+                        50, 2, Duration.ofMillis(100), 0, 0));
+    }
+
+    /** A copy of {@code s} with other admission settings. */
+    public static AppSettings withAdmission(AppSettings s, AppSettings.AdmissionSettings admission) {
+        return new AppSettings(s.dataDir(), s.db(), s.embeddedDbPort(), s.dbPoolSize(), s.grid(), s.holds(), s.auth(),
+                s.seedDemo(), s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), admission);
     }
 
     public String token(String account, String... roles) {
@@ -94,6 +107,12 @@ public final class TestApp implements AutoCloseable {
                     .header("Content-Type", "application/json")
                     .POST(json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
             return send(b, token, headers);
+        }
+
+        public Reply put(String path, String token, String json) {
+            HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path))
+                    .header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers.ofString(json));
+            return send(b, token);
         }
 
         public Reply delete(String path, String token) {

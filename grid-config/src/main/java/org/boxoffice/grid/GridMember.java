@@ -83,6 +83,11 @@ public final class GridMember {
                 .setMaxSizePolicy(MaxSizePolicy.PER_NODE)
                 .setSize(2_000_000);
 
+        // one mutable room per show, changed only by processors (no MapStore): see WaitingRoom
+        config.addMapConfig(new MapConfig(org.boxoffice.grid.room.WaitingRooms.MAP)
+                .setInMemoryFormat(InMemoryFormat.OBJECT)
+                .setBackupCount(settings.backupCount()));
+
         MapConfig events = new MapConfig(GridMaps.CATALOG_EVENTS).setBackupCount(settings.backupCount());
         events.setMapStoreConfig(new MapStoreConfig()
                 .setEnabled(true)

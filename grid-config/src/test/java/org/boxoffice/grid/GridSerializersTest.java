@@ -119,6 +119,29 @@ class GridSerializersTest {
     }
 
     @Test
+    void waitingRoom_roundTrips_withItsQueueAndCounters() {
+        org.boxoffice.grid.room.WaitingRoom room = new org.boxoffice.grid.room.WaitingRoom("s",
+                org.boxoffice.grid.room.WaitingRoom.Mode.AUTO, 1_000, 5, 2, 60_000);
+        java.util.Map.Entry<String, org.boxoffice.grid.room.WaitingRoom> e = new java.util.AbstractMap.SimpleEntry<>("s", room);
+        new org.boxoffice.grid.room.RoomProcessor(new org.boxoffice.grid.room.RoomCommand.Join("early", 10, 1)).process(e);
+        new org.boxoffice.grid.room.RoomProcessor(new org.boxoffice.grid.room.RoomCommand.Join("b", 2_000, 99)).process(e);
+        new org.boxoffice.grid.room.RoomProcessor(new org.boxoffice.grid.room.RoomCommand.Tick(3_000, 100, 7)).process(e);
+
+        org.boxoffice.grid.room.WaitingRoom back = roundTrip(room);
+
+        assertEquals(room.view("early"), back.view("early"));
+        assertEquals(room.view("b"), back.view("b"));
+        assertEquals(room.view(null), roundTrip(room.view(null)));
+        for (org.boxoffice.grid.room.RoomCommand c : List.of(
+                new org.boxoffice.grid.room.RoomCommand.Configure("s", org.boxoffice.grid.room.WaitingRoom.Mode.ON, 1, 2.5, 3, 4),
+                new org.boxoffice.grid.room.RoomCommand.Join("a", 1, 2), new org.boxoffice.grid.room.RoomCommand.Tick(1, 2, 3),
+                new org.boxoffice.grid.room.RoomCommand.Converted(5), new org.boxoffice.grid.room.RoomCommand.PassIssued(),
+                new org.boxoffice.grid.room.RoomCommand.Read("a"), new org.boxoffice.grid.room.RoomCommand.Read(null))) {
+            assertEquals(c, roundTrip(new org.boxoffice.grid.room.RoomProcessor(c)).command());
+        }
+    }
+
+    @Test
     void registry_hasOneSerializerPerType() {
         Set<String> names = GridSerializers.all().stream().map(s -> s.getTypeName()).collect(Collectors.toSet());
         assertEquals(GridSerializers.all().size(), names.size());

@@ -5,11 +5,14 @@ import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
+import org.boxoffice.app.admission.AdmissionGate;
 import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.app.http.Json;
+
+import org.boxoffice.grid.room.WaitingRooms;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -26,6 +29,7 @@ import java.util.Set;
  * curl localhost:8080/v1/holds/$HOLD -H "Authorization: Bearer $TOKEN"
  * curl -X DELETE localhost:8080/v1/holds/$HOLD -H "Authorization: Bearer $TOKEN"
  * </pre>
+ * During a rush (the show's waiting room is on) a hold also needs {@code Queue-Pass: <pass>}.
  */
 public final class HoldsService implements HttpService {
 
@@ -34,11 +38,16 @@ public final class HoldsService implements HttpService {
     private final HoldManager holds;
     private final Authenticator auth;
     private final Idempotency idempotency;
+    private final AdmissionGate gate;
+    private final WaitingRooms rooms;
 
-    public HoldsService(HoldManager holds, Authenticator auth, Idempotency idempotency) {
+    public HoldsService(HoldManager holds, Authenticator auth, Idempotency idempotency, AdmissionGate gate,
+                        WaitingRooms rooms) {
         this.holds = holds;
         this.auth = auth;
         this.idempotency = idempotency;
+        this.gate = gate;
+        this.rooms = rooms;
     }
 
     @Override
@@ -51,17 +60,26 @@ public final class HoldsService implements HttpService {
     private void create(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
         String showId = req.path().pathParameters().get("showId");
+        boolean throughRoom = gate.check(req, caller, showId);
         JsonNode body = Json.body(req);
         HoldRequest request = parse(body);
         Optional<String> key = req.headers().first(IDEMPOTENCY_KEY);
         if (key.isEmpty()) {
-            Json.send(res, 201, holds.hold(caller, showId, request));
+            HoldView held = holds.hold(caller, showId, request);
+            if (throughRoom) {
+                rooms.converted(showId);
+            }
+            Json.send(res, 201, held);
             return;
         }
         String fingerprint = "POST /v1/shows/" + showId + "/holds " + Json.write(body);
         Idempotency.Reply reply = idempotency.execute(caller.accountId(), key.get(), fingerprint, () -> {
             try {
-                return new Idempotency.Reply(201, Json.write(holds.hold(caller, showId, request)));
+                HoldView held = holds.hold(caller, showId, request);
+                if (throughRoom) {
+                    rooms.converted(showId);
+                }
+                return new Idempotency.Reply(201, Json.write(held));
             } catch (ApiException e) {
                 if (e.status() >= 500) {
                     throw e;

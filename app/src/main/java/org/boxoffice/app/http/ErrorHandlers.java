@@ -19,7 +19,12 @@ public final class ErrorHandlers {
     }
 
     public static void register(HttpRouting.Builder routing) {
-        routing.error(ApiException.class, (req, res, e) -> send(res, e.status(), e.code(), e.getMessage(), e.details()));
+        routing.error(ApiException.class, (req, res, e) -> {
+            if (e.details().get("retryAfterSeconds") instanceof Number seconds) {
+                res.header(HeaderNames.RETRY_AFTER, Long.toString(seconds.longValue()));
+            }
+            send(res, e.status(), e.code(), e.getMessage(), e.details());
+        });
         routing.error(InventoryUnavailableException.class, (req, res, e) -> {
             LOG.log(Level.WARNING, "seat write refused: " + e.getMessage());
             res.header(HeaderNames.RETRY_AFTER, "2");

@@ -24,7 +24,10 @@ public final class GridSerializers {
                 new AllowanceProcessorSerializer(),
                 new LapsedHoldsPredicateSerializer(),
                 new StoredResponseSerializer(),
-                new EventListingSerializer());
+                new EventListingSerializer(),
+                new org.boxoffice.grid.room.WaitingRoomSerializer(),
+                new org.boxoffice.grid.room.RoomViewSerializer(),
+                new org.boxoffice.grid.room.RoomProcessorSerializer());
     }
 
     public static void register(CompactSerializationConfig config) {

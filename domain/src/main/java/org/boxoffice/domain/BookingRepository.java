@@ -1,0 +1,155 @@
+package org.boxoffice.domain;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Payment attempts, bookings and tickets as the referee (PostgreSQL) records them. Every change is
+ * a conditional write, so concurrent callers on several members (a checkout, a webhook, the
+ * reconciliation) agree on one outcome: the first writer wins and the others see its result.
+ *
+ * <p>Rules the store enforces, whatever the callers do: one booking per hold; a seat in at most
+ * one live booking; one attempt of a hold settling or booked at a time; an event id is applied
+ * once. Thread-safe.
+ */
+public interface BookingRepository {
+
+    // ------------------------------------------------------------------ payment attempts
+
+    /**
+     * Records a new attempt for {@code hold} with the next free attempt number, PENDING, for the
+     * hold's amount.
+     */
+    PaymentAttempt newAttempt(HoldRecord hold, String method, String recipient, long now);
+
+    Optional<PaymentAttempt> payment(String paymentId);
+
+    Optional<PaymentAttempt> paymentByKey(String idempotencyKey);
+
+    /** The attempts of a hold, first first. */
+    List<PaymentAttempt> attemptsOf(String holdId);
+
+    /** Whether the hold was already extended for a payment (it is extended once only). */
+    boolean holdExtended(String holdId);
+
+    /** What recording a provider report did. */
+    enum ReportOutcome {
+        /** This event id was applied before; nothing changed. */
+        DUPLICATE_EVENT,
+        /** No attempt has that idempotency key. */
+        UNKNOWN_PAYMENT,
+        /** The report decided the attempt. */
+        APPLIED,
+        /** The attempt was decided before; nothing changed. */
+        IGNORED
+    }
+
+    /**
+     * Applies a provider report to the attempt with {@code idempotencyKey}, in one transaction with
+     * remembering {@code eventId} (null for reports that are not events: a charge's answer, a
+     * lookup). Only an undecided attempt moves ({@link PaymentAttempt#accepts}).
+     */
+    ReportOutcome report(String eventId, String eventType, String idempotencyKey, PaymentAttempt.Report report,
+                         String chargeId, String reason, long now);
+
+    /**
+     * Remembers a provider event that decides nothing by itself (a refund notice, an unknown type);
+     * false if this event id was seen before.
+     */
+    boolean rememberEvent(String eventId, String eventType, String idempotencyKey, long now);
+
+    /** PENDING to UNKNOWN: the service stopped waiting for the provider's answer. */
+    boolean markUnknown(String paymentId, long now);
+
+    // ------------------------------------------------------------------ settlement
+
+    /** The answer to a claim on settling a captured attempt. */
+    sealed interface SettlementClaim {
+        /** This caller settles now, into booking {@code bookingId} (the same id on every re-drive). */
+        record Claimed(PaymentAttempt payment, long bookingId) implements SettlementClaim {
+        }
+
+        /** Someone else is settling this attempt right now. */
+        record Busy() implements SettlementClaim {
+        }
+
+        /** Settlement already ended (BOOKED or REJECTED), or the attempt was never captured. */
+        record Ended(PaymentAttempt payment) implements SettlementClaim {
+        }
+
+        /** Another attempt of the same hold is booked or settling. */
+        record HoldTaken(PaymentAttempt other) implements SettlementClaim {
+        }
+    }
+
+    /**
+     * Claims the settlement of a CAPTURED attempt: from NONE, or from a SETTLING claim that started
+     * before {@code staleBefore} (its settler died). Allocates the booking id on the first claim.
+     */
+    SettlementClaim claimSettlement(String paymentId, long now, long staleBefore);
+
+    /**
+     * Ends a settlement with a booking, in one transaction: the booking, its seats (live), the
+     * ticket mail in the outbox, the attempt BOOKED. Idempotent: a booking already made is returned.
+     */
+    Booking book(String paymentId, long bookingId, long now);
+
+    /**
+     * Ends a settlement without a booking: the attempt REJECTED with {@code reason} and its refund
+     * REQUESTED, in one transaction; the given holds, if the settlement confirmed them, are marked
+     * RELEASED (their seats went back to sale).
+     */
+    void reject(String paymentId, String reason, List<String> holdIds, long now);
+
+    // ------------------------------------------------------------------ refunds
+
+    /** Asks for the attempt's refund (NONE to REQUESTED); false if one was already asked for. */
+    boolean requestRefund(String paymentId, String reason, long now);
+
+    /**
+     * Records that the provider refunded the attempt (REQUESTED to REFUNDED). Its CONFIRMED booking,
+     * if any, becomes REFUNDED and its seats stop being live, in the same transaction.
+     */
+    void refunded(String paymentId, long now);
+
+    // ------------------------------------------------------------------ bookings and tickets
+
+    Optional<Booking> booking(long bookingId);
+
+    Optional<Booking> bookingOfHold(String holdId);
+
+    /** An account's bookings, newest first. */
+    List<Booking> bookingsOf(String accountId);
+
+    /**
+     * Starts cancelling a CONFIRMED booking: its tickets stop admitting and its attempt's refund is
+     * REQUESTED, in one transaction. False if the booking is not CONFIRMED or already cancelling.
+     */
+    boolean startCancellation(long bookingId, String reason, long now);
+
+    /** REFUNDED to CANCELLED, once the seats are back on sale. */
+    void cancelled(long bookingId, long now);
+
+    /** What checking a ticket at the gate found. */
+    record TicketCheck(Result result, long usedAt) {
+        public enum Result { VALID, ALREADY_USED, INVALID }
+    }
+
+    /**
+     * Admits the ticket of {@code seatId} in {@code bookingId} once: VALID the first time (it is
+     * marked used), ALREADY_USED after, INVALID if no booking that admits ({@link Booking#admits})
+     * has that seat of that show.
+     */
+    TicketCheck useTicket(long bookingId, String showId, String seatId, long now);
+
+    // ------------------------------------------------------------------ reconciliation
+
+    /**
+     * Attempts last changed before {@code updatedBefore} that may need help: undecided ones,
+     * captured ones not settled (or settling), and ones whose refund was asked for but not done.
+     */
+    List<PaymentAttempt> needingAttention(long updatedBefore);
+
+    /** Bookings refunded whose seats may not be back on sale yet. */
+    List<Booking> refundedNotCancelled();
+}

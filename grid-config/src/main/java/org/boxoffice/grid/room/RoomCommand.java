@@ -1,0 +1,25 @@
+package org.boxoffice.grid.room;
+
+/** A change or read asked of one waiting room; deterministic in its fields. */
+public sealed interface RoomCommand {
+
+    record Configure(String showId, WaitingRoom.Mode mode, long opensAt, double ratePerSecond, double seatsPerBuyer,
+                     long passMillis) implements RoomCommand {
+    }
+
+    record Join(String accountId, long now, long seedIfOpening) implements RoomCommand {
+    }
+
+    record Tick(long now, int availableSeats, long seedIfOpening) implements RoomCommand {
+    }
+
+    record Converted(long now) implements RoomCommand {
+    }
+
+    record PassIssued() implements RoomCommand {
+    }
+
+    /** Reads only; {@code accountId} may be null for the room's counters alone. */
+    record Read(String accountId) implements RoomCommand {
+    }
+}
