@@ -1,6 +1,7 @@
 package org.boxoffice.app;
 
 import io.helidon.config.Config;
+import org.boxoffice.app.checkout.CheckoutSettings;
 import org.boxoffice.grid.GridSettings;
 import org.boxoffice.mapstore.DbSettings;
 
@@ -24,10 +25,24 @@ import java.util.List;
  * @param sweepEvery   how often each member sweeps its blocks for lapsed holds
  * @param reconcileEvery how often lapsed HELD rows are reconciled against the referee
  * @param snapshotEvery how often seat-map snapshots are rebuilt from the grid
+ * @param admission    the waiting room and the hold endpoint's rate limits
+ * @param invariantEvery how often the invariants are checked against PostgreSQL
+ * @param checkout     payments, reconciliation, tickets and ticket mail ({@code boxoffice.payments.*},
+ *                     {@code boxoffice.checkout.*}, {@code boxoffice.tickets.*}, {@code boxoffice.mail.*})
  */
 public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int dbPoolSize, GridSettings grid,
                           HoldDefaults holds, AuthSettings auth, boolean seedDemo, Duration sweepEvery,
-                          Duration reconcileEvery, Duration snapshotEvery, AdmissionSettings admission) {
+                          Duration reconcileEvery, Duration snapshotEvery, AdmissionSettings admission,
+                          Duration invariantEvery, CheckoutSettings checkout) {
+
+    /** Settings with checkout's defaults ({@link CheckoutSettings#defaults()}), for callers that do not set them. */
+    public AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int dbPoolSize, GridSettings grid,
+                       HoldDefaults holds, AuthSettings auth, boolean seedDemo, Duration sweepEvery,
+                       Duration reconcileEvery, Duration snapshotEvery, AdmissionSettings admission,
+                       Duration invariantEvery) {
+        this(dataDir, db, embeddedDbPort, dbPoolSize, grid, holds, auth, seedDemo, sweepEvery, reconcileEvery,
+                snapshotEvery, admission, invariantEvery, CheckoutSettings.defaults());
+    }
 
     /**
      * The waiting room and the hold endpoint's rate limits.
@@ -58,6 +73,10 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
     public record AuthSettings(String hmacSecret, String rsaPublicKey, String issuer, boolean devTokens) {
     }
 
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.trim();
+    }
+
     public static AppSettings from(Config root) {
         Config c = root.get("boxoffice");
         Path dataDir = Path.of(c.get("data.dir").asString().orElse("./data")).toAbsolutePath().normalize();
@@ -68,13 +87,26 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
         List<String> members = Arrays.stream(c.get("grid.members").asString().orElse("").split(","))
                 .map(String::trim).filter(s -> !s.isEmpty()).toList();
         String publicAddress = c.get("grid.public").asString().orElse("");
+        String joinMode = c.get("grid.join").asString().orElse("tcp-ip").trim().toLowerCase(java.util.Locale.ROOT);
+        GridSettings.Join join = switch (joinMode) {
+            case "tcp-ip", "tcpip" -> GridSettings.Join.TCP_IP;
+            case "kubernetes", "k8s" -> GridSettings.Join.KUBERNETES;
+            default -> throw new IllegalArgumentException("boxoffice.grid.join is 'tcp-ip' or 'kubernetes', not '" + joinMode + "'");
+        };
         GridSettings grid = new GridSettings(
                 c.get("grid.cluster").asString().orElse("boxoffice"),
                 c.get("grid.bind").asString().orElse("127.0.0.1"),
                 publicAddress.isBlank() ? null : publicAddress,
                 c.get("grid.port").asInt().orElse(5701),
                 members,
-                c.get("grid.backups").asInt().orElse(1));
+                c.get("grid.backups").asInt().orElse(1),
+                join,
+                blankToNull(c.get("grid.k8s.service").asString().orElse("")),
+                blankToNull(c.get("grid.k8s.namespace").asString().orElse("")),
+                blankToNull(c.get("grid.k8s.servicename").asString().orElse("")),
+                c.get("grid.quorum").asInt().orElse(1),
+                Arrays.stream(c.get("grid.mc.trusted").asString().orElse("").split(","))
+                        .map(String::trim).filter(t -> !t.isEmpty()).toList());
         HoldDefaults holds = new HoldDefaults(
                 c.get("holds.perhold").asInt().orElse(10),
                 c.get("holds.peraccount").asInt().orElse(10),
@@ -98,6 +130,8 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
                         c.get("room.seatsperbuyer").asDouble().orElse(2.5),
                         Duration.ofMillis(c.get("room.tickmillis").asLong().orElse(250L)),
                         c.get("limits.account").asInt().orElse(120),
-                        c.get("limits.address").asInt().orElse(6000)));
+                        c.get("limits.address").asInt().orElse(6000)),
+                Duration.ofMillis(c.get("invariants.millis").asLong().orElse(30_000L)),
+                CheckoutSettings.from(c, root.get("server.port").asInt().orElse(8080)));
     }
 }

@@ -17,12 +17,18 @@ import org.boxoffice.app.auth.DevTokenService;
 import org.boxoffice.app.catalog.AdminService;
 import org.boxoffice.app.catalog.CatalogService;
 import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.app.checkout.CheckoutModule;
 import org.boxoffice.app.holds.HoldManager;
 import org.boxoffice.app.holds.HoldsService;
 import org.boxoffice.app.holds.Idempotency;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.app.http.OpenApiService;
+import org.boxoffice.app.ops.AuditService;
+import org.boxoffice.app.ops.InvariantChecker;
+import org.boxoffice.app.ops.MeteredInventoryRepository;
+import org.boxoffice.app.ops.OpsMetrics;
+import io.helidon.webserver.observe.metrics.MetricsObserver;
 import org.boxoffice.domain.CatalogRepository;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.Show;
@@ -67,14 +73,18 @@ public final class Boxoffice implements AutoCloseable {
     private final Idempotency idempotency;
     private final ITopic<String> announcements;
     private final WaitingRooms rooms;
+    private final OpsMetrics metrics;
+    private final InvariantChecker invariants;
     private final PassTokens passTokens;
     private final AdmissionGate gate;
+    private final CheckoutModule checkout;
 
     private Boxoffice(AppSettings settings, DataSource dataSource, LongSupplier clock) {
         this.settings = settings;
         this.dataSource = dataSource;
         this.clock = clock;
-        this.inventoryRepository = new PostgresInventoryRepository(dataSource);
+        this.metrics = new OpsMetrics();
+        this.inventoryRepository = new MeteredInventoryRepository(new PostgresInventoryRepository(dataSource), metrics);
         this.catalogRepository = new PostgresCatalogRepository(dataSource);
         this.hz = GridMember.start(settings.grid(), inventoryRepository, catalogRepository);
         this.directory = new ShowDirectory(catalogRepository);
@@ -94,6 +104,11 @@ public final class Boxoffice implements AutoCloseable {
         this.passTokens = new PassTokens(admission.passSecret(), clock);
         this.gate = new AdmissionGate(rooms, passTokens, new RateLimiter(admission.accountPerMinute(), clock),
                 new RateLimiter(admission.addressPerMinute(), clock));
+        this.checkout = new CheckoutModule(settings.checkout(), dataSource, hz, directory, inventory, new Allowances(hz),
+                snapshots, inventoryRepository, authenticator, idempotency, clock);
+        this.invariants = new InvariantChecker(dataSource, metrics).start(settings.invariantEvery().toMillis(), 2_000);
+        metrics.gauge("boxoffice_grid_members", "members in this member's view of the cluster",
+                () -> hz.getLifecycleService().isRunning() ? hz.getCluster().getMembers().size() : 0);
         this.announcements = hz.getTopic(SHOW_ANNOUNCEMENTS);
         announcements.addMessageListener(m -> catalogRepository.show(m.getMessageObject()).ifPresent(directory::add));
     }
@@ -107,13 +122,16 @@ public final class Boxoffice implements AutoCloseable {
     public void routing(HttpRouting.Builder routing) {
         ErrorHandlers.register(routing);
         routing.register("/v1", new CatalogService(search, directory, snapshots, clock))
-                .register("/v1", new HoldsService(holds, authenticator, idempotency, gate, rooms))
+                .register("/v1", new HoldsService(holds, authenticator, idempotency, gate, rooms, metrics))
                 .register("/v1", new QueueService(authenticator, directory, rooms, passTokens,
                         settings.admission().passTtl().toMillis(), settings.admission().admissionRate(),
-                        settings.admission().seatsPerBuyer(), settings.admission().tick().toMillis(), clock))
+                        settings.admission().seatsPerBuyer(), settings.admission().tick().toMillis(), clock,
+                        this::meterRoom))
+                .register("/v1", new AuditService(authenticator, directory, inventoryRepository))
                 .register("/v1", new AdminService(authenticator, catalogRepository, directory, inventory, snapshots,
                         settings.holds(), this::announce, clock))
                 .register("/openapi", new OpenApiService());
+        checkout.routing(routing);
         if (settings.auth().devTokens() && authenticator.canIssue()) {
             routing.register("/v1", new DevTokenService(authenticator));
         }
@@ -124,7 +142,7 @@ public final class Boxoffice implements AutoCloseable {
 
     /** Health checks at {@code /observe/health}: live while the member and server run, ready when safe to take traffic. */
     public ObserveFeature observe() {
-        return ObserveFeature.just(HealthObserver.builder()
+        return ObserveFeature.just(MetricsObserver.create(), HealthObserver.builder()
                 .details(true)
                 .addCheck(() -> HealthCheckResponse.builder().status(hz.getLifecycleService().isRunning())
                         .detail("member", hz.getCluster().getLocalMember().getAddress().toString()).build(),
@@ -147,6 +165,16 @@ public final class Boxoffice implements AutoCloseable {
                 .detail("member", running).detail("clusterSafe", safe).detail("database", db)
                 .detail("catalog", catalog).detail("members", running ? hz.getCluster().getMembers().size() : 0)
                 .build();
+    }
+
+    /** Exports a waiting room's counters once an admin has configured it. */
+    private void meterRoom(String showId) {
+        metrics.gauge("boxoffice_queue_length", "positions handed out by the show's waiting room", "show", showId,
+                () -> rooms.summary(showId).map(v -> v.length() + (v.shuffled() ? 0 : v.preQueueSize())).orElse(0L));
+        metrics.gauge("boxoffice_queue_admitted", "positions admitted by the show's waiting room", "show", showId,
+                () -> rooms.summary(showId).map(v -> v.admittedUpTo()).orElse(0L));
+        metrics.gauge("boxoffice_admission_rate", "configured admissions per second", "show", showId,
+                () -> rooms.summary(showId).map(v -> v.ratePerSecond()).orElse(0.0));
     }
 
     /** The catalog is loaded once the search map has its listings (an empty catalog counts as loaded). */
@@ -185,6 +213,14 @@ public final class Boxoffice implements AutoCloseable {
         return sweeper;
     }
 
+    public CheckoutModule checkout() {
+        return checkout;
+    }
+
+    public InvariantChecker invariants() {
+        return invariants;
+    }
+
     public WaitingRooms rooms() {
         return rooms;
     }
@@ -199,6 +235,8 @@ public final class Boxoffice implements AutoCloseable {
 
     @Override
     public void close() {
+        checkout.close();
+        invariants.close();
         rooms.close();
         sweeper.close();
         snapshots.close();

@@ -68,13 +68,21 @@ public final class TestApp implements AutoCloseable {
                 new AppSettings.AuthSettings(SECRET, null, null, true),
                 false, Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMillis(100),
                 new AppSettings.AdmissionSettings("test-room-secret-for-boxoffice-tests-0123456789", Duration.ofMinutes(10),
-                        50, 2, Duration.ofMillis(100), 0, 0));
+                        50, 2, Duration.ofMillis(100), 0, 0),
+                Duration.ofSeconds(5));
     }
 
     /** A copy of {@code s} with other admission settings. */
     public static AppSettings withAdmission(AppSettings s, AppSettings.AdmissionSettings admission) {
         return new AppSettings(s.dataDir(), s.db(), s.embeddedDbPort(), s.dbPoolSize(), s.grid(), s.holds(), s.auth(),
-                s.seedDemo(), s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), admission);
+                s.seedDemo(), s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), admission, s.invariantEvery());
+    }
+
+    /** A copy of {@code s} with other checkout settings (payments, reconciliation, tickets, mail). */
+    public static AppSettings withCheckout(AppSettings s, org.boxoffice.app.checkout.CheckoutSettings checkout) {
+        return new AppSettings(s.dataDir(), s.db(), s.embeddedDbPort(), s.dbPoolSize(), s.grid(), s.holds(), s.auth(),
+                s.seedDemo(), s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), s.admission(), s.invariantEvery(),
+                checkout);
     }
 
     public String token(String account, String... roles) {

@@ -31,6 +31,9 @@ public interface InventoryRepository {
     /** The seats an account has in a show: its ACTIVE holds and its bought seats. */
     AccountAllowance allowance(String showId, String accountId);
 
+    /** Every audited transition of one seat, oldest first. */
+    java.util.List<SeatEvent> history(String showId, String seatId);
+
     /** A show's block. */
     record BlockId(String showId, int blockId) {
     }

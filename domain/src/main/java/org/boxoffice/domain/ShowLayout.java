@@ -191,6 +191,23 @@ public final class ShowLayout {
         return seat(b, globalIndex - blockOffsets[b]);
     }
 
+    /** Seat refs grouped by block: block id to the sorted indexes in it, blocks ascending (the order claims take). */
+    public static java.util.SortedMap<Integer, int[]> byBlock(List<SeatRef> refs) {
+        java.util.SortedMap<Integer, List<Integer>> grouped = new java.util.TreeMap<>();
+        for (SeatRef r : refs) {
+            grouped.computeIfAbsent(r.blockId(), b -> new ArrayList<>()).add(r.index());
+        }
+        java.util.SortedMap<Integer, int[]> out = new java.util.TreeMap<>();
+        grouped.forEach((b, list) -> out.put(b, list.stream().mapToInt(Integer::intValue).sorted().toArray()));
+        return out;
+    }
+
+    /** Seat ids grouped by block; every id must be a seat of this show. */
+    public java.util.SortedMap<Integer, int[]> byBlockOf(List<String> seatIds) {
+        return byBlock(seatIds.stream().map(id -> locate(id)
+                .orElseThrow(() -> new IllegalArgumentException("show " + showId + " has no seat " + id))).toList());
+    }
+
     /** Every seat, in global order. */
     public List<Seat> seats() {
         List<Seat> all = new ArrayList<>(totalSeats);

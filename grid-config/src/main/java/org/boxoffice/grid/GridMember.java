@@ -8,6 +8,12 @@ import com.hazelcast.config.MapStoreConfig;
 import com.hazelcast.config.MaxSizePolicy;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.config.EvictionPolicy;
+import com.hazelcast.config.KubernetesConfig;
+import com.hazelcast.config.MergePolicyConfig;
+import com.hazelcast.config.SplitBrainProtectionConfig;
+import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.spi.merge.DiscardMergePolicy;
+import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import org.boxoffice.domain.CatalogRepository;
@@ -22,6 +28,9 @@ import org.boxoffice.grid.serialization.GridSerializers;
  * join with an explicit member list, bound to the configured interface only.
  */
 public final class GridMember {
+
+    /** The split-brain protection guarding seat writes and waiting-room positions. */
+    public static final String QUORUM = "seat-writes";
 
     private GridMember() {
     }
@@ -47,17 +56,46 @@ public final class GridMember {
         JoinConfig join = network.getJoin();
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true).setMembers(settings.members().isEmpty()
-                ? java.util.List.of(settings.bindAddress()) : settings.members());
+        if (settings.join() == GridSettings.Join.KUBERNETES) {
+            KubernetesConfig k8s = join.getKubernetesConfig().setEnabled(true);
+            if (settings.kubernetesServiceDns() != null) {
+                k8s.setProperty("service-dns", settings.kubernetesServiceDns());
+            } else {
+                if (settings.kubernetesNamespace() != null) {
+                    k8s.setProperty("namespace", settings.kubernetesNamespace());
+                }
+                if (settings.kubernetesServiceName() != null) {
+                    k8s.setProperty("service-name", settings.kubernetesServiceName());
+                }
+            }
+        } else {
+            join.getTcpIpConfig().setEnabled(true).setMembers(settings.members().isEmpty()
+                    ? java.util.List.of(settings.bindAddress()) : settings.members());
+        }
 
         config.getJetConfig().setEnabled(true);
+        // Management Center: metrics on, no scripts or console from it, only from trusted interfaces
+        config.getMetricsConfig().setEnabled(true);
+        config.getManagementCenterConfig().setScriptingEnabled(false).setConsoleEnabled(false)
+                .setTrustedInterfaces(new java.util.HashSet<>(settings.managementCenterTrusted()));
+        // Below a quorum of members, seat writes are refused rather than risked (split-brain
+        // protection). With a quorum of 1 there is nothing to protect, and Hazelcast reports a
+        // fresh single member as below any protection until its first heartbeat, so it is left out.
+        if (settings.quorum() > 1) {
+            config.addSplitBrainProtectionConfig(new SplitBrainProtectionConfig(QUORUM, true, settings.quorum())
+                    .setProtectOn(SplitBrainProtectionOn.WRITE));
+        }
         GridSerializers.register(config.getSerializationConfig().getCompactSerializationConfig());
 
         // OBJECT format: entry processors work on the live object; values are immutable and only replaced.
         MapConfig inventoryMap = new MapConfig(GridMaps.INVENTORY)
                 .setInMemoryFormat(InMemoryFormat.OBJECT)
                 .setBackupCount(settings.backupCount())
-                .setReadBackupData(false);
+                .setReadBackupData(false)
+                .setSplitBrainProtectionName(settings.quorum() > 1 ? QUORUM : null)
+                // after a split heals, the merging side's blocks are dropped; the whole map is then
+                // reloaded from PostgreSQL (see start()), which never lost a write
+                .setMergePolicyConfig(new MergePolicyConfig(DiscardMergePolicy.class.getName(), 100));
         inventoryMap.setMapStoreConfig(new MapStoreConfig()
                 .setEnabled(true)
                 .setImplementation(new InventoryMapStore(inventory))
@@ -86,7 +124,8 @@ public final class GridMember {
         // one mutable room per show, changed only by processors (no MapStore): see WaitingRoom
         config.addMapConfig(new MapConfig(org.boxoffice.grid.room.WaitingRooms.MAP)
                 .setInMemoryFormat(InMemoryFormat.OBJECT)
-                .setBackupCount(settings.backupCount()));
+                .setBackupCount(settings.backupCount())
+                .setSplitBrainProtectionName(settings.quorum() > 1 ? QUORUM : null));
 
         MapConfig events = new MapConfig(GridMaps.CATALOG_EVENTS).setBackupCount(settings.backupCount());
         events.setMapStoreConfig(new MapStoreConfig()
@@ -98,6 +137,14 @@ public final class GridMember {
     }
 
     public static HazelcastInstance start(GridSettings settings, InventoryRepository inventory, CatalogRepository catalog) {
-        return Hazelcast.newHazelcastInstance(config(settings, inventory, catalog));
+        HazelcastInstance hz = Hazelcast.newHazelcastInstance(config(settings, inventory, catalog));
+        // After a split-brain merge, this member's copy of the inventory may be from the side that
+        // lost; drop it so every block reloads from the referee on its next use.
+        hz.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
+                hz.getMap(GridMaps.INVENTORY).evictAll();
+            }
+        });
+        return hz;
     }
 }

@@ -93,6 +93,11 @@ public final class InMemoryInventoryRepository implements InventoryRepository {
     }
 
     @Override
+    public List<org.boxoffice.domain.SeatEvent> history(String showId, String seatId) {
+        return List.of();
+    }
+
+    @Override
     public AccountAllowance allowance(String showId, String accountId) {
         return AccountAllowance.empty();
     }

@@ -21,6 +21,11 @@ public final class TestGrid {
     }
 
     public static List<HazelcastInstance> start(int members, InMemoryInventoryRepository repo) {
+        return start(members, 1, repo);
+    }
+
+    /** Members that refuse seat writes below {@code quorum} members. */
+    public static List<HazelcastInstance> start(int members, int quorum, InMemoryInventoryRepository repo) {
         String cluster = "test-" + UUID.randomUUID();
         int port = 15701 + (int) (Math.random() * 2000);
         List<String> all = new ArrayList<>();
@@ -29,7 +34,7 @@ public final class TestGrid {
         }
         List<HazelcastInstance> out = new ArrayList<>();
         for (int i = 0; i < members; i++) {
-            GridSettings settings = new GridSettings(cluster, "127.0.0.1", null, port + i, all, 1);
+            GridSettings settings = new GridSettings(cluster, "127.0.0.1", null, port + i, all, 1).withQuorum(quorum);
             out.add(GridMember.start(settings, repo, EMPTY_CATALOG));
         }
         return out;

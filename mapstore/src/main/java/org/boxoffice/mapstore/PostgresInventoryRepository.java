@@ -173,6 +173,32 @@ public final class PostgresInventoryRepository implements InventoryRepository {
         }
     }
 
+    private static final String HISTORY = "SELECT event_id, show_id, seat_id, at, actor, kind, reason, hold_id, booking_id, "
+            + "old_state, new_state, old_version, new_version FROM seat_events WHERE show_id = ? AND seat_id = ? ORDER BY event_id";
+
+    @Override
+    public List<org.boxoffice.domain.SeatEvent> history(String showId, String seatId) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(HISTORY)) {
+            ps.setString(1, showId);
+            ps.setString(2, seatId);
+            List<org.boxoffice.domain.SeatEvent> events = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    long booking = rs.getLong(9);
+                    Long bookingId = rs.wasNull() ? null : booking;
+                    events.add(new org.boxoffice.domain.SeatEvent(rs.getLong(1), rs.getString(2), rs.getString(3),
+                            rs.getTimestamp(4).getTime(), rs.getString(5), rs.getString(6), rs.getString(7),
+                            rs.getString(8), bookingId, rs.getString(10), rs.getString(11),
+                            rs.getInt(12), rs.getInt(13)));
+                }
+            }
+            return events;
+        } catch (SQLException e) {
+            throw new DatabaseException("reading the history of seat " + seatId, e);
+        }
+    }
+
     @Override
     public List<BlockId> blocksWithHoldsLapsedBefore(long lapsedBefore) {
         try (Connection c = dataSource.getConnection();

@@ -49,9 +49,12 @@ public final class QueueService implements HttpService {
     private final double defaultSeatsPerBuyer;
     private final long tickMillis;
     private final LongSupplier clock;
+    private final java.util.function.Consumer<String> onConfigured;
 
     public QueueService(Authenticator auth, ShowDirectory shows, WaitingRooms rooms, PassTokens tokens, long passMillis,
-                        double defaultRate, double defaultSeatsPerBuyer, long tickMillis, LongSupplier clock) {
+                        double defaultRate, double defaultSeatsPerBuyer, long tickMillis, LongSupplier clock,
+                        java.util.function.Consumer<String> onConfigured) {
+        this.onConfigured = onConfigured;
         this.auth = auth;
         this.shows = shows;
         this.rooms = rooms;
@@ -167,6 +170,7 @@ public final class QueueService implements HttpService {
         double rate = number(b, "admissionRate", defaultRate, 0.1, 100_000);
         double seatsPerBuyer = number(b, "seatsPerBuyer", defaultSeatsPerBuyer, 1, 100);
         RoomView v = rooms.configure(show.showId(), mode, show.sale().opensAt(), rate, seatsPerBuyer, passMillis);
+        onConfigured.accept(show.showId());
         Json.send(res, 200, adminBody(v));
     }
 

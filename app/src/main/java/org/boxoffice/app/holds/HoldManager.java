@@ -158,7 +158,7 @@ public final class HoldManager {
                     + show.policy().maxPerAccount() + " seats of this show in holds and bookings",
                     Map.of("remaining", remaining));
         }
-        SortedMap<Integer, int[]> byBlock = byBlock(refs);
+        SortedMap<Integer, int[]> byBlock = ShowLayout.byBlock(refs);
         Inventory.ClaimResult result;
         try {
             result = inventory.hold(show, holdId, caller.accountId(), byBlock, expiresAt, now, seatIds.toArray(String[]::new));
@@ -202,7 +202,7 @@ public final class HoldManager {
         }
         long now = clock.getAsLong();
         List<ShowLayout.SeatRef> refs = hold.seatIds().stream().map(id -> show.layout().locate(id).orElseThrow()).toList();
-        Map<Integer, BlockOutcome> outcomes = inventory.executeAll(show, byBlock(refs).keySet(),
+        Map<Integer, BlockOutcome> outcomes = inventory.executeAll(show, ShowLayout.byBlock(refs).keySet(),
                 block -> new BlockCommand.Release(holdId, now, caller.accountId(), "released by buyer"));
         outcomes.forEach((block, outcome) -> {
             if (outcome.result() == BlockOutcome.Result.CHANGED) {
@@ -241,16 +241,6 @@ public final class HoldManager {
         details.put("alternatives", alternatives);
         return new ApiException(409, Rejection.SEATS_UNAVAILABLE.name(),
                 "some of these seats were just taken: " + String.join(", ", taken), details);
-    }
-
-    static SortedMap<Integer, int[]> byBlock(List<ShowLayout.SeatRef> refs) {
-        Map<Integer, List<Integer>> grouped = new TreeMap<>();
-        for (ShowLayout.SeatRef r : refs) {
-            grouped.computeIfAbsent(r.blockId(), b -> new ArrayList<>()).add(r.index());
-        }
-        SortedMap<Integer, int[]> out = new TreeMap<>();
-        grouped.forEach((b, list) -> out.put(b, list.stream().mapToInt(Integer::intValue).sorted().toArray()));
-        return out;
     }
 
     static BigDecimal amount(Show show, List<ShowLayout.SeatRef> refs) {

@@ -12,6 +12,8 @@ import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.app.http.Json;
 
+import org.boxoffice.app.ops.OpsMetrics;
+import org.boxoffice.grid.InventoryUnavailableException;
 import org.boxoffice.grid.room.WaitingRooms;
 
 import java.util.ArrayList;
@@ -40,9 +42,11 @@ public final class HoldsService implements HttpService {
     private final Idempotency idempotency;
     private final AdmissionGate gate;
     private final WaitingRooms rooms;
+    private final OpsMetrics metrics;
 
     public HoldsService(HoldManager holds, Authenticator auth, Idempotency idempotency, AdmissionGate gate,
-                        WaitingRooms rooms) {
+                        WaitingRooms rooms, OpsMetrics metrics) {
+        this.metrics = metrics;
         this.holds = holds;
         this.auth = auth;
         this.idempotency = idempotency;
@@ -57,7 +61,27 @@ public final class HoldsService implements HttpService {
                 .delete("/holds/{holdId}", this::release);
     }
 
+    /** Counts every hold request by outcome and records its latency. */
     private void create(ServerRequest req, ServerResponse res) {
+        long start = System.nanoTime();
+        String outcome = "held";
+        try {
+            createHold(req, res);
+        } catch (ApiException e) {
+            outcome = e.code();
+            throw e;
+        } catch (InventoryUnavailableException e) {
+            outcome = "GRID_UNAVAILABLE";
+            throw e;
+        } catch (RuntimeException e) {
+            outcome = "INTERNAL";
+            throw e;
+        } finally {
+            metrics.hold(outcome, System.nanoTime() - start);
+        }
+    }
+
+    private void createHold(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
         String showId = req.path().pathParameters().get("showId");
         boolean throughRoom = gate.check(req, caller, showId);

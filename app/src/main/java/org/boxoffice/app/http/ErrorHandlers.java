@@ -31,6 +31,21 @@ public final class ErrorHandlers {
             send(res, 503, "GRID_UNAVAILABLE", "seat inventory is temporarily unavailable; nothing was changed, try again",
                     Map.of());
         });
+        routing.error(com.hazelcast.splitbrainprotection.SplitBrainProtectionException.class, (req, res, e) -> {
+            LOG.log(Level.WARNING, "grid below its quorum: " + e.getMessage());
+            res.header(HeaderNames.RETRY_AFTER, "2");
+            send(res, 503, "GRID_UNAVAILABLE", "too few grid members are reachable to change seats safely; nothing was "
+                    + "changed, try again", Map.of());
+        });
+        routing.error(org.boxoffice.mapstore.DatabaseException.class, (req, res, e) -> {
+            LOG.log(Level.WARNING, "database unavailable: " + e.getMessage());
+            res.header(HeaderNames.RETRY_AFTER, "2");
+            send(res, 503, "DATABASE_UNAVAILABLE", "the database is not answering; nothing was changed, try again", Map.of());
+        });
+        routing.error(com.hazelcast.core.HazelcastInstanceNotActiveException.class, (req, res, e) -> {
+            res.header(HeaderNames.RETRY_AFTER, "2");
+            send(res, 503, "GRID_UNAVAILABLE", "this member is shutting down; try again", Map.of());
+        });
         routing.error(Exception.class, (req, res, e) -> {
             LOG.log(Level.SEVERE, "unexpected failure on " + req.prologue().method() + " " + req.path().path(), e);
             send(res, 500, "INTERNAL", "unexpected server error", Map.of());

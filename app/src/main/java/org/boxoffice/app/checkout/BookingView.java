@@ -1,0 +1,20 @@
+package org.boxoffice.app.checkout;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A booking as the API shows it. Tickets are listed while the booking is CONFIRMED: one per seat,
+ * with its signed code and the address of its QR image.
+ */
+public record BookingView(long bookingId, String holdId, String paymentId, String showId, String accountId,
+                          String status, BigDecimal totalAmount, String currency, Instant createdAt,
+                          Instant cancellableUntil, List<SeatLine> seats, List<TicketLine> tickets) {
+
+    public record SeatLine(String seatId, String section, String row, int number, BigDecimal price) {
+    }
+
+    public record TicketLine(String seatId, String code, String qr) {
+    }
+}

@@ -1,0 +1,267 @@
+package org.boxoffice.app.checkout;
+
+import org.boxoffice.app.auth.Principal;
+import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.app.http.ApiException;
+import org.boxoffice.domain.Booking;
+import org.boxoffice.domain.BookingRepository;
+import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.PaymentAttempt;
+import org.boxoffice.domain.PaymentGateway;
+import org.boxoffice.domain.PaymentGateway.ChargeResult;
+import org.boxoffice.domain.PaymentGatewayException;
+import org.boxoffice.domain.SeatState;
+import org.boxoffice.domain.Show;
+import org.boxoffice.grid.Allowances;
+import org.boxoffice.grid.BlockCommand;
+import org.boxoffice.grid.BlockOutcome;
+import org.boxoffice.grid.Inventory;
+import org.boxoffice.grid.ShowSnapshots;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Starts paying for a hold: checks it, extends it once so a slow payer keeps the seats while money
+ * may be moving, records a new payment attempt (its own idempotency key), charges it, and settles
+ * captured money at once. Thread-safe; called on the web server's virtual threads.
+ *
+ * <p>An attempt whose outcome is unknown (the provider timed out) is never assumed to have failed:
+ * it is answered PENDING, and the webhook, a status lookup or reconciliation decides it later. While
+ * an attempt of a hold may still move money, a new checkout of that hold answers with it instead of
+ * charging again.
+ */
+public final class CheckoutManager implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(CheckoutManager.class.getName());
+    /** How long a checkout waits for a settlement someone else (the webhook) is running. */
+    private static final long SETTLE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
+
+    /** What the buyer is told. */
+    public sealed interface Result {
+        record Booked(long bookingId, String paymentId) implements Result {
+        }
+
+        record Pending(String paymentId) implements Result {
+        }
+    }
+
+    private final ShowDirectory shows;
+    private final Inventory inventory;
+    private final Allowances allowances;
+    private final ShowSnapshots snapshots;
+    private final InventoryRepository holds;
+    private final BookingRepository bookings;
+    private final PaymentGateway gateway;
+    private final Settlement settlement;
+    private final CheckoutSettings settings;
+    private final LongSupplier clock;
+    private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
+
+    public CheckoutManager(ShowDirectory shows, Inventory inventory, Allowances allowances, ShowSnapshots snapshots,
+                           InventoryRepository holds, BookingRepository bookings, PaymentGateway gateway,
+                           Settlement settlement, CheckoutSettings settings, LongSupplier clock) {
+        this.shows = shows;
+        this.inventory = inventory;
+        this.allowances = allowances;
+        this.snapshots = snapshots;
+        this.holds = holds;
+        this.bookings = bookings;
+        this.gateway = gateway;
+        this.settlement = settlement;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /** Pays for {@code holdId} with {@code method}; throws {@link ApiException} for every refusal. */
+    public Result checkout(Principal caller, String holdId, String method, String recipient) {
+        HoldRecord hold = ownedHold(caller, holdId);
+        Optional<Booking> booked = bookings.bookingOfHold(holdId);
+        if (booked.isPresent()) {
+            return new Result.Booked(booked.get().bookingId(), booked.get().paymentId());
+        }
+        for (PaymentAttempt a : bookings.attemptsOf(holdId)) {
+            if (a.inFlight()) {
+                return new Result.Pending(a.paymentId());
+            }
+        }
+        Show show = shows.find(hold.showId()).orElseThrow(() -> ApiException.notFound("show " + hold.showId()));
+        long now = clock.getAsLong();
+        switch (hold.statusAt(now, show.policy().graceMillis())) {
+            case "HELD" -> {
+            }
+            case "RELEASED" -> throw new ApiException(409, "HOLD_RELEASED", "this hold was released; hold the seats again");
+            default -> throw holdExpired("this hold expired; hold the seats again", Map.of());
+        }
+        extendOnce(show, hold, now);
+        PaymentAttempt attempt = bookings.newAttempt(hold, method, recipient, now);
+        return pay(attempt);
+    }
+
+    /**
+     * Extends the hold by the payment window, once in its life (the referee's {@code extended} flag),
+     * through the grid like every seat change. A hold that lapsed meanwhile is released: 409.
+     */
+    private void extendOnce(Show show, HoldRecord hold, long now) {
+        if (bookings.holdExtended(hold.holdId()) || settings.paymentWindow().isZero()) {
+            return;
+        }
+        long target = hold.expiresAt() + settings.paymentWindow().toMillis();
+        long grace = show.policy().graceMillis();
+        SortedMap<Integer, int[]> byBlock = show.layout().byBlockOf(hold.seatIds());
+        Map<Integer, BlockOutcome> outcomes = inventory.executeAll(show, byBlock.keySet(),
+                block -> new BlockCommand.Extend(hold.holdId(), target, now, grace));
+        if (outcomes.values().stream().allMatch(BlockOutcome::applied)) {
+            allowances.extend(show.showId(), hold.accountId(), hold.holdId(), target);
+            return;
+        }
+        inventory.executeAll(show, byBlock.keySet(),
+                block -> new BlockCommand.Release(hold.holdId(), now, "system:checkout", "lapsed before payment"))
+                .forEach((block, outcome) -> {
+                    if (outcome.result() == BlockOutcome.Result.CHANGED) {
+                        snapshots.record(show, block, outcome.seats(), SeatState.Status.AVAILABLE);
+                    }
+                });
+        allowances.release(show.showId(), hold.accountId(), hold.holdId());
+        throw holdExpired("this hold expired before the payment could start; hold the seats again", Map.of());
+    }
+
+    private Result pay(PaymentAttempt p) {
+        ChargeResult result;
+        try {
+            result = charge(p);
+        } catch (PaymentGatewayException e) {
+            LOG.log(Level.INFO, "payment " + p.paymentId() + ": no answer from the provider (" + e.getMessage()
+                    + "); asking for its status");
+            Optional<PaymentGateway.ChargeStatus> status = lookup(p);
+            if (status.isEmpty() || status.get().state() == PaymentGateway.ChargeStatus.State.PENDING) {
+                bookings.markUnknown(p.paymentId(), clock.getAsLong());
+                return new Result.Pending(p.paymentId());
+            }
+            PaymentGateway.ChargeStatus s = status.get();
+            result = s.state() == PaymentGateway.ChargeStatus.State.CAPTURED
+                    ? new ChargeResult.Captured(s.chargeId()) : new ChargeResult.Declined(s.chargeId(), "declined");
+        }
+        long now = clock.getAsLong();
+        return switch (result) {
+            case ChargeResult.Captured captured -> {
+                bookings.report(null, null, p.idempotencyKey(), PaymentAttempt.Report.CAPTURED, captured.chargeId(),
+                        null, now);
+                yield settled(p.paymentId());
+            }
+            case ChargeResult.Declined declined -> {
+                bookings.report(null, null, p.idempotencyKey(), PaymentAttempt.Report.DECLINED, declined.chargeId(),
+                        declined.reason(), now);
+                Map<String, Object> details = new LinkedHashMap<>();
+                details.put("paymentId", p.paymentId());
+                details.put("reason", declined.reason());
+                throw new ApiException(402, "PAYMENT_DECLINED",
+                        "the payment was declined (" + declined.reason() + "); the hold is kept, try another payment method",
+                        details);
+            }
+            case ChargeResult.Pending pending -> new Result.Pending(p.paymentId());
+        };
+    }
+
+    /**
+     * What settling captured money means for the buyer waiting on the checkout. If someone else is
+     * settling it (the provider's webhook often arrives while the charge call returns), waits a
+     * moment for that settlement rather than answering PENDING at once.
+     */
+    private Result settled(String paymentId) {
+        Settlement.Result result = settlement.settle(paymentId);
+        long deadline = System.nanoTime() + SETTLE_WAIT_NANOS;
+        while (result instanceof Settlement.Result.InProgress && System.nanoTime() < deadline) {
+            PaymentAttempt p = bookings.payment(paymentId).orElseThrow();
+            if (p.settlement() == PaymentAttempt.Settlement.BOOKED || p.settlement() == PaymentAttempt.Settlement.REJECTED) {
+                result = settlement.settle(paymentId);
+                break;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return switch (result) {
+            case Settlement.Result.Booked booked -> new Result.Booked(booked.booking().bookingId(), paymentId);
+            case Settlement.Result.Refused refused -> throw holdExpired(
+                    "the seats could not be sold (" + refused.reason() + "); the payment "
+                            + (refused.refunded() ? "was refunded" : "is being refunded"),
+                    Map.of("paymentId", paymentId, "refunded", refused.refunded()));
+            case Settlement.Result.InProgress p -> new Result.Pending(paymentId);
+            case Settlement.Result.NotCaptured n -> new Result.Pending(paymentId);
+        };
+    }
+
+    /**
+     * Charges once, and once more under the same key if the first call got no answer (a network
+     * retry: the provider answers the same charge, never a second one). Bounded by the charge timeout.
+     */
+    private ChargeResult charge(PaymentAttempt p) {
+        PaymentGateway.ChargeRequest request = new PaymentGateway.ChargeRequest(p.idempotencyKey(), p.amountCents(),
+                p.currency(), p.method(), p.paymentId());
+        try {
+            return bounded(() -> gateway.charge(request));
+        } catch (PaymentGatewayException first) {
+            return bounded(() -> gateway.charge(request));
+        }
+    }
+
+    private Optional<PaymentGateway.ChargeStatus> lookup(PaymentAttempt p) {
+        try {
+            return bounded(() -> gateway.status(p.idempotencyKey()));
+        } catch (PaymentGatewayException e) {
+            return Optional.empty();
+        }
+    }
+
+    private <T> T bounded(java.util.concurrent.Callable<T> call) {
+        Future<T> future = calls.submit(call);
+        try {
+            return future.get(settings.payments().chargeTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            future.cancel(true);
+            throw new PaymentGatewayException("no answer from the payment provider within "
+                    + settings.payments().chargeTimeout().toMillis() + " ms");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new PaymentGatewayException("payment provider call failed", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new PaymentGatewayException("interrupted while waiting for the payment provider", e);
+        }
+    }
+
+    private HoldRecord ownedHold(Principal caller, String holdId) {
+        Optional<HoldRecord> hold = holdId == null || holdId.length() > 64 ? Optional.empty() : holds.findHold(holdId);
+        if (hold.isEmpty() || !(hold.get().accountId().equals(caller.accountId()) || caller.isAdmin())) {
+            throw ApiException.notFound("hold " + holdId);
+        }
+        return hold.get();
+    }
+
+    private static ApiException holdExpired(String message, Map<String, Object> details) {
+        return new ApiException(409, "HOLD_EXPIRED", message, details);
+    }
+
+    @Override
+    public void close() {
+        calls.shutdownNow();
+    }
+}

@@ -1,0 +1,96 @@
+package org.boxoffice.app.checkout;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.helidon.webserver.http.HttpRouting;
+import org.boxoffice.app.auth.Authenticator;
+import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.app.holds.Idempotency;
+import org.boxoffice.app.payments.SimulatedPaymentGateway;
+import org.boxoffice.app.payments.WebhookSignature;
+import org.boxoffice.domain.BookingRepository;
+import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.grid.Allowances;
+import org.boxoffice.grid.Inventory;
+import org.boxoffice.grid.ShowSnapshots;
+import org.boxoffice.mapstore.PostgresBookingRepository;
+import org.boxoffice.mapstore.PostgresTicketOutbox;
+
+import javax.sql.DataSource;
+import java.util.function.LongSupplier;
+
+/**
+ * Checkout wired together: the payment provider (the built-in simulator), settlement, bookings and
+ * tickets, the webhook, reconciliation and the ticket mailer, with their HTTP services. Built once
+ * per member by {@code Boxoffice}; its background work (reconciliation, mail, the simulator's
+ * webhooks) stops on {@link #close}.
+ */
+public final class CheckoutModule implements AutoCloseable {
+
+    private final CheckoutSettings settings;
+    private final Authenticator auth;
+    private final Idempotency idempotency;
+    private final BookingRepository bookings;
+    private final SimulatedPaymentGateway gateway;
+    private final Settlement settlement;
+    private final CheckoutManager checkout;
+    private final BookingManager bookingManager;
+    private final PaymentEvents events;
+    private final Reconciliation reconciliation;
+    private final TicketMailer mailer;
+
+    public CheckoutModule(CheckoutSettings settings, DataSource dataSource, HazelcastInstance hz, ShowDirectory shows,
+                          Inventory inventory, Allowances allowances, ShowSnapshots snapshots,
+                          InventoryRepository holds, Authenticator auth, Idempotency idempotency, LongSupplier clock) {
+        this.settings = settings;
+        this.auth = auth;
+        this.idempotency = idempotency;
+        this.bookings = new PostgresBookingRepository(dataSource);
+        this.gateway = new SimulatedPaymentGateway(settings.payments(), clock);
+        this.settlement = new Settlement(shows, inventory, allowances, snapshots, holds, bookings, gateway, settings, clock);
+        this.checkout = new CheckoutManager(shows, inventory, allowances, snapshots, holds, bookings, gateway, settlement,
+                settings, clock);
+        TicketCodes codes = new TicketCodes(settings.ticketSecret());
+        this.bookingManager = new BookingManager(shows, inventory, allowances, snapshots, bookings, settlement, codes, clock);
+        this.events = new PaymentEvents(bookings, settlement, clock);
+        this.reconciliation = new Reconciliation(bookings, gateway, settlement, bookingManager, settings, clock, hz).start();
+        this.mailer = new TicketMailer(new PostgresTicketOutbox(dataSource), bookings, shows, codes, settings.mail(), clock)
+                .start();
+    }
+
+    /** Registers checkout's HTTP services under {@code /v1}. */
+    public void routing(HttpRouting.Builder routing) {
+        routing.register("/v1", new CheckoutService(checkout, auth, idempotency, settings.mail().recipient(),
+                        gateway::deliverToLocalPortIfUnset))
+                .register("/v1", new PaymentWebhookService(new WebhookSignature(settings.payments().webhookSecret()), events))
+                .register("/v1", new BookingsService(bookingManager, auth))
+                .register("/v1", new TicketsService(bookingManager, auth));
+    }
+
+    public SimulatedPaymentGateway simulator() {
+        return gateway;
+    }
+
+    public BookingRepository bookings() {
+        return bookings;
+    }
+
+    public Settlement settlement() {
+        return settlement;
+    }
+
+    public Reconciliation reconciliation() {
+        return reconciliation;
+    }
+
+    public TicketMailer mailer() {
+        return mailer;
+    }
+
+    @Override
+    public void close() {
+        reconciliation.close();
+        mailer.close();
+        checkout.close();
+        gateway.close();
+    }
+}

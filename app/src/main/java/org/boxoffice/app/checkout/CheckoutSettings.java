@@ -1,0 +1,128 @@
+package org.boxoffice.app.checkout;
+
+import io.helidon.config.Config;
+import org.boxoffice.app.payments.PaymentSettings;
+
+import java.time.Duration;
+
+/**
+ * Everything checkout reads from configuration: {@code boxoffice.payments.*} (the provider),
+ * {@code boxoffice.checkout.*} (hold extension, reconciliation), {@code boxoffice.tickets.*} and
+ * {@code boxoffice.mail.*}. Keys are lower case so environment variables map onto them
+ * ({@code BOXOFFICE_PAYMENTS_WEBHOOKSECRET}).
+ *
+ * @param paymentWindow   how far a hold is extended, once, when its first payment starts
+ * @param reclaimHold     how long a late payment's re-claim of the seats holds them while it confirms
+ * @param reconcileEvery  how often payments are reconciled with the provider (0: never by itself)
+ * @param reconcileGrace  reconciliation leaves attempts alone until they are this old (live checkouts finish first)
+ * @param settleLease     a settlement not finished after this long is taken over (its settler died)
+ * @param abandonAfter    an attempt the provider never heard of is given up after this long
+ * @param ticketSecret    the HMAC secret ticket codes are signed with
+ */
+public record CheckoutSettings(PaymentSettings payments, Duration paymentWindow, Duration reclaimHold,
+                               Duration reconcileEvery, Duration reconcileGrace, Duration settleLease,
+                               Duration abandonAfter, String ticketSecret, MailSettings mail) {
+
+    /**
+     * @param host        SMTP server; empty: ticket mails are logged instead of sent
+     * @param recipient   where tickets go when the token has no {@code email} claim; {@code {accountId}} is replaced
+     * @param timeout     connect, read and write timeout of one SMTP conversation
+     * @param every       how often the outbox is polled
+     * @param maxAttempts sends of one mail before it is given up (retries back off exponentially)
+     */
+    public record MailSettings(String host, int port, String from, String recipient, String username, String password,
+                               boolean startTls, Duration timeout, Duration every, int maxAttempts) {
+
+        public boolean logOnly() {
+            return host == null || host.isBlank();
+        }
+
+        /** No SMTP: mails are logged. */
+        public static MailSettings logging() {
+            return new MailSettings("", 25, "tickets@boxoffice.example", "{accountId}@example.test", "", "", false,
+                    Duration.ofSeconds(10), Duration.ofSeconds(1), 10);
+        }
+
+        public MailSettings withServer(String host, int port) {
+            return new MailSettings(host, port, from, recipient, username, password, startTls, timeout, every, maxAttempts);
+        }
+
+        public MailSettings withTimeout(Duration timeout, Duration every, int maxAttempts) {
+            return new MailSettings(host, port, from, recipient, username, password, startTls, timeout, every, maxAttempts);
+        }
+
+        @Override
+        public String toString() {
+            return "MailSettings[" + (logOnly() ? "log only" : host + ":" + port) + "]";
+        }
+    }
+
+    public CheckoutSettings {
+        if (ticketSecret == null || ticketSecret.length() < 16) {
+            throw new IllegalArgumentException("boxoffice.tickets.secret needs at least 16 characters");
+        }
+        if (paymentWindow.isNegative() || reclaimHold.isNegative() || reclaimHold.isZero()) {
+            throw new IllegalArgumentException("checkout durations must be positive");
+        }
+    }
+
+    /** Reads the settings under {@code boxoffice}; {@code serverPort} gives the simulator's default webhook URL. */
+    public static CheckoutSettings from(Config boxoffice, int serverPort) {
+        Config checkout = boxoffice.get("checkout");
+        Config mail = boxoffice.get("mail");
+        return new CheckoutSettings(
+                PaymentSettings.from(boxoffice.get("payments"), serverPort),
+                Duration.ofSeconds(checkout.get("extendseconds").asLong().orElse(300L)),
+                Duration.ofSeconds(checkout.get("reclaimseconds").asLong().orElse(60L)),
+                Duration.ofMillis(checkout.get("reconcile.millis").asLong().orElse(30_000L)),
+                Duration.ofSeconds(checkout.get("reconcile.graceseconds").asLong().orElse(60L)),
+                Duration.ofSeconds(checkout.get("settleleaseseconds").asLong().orElse(30L)),
+                Duration.ofSeconds(checkout.get("abandonseconds").asLong().orElse(3_600L)),
+                boxoffice.get("tickets.secret").asString().orElse("boxoffice-demo-ticket-secret-change-me"),
+                new MailSettings(
+                        mail.get("host").asString().orElse(""),
+                        mail.get("port").asInt().orElse(25),
+                        mail.get("from").asString().orElse("tickets@boxoffice.example"),
+                        mail.get("to").asString().orElse("{accountId}@example.test"),
+                        mail.get("username").asString().orElse(""),
+                        mail.get("password").asString().orElse(""),
+                        mail.get("starttls").asBoolean().orElse(false),
+                        Duration.ofMillis(mail.get("timeoutmillis").asLong().orElse(10_000L)),
+                        Duration.ofMillis(mail.get("millis").asLong().orElse(1_000L)),
+                        mail.get("maxattempts").asInt().orElse(10)));
+    }
+
+    /** Defaults for tests and embedded use: the simulator reliable and fast, mail logged, no periodic reconciliation. */
+    public static CheckoutSettings defaults() {
+        return new CheckoutSettings(
+                new PaymentSettings("simulator", "test-webhook-secret-0123456789", Duration.ofSeconds(5),
+                        PaymentSettings.Simulator.reliable()),
+                Duration.ofMinutes(5), Duration.ofSeconds(60), Duration.ZERO, Duration.ZERO, Duration.ofSeconds(30),
+                Duration.ofHours(1), "test-ticket-secret-0123456789", MailSettings.logging());
+    }
+
+    public CheckoutSettings withPayments(PaymentSettings payments) {
+        return new CheckoutSettings(payments, paymentWindow, reclaimHold, reconcileEvery, reconcileGrace, settleLease,
+                abandonAfter, ticketSecret, mail);
+    }
+
+    public CheckoutSettings withSimulator(PaymentSettings.Simulator simulator) {
+        return withPayments(new PaymentSettings(payments.provider(), payments.webhookSecret(), payments.chargeTimeout(),
+                simulator));
+    }
+
+    public CheckoutSettings withPaymentWindow(Duration window) {
+        return new CheckoutSettings(payments, window, reclaimHold, reconcileEvery, reconcileGrace, settleLease,
+                abandonAfter, ticketSecret, mail);
+    }
+
+    public CheckoutSettings withReconcile(Duration every, Duration grace) {
+        return new CheckoutSettings(payments, paymentWindow, reclaimHold, every, grace, settleLease, abandonAfter,
+                ticketSecret, mail);
+    }
+
+    public CheckoutSettings withMail(MailSettings mail) {
+        return new CheckoutSettings(payments, paymentWindow, reclaimHold, reconcileEvery, reconcileGrace, settleLease,
+                abandonAfter, ticketSecret, mail);
+    }
+}

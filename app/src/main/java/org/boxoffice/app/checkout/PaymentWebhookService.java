@@ -1,0 +1,88 @@
+package org.boxoffice.app.checkout;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.http.Json;
+import org.boxoffice.app.payments.WebhookSignature;
+
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * The payment provider's webhook. The body must carry a valid {@code Boxoffice-Signature}
+ * (HMAC-SHA256 with the shared secret), else 401 and nothing changes. Each event id is applied once.
+ *
+ * <pre>
+ * body='{"id":"evt_1","type":"payment.captured","created":0,"data":{"chargeId":"ch_1","idempotencyKey":"bx-H1-1","amount":17800,"currency":"EUR"}}'
+ * sig=$(printf '%s' "$body" | openssl dgst -sha256 -hmac "$SECRET" -hex | sed 's/.* //')
+ * curl -X POST localhost:8080/v1/payments/webhook -H "Boxoffice-Signature: sha256=$sig" -d "$body"
+ * </pre>
+ */
+public final class PaymentWebhookService implements HttpService {
+
+    private static final int MAX_BODY = 64 * 1024;
+
+    private final WebhookSignature signature;
+    private final PaymentEvents events;
+
+    public PaymentWebhookService(WebhookSignature signature, PaymentEvents events) {
+        this.signature = signature;
+        this.events = events;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/payments/webhook", this::receive);
+    }
+
+    private void receive(ServerRequest req, ServerResponse res) {
+        byte[] body = req.content().hasEntity() ? req.content().as(byte[].class) : new byte[0];
+        if (body.length > MAX_BODY) {
+            throw new ApiException(413, "PAYLOAD_TOO_LARGE", "webhook bodies are limited to 64 KB");
+        }
+        String header = req.headers().first(HeaderNames.create(WebhookSignature.HEADER)).orElse(null);
+        if (!signature.verify(body, header)) {
+            throw new ApiException(401, "INVALID_SIGNATURE", "the " + WebhookSignature.HEADER
+                    + " header is missing or does not match the body");
+        }
+        PaymentEvents.Event event = parse(body);
+        Json.send(res, 200, Map.of("received", event.id(), "outcome", events.apply(event)));
+    }
+
+    static PaymentEvents.Event parse(byte[] body) {
+        JsonNode node;
+        try {
+            node = Json.MAPPER.readTree(body);
+        } catch (IOException e) {
+            throw ApiException.badRequest("malformed JSON");
+        }
+        if (node == null || !node.isObject()) {
+            throw ApiException.badRequest("the body must be a JSON object");
+        }
+        JsonNode data = node.get("data");
+        if (data == null || !data.isObject()) {
+            throw ApiException.badRequest("'data' must be an object");
+        }
+        return new PaymentEvents.Event(text(node, "id", true), text(node, "type", true),
+                text(data, "idempotencyKey", true), text(data, "chargeId", false), text(data, "reason", false));
+    }
+
+    private static String text(JsonNode node, String field, boolean required) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            if (required) {
+                throw ApiException.badRequest("'" + field + "' is required");
+            }
+            return null;
+        }
+        if (!value.isTextual() || value.asText().isEmpty() || value.asText().length() > 200) {
+            throw ApiException.badRequest("'" + field + "' must be a string of 1 to 200 characters");
+        }
+        return value.asText();
+    }
+}

@@ -1,0 +1,62 @@
+package org.boxoffice.app.checkout;
+
+import com.nimbusds.jwt.SignedJWT;
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.ServerRequest;
+import jakarta.mail.internet.AddressException;
+import jakarta.mail.internet.InternetAddress;
+import org.boxoffice.app.auth.Principal;
+
+import java.text.ParseException;
+import java.util.Optional;
+
+/**
+ * Where a buyer's tickets are mailed. Accounts have no address of their own yet, so: the bearer
+ * token's {@code email} claim if it has a valid one, else the configured pattern
+ * ({@code boxoffice.mail.to}, default {@code {accountId}@example.test}). The address is taken when
+ * the checkout starts and kept with the payment attempt, so a booking made later (by webhook or
+ * reconciliation) still knows it.
+ */
+final class Recipients {
+
+    private static final int MAX_ADDRESS = 254;
+
+    private Recipients() {
+    }
+
+    /**
+     * The recipient for the caller of {@code req}. Call only after the token was verified
+     * ({@code Authenticator.require}): the claim is read, not checked, here.
+     */
+    static String of(ServerRequest req, Principal caller, String pattern) {
+        return emailClaim(req).orElseGet(() -> {
+            String address = pattern.replace("{accountId}", caller.accountId());
+            return valid(address) ? address : caller.accountId() + "@example.test";
+        });
+    }
+
+    private static Optional<String> emailClaim(ServerRequest req) {
+        Optional<String> header = req.headers().first(HeaderNames.AUTHORIZATION);
+        if (header.isEmpty() || header.get().length() < 8) {
+            return Optional.empty();
+        }
+        try {
+            Object email = SignedJWT.parse(header.get().substring(7).trim()).getJWTClaimsSet().getClaim("email");
+            return email instanceof String s && valid(s) ? Optional.of(s) : Optional.empty();
+        } catch (ParseException e) {
+            return Optional.empty();
+        }
+    }
+
+    static boolean valid(String address) {
+        if (address == null || address.isBlank() || address.length() > MAX_ADDRESS) {
+            return false;
+        }
+        try {
+            new InternetAddress(address, true).validate();
+            return true;
+        } catch (AddressException e) {
+            return false;
+        }
+    }
+}

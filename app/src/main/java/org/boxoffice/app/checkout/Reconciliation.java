@@ -1,0 +1,213 @@
+package org.boxoffice.app.checkout;
+
+import com.hazelcast.core.HazelcastInstance;
+import org.boxoffice.domain.Booking;
+import org.boxoffice.domain.BookingRepository;
+import org.boxoffice.domain.PaymentAttempt;
+import org.boxoffice.domain.PaymentGateway;
+import org.boxoffice.domain.PaymentGateway.ChargeStatus;
+import org.boxoffice.domain.PaymentGatewayException;
+
+import java.util.HashSet;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Compares the provider's payments with the service's attempts and bookings, and repairs every
+ * difference so that no money is kept without a booking:
+ * <ul>
+ *   <li>a captured charge with no attempt here is refunded;</li>
+ *   <li>a captured charge whose attempt is undecided (its webhook was lost) is recorded and settled:
+ *       booked if the seats can still be had, refunded otherwise;</li>
+ *   <li>a captured charge whose attempt was declined here first is refunded;</li>
+ *   <li>captured attempts not settled (their settler died) are settled; refunds asked for but not
+ *       made are made; refunded bookings whose seats are not back on sale are finished;</li>
+ *   <li>undecided attempts the provider never heard of are given up after a while.</li>
+ * </ul>
+ * Everything it does goes through the same idempotent steps as the live paths, so it is safe at any
+ * time, twice, and on several members at once; attempts younger than the grace period are left to
+ * the checkout or webhook that is handling them. The periodic run happens on the oldest member only.
+ */
+public final class Reconciliation implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(Reconciliation.class.getName());
+    private static final long LOOKBACK_MILLIS = 30L * 24 * 3_600_000;
+
+    /** What one pass did. */
+    public record Report(int charges, int settled, int refunded, int cancellationsFinished, int abandoned) {
+    }
+
+    private final BookingRepository bookings;
+    private final PaymentGateway gateway;
+    private final Settlement settlement;
+    private final BookingManager bookingManager;
+    private final CheckoutSettings settings;
+    private final LongSupplier clock;
+    private final HazelcastInstance hz;
+    private final ScheduledExecutorService timer;
+
+    public Reconciliation(BookingRepository bookings, PaymentGateway gateway, Settlement settlement,
+                          BookingManager bookingManager, CheckoutSettings settings, LongSupplier clock,
+                          HazelcastInstance hz) {
+        this.bookings = bookings;
+        this.gateway = gateway;
+        this.settlement = settlement;
+        this.bookingManager = bookingManager;
+        this.settings = settings;
+        this.clock = clock;
+        this.hz = hz;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "payment-reconciliation");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Runs {@link #reconcileOnce} every {@code reconcileEvery} on the oldest member (never if zero). */
+    public Reconciliation start() {
+        long every = settings.reconcileEvery().toMillis();
+        if (every > 0) {
+            timer.scheduleWithFixedDelay(() -> {
+                try {
+                    if (hz.getCluster().getMembers().iterator().next().localMember()) {
+                        reconcileOnce();
+                    }
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "payment reconciliation failed; trying again on the next tick", e);
+                }
+            }, every, every, TimeUnit.MILLISECONDS);
+        }
+        return this;
+    }
+
+    /** One full pass; see the class comment. */
+    public Report reconcileOnce() {
+        long now = clock.getAsLong();
+        long settledBefore = now - settings.reconcileGrace().toMillis();
+        int[] counts = new int[5];
+        Set<String> seen = new HashSet<>();
+        for (ChargeStatus charge : gateway.charges(now - LOOKBACK_MILLIS)) {
+            counts[0]++;
+            Optional<PaymentAttempt> attempt = bookings.paymentByKey(charge.idempotencyKey());
+            if (attempt.isEmpty()) {
+                if (charge.createdAt() < settledBefore && refundUnknown(charge, "no payment attempt of this service")) {
+                    counts[2]++;
+                }
+                continue;
+            }
+            seen.add(attempt.get().paymentId());
+            if (attempt.get().updatedAt() < settledBefore) {
+                resolve(attempt.get(), Optional.of(charge), now, counts);
+            }
+        }
+        for (PaymentAttempt p : bookings.needingAttention(settledBefore)) {
+            if (seen.add(p.paymentId())) {
+                Optional<ChargeStatus> charge = PaymentAttempt.undecided().contains(p.status())
+                        ? lookup(p) : Optional.empty();
+                resolve(p, charge, now, counts);
+            }
+        }
+        for (Booking b : bookings.refundedNotCancelled()) {
+            bookingManager.finishCancellation(b.bookingId());
+            counts[3]++;
+        }
+        Report report = new Report(counts[0], counts[1], counts[2], counts[3], counts[4]);
+        if (report.settled() + report.refunded() + report.cancellationsFinished() + report.abandoned() > 0) {
+            LOG.info(() -> "payment reconciliation: " + report);
+        }
+        return report;
+    }
+
+    /** Brings one attempt in line with what the provider says about its charge (if anything). */
+    private void resolve(PaymentAttempt p, Optional<ChargeStatus> charge, long now, int[] counts) {
+        if (PaymentAttempt.undecided().contains(p.status())) {
+            if (charge.isEmpty()) {
+                if (p.createdAt() < now - settings.abandonAfter().toMillis()) {
+                    bookings.report(null, null, p.idempotencyKey(), PaymentAttempt.Report.DECLINED, null,
+                            "never reached the payment provider", now);
+                    counts[4]++;
+                } else {
+                    bookings.markUnknown(p.paymentId(), now);
+                }
+                return;
+            }
+            switch (charge.get().state()) {
+                case CAPTURED -> bookings.report(null, null, p.idempotencyKey(), PaymentAttempt.Report.CAPTURED,
+                        charge.get().chargeId(), null, now);
+                case DECLINED -> bookings.report(null, null, p.idempotencyKey(), PaymentAttempt.Report.DECLINED,
+                        charge.get().chargeId(), "declined", now);
+                case PENDING -> {
+                    return;
+                }
+            }
+            p = bookings.payment(p.paymentId()).orElseThrow();
+        }
+        if (p.status() == PaymentAttempt.Status.DECLINED) {
+            // declined here first, captured at the provider after all: the money goes back
+            if (charge.isPresent() && charge.get().retainedCents() > 0 && refundUnknown(charge.get(),
+                    "captured after the attempt was declined")) {
+                counts[2]++;
+            }
+            return;
+        }
+        if (p.status() != PaymentAttempt.Status.CAPTURED) {
+            return;
+        }
+        if (p.settlement() == PaymentAttempt.Settlement.NONE || p.settlement() == PaymentAttempt.Settlement.SETTLING) {
+            switch (settlement.settle(p.paymentId())) {
+                case Settlement.Result.Booked booked -> counts[1]++;
+                case Settlement.Result.Refused refused -> counts[2]++;
+                default -> {
+                }
+            }
+            return;
+        }
+        if (p.settlement() == PaymentAttempt.Settlement.BOOKED) {
+            Booking b = bookings.booking(p.bookingId()).orElseThrow();
+            if (b.cancelling() || b.status() != Booking.Status.CONFIRMED) {
+                bookingManager.finishCancellation(b.bookingId());
+                counts[3]++;
+            }
+            return;
+        }
+        if (p.refund() != PaymentAttempt.RefundState.REFUNDED && settlement.refund(p)) {
+            counts[2]++;
+        }
+    }
+
+    private Optional<ChargeStatus> lookup(PaymentAttempt p) {
+        try {
+            return gateway.status(p.idempotencyKey());
+        } catch (PaymentGatewayException e) {
+            return Optional.of(new ChargeStatus(null, p.idempotencyKey(), p.amountCents(), p.currency(),
+                    ChargeStatus.State.PENDING, 0, p.createdAt()));
+        }
+    }
+
+    /** Refunds what is left of a charge that no attempt here accounts for. */
+    private boolean refundUnknown(ChargeStatus charge, String reason) {
+        if (charge.retainedCents() <= 0) {
+            return false;
+        }
+        try {
+            gateway.refund(new PaymentGateway.RefundRequest(Settlement.refundKey(charge.idempotencyKey()),
+                    charge.idempotencyKey(), charge.retainedCents(), reason));
+            LOG.warning(() -> "refunded charge " + charge.chargeId() + " (" + charge.idempotencyKey() + "): " + reason);
+            return true;
+        } catch (PaymentGatewayException e) {
+            LOG.log(Level.WARNING, "could not refund charge " + charge.chargeId() + " now", e);
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

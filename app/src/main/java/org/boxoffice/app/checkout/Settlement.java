@@ -1,0 +1,278 @@
+package org.boxoffice.app.checkout;
+
+import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.domain.Booking;
+import org.boxoffice.domain.BookingRepository;
+import org.boxoffice.domain.BookingRepository.SettlementClaim;
+import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.PaymentAttempt;
+import org.boxoffice.domain.PaymentGateway;
+import org.boxoffice.domain.PaymentGatewayException;
+import org.boxoffice.domain.Rejection;
+import org.boxoffice.domain.SeatState;
+import org.boxoffice.domain.Show;
+import org.boxoffice.grid.Allowances;
+import org.boxoffice.grid.BlockCommand;
+import org.boxoffice.grid.BlockOutcome;
+import org.boxoffice.grid.Inventory;
+import org.boxoffice.grid.InventoryUnavailableException;
+import org.boxoffice.grid.ShowSnapshots;
+import org.boxoffice.mapstore.DatabaseException;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Turns captured money into a booking, or gives it back. The one place a payment becomes SOLD
+ * seats; the checkout, the webhook and the reconciliation all come here.
+ *
+ * <p>How a captured attempt settles:
+ * <ol>
+ *   <li>Claim it in PostgreSQL ({@link BookingRepository#claimSettlement}): one settler per
+ *       attempt, one settling attempt per hold, and a booking id that stays the same on every
+ *       re-drive.</li>
+ *   <li>Confirm the hold block by block, ascending, through the grid and the referee
+ *       ({@link BlockCommand.Confirm}): only the matching hold, only while it has not lapsed.</li>
+ *   <li>Late success: if the very first block says the hold lapsed or is gone, the money came after
+ *       expiry. The seats are claimed again under a new hold id, all or nothing; if they are still
+ *       free the booking goes ahead on them, and if someone else holds or bought any of them the
+ *       money is refunded with that reason.</li>
+ *   <li>If a block fails after earlier blocks were confirmed (the hold lost seats, or lapsed in the
+ *       middle), the confirmed blocks are cancelled back to sale, what the hold still holds is
+ *       released, and the money is refunded. A booking is made only when every block confirmed.</li>
+ *   <li>Every block confirmed: one transaction records the booking, its seats (a seat can be live in
+ *       one booking only) and its ticket mail.</li>
+ * </ol>
+ * A technical failure (grid or database unavailable) leaves the claim as it is; after its lease a
+ * re-drive (reconciliation) finds the blocks already confirmed for this booking id unchanged and
+ * carries on. Refunds are asked for in PostgreSQL first and then made at the provider under a key
+ * derived from the attempt, so asking twice never refunds twice.
+ *
+ * <p>Thread-safe; blocks on the grid, PostgreSQL and the provider.
+ */
+public final class Settlement {
+
+    private static final Logger LOG = Logger.getLogger(Settlement.class.getName());
+    private static final String ACTOR = "system:checkout";
+
+    /** How a settlement ended, as far as this caller saw. */
+    public sealed interface Result {
+        record Booked(Booking booking) implements Result {
+        }
+
+        /** The money was not turned into a booking; it is refunded (or will be, if {@code refunded} is false). */
+        record Refused(String reason, boolean refunded) implements Result {
+        }
+
+        /** Someone else is settling, or the grid or database failed: reconciliation finishes it. */
+        record InProgress() implements Result {
+        }
+
+        /** The attempt has not been captured (yet). */
+        record NotCaptured() implements Result {
+        }
+    }
+
+    private final ShowDirectory shows;
+    private final Inventory inventory;
+    private final Allowances allowances;
+    private final ShowSnapshots snapshots;
+    private final InventoryRepository holds;
+    private final BookingRepository bookings;
+    private final PaymentGateway gateway;
+    private final CheckoutSettings settings;
+    private final LongSupplier clock;
+
+    public Settlement(ShowDirectory shows, Inventory inventory, Allowances allowances, ShowSnapshots snapshots,
+                      InventoryRepository holds, BookingRepository bookings, PaymentGateway gateway,
+                      CheckoutSettings settings, LongSupplier clock) {
+        this.shows = shows;
+        this.inventory = inventory;
+        this.allowances = allowances;
+        this.snapshots = snapshots;
+        this.holds = holds;
+        this.bookings = bookings;
+        this.gateway = gateway;
+        this.settings = settings;
+        this.clock = clock;
+    }
+
+    /** Settles the captured attempt {@code paymentId}; safe to call any number of times, from anywhere. */
+    public Result settle(String paymentId) {
+        long now = clock.getAsLong();
+        SettlementClaim claim = bookings.claimSettlement(paymentId, now, now - settings.settleLease().toMillis());
+        return switch (claim) {
+            case SettlementClaim.Busy busy -> new Result.InProgress();
+            case SettlementClaim.Ended ended -> ended(ended.payment());
+            case SettlementClaim.HoldTaken taken -> {
+                String reason = "the hold was already paid by payment " + taken.other().paymentId();
+                bookings.reject(paymentId, reason, List.of(), now);
+                LOG.info(() -> "payment " + paymentId + " refused: " + reason);
+                yield new Result.Refused(reason, refund(bookings.payment(paymentId).orElseThrow()));
+            }
+            case SettlementClaim.Claimed claimed -> {
+                try {
+                    yield drive(claimed.payment(), claimed.bookingId(), now);
+                } catch (InventoryUnavailableException | DatabaseException e) {
+                    LOG.log(Level.WARNING, "settlement of " + paymentId + " interrupted; reconciliation finishes it", e);
+                    yield new Result.InProgress();
+                }
+            }
+        };
+    }
+
+    private Result ended(PaymentAttempt p) {
+        return switch (p.settlement()) {
+            case BOOKED -> new Result.Booked(bookings.booking(p.bookingId()).orElseThrow());
+            case REJECTED -> new Result.Refused(p.reason(), refund(p));
+            case SETTLING -> new Result.InProgress();
+            case NONE -> new Result.NotCaptured();
+        };
+    }
+
+    private Result drive(PaymentAttempt p, long bookingId, long now) {
+        HoldRecord hold = holds.findHold(p.holdId()).orElseThrow();
+        Show show = shows.find(hold.showId()).orElseThrow();
+        long grace = show.policy().graceMillis();
+        SortedMap<Integer, int[]> byBlock = show.layout().byBlockOf(hold.seatIds());
+        String reclaimId = hold.holdId() + "~" + Long.toString(bookingId, 36);
+        List<String> involved = List.of(hold.holdId(), reclaimId);
+        List<Integer> confirmed = new ArrayList<>();
+
+        String soldVia = hold.holdId();
+        Rejection failure = confirm(show, hold.holdId(), byBlock, bookingId, now, grace, confirmed);
+        if (failure != null && confirmed.isEmpty()
+                && (failure == Rejection.HOLD_EXPIRED || failure == Rejection.HOLD_NOT_FOUND)) {
+            Optional<String> refusal = reclaim(show, hold, reclaimId, byBlock, now);
+            if (refusal.isPresent()) {
+                return refuse(p, refusal.get(), show, hold, byBlock, confirmed, bookingId, involved, now);
+            }
+            soldVia = reclaimId;
+            LOG.info(() -> "payment " + p.paymentId() + " arrived after hold " + hold.holdId()
+                    + " lapsed; its seats were still free and are re-claimed as " + reclaimId);
+            failure = confirm(show, reclaimId, byBlock, bookingId, now, grace, confirmed);
+        }
+        if (failure != null) {
+            return refuse(p, reasonFor(failure), show, hold, byBlock, confirmed, bookingId, involved, now);
+        }
+        Booking booking = bookings.book(p.paymentId(), bookingId, now);
+        allowances.confirm(show.showId(), hold.accountId(), soldVia);
+        byBlock.forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.SOLD));
+        LOG.fine(() -> "payment " + p.paymentId() + " booked as " + bookingId);
+        return new Result.Booked(booking);
+    }
+
+    /** Confirms every block not yet in {@code confirmed}; the first refusal's reason, or null if all confirmed. */
+    private Rejection confirm(Show show, String holdId, SortedMap<Integer, int[]> byBlock, long bookingId, long now,
+                              long grace, List<Integer> confirmed) {
+        for (Map.Entry<Integer, int[]> e : byBlock.entrySet()) {
+            if (confirmed.contains(e.getKey())) {
+                continue;
+            }
+            BlockOutcome outcome = inventory.execute(show, e.getKey(),
+                    new BlockCommand.Confirm(holdId, e.getValue(), bookingId, now, grace));
+            if (!outcome.applied()) {
+                return outcome.reason() == null ? Rejection.HOLD_NOT_FOUND : outcome.reason();
+            }
+            confirmed.add(e.getKey());
+        }
+        return null;
+    }
+
+    /**
+     * Claims a lapsed hold's seats again for the money that arrived late, under {@code reclaimId},
+     * within the account's limit; the reason it cannot, if it cannot.
+     */
+    private Optional<String> reclaim(Show show, HoldRecord hold, String reclaimId, SortedMap<Integer, int[]> byBlock,
+                                     long now) {
+        long expiresAt = now + settings.reclaimHold().toMillis();
+        long grace = show.policy().graceMillis();
+        int remaining = allowances.reserve(show.showId(), hold.accountId(), reclaimId, hold.seatIds().size(), expiresAt,
+                now, grace, show.policy().maxPerAccount());
+        if (remaining >= 0) {
+            return Optional.of("the payment arrived after the hold expired, and the account is at its seat limit");
+        }
+        Inventory.ClaimResult result;
+        try {
+            result = inventory.hold(show, reclaimId, hold.accountId(), byBlock, expiresAt, now,
+                    hold.seatIds().toArray(String[]::new));
+        } catch (RuntimeException e) {
+            allowances.release(show.showId(), hold.accountId(), reclaimId);
+            throw e;
+        }
+        if (result instanceof Inventory.ClaimResult.Rejected rejected) {
+            allowances.release(show.showId(), hold.accountId(), reclaimId);
+            rejected.seatsByBlock().forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.HELD));
+            return Optional.of("the payment arrived after the hold expired, and its seats were taken by someone else");
+        }
+        return Optional.empty();
+    }
+
+    /** Puts back what this settlement took, records the refusal, and refunds. */
+    private Result refuse(PaymentAttempt p, String reason, Show show, HoldRecord hold, SortedMap<Integer, int[]> byBlock,
+                          List<Integer> confirmed, long bookingId, List<String> holdIds, long now) {
+        for (int block : confirmed) {
+            BlockOutcome outcome = inventory.execute(show, block, new BlockCommand.Cancel(bookingId, now, ACTOR, reason));
+            if (outcome.result() == BlockOutcome.Result.CHANGED) {
+                snapshots.record(show, block, outcome.seats(), SeatState.Status.AVAILABLE);
+            }
+        }
+        for (String holdId : holdIds) {
+            inventory.executeAll(show, byBlock.keySet(), block -> new BlockCommand.Release(holdId, now, ACTOR, reason))
+                    .forEach((block, outcome) -> {
+                        if (outcome.result() == BlockOutcome.Result.CHANGED) {
+                            snapshots.record(show, block, outcome.seats(), SeatState.Status.AVAILABLE);
+                        }
+                    });
+            allowances.release(show.showId(), hold.accountId(), holdId);
+        }
+        bookings.reject(p.paymentId(), reason, holdIds, now);
+        LOG.info(() -> "payment " + p.paymentId() + " for hold " + hold.holdId() + " refused and refunded: " + reason);
+        return new Result.Refused(reason, refund(bookings.payment(p.paymentId()).orElseThrow()));
+    }
+
+    private static String reasonFor(Rejection failure) {
+        return switch (failure) {
+            case HOLD_EXPIRED -> "the hold expired before the payment was confirmed";
+            case HOLD_NOT_FOUND -> "the hold no longer holds all its seats";
+            default -> "the seats could not be sold: " + failure;
+        };
+    }
+
+    /**
+     * Gives a captured attempt's money back (its refund asked for first, in PostgreSQL, then made at
+     * the provider under a key derived from the attempt). True once the provider has refunded;
+     * false if it could not be reached now (reconciliation retries).
+     */
+    public boolean refund(PaymentAttempt p) {
+        if (p.refund() == PaymentAttempt.RefundState.REFUNDED) {
+            return true;
+        }
+        if (p.status() != PaymentAttempt.Status.CAPTURED) {
+            return false;
+        }
+        String reason = p.reason() == null ? "refunded" : p.reason();
+        bookings.requestRefund(p.paymentId(), reason, clock.getAsLong());
+        try {
+            gateway.refund(new PaymentGateway.RefundRequest(refundKey(p.idempotencyKey()), p.idempotencyKey(),
+                    p.amountCents(), reason));
+        } catch (PaymentGatewayException e) {
+            LOG.log(Level.WARNING, "refund of " + p.paymentId() + " not made now; reconciliation retries it", e);
+            return false;
+        }
+        bookings.refunded(p.paymentId(), clock.getAsLong());
+        return true;
+    }
+
+    /** The provider key of the one refund of the charge made under {@code chargeKey}. */
+    static String refundKey(String chargeKey) {
+        return "rf-" + chargeKey;
+    }
+}

@@ -1,0 +1,53 @@
+package org.boxoffice.app.checkout;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import org.boxoffice.app.auth.Authenticator;
+import org.boxoffice.app.auth.Principal;
+import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.http.Json;
+
+import java.util.Iterator;
+
+/**
+ * Ticket checks at the gate (role {@code staff} or {@code admin}): VALID the first time (the ticket
+ * is marked used), ALREADY_USED after, INVALID for a forged, unknown or cancelled ticket.
+ *
+ * <pre>
+ * curl -X POST localhost:8080/v1/tickets/verify -H "Authorization: Bearer $STAFF" -d '{"code":"BX1...."}'
+ * </pre>
+ */
+public final class TicketsService implements HttpService {
+
+    private final BookingManager bookings;
+    private final Authenticator auth;
+
+    public TicketsService(BookingManager bookings, Authenticator auth) {
+        this.bookings = bookings;
+        this.auth = auth;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/tickets/verify", this::verify);
+    }
+
+    private void verify(ServerRequest req, ServerResponse res) {
+        Principal caller = auth.require(req);
+        JsonNode body = Json.body(req);
+        for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+            String field = it.next();
+            if (!field.equals("code")) {
+                throw ApiException.badRequest("unknown field '" + field + "'");
+            }
+        }
+        JsonNode code = body.get("code");
+        if (code == null || !code.isTextual() || code.asText().isBlank() || code.asText().length() > 512) {
+            throw ApiException.badRequest("'code' must be the ticket code string");
+        }
+        Json.send(res, 200, bookings.verify(caller, code.asText()));
+    }
+}

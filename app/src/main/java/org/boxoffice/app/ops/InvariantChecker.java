@@ -1,0 +1,141 @@
+package org.boxoffice.app.ops;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Checks the invariants against PostgreSQL on a schedule, logs and counts any violation, and
+ * exports the counts as gauges ({@code boxoffice_invariant_violations{kind=...}}, which must stay 0)
+ * plus the expiry lag ({@code boxoffice_expiry_lag_seconds}: now minus the oldest expiry-plus-grace
+ * of a seat still HELD; 0 when nothing is overdue).
+ *
+ * <ul>
+ *   <li>{@code double_sold}: a seat in more than one live booking (the unique index forbids it);</li>
+ *   <li>{@code held_without_hold}: a HELD seat whose hold row does not exist;</li>
+ *   <li>{@code hold_disagrees}: an active, unexpired hold (older than a few seconds, so holds being
+ *       claimed block by block are not caught mid-way) whose seats are not all HELD by it.</li>
+ * </ul>
+ */
+public final class InvariantChecker implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(InvariantChecker.class.getName());
+
+    static final Map<String, String> CHECKS = new LinkedHashMap<>();
+
+    static {
+        CHECKS.put("double_sold", "SELECT count(*) FROM (SELECT show_id, seat_id FROM booking_seats WHERE live "
+                + "GROUP BY show_id, seat_id HAVING count(*) > 1) d");
+        CHECKS.put("held_without_hold", "SELECT count(*) FROM seats s WHERE s.state = 'HELD' "
+                + "AND NOT EXISTS (SELECT 1 FROM holds h WHERE h.hold_id = s.hold_id)");
+        CHECKS.put("hold_disagrees", "SELECT count(*) FROM holds h WHERE h.status = 'ACTIVE' AND h.expires_at > now() "
+                + "AND h.created_at < now() - interval '10 seconds' AND EXISTS (SELECT 1 FROM unnest(h.seat_ids) sid "
+                + "LEFT JOIN seats s ON s.show_id = h.show_id AND s.seat_id = sid "
+                + "WHERE s.seat_id IS NULL OR s.state <> 'HELD' OR s.hold_id IS DISTINCT FROM h.hold_id)");
+    }
+
+    private static final String EXPIRY_LAG = "SELECT coalesce(extract(epoch FROM now() - min(s.held_until "
+            + "+ make_interval(secs => sh.grace_millis / 1000.0))), 0) FROM seats s JOIN shows sh ON sh.show_id = s.show_id "
+            + "WHERE s.state = 'HELD' AND s.held_until + make_interval(secs => sh.grace_millis / 1000.0) < now()";
+
+    private final DataSource dataSource;
+    private final OpsMetrics metrics;
+    private final Map<String, Long> violations = new ConcurrentHashMap<>();
+    private volatile double expiryLagSeconds;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "invariant-checker");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public InvariantChecker(DataSource dataSource, OpsMetrics metrics) {
+        this.dataSource = dataSource;
+        this.metrics = metrics;
+        CHECKS.keySet().forEach(kind -> {
+            violations.put(kind, 0L);
+            metrics.gauge("boxoffice_invariant_violations", "rows breaking an invariant at the last check (must be 0)",
+                    "kind", kind, () -> violations.get(kind));
+        });
+        metrics.gauge("boxoffice_expiry_lag_seconds", "now minus the oldest expiry plus grace of a seat still HELD",
+                () -> expiryLagSeconds);
+    }
+
+    public InvariantChecker start(long checkMillis, long lagMillis) {
+        timer.scheduleWithFixedDelay(this::guardedCheck, checkMillis, checkMillis, TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(this::guardedLag, lagMillis, lagMillis, TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    /** Runs every check now; returns the violation counts by kind. */
+    public Map<String, Long> checkNow() {
+        Map<String, Long> found = new LinkedHashMap<>();
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
+            for (Map.Entry<String, String> check : CHECKS.entrySet()) {
+                long count = 0;
+                if (!check.getKey().equals("double_sold") || tableExists(c, "booking_seats")) {
+                    try (ResultSet rs = s.executeQuery(check.getValue())) {
+                        rs.next();
+                        count = rs.getLong(1);
+                    }
+                }
+                found.put(check.getKey(), count);
+                violations.put(check.getKey(), count);
+                if (count > 0) {
+                    metrics.count("boxoffice_invariant_violation_events", "checks that found violations", "kind", check.getKey());
+                    LOG.severe("INVARIANT VIOLATED: " + check.getKey() + " (" + count + " rows)");
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("invariant check failed: " + e.getMessage(), e);
+        }
+        return found;
+    }
+
+    public double expiryLagNow() {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(EXPIRY_LAG)) {
+            rs.next();
+            expiryLagSeconds = rs.getDouble(1);
+            return expiryLagSeconds;
+        } catch (SQLException e) {
+            throw new IllegalStateException("expiry lag probe failed: " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean tableExists(Connection c, String table) throws SQLException {
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT to_regclass('" + table + "') IS NOT NULL")) {
+            rs.next();
+            return rs.getBoolean(1);
+        }
+    }
+
+    private void guardedCheck() {
+        try {
+            checkNow();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "invariant check skipped: " + e.getMessage());
+        }
+    }
+
+    private void guardedLag() {
+        try {
+            expiryLagNow();
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "expiry lag probe skipped", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

@@ -1,0 +1,165 @@
+package org.boxoffice.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.google.zxing.BinaryBitmap;
+import com.google.zxing.RGBLuminanceSource;
+import com.google.zxing.common.HybridBinarizer;
+import com.google.zxing.qrcode.QRCodeReader;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.testing.junit5.ServerTest;
+import io.helidon.webserver.testing.junit5.SetUpServer;
+import org.boxoffice.app.checkout.CheckoutSettings;
+import org.boxoffice.app.checkout.TicketCodes;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import javax.imageio.ImageIO;
+import java.awt.image.BufferedImage;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+
+import static org.boxoffice.app.CheckoutFixture.assertError;
+import static org.boxoffice.app.CheckoutFixture.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** After the sale: cancellation within policy, tickets at the gate, QR images. */
+@ServerTest
+class BookingsApiTest {
+
+    private static final String SHOW = "comedy-1";
+    private static TestApp app;
+    private final CheckoutFixture f;
+    private final URI base;
+
+    BookingsApiTest(URI uri) {
+        this.base = uri;
+        this.f = new CheckoutFixture(app, uri);
+    }
+
+    @SetUpServer
+    static void server(WebServerConfig.Builder server) {
+        app = TestApp.start(s -> TestApp.withCheckout(s, CheckoutSettings.defaults()));
+        server.routing(app.app::routing);
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
+
+    private long book(String token, String show, String... seats) {
+        TestApp.Http.Reply r = f.checkout(token, f.hold(token, show, seats), "card_ok");
+        assertEquals(200, r.status(), r.body());
+        return json(r).get("bookingId").asLong();
+    }
+
+    @Test
+    void cancellation_refundsFirst_thenReturnsTheSeatsToSale() {
+        String amy = app.token("amy-b");
+        long bookingId = book(amy, SHOW, "CIRCLE-1-1", "CIRCLE-1-2");
+        String code = json(f.http.get("/v1/bookings/" + bookingId, amy)).get("tickets").get(0).get("code").asText();
+        long refundedBefore = app.app.checkout().simulator().refundedCents();
+
+        assertError(f.http.delete("/v1/bookings/" + bookingId, app.token("mallory-b")), 404, "NOT_FOUND");
+        TestApp.Http.Reply r = f.http.delete("/v1/bookings/" + bookingId, amy);
+
+        assertEquals(200, r.status(), r.body());
+        assertEquals("CANCELLED", json(r).get("status").asText());
+        assertEquals(0, json(r).get("tickets").size());
+        assertEquals(13_000, app.app.checkout().simulator().refundedCents() - refundedBefore);
+        assertEquals("REFUNDED", f.one("select p.refund from payments p join bookings b using (payment_id) where b.booking_id = ?",
+                bookingId));
+        assertEquals(java.util.List.of("AVAILABLE", "AVAILABLE"),
+                f.query("select state from seats where show_id = ? and seat_id in ('CIRCLE-1-1', 'CIRCLE-1-2')", SHOW));
+        assertEquals("t", f.one("select bool_and(b.refunded_at <= e.at) from bookings b join seat_events e "
+                + "on e.booking_id = b.booking_id and e.kind = 'CANCEL' where b.booking_id = ?", bookingId),
+                "the refund was recorded before the seats moved");
+        assertEquals(0, f.count("select count(*) from booking_seats where booking_id = ? and live", bookingId));
+        assertEquals("INVALID", json(f.http.post("/v1/tickets/verify", app.token("gate", "staff"),
+                "{\"code\":\"" + code + "\"}")).get("status").asText());
+
+        TestApp.Http.Reply again = f.http.delete("/v1/bookings/" + bookingId, amy);
+        assertEquals(200, again.status(), again.body());
+        assertEquals(13_000, app.app.checkout().simulator().refundedCents() - refundedBefore, "refunded once");
+        long rebooked = book(app.token("ben-b"), SHOW, "CIRCLE-1-1", "CIRCLE-1-2");
+        assertEquals("CONFIRMED", json(f.http.get("/v1/bookings/" + rebooked, app.token("ben-b"))).get("status").asText());
+        assertEquals(1, f.soldRows(SHOW, "CIRCLE-1-1"));
+        f.quiet();
+        f.assertMoneyConserved();
+    }
+
+    @Test
+    void cancellationAfterThePolicyDeadline_is422_andChangesNothing() {
+        String admin = app.token("ops", "admin");
+        String startsAt = Instant.now().plus(Duration.ofHours(3)).toString();
+        assertEquals(201, f.http.post("/v1/admin/shows", admin, "{\"eventId\":\"berlin-comedy\",\"showId\":\"tonight\","
+                + "\"startsAt\":\"" + startsAt + "\",\"cancelHours\":24,"
+                + "\"sections\":[{\"name\":\"A\",\"price\":\"20.00\",\"rows\":2,\"seatsPerRow\":10}]}").status());
+        String cleo = app.token("cleo-b");
+        long bookingId = book(cleo, "tonight", "A-1-1");
+
+        assertError(f.http.delete("/v1/bookings/" + bookingId, cleo), 422, "CANCELLATION_CLOSED");
+
+        assertEquals("CONFIRMED", json(f.http.get("/v1/bookings/" + bookingId, cleo)).get("status").asText());
+        assertEquals("NONE", f.one("select p.refund from payments p join bookings b using (payment_id) where b.booking_id = ?",
+                bookingId));
+        assertEquals("SOLD", f.one("select state from seats where show_id = 'tonight' and seat_id = 'A-1-1'"));
+    }
+
+    @Test
+    void aTicket_isValidOnce_thenAlreadyUsed_andForgedOrUnknownCodesAreInvalid() {
+        String dora = app.token("dora-b");
+        long bookingId = book(dora, SHOW, "CIRCLE-3-1");
+        String code = json(f.http.get("/v1/bookings/" + bookingId, dora)).get("tickets").get(0).get("code").asText();
+        String staff = app.token("gate-b", "staff");
+
+        assertError(f.http.post("/v1/tickets/verify", dora, "{\"code\":\"" + code + "\"}"), 403, "FORBIDDEN");
+        JsonNode first = json(f.http.post("/v1/tickets/verify", staff, "{\"code\":\"" + code + "\"}"));
+        JsonNode second = json(f.http.post("/v1/tickets/verify", app.token("ops", "admin"), "{\"code\":\"" + code + "\"}"));
+
+        assertEquals("VALID", first.get("status").asText());
+        assertEquals("CIRCLE-3-1", first.get("seatId").asText());
+        assertEquals("ALREADY_USED", second.get("status").asText());
+        assertEquals(first.get("admittedAt"), second.get("usedAt"));
+        // change a character inside the signature (the very last base64 character may only carry padding bits)
+        int at = code.length() - 6;
+        String forged = code.substring(0, at) + (code.charAt(at) == 'A' ? 'B' : 'A') + code.substring(at + 1);
+        assertEquals("INVALID", json(f.http.post("/v1/tickets/verify", staff, "{\"code\":\"" + forged + "\"}")).get("status").asText());
+        String otherSeat = new TicketCodes(CheckoutSettings.defaults().ticketSecret()).code(bookingId, SHOW, "CIRCLE-3-2");
+        assertEquals("INVALID", json(f.http.post("/v1/tickets/verify", staff, "{\"code\":\"" + otherSeat + "\"}")).get("status").asText());
+        String wrongKey = new TicketCodes("another-secret-0123456789").code(bookingId, SHOW, "CIRCLE-3-1");
+        assertEquals("INVALID", json(f.http.post("/v1/tickets/verify", staff, "{\"code\":\"" + wrongKey + "\"}")).get("status").asText());
+        assertEquals("INVALID", json(f.http.post("/v1/tickets/verify", staff, "{\"code\":\"hello\"}")).get("status").asText());
+        assertError(f.http.post("/v1/tickets/verify", staff, "{\"code\":7}"), 400, "BAD_REQUEST");
+        assertError(f.http.post("/v1/tickets/verify", staff, "{\"ticket\":\"x\"}"), 400, "BAD_REQUEST");
+        assertError(f.http.post("/v1/tickets/verify", null, "{\"code\":\"x\"}"), 401, "UNAUTHORIZED");
+    }
+
+    @Test
+    void theQrImage_carriesTheTicketCode() throws Exception {
+        String eli = app.token("eli-b");
+        long bookingId = book(eli, SHOW, "CIRCLE-4-1");
+        String code = json(f.http.get("/v1/bookings/" + bookingId, eli)).get("tickets").get(0).get("code").asText();
+
+        HttpResponse<byte[]> png = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        base.resolve("/v1/bookings/" + bookingId + "/tickets/CIRCLE-4-1/qr.png"))
+                .header("Authorization", "Bearer " + eli).build(), HttpResponse.BodyHandlers.ofByteArray());
+
+        assertEquals(200, png.statusCode());
+        assertEquals("image/png", png.headers().firstValue("Content-Type").orElse(""));
+        BufferedImage image = ImageIO.read(new ByteArrayInputStream(png.body()));
+        int[] pixels = image.getRGB(0, 0, image.getWidth(), image.getHeight(), null, 0, image.getWidth());
+        String decoded = new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(
+                new RGBLuminanceSource(image.getWidth(), image.getHeight(), pixels)))).getText();
+        assertEquals(code, decoded);
+        assertError(f.http.get("/v1/bookings/" + bookingId + "/tickets/CIRCLE-4-1/qr.png", app.token("mallory-b")), 404, "NOT_FOUND");
+        assertError(f.http.get("/v1/bookings/" + bookingId + "/tickets/CIRCLE-4-2/qr.png", eli), 404, "NOT_FOUND");
+        assertTrue(code.startsWith("BX1."));
+    }
+}

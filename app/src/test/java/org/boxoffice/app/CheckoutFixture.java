@@ -1,0 +1,153 @@
+package org.boxoffice.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.boxoffice.app.checkout.CheckoutSettings;
+import org.boxoffice.app.http.Json;
+import org.boxoffice.app.payments.PaymentSettings;
+
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Helpers shared by the checkout tests: requests, database probes and waiting. */
+final class CheckoutFixture {
+
+    final TestApp app;
+    final TestApp.Http http;
+
+    CheckoutFixture(TestApp app, URI base) {
+        this.app = app;
+        this.http = TestApp.Http.on(base);
+        app.app.checkout().simulator().deliverTo(base.resolve("/v1/payments/webhook"));
+    }
+
+    /** Checkout settings for tests: the given simulator, reconciliation only when a test asks. */
+    static CheckoutSettings settings(PaymentSettings.Simulator simulator) {
+        return CheckoutSettings.defaults().withSimulator(simulator);
+    }
+
+    /** The reliable simulator with webhooks duplicated and shuffled. */
+    static PaymentSettings.Simulator noisyWebhooks() {
+        PaymentSettings.Simulator r = PaymentSettings.Simulator.reliable();
+        return new PaymentSettings.Simulator(r.minLatency(), r.maxLatency(), 0, 0, 0, r.lateDelay(), 0, 0.5,
+                Duration.ofMillis(150), r.webhookAttempts(), null, 7);
+    }
+
+    static JsonNode json(TestApp.Http.Reply r) {
+        try {
+            return Json.MAPPER.readTree(r.body());
+        } catch (Exception e) {
+            throw new AssertionError("not JSON: " + r.status() + " " + r.body());
+        }
+    }
+
+    static void assertError(TestApp.Http.Reply r, int status, String code) {
+        assertEquals(status, r.status(), r.body());
+        assertEquals(code, json(r).get("error").asText(), r.body());
+        assertTrue(json(r).hasNonNull("message"), r.body());
+    }
+
+    /** Holds the seats; returns the hold id. */
+    String hold(String token, String show, String... seats) {
+        StringBuilder body = new StringBuilder("{\"seatIds\":[");
+        for (int i = 0; i < seats.length; i++) {
+            body.append(i > 0 ? "," : "").append('"').append(seats[i]).append('"');
+        }
+        TestApp.Http.Reply r = http.post("/v1/shows/" + show + "/holds", token, body.append("]}").toString());
+        assertEquals(201, r.status(), r.body());
+        return json(r).get("holdId").asText();
+    }
+
+    TestApp.Http.Reply checkout(String token, String holdId, String method) {
+        return checkout(token, holdId, method, UUID.randomUUID().toString());
+    }
+
+    TestApp.Http.Reply checkout(String token, String holdId, String method, String key) {
+        return http.post("/v1/holds/" + holdId + "/checkout", token, "{\"paymentMethod\":\"" + method + "\"}",
+                "Idempotency-Key", key);
+    }
+
+    /** A show of one section, {@code rows} x 10 seats at 5.00, holds lasting {@code holdSeconds} and no grace. */
+    void createShow(String showId, int holdSeconds, int rows) {
+        String admin = app.token("ops", "admin");
+        TestApp.Http.Reply r = http.post("/v1/admin/shows", admin, "{\"eventId\":\"fado-nights\",\"showId\":\"" + showId
+                + "\",\"startsAt\":\"2031-01-01T20:00:00Z\",\"holdSeconds\":" + holdSeconds + ",\"graceSeconds\":0,"
+                + "\"maxPerAccount\":100,\"sections\":[{\"name\":\"A\",\"price\":\"5.00\",\"rows\":" + rows
+                + ",\"seatsPerRow\":10}]}");
+        assertEquals(201, r.status(), r.body());
+    }
+
+    long count(String sql, Object... params) {
+        return query(sql, params).isEmpty() ? 0 : Long.parseLong(query(sql, params).get(0));
+    }
+
+    String one(String sql, Object... params) {
+        List<String> rows = query(sql, params);
+        return rows.isEmpty() ? null : rows.get(0);
+    }
+
+    List<String> query(String sql, Object... params) {
+        try (Connection c = app.dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            List<String> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(rs.getString(1));
+                }
+            }
+            return out;
+        } catch (Exception e) {
+            throw new IllegalStateException(sql, e);
+        }
+    }
+
+    static boolean waitFor(BooleanSupplier condition, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(25);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Waits until the simulator has nothing left to deliver. */
+    void quiet() {
+        try {
+            assertTrue(app.app.checkout().simulator().awaitQuiet(Duration.ofSeconds(20)), "simulator still busy");
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /** SOLD rows of a seat: never more than one, whatever happened. */
+    long soldRows(String show, String seat) {
+        return count("select count(*) from seats where show_id = ? and seat_id = ? and state = 'SOLD'", show, seat);
+    }
+
+    /** The invariant every money test ends with: captured - refunded = sum of confirmed bookings. */
+    void assertMoneyConserved() {
+        long captured = app.app.checkout().simulator().capturedCents();
+        long refunded = app.app.checkout().simulator().refundedCents();
+        long booked = count("select coalesce(sum(amount_cents), 0) from bookings where status = 'CONFIRMED'");
+        assertEquals(booked, captured - refunded, "captured " + captured + " - refunded " + refunded
+                + " must equal the confirmed bookings");
+    }
+}

@@ -1,0 +1,110 @@
+package org.boxoffice.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.testing.junit5.ServerTest;
+import io.helidon.webserver.testing.junit5.SetUpServer;
+import org.boxoffice.app.http.Json;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Health, metrics, the seat audit trail and the invariant check, through the real wiring. */
+@ServerTest
+class OpsApiTest {
+
+    private static TestApp app;
+    private final TestApp.Http http;
+
+    OpsApiTest(URI uri) {
+        this.http = TestApp.Http.on(uri);
+    }
+
+    @SetUpServer
+    static void server(WebServerConfig.Builder server) {
+        app = TestApp.start();
+        server.routing(app.app::routing).addFeature(app.app.observe());
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
+
+    private static JsonNode json(TestApp.Http.Reply r) {
+        try {
+            return Json.MAPPER.readTree(r.body());
+        } catch (Exception e) {
+            throw new AssertionError("not JSON: " + r.body());
+        }
+    }
+
+    @Test
+    void health_isLiveAndReady_withDetails() {
+        TestApp.Http.Reply ready = http.get("/observe/health/ready", null);
+        assertEquals(200, ready.status(), ready.body());
+        assertTrue(ready.body().contains("clusterSafe"), ready.body());
+        assertEquals(200, http.get("/observe/health/live", null).status());
+    }
+
+    @Test
+    void metrics_countHoldOutcomes_andExportTheInvariantGauges() {
+        String t = app.token("meter-1");
+        http.post("/v1/shows/comedy-2/holds", t, "{\"seatIds\":[\"BALCONY-1-1\"]}");
+        http.post("/v1/shows/comedy-2/holds", t, "{\"seatIds\":[\"BALCONY-1-1\"]}");
+        TestApp.Http.Reply m = http.get("/observe/metrics", null, "Accept", "text/plain");
+        assertEquals(200, m.status());
+        assertTrue(m.body().contains("boxoffice_hold_attempts"), "attempts counter");
+        assertTrue(m.body().matches("(?s).*boxoffice_hold_outcomes_total\\{[^}]*outcome=\"held\".*"), "held outcome");
+        assertTrue(m.body().matches("(?s).*boxoffice_hold_outcomes_total\\{[^}]*outcome=\"SEATS_UNAVAILABLE\".*"), "conflict outcome");
+        assertTrue(m.body().contains("boxoffice_hold_latency"), "latency histogram");
+        assertTrue(m.body().contains("boxoffice_mapstore_store_latency"), "store latency");
+        assertTrue(m.body().contains("boxoffice_invariant_violations"), "invariant gauge");
+        assertTrue(m.body().contains("boxoffice_expiry_lag_seconds"), "expiry lag");
+    }
+
+    @Test
+    void seatHistory_listsEveryTransition_forAdminsOnly() {
+        String t = app.token("audit-1");
+        String holdId = json(http.post("/v1/shows/comedy-2/holds", t, "{\"seatIds\":[\"STALLS-7-7\"]}")).get("holdId").asText();
+        assertEquals(204, http.delete("/v1/holds/" + holdId, t).status());
+        String admin = app.token("ops", "admin");
+
+        TestApp.Http.Reply r = http.get("/v1/admin/shows/comedy-2/seats/STALLS-7-7/history", admin);
+
+        assertEquals(200, r.status(), r.body());
+        JsonNode events = json(r).get("events");
+        assertEquals(2, events.size());
+        assertEquals("HOLD", events.get(0).get("kind").asText());
+        assertEquals("audit-1", events.get(0).get("actor").asText());
+        assertEquals(holdId, events.get(0).get("holdId").asText());
+        assertEquals("AVAILABLE", events.get(0).get("from").asText());
+        assertEquals("HELD", events.get(0).get("to").asText());
+        assertEquals("RELEASE", events.get(1).get("kind").asText());
+        assertEquals(events.get(0).get("toVersion").asInt(), events.get(1).get("fromVersion").asInt());
+        assertEquals(403, http.get("/v1/admin/shows/comedy-2/seats/STALLS-7-7/history", t).status());
+        assertEquals(404, http.get("/v1/admin/shows/comedy-2/seats/STALLS-99-1/history", admin).status());
+    }
+
+    @Test
+    void invariantCheck_isCleanNormally_andCatchesAHeldSeatWithoutItsHold() throws Exception {
+        assertEquals(Map.of("double_sold", 0L, "held_without_hold", 0L, "hold_disagrees", 0L), app.app.invariants().checkNow());
+        try (Connection c = app.dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate("update seats set state = 'HELD', hold_id = 'ghost', holder = 'nobody', held_until = now() + interval '1 hour', "
+                    + "version = version + 1 where show_id = 'jazz-2' and seat_id = 'GALERIA-1-1'");
+        }
+        assertEquals(1L, app.app.invariants().checkNow().get("held_without_hold"));
+        try (Connection c = app.dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate("update seats set state = 'AVAILABLE', hold_id = null, holder = null, held_until = null, "
+                    + "version = version + 1 where show_id = 'jazz-2' and seat_id = 'GALERIA-1-1'");
+        }
+        assertEquals(0L, app.app.invariants().checkNow().get("held_without_hold"));
+    }
+}

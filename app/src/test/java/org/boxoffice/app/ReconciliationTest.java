@@ -1,0 +1,166 @@
+package org.boxoffice.app;
+
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.testing.junit5.ServerTest;
+import io.helidon.webserver.testing.junit5.SetUpServer;
+import org.boxoffice.app.checkout.Reconciliation;
+import org.boxoffice.app.payments.PaymentSettings;
+import org.boxoffice.app.payments.SimulatedPaymentGateway;
+import org.boxoffice.domain.PaymentGateway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.boxoffice.app.CheckoutFixture.json;
+import static org.boxoffice.app.CheckoutFixture.waitFor;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Reconciliation against the provider's ledger, and money conservation after a randomized run with
+ * failures injected: declines, lost answers, late successes, failed refunds, duplicated and
+ * reordered webhooks, lost webhooks, holds lapsing while money moves, rivals and cancellations.
+ */
+@ServerTest
+class ReconciliationTest {
+
+    private static final String SHORT = "short-recon";
+    private static TestApp app;
+    private final CheckoutFixture f;
+
+    ReconciliationTest(URI uri) {
+        this.f = new CheckoutFixture(app, uri);
+    }
+
+    @SetUpServer
+    static void server(WebServerConfig.Builder server) {
+        PaymentSettings.Simulator faulty = new PaymentSettings.Simulator(Duration.ZERO, Duration.ofMillis(30), 0.2, 0.25,
+                0.6, Duration.ofMillis(1_200), 0.3, 0.3, Duration.ofMillis(200), 8, null, 2024);
+        app = TestApp.start(s -> TestApp.withCheckout(s, CheckoutFixture.settings(faulty)
+                .withPaymentWindow(Duration.ofSeconds(1)).withReconcile(Duration.ZERO, Duration.ZERO)));
+        server.routing(app.app::routing);
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
+
+    private SimulatedPaymentGateway sim() {
+        return app.app.checkout().simulator();
+    }
+
+    private Reconciliation reconciliation() {
+        return app.app.checkout().reconciliation();
+    }
+
+    @Test
+    void aCaptureWhoseWebhookWasLost_isBookedByReconciliation_andASecondRunChangesNothing() {
+        String amy = app.token("amy-r");
+        String holdId = f.hold(amy, "fado-1", "GALERIA-1-1");
+        sim().dropWebhooks(true);
+        try {
+            assertEquals(202, f.checkout(amy, holdId, "card_late_success").status());
+            assertTrue(waitFor(() -> sim().status("bx-" + holdId + "-1").map(PaymentGateway.ChargeStatus::state)
+                    .orElse(null) == PaymentGateway.ChargeStatus.State.CAPTURED, Duration.ofSeconds(5)));
+        } finally {
+            sim().dropWebhooks(false);
+        }
+        assertEquals("UNKNOWN", f.one("select status from payments where hold_id = ?", holdId));
+
+        reconciliation().reconcileOnce();
+        String state = String.join(",", f.query("select status || settlement || refund from payments order by payment_id"));
+        reconciliation().reconcileOnce();
+
+        assertEquals(1, f.count("select count(*) from bookings where hold_id = ? and status = 'CONFIRMED'", holdId));
+        assertEquals(state, String.join(",", f.query("select status || settlement || refund from payments order by payment_id")));
+    }
+
+    @Test
+    void aCapturedChargeWithNoAttemptHere_isRefunded_once() {
+        PaymentGateway.ChargeResult result = sim().charge(new PaymentGateway.ChargeRequest("stray-charge-1", 4_200, "EUR",
+                "card_ok", "not ours"));
+        assertTrue(result instanceof PaymentGateway.ChargeResult.Captured);
+
+        for (int i = 0; i < 5 && sim().status("stray-charge-1").orElseThrow().refundedCents() == 0; i++) {
+            reconciliation().reconcileOnce();    // refunds may fail here (30% injected); each run retries
+        }
+        reconciliation().reconcileOnce();
+
+        assertEquals(4_200, sim().status("stray-charge-1").orElseThrow().refundedCents());
+    }
+
+    @Test
+    void moneyIsConserved_andNoSeatIsSoldTwice_afterARandomizedRunWithFailuresInjected() throws Exception {
+        String admin = app.token("ops", "admin");
+        assertEquals(201, f.http.post("/v1/admin/shows", admin, "{\"eventId\":\"fado-nights\",\"showId\":\"" + SHORT
+                + "\",\"startsAt\":\"2031-01-01T20:00:00Z\",\"holdSeconds\":2,\"graceSeconds\":0,\"maxPerAccount\":100,"
+                + "\"sections\":[{\"name\":\"A\",\"price\":\"7.00\",\"rows\":2,\"seatsPerRow\":10}]}").status());
+        String[] methods = {"card", "card", "card", "card_late_success", "card_pending", "card_declined", "card_timeout"};
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        List<Future<?>> buyers = new ArrayList<>();
+        for (int b = 0; b < 48; b++) {
+            int buyer = b;
+            buyers.add(pool.submit(() -> {
+                Random random = new Random(buyer);
+                String token = app.token("buyer-" + buyer);
+                String show = random.nextBoolean() ? SHORT : "fado-1";
+                String seat = show.equals(SHORT) ? "A-" + (1 + random.nextInt(2)) + "-" + (1 + random.nextInt(10))
+                        : "FRISAS-" + (1 + random.nextInt(4)) + "-" + (1 + random.nextInt(8));
+                TestApp.Http.Reply held = f.http.post("/v1/shows/" + show + "/holds", token, "{\"seatIds\":[\"" + seat + "\"]}");
+                if (held.status() != 201) {
+                    return null;
+                }
+                String holdId = json(held).get("holdId").asText();
+                if (buyer % 6 == 0) {
+                    sim().dropWebhooks(true);
+                }
+                for (int attempt = 0; attempt < 3; attempt++) {
+                    TestApp.Http.Reply r = f.checkout(token, holdId, methods[random.nextInt(methods.length)]);
+                    if (buyer % 6 == 0) {
+                        sim().dropWebhooks(false);
+                    }
+                    if (r.status() == 200 && random.nextInt(3) == 0) {
+                        f.http.delete("/v1/bookings/" + json(r).get("bookingId").asLong(), token);
+                    }
+                    if (r.status() != 402) {
+                        break;
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> buyer : buyers) {
+            buyer.get();
+        }
+        pool.shutdown();
+        sim().dropWebhooks(false);
+        f.quiet();
+        for (int run = 0; run < 8; run++) {
+            reconciliation().reconcileOnce();
+            f.quiet();
+        }
+
+        assertEquals(0, f.count("select count(*) from payments where status = 'CAPTURED' and (settlement in ('NONE', 'SETTLING') "
+                + "or refund = 'REQUESTED')"), "every captured payment settled and every refund made");
+        assertEquals(0, f.count("select count(*) from (select show_id, seat_id from seats where state = 'SOLD' "
+                + "group by 1, 2 having count(*) > 1) twice"));
+        assertEquals(f.count("select count(*) from seats where state = 'SOLD' and show_id in (?, 'fado-1')", SHORT),
+                f.count("select count(*) from booking_seats bs join bookings b using (booking_id) "
+                        + "where b.status = 'CONFIRMED' and bs.live and b.show_id in (?, 'fado-1')", SHORT),
+                "SOLD seats are exactly the live bookings' seats");
+        assertEquals(0, f.count("select count(*) from seats s where s.state = 'SOLD' and s.show_id in (?, 'fado-1') "
+                + "and not exists (select 1 from booking_seats bs where bs.booking_id = s.booking_id "
+                + "and bs.seat_id = s.seat_id and bs.live)", SHORT));
+        assertTrue(sim().capturedCents() > 0 && sim().refundedCents() > 0, "the run exercised captures and refunds");
+        f.assertMoneyConserved();
+    }
+}

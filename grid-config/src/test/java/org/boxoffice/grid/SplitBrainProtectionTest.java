@@ -1,0 +1,67 @@
+package org.boxoffice.grid;
+
+import com.hazelcast.core.HazelcastInstance;
+import org.boxoffice.domain.SeatState;
+import org.boxoffice.domain.Show;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Below the quorum, seat writes are refused (and nothing is written) rather than risked. */
+class SplitBrainProtectionTest {
+
+    private final InMemoryInventoryRepository repo = new InMemoryInventoryRepository();
+    private List<HazelcastInstance> members;
+
+    @AfterEach
+    void stop() {
+        members.forEach(m -> m.getLifecycleService().terminate());
+    }
+
+    private static SortedMap<Integer, int[]> seat(int index) {
+        SortedMap<Integer, int[]> m = new TreeMap<>();
+        m.put(0, new int[] {index});
+        return m;
+    }
+
+    @Test
+    void aMemberAloneBelowTheQuorum_refusesSeatWrites_butStillServesReads() throws Exception {
+        members = TestGrid.start(2, 2, repo);
+        Show show = TestGrid.show("quorum", 1, 10, 1, repo);
+        Inventory first = new Inventory(members.get(0));
+        long deadline = System.currentTimeMillis() + 10_000;
+        Inventory.ClaimResult held = null;
+        while (held == null) {
+            try {
+                held = first.hold(show, "h1", "alice", seat(1), Long.MAX_VALUE / 2, 1, new String[0]);
+            } catch (InventoryUnavailableException e) {
+                assertTrue(System.currentTimeMillis() < deadline, "the quorum is met with both members: " + e.getMessage());
+                Thread.sleep(200);
+            }
+        }
+        assertInstanceOf(Inventory.ClaimResult.Held.class, held);
+
+        members.get(1).getLifecycleService().terminate();
+        deadline = System.currentTimeMillis() + 30_000;
+        while (members.get(0).getCluster().getMembers().size() > 1 && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+        }
+        int appliedBefore = repo.applied.get();
+
+        InventoryUnavailableException refused = assertThrows(InventoryUnavailableException.class,
+                () -> first.hold(show, "h2", "bob", seat(2), Long.MAX_VALUE / 2, 2, new String[0]));
+
+        assertTrue(refused.getMessage().toLowerCase().contains("split brain"), refused.getMessage());
+        assertEquals(appliedBefore, repo.applied.get(), "nothing reached the referee");
+        assertEquals(SeatState.Status.AVAILABLE, repo.stored("quorum", 0).status(2));
+        assertEquals(SeatState.Status.HELD, first.blocks(show).get(Inventory.key(show, 0)).status(1), "reads still work");
+    }
+}

@@ -1,0 +1,537 @@
+package org.boxoffice.mapstore;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.boxoffice.domain.Booking;
+import org.boxoffice.domain.BookingRepository;
+import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.PaymentAttempt;
+
+import static org.boxoffice.mapstore.PostgresInventoryRepository.strings;
+import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
+
+/**
+ * Payment attempts, bookings and tickets on PostgreSQL (migration V3).
+ *
+ * <p>Every change is one conditional statement, or one short transaction where several rows must
+ * change together (a booking with its seats and its mail; a refund with its booking). The schema's
+ * unique indexes are the last word: one booking per hold, one live booking per seat, one settling
+ * attempt per hold. Thread-safe; every method borrows one pooled connection and returns it.
+ */
+public final class PostgresBookingRepository implements BookingRepository {
+
+    private static final String UNIQUE_VIOLATION = "23505";
+    private static final String PAYMENT_COLUMNS = """
+            payment_id, hold_id, attempt, idempotency_key, show_id, account_id, amount_cents, currency, method,
+            recipient, status, charge_id, settlement, coalesce(booking_id, 0), refund, reason,
+            epoch_ms(created_at), epoch_ms(updated_at)""";
+    private static final String BOOKING_COLUMNS = """
+            booking_id, hold_id, payment_id, show_id, account_id, seat_ids, amount_cents, currency, status,
+            cancelling, epoch_ms(created_at)""";
+    private static final String UNDECIDED = "('PENDING', 'UNKNOWN')";
+
+    private final DataSource dataSource;
+
+    public PostgresBookingRepository(DataSource dataSource) {
+        this.dataSource = Objects.requireNonNull(dataSource);
+    }
+
+    // ------------------------------------------------------------------ payment attempts
+
+    @Override
+    public PaymentAttempt newAttempt(HoldRecord hold, String method, String recipient, long now) {
+        String sql = """
+                INSERT INTO payments (payment_id, hold_id, attempt, idempotency_key, show_id, account_id, amount_cents,
+                                      currency, method, recipient, status, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)
+                RETURNING""" + " " + PAYMENT_COLUMNS;
+        // two checkouts of one hold at once may pick the same number: the loser takes the next
+        for (int tries = 0; ; tries++) {
+            int attempt = nextAttempt(hold.holdId());
+            try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+                ps.setString(1, PaymentAttempt.paymentId(hold.holdId(), attempt));
+                ps.setString(2, hold.holdId());
+                ps.setInt(3, attempt);
+                ps.setString(4, PaymentAttempt.idempotencyKey(hold.holdId(), attempt));
+                ps.setString(5, hold.showId());
+                ps.setString(6, hold.accountId());
+                ps.setLong(7, hold.totalCents());
+                ps.setString(8, hold.currency());
+                ps.setString(9, method);
+                ps.setString(10, recipient);
+                ps.setObject(11, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                ps.setObject(12, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    return payment(rs);
+                }
+            } catch (SQLException e) {
+                if (!UNIQUE_VIOLATION.equals(e.getSQLState()) || tries >= 10) {
+                    throw new DatabaseException("recording a payment attempt for hold " + hold.holdId(), e);
+                }
+            }
+        }
+    }
+
+    private int nextAttempt(String holdId) {
+        return queryOne("SELECT coalesce(max(attempt), 0) + 1 FROM payments WHERE hold_id = ?",
+                rs -> rs.getInt(1), holdId).orElse(1);
+    }
+
+    @Override
+    public Optional<PaymentAttempt> payment(String paymentId) {
+        return queryOne("SELECT " + PAYMENT_COLUMNS + " FROM payments WHERE payment_id = ?",
+                PostgresBookingRepository::payment, paymentId);
+    }
+
+    @Override
+    public Optional<PaymentAttempt> paymentByKey(String idempotencyKey) {
+        return queryOne("SELECT " + PAYMENT_COLUMNS + " FROM payments WHERE idempotency_key = ?",
+                PostgresBookingRepository::payment, idempotencyKey);
+    }
+
+    @Override
+    public List<PaymentAttempt> attemptsOf(String holdId) {
+        return queryList("SELECT " + PAYMENT_COLUMNS + " FROM payments WHERE hold_id = ? ORDER BY attempt",
+                PostgresBookingRepository::payment, holdId);
+    }
+
+    @Override
+    public boolean holdExtended(String holdId) {
+        return queryOne("SELECT extended FROM holds WHERE hold_id = ?", rs -> rs.getBoolean(1), holdId).orElse(false);
+    }
+
+    @Override
+    public ReportOutcome report(String eventId, String eventType, String idempotencyKey, PaymentAttempt.Report report,
+                                String chargeId, String reason, long now) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                if (eventId != null && !insertEvent(c, eventId, eventType, idempotencyKey, now)) {
+                    c.rollback();
+                    return ReportOutcome.DUPLICATE_EVENT;
+                }
+                ReportOutcome outcome;
+                try (PreparedStatement ps = c.prepareStatement("""
+                        UPDATE payments
+                        SET status = ?, charge_id = coalesce(?, charge_id),
+                            reason = CASE WHEN ? = 'DECLINED' THEN ? ELSE reason END, updated_at = ?
+                        WHERE idempotency_key = ? AND status IN""" + " " + UNDECIDED)) {
+                    String status = PaymentAttempt.statusAfter(report).name();
+                    ps.setString(1, status);
+                    ps.setString(2, chargeId);
+                    ps.setString(3, status);
+                    ps.setString(4, reason);
+                    ps.setObject(5, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                    ps.setString(6, idempotencyKey);
+                    outcome = ps.executeUpdate() == 1 ? ReportOutcome.APPLIED : null;
+                }
+                if (outcome == null) {
+                    try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM payments WHERE idempotency_key = ?")) {
+                        ps.setString(1, idempotencyKey);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            outcome = rs.next() ? ReportOutcome.IGNORED : ReportOutcome.UNKNOWN_PAYMENT;
+                        }
+                    }
+                }
+                c.commit();
+                return outcome;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException("recording " + report + " for payment " + idempotencyKey, e);
+        }
+    }
+
+    @Override
+    public boolean rememberEvent(String eventId, String eventType, String idempotencyKey, long now) {
+        try (Connection c = dataSource.getConnection()) {
+            return insertEvent(c, eventId, eventType, idempotencyKey, now);
+        } catch (SQLException e) {
+            throw new DatabaseException("recording payment event " + eventId, e);
+        }
+    }
+
+    private static boolean insertEvent(Connection c, String eventId, String type, String key, long now)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("""
+                INSERT INTO payment_events (event_id, type, idempotency_key, received_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (event_id) DO NOTHING""")) {
+            ps.setString(1, eventId);
+            ps.setString(2, type);
+            ps.setString(3, key);
+            ps.setObject(4, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    @Override
+    public boolean markUnknown(String paymentId, long now) {
+        return update("UPDATE payments SET status = 'UNKNOWN', updated_at = ? WHERE payment_id = ? AND status = 'PENDING'",
+                ts(now), paymentId) == 1;
+    }
+
+    // ------------------------------------------------------------------ settlement
+
+    @Override
+    public SettlementClaim claimSettlement(String paymentId, long now, long staleBefore) {
+        String sql = """
+                UPDATE payments
+                SET settlement = 'SETTLING', settling_since = ?, updated_at = ?,
+                    booking_id = coalesce(booking_id, nextval('booking_ids'))
+                WHERE payment_id = ? AND status = 'CAPTURED'
+                  AND (settlement = 'NONE' OR (settlement = 'SETTLING' AND settling_since < ?))
+                RETURNING""" + " " + PAYMENT_COLUMNS;
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setObject(1, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setObject(2, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setString(3, paymentId);
+            ps.setObject(4, timestamp(staleBefore), Types.TIMESTAMP_WITH_TIMEZONE);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (rs.next()) {
+                    PaymentAttempt claimed = payment(rs);
+                    return new SettlementClaim.Claimed(claimed, claimed.bookingId());
+                }
+            }
+        } catch (SQLException e) {
+            if (!UNIQUE_VIOLATION.equals(e.getSQLState())) {
+                throw new DatabaseException("claiming the settlement of payment " + paymentId, e);
+            }
+            PaymentAttempt mine = payment(paymentId).orElseThrow();
+            Optional<PaymentAttempt> other = queryOne("SELECT " + PAYMENT_COLUMNS + """
+                     FROM payments WHERE hold_id = ? AND payment_id <> ? AND settlement IN ('SETTLING', 'BOOKED')""",
+                    PostgresBookingRepository::payment, mine.holdId(), paymentId);
+            if (other.isPresent()) {
+                return new SettlementClaim.HoldTaken(other.get());
+            }
+            return new SettlementClaim.Busy();
+        }
+        PaymentAttempt current = payment(paymentId).orElseThrow(() -> new IllegalArgumentException("no payment " + paymentId));
+        return current.settlement() == PaymentAttempt.Settlement.SETTLING
+                ? new SettlementClaim.Busy() : new SettlementClaim.Ended(current);
+    }
+
+    @Override
+    public Booking book(String paymentId, long bookingId, long now) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                PaymentAttempt p;
+                try (PreparedStatement ps = c.prepareStatement(
+                        "SELECT " + PAYMENT_COLUMNS + " FROM payments WHERE payment_id = ? FOR UPDATE")) {
+                    ps.setString(1, paymentId);
+                    try (ResultSet rs = ps.executeQuery()) {
+                        if (!rs.next()) {
+                            throw new IllegalArgumentException("no payment " + paymentId);
+                        }
+                        p = payment(rs);
+                    }
+                }
+                if (p.settlement() == PaymentAttempt.Settlement.BOOKED && p.bookingId() == bookingId) {
+                    c.rollback();
+                    return booking(bookingId).orElseThrow();
+                }
+                if (p.settlement() != PaymentAttempt.Settlement.SETTLING || p.bookingId() != bookingId) {
+                    throw new IllegalStateException("payment " + paymentId + " is not settling into booking "
+                            + bookingId + ": " + p.settlement() + " " + p.bookingId());
+                }
+                try (PreparedStatement ps = c.prepareStatement("""
+                        INSERT INTO bookings (booking_id, hold_id, payment_id, show_id, account_id, seat_ids,
+                                              amount_cents, currency, status, created_at)
+                        SELECT ?, h.hold_id, ?, h.show_id, h.account_id, h.seat_ids, ?, ?, 'CONFIRMED', ?
+                        FROM holds h WHERE h.hold_id = ?""")) {
+                    ps.setLong(1, bookingId);
+                    ps.setString(2, paymentId);
+                    ps.setLong(3, p.amountCents());
+                    ps.setString(4, p.currency());
+                    ps.setObject(5, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                    ps.setString(6, p.holdId());
+                    ps.executeUpdate();
+                }
+                try (PreparedStatement ps = c.prepareStatement("""
+                        INSERT INTO booking_seats (booking_id, show_id, seat_id, live)
+                        SELECT b.booking_id, b.show_id, s, true FROM bookings b, unnest(b.seat_ids) AS s
+                        WHERE b.booking_id = ?""")) {
+                    ps.setLong(1, bookingId);
+                    ps.executeUpdate();
+                }
+                try (PreparedStatement ps = c.prepareStatement(
+                        "INSERT INTO ticket_mail (booking_id, recipient, due_at) VALUES (?, ?, ?)")) {
+                    ps.setLong(1, bookingId);
+                    ps.setString(2, p.recipient());
+                    ps.setObject(3, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                    ps.executeUpdate();
+                }
+                try (PreparedStatement ps = c.prepareStatement(
+                        "UPDATE payments SET settlement = 'BOOKED', updated_at = ? WHERE payment_id = ?")) {
+                    ps.setObject(1, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                    ps.setString(2, paymentId);
+                    ps.executeUpdate();
+                }
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException("booking payment " + paymentId + " as " + bookingId, e);
+        }
+        return booking(bookingId).orElseThrow();
+    }
+
+    @Override
+    public void reject(String paymentId, String reason, List<String> holdIds, long now) {
+        transaction("rejecting payment " + paymentId, c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    UPDATE payments
+                    SET settlement = 'REJECTED', reason = ?, updated_at = ?,
+                        refund = CASE WHEN refund = 'NONE' THEN 'REQUESTED' ELSE refund END
+                    WHERE payment_id = ? AND status = 'CAPTURED' AND settlement IN ('NONE', 'SETTLING')""")) {
+                ps.setString(1, reason);
+                ps.setObject(2, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                ps.setString(3, paymentId);
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    UPDATE holds h SET status = 'RELEASED'
+                    WHERE h.hold_id = ANY (?) AND h.status = 'CONFIRMED'
+                      AND NOT EXISTS (SELECT 1 FROM bookings b WHERE b.hold_id = h.hold_id)""")) {
+                ps.setArray(1, c.createArrayOf("text", holdIds.toArray()));
+                ps.executeUpdate();
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------ refunds
+
+    @Override
+    public boolean requestRefund(String paymentId, String reason, long now) {
+        return update("""
+                UPDATE payments SET refund = 'REQUESTED', reason = ?, updated_at = ?
+                WHERE payment_id = ? AND status = 'CAPTURED' AND refund = 'NONE'""", reason, ts(now), paymentId) == 1;
+    }
+
+    @Override
+    public void refunded(String paymentId, long now) {
+        transaction("recording the refund of " + paymentId, c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    UPDATE payments SET refund = 'REFUNDED', updated_at = ?
+                    WHERE payment_id = ? AND refund = 'REQUESTED'""")) {
+                ps.setObject(1, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                ps.setString(2, paymentId);
+                ps.executeUpdate();
+            }
+            // the seats stop being live before they can go back on sale, so a new sale never collides
+            try (PreparedStatement ps = c.prepareStatement("""
+                    WITH refunded AS (
+                        UPDATE bookings SET status = 'REFUNDED', cancelling = true, refunded_at = ?
+                        WHERE payment_id = ? AND status = 'CONFIRMED'
+                        RETURNING booking_id)
+                    UPDATE booking_seats SET live = false
+                    WHERE booking_id IN (SELECT booking_id FROM refunded) AND live""")) {
+                ps.setObject(1, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                ps.setString(2, paymentId);
+                ps.executeUpdate();
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------ bookings and tickets
+
+    @Override
+    public Optional<Booking> booking(long bookingId) {
+        return queryOne("SELECT " + BOOKING_COLUMNS + " FROM bookings WHERE booking_id = ?",
+                PostgresBookingRepository::booking, bookingId);
+    }
+
+    @Override
+    public Optional<Booking> bookingOfHold(String holdId) {
+        return queryOne("SELECT " + BOOKING_COLUMNS + " FROM bookings WHERE hold_id = ?",
+                PostgresBookingRepository::booking, holdId);
+    }
+
+    @Override
+    public List<Booking> bookingsOf(String accountId) {
+        return queryList("SELECT " + BOOKING_COLUMNS + """
+                 FROM bookings WHERE account_id = ? ORDER BY created_at DESC, booking_id DESC LIMIT 500""",
+                PostgresBookingRepository::booking, accountId);
+    }
+
+    @Override
+    public boolean startCancellation(long bookingId, String reason, long now) {
+        boolean[] started = {false};
+        transaction("cancelling booking " + bookingId, c -> {
+            String paymentId = null;
+            try (PreparedStatement ps = c.prepareStatement("""
+                    UPDATE bookings SET cancelling = true
+                    WHERE booking_id = ? AND status = 'CONFIRMED' AND NOT cancelling RETURNING payment_id""")) {
+                ps.setLong(1, bookingId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (rs.next()) {
+                        paymentId = rs.getString(1);
+                    }
+                }
+            }
+            if (paymentId == null) {
+                return;
+            }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    UPDATE payments SET refund = 'REQUESTED', reason = ?, updated_at = ?
+                    WHERE payment_id = ? AND refund = 'NONE'""")) {
+                ps.setString(1, reason);
+                ps.setObject(2, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                ps.setString(3, paymentId);
+                ps.executeUpdate();
+            }
+            started[0] = true;
+        });
+        return started[0];
+    }
+
+    @Override
+    public void cancelled(long bookingId, long now) {
+        update("UPDATE bookings SET status = 'CANCELLED', cancelled_at = ? WHERE booking_id = ? AND status = 'REFUNDED'",
+                ts(now), bookingId);
+    }
+
+    @Override
+    public TicketCheck useTicket(long bookingId, String showId, String seatId, long now) {
+        String admits = """
+                FROM bookings b WHERE b.booking_id = bs.booking_id AND b.status = 'CONFIRMED' AND NOT b.cancelling
+                  AND bs.booking_id = ? AND bs.show_id = ? AND bs.seat_id = ? AND bs.live""";
+        Optional<Long> used = queryOne("UPDATE booking_seats bs SET used_at = ? " + admits
+                        + " AND bs.used_at IS NULL RETURNING epoch_ms(bs.used_at)",
+                rs -> rs.getLong(1), ts(now), bookingId, showId, seatId);
+        if (used.isPresent()) {
+            return new TicketCheck(TicketCheck.Result.VALID, used.get());
+        }
+        Optional<Long> before = queryOne("SELECT epoch_ms(bs.used_at) FROM booking_seats bs WHERE EXISTS (SELECT 1 "
+                + admits + ") AND bs.booking_id = ? AND bs.seat_id = ?",
+                rs -> rs.getLong(1), bookingId, showId, seatId, bookingId, seatId);
+        return before.map(at -> new TicketCheck(TicketCheck.Result.ALREADY_USED, at))
+                .orElse(new TicketCheck(TicketCheck.Result.INVALID, 0));
+    }
+
+    // ------------------------------------------------------------------ reconciliation
+
+    @Override
+    public List<PaymentAttempt> needingAttention(long updatedBefore) {
+        return queryList("SELECT " + PAYMENT_COLUMNS + """
+                 FROM payments
+                WHERE updated_at < ?
+                  AND (status IN ('PENDING', 'UNKNOWN') OR (status = 'CAPTURED' AND settlement IN ('NONE', 'SETTLING'))
+                       OR refund = 'REQUESTED')
+                ORDER BY updated_at LIMIT 1000""", PostgresBookingRepository::payment, ts(updatedBefore));
+    }
+
+    @Override
+    public List<Booking> refundedNotCancelled() {
+        return queryList("SELECT " + BOOKING_COLUMNS + " FROM bookings WHERE status = 'REFUNDED' ORDER BY booking_id LIMIT 1000",
+                PostgresBookingRepository::booking);
+    }
+
+    // ------------------------------------------------------------------ mapping and plumbing
+
+    private static PaymentAttempt payment(ResultSet rs) throws SQLException {
+        return new PaymentAttempt(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4), rs.getString(5),
+                rs.getString(6), rs.getLong(7), rs.getString(8), rs.getString(9), rs.getString(10),
+                PaymentAttempt.Status.valueOf(rs.getString(11)), rs.getString(12),
+                PaymentAttempt.Settlement.valueOf(rs.getString(13)), rs.getLong(14),
+                PaymentAttempt.RefundState.valueOf(rs.getString(15)), rs.getString(16), rs.getLong(17), rs.getLong(18));
+    }
+
+    private static Booking booking(ResultSet rs) throws SQLException {
+        return new Booking(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                List.of(strings(rs.getArray(6))), rs.getLong(7), rs.getString(8),
+                Booking.Status.valueOf(rs.getString(9)), rs.getBoolean(10), rs.getLong(11));
+    }
+
+    /** A timestamp parameter (epoch millis). */
+    private record Ts(long millis) {
+    }
+
+    private static Ts ts(long millis) {
+        return new Ts(millis);
+    }
+
+    @FunctionalInterface
+    interface Row<T> {
+        T map(ResultSet rs) throws SQLException;
+    }
+
+    @FunctionalInterface
+    interface Work {
+        void run(Connection c) throws SQLException;
+    }
+
+    private static void bind(PreparedStatement ps, Object... params) throws SQLException {
+        for (int i = 0; i < params.length; i++) {
+            Object p = params[i];
+            if (p instanceof Ts t) {
+                ps.setObject(i + 1, timestamp(t.millis()), Types.TIMESTAMP_WITH_TIMEZONE);
+            } else {
+                ps.setObject(i + 1, p);
+            }
+        }
+    }
+
+    private <T> Optional<T> queryOne(String sql, Row<T> row, Object... params) {
+        List<T> all = queryList(sql, row, params);
+        return all.isEmpty() ? Optional.empty() : Optional.of(all.get(0));
+    }
+
+    private <T> List<T> queryList(String sql, Row<T> row, Object... params) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, params);
+            List<T> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(row.map(rs));
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new DatabaseException(sql.lines().findFirst().orElse(sql), e);
+        }
+    }
+
+    private int update(String sql, Object... params) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            bind(ps, params);
+            return ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new DatabaseException(sql.lines().findFirst().orElse(sql), e);
+        }
+    }
+
+    private void transaction(String what, Work work) {
+        try (Connection c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                work.run(c);
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException(what, e);
+        }
+    }
+}

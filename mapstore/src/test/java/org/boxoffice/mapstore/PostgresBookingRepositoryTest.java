@@ -1,0 +1,178 @@
+package org.boxoffice.mapstore;
+
+import static org.boxoffice.mapstore.TestShows.T0;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.List;
+import org.boxoffice.domain.BookingRepository.ReportOutcome;
+import org.boxoffice.domain.BookingRepository.SettlementClaim;
+import org.boxoffice.domain.BookingRepository.TicketCheck;
+import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.PaymentAttempt;
+import org.boxoffice.domain.TicketOutbox;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The referee's rules for money: each a constraint or a conditional write, checked on real PostgreSQL. */
+class PostgresBookingRepositoryTest {
+
+    private static HikariDataSource db;
+    private static PostgresBookingRepository bookings;
+    private static int holds;
+
+    @BeforeAll
+    static void database() {
+        db = TestDatabase.newDataSource(4);
+        TestShows.save(new PostgresCatalogRepository(db), TestShows.small("pay-1"));
+        bookings = new PostgresBookingRepository(db);
+    }
+
+    @AfterAll
+    static void close() {
+        db.close();
+    }
+
+    private static HoldRecord hold(String... seats) {
+        HoldRecord h = new HoldRecord("H" + (++holds), "pay-1", "acct", List.of(seats), T0 + 600_000, "ACTIVE", T0,
+                5_000L * seats.length, "EUR");
+        execute("INSERT INTO holds (hold_id, show_id, account_id, seat_ids, expires_at, status, created_at, total_cents, currency)"
+                + " VALUES ('" + h.holdId() + "', 'pay-1', 'acct', ?, now(), 'ACTIVE', now(), " + h.totalCents() + ", 'EUR')",
+                seats);
+        return h;
+    }
+
+    private static void execute(String sql, String[] seats) {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setArray(1, c.createArrayOf("text", seats));
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new DatabaseException(sql, e);
+        }
+    }
+
+    private static PaymentAttempt captured(HoldRecord h) {
+        PaymentAttempt p = bookings.newAttempt(h, "card", "a@x.test", T0);
+        assertEquals(ReportOutcome.APPLIED, bookings.report(null, null, p.idempotencyKey(), PaymentAttempt.Report.CAPTURED,
+                "ch", null, T0));
+        return bookings.payment(p.paymentId()).orElseThrow();
+    }
+
+    @Test
+    void attempts_areNumberedPerHold_withTheirOwnKeys() {
+        HoldRecord h = hold("A-1-1");
+        PaymentAttempt first = bookings.newAttempt(h, "card", "a@x.test", T0);
+        PaymentAttempt second = bookings.newAttempt(h, "card", "a@x.test", T0);
+        assertEquals(1, first.attempt());
+        assertEquals(2, second.attempt());
+        assertEquals(PaymentAttempt.idempotencyKey(h.holdId(), 2), second.idempotencyKey());
+        assertEquals(h.totalCents(), second.amountCents());
+    }
+
+    @Test
+    void anEventIsAppliedOnce_andTheFirstDecisiveReportWins() {
+        PaymentAttempt p = bookings.newAttempt(hold("A-1-2"), "card", "a@x.test", T0);
+        String key = p.idempotencyKey();
+        assertEquals(ReportOutcome.APPLIED, bookings.report("e1", "t", key, PaymentAttempt.Report.DECLINED, "ch", "no", T0));
+        assertEquals(ReportOutcome.DUPLICATE_EVENT, bookings.report("e1", "t", key, PaymentAttempt.Report.CAPTURED, "ch", null, T0));
+        assertEquals(ReportOutcome.IGNORED, bookings.report("e2", "t", key, PaymentAttempt.Report.CAPTURED, "ch", null, T0));
+        assertEquals(ReportOutcome.UNKNOWN_PAYMENT, bookings.report("e3", "t", "bx-none-1", PaymentAttempt.Report.CAPTURED, "ch", null, T0));
+        assertEquals(PaymentAttempt.Status.DECLINED, bookings.payment(p.paymentId()).orElseThrow().status());
+    }
+
+    @Test
+    void oneAttemptPerHoldSettles_andABookedHoldRefusesTheOther() {
+        HoldRecord h = hold("A-1-3");
+        PaymentAttempt a = captured(h);
+        PaymentAttempt b = captured(h);
+
+        SettlementClaim first = bookings.claimSettlement(a.paymentId(), T0, T0 - 30_000);
+        SettlementClaim again = bookings.claimSettlement(a.paymentId(), T0, T0 - 30_000);
+        SettlementClaim other = bookings.claimSettlement(b.paymentId(), T0, T0 - 30_000);
+
+        long bookingId = assertInstanceOf(SettlementClaim.Claimed.class, first).bookingId();
+        assertInstanceOf(SettlementClaim.Busy.class, again);
+        assertEquals(a.paymentId(), assertInstanceOf(SettlementClaim.HoldTaken.class, other).other().paymentId());
+        SettlementClaim stale = bookings.claimSettlement(a.paymentId(), T0 + 60_000, T0 + 1);
+        assertEquals(bookingId, assertInstanceOf(SettlementClaim.Claimed.class, stale).bookingId(),
+                "a re-drive settles into the same booking");
+        bookings.book(a.paymentId(), bookingId, T0);
+        assertEquals(bookingId, bookings.book(a.paymentId(), bookingId, T0).bookingId(), "booking twice is the same booking");
+        assertEquals(1, new PostgresTicketOutbox(db).claim(100, T0 + 1, 1_000).stream()
+                .filter(m -> m.bookingId() == bookingId).count(), "one ticket mail, written with the booking");
+    }
+
+    @Test
+    void theDatabaseRefuses_twoBookingsForOneHold_andOneSeatInTwoLiveBookings() {
+        HoldRecord h = hold("B-1-1");
+        PaymentAttempt p = captured(h);
+        long id = ((SettlementClaim.Claimed) bookings.claimSettlement(p.paymentId(), T0, T0)).bookingId();
+        bookings.book(p.paymentId(), id, T0);
+
+        SQLException twoForOneHold = assertThrows(SQLException.class, () -> insertBooking(id + 1000, h.holdId(), "B-1-2"));
+        HoldRecord rival = hold("B-1-1");
+        SQLException seatTwice = assertThrows(SQLException.class, () -> {
+            insertBooking(id + 2000, rival.holdId(), "B-1-1");
+        });
+
+        assertEquals("23505", twoForOneHold.getSQLState());
+        assertEquals("23505", seatTwice.getSQLState());
+        assertTrue(seatTwice.getMessage().contains("booking_seats_live_once"), seatTwice.getMessage());
+    }
+
+    private static void insertBooking(long bookingId, String holdId, String seat) throws SQLException {
+        try (Connection c = db.getConnection()) {
+            c.setAutoCommit(false);
+            try (PreparedStatement p = c.prepareStatement("INSERT INTO payments (payment_id, hold_id, attempt, idempotency_key,"
+                    + " show_id, account_id, amount_cents, currency, method, recipient, status, created_at, updated_at)"
+                    + " VALUES (?, ?, 99, ?, 'pay-1', 'acct', 1, 'EUR', 'card', 'x', 'CAPTURED', now(), now())")) {
+                p.setString(1, "forced-" + bookingId);
+                p.setString(2, holdId);
+                p.setString(3, "forced-" + bookingId);
+                p.executeUpdate();
+            }
+            try (PreparedStatement b = c.prepareStatement("INSERT INTO bookings (booking_id, hold_id, payment_id, show_id,"
+                    + " account_id, seat_ids, amount_cents, currency, status, created_at)"
+                    + " VALUES (?, ?, ?, 'pay-1', 'acct', ARRAY[?], 1, 'EUR', 'CONFIRMED', now())")) {
+                b.setLong(1, bookingId);
+                b.setString(2, holdId);
+                b.setString(3, "forced-" + bookingId);
+                b.setString(4, seat);
+                b.executeUpdate();
+            }
+            try (PreparedStatement s = c.prepareStatement(
+                    "INSERT INTO booking_seats (booking_id, show_id, seat_id, live) VALUES (?, 'pay-1', ?, true)")) {
+                s.setLong(1, bookingId);
+                s.setString(2, seat);
+                s.executeUpdate();
+            }
+            c.commit();
+        }
+    }
+
+    @Test
+    void aTicketAdmitsOnce_andARefundedBookingsTicketsNoLonger() {
+        HoldRecord h = hold("B-1-3", "B-1-4");
+        PaymentAttempt p = captured(h);
+        long id = ((SettlementClaim.Claimed) bookings.claimSettlement(p.paymentId(), T0, T0)).bookingId();
+        bookings.book(p.paymentId(), id, T0);
+
+        assertEquals(TicketCheck.Result.VALID, bookings.useTicket(id, "pay-1", "B-1-3", T0).result());
+        assertEquals(TicketCheck.Result.ALREADY_USED, bookings.useTicket(id, "pay-1", "B-1-3", T0 + 5).result());
+        assertEquals(TicketCheck.Result.INVALID, bookings.useTicket(id, "pay-1", "B-1-5", T0).result());
+        assertTrue(bookings.startCancellation(id, "test", T0));
+        assertEquals(TicketCheck.Result.INVALID, bookings.useTicket(id, "pay-1", "B-1-4", T0).result());
+        bookings.refunded(p.paymentId(), T0);
+        assertEquals(0, bookings.booking(id).orElseThrow().seatIds().size() - 2);
+        assertEquals(org.boxoffice.domain.Booking.Status.REFUNDED, bookings.booking(id).orElseThrow().status());
+        TicketOutbox outbox = new PostgresTicketOutbox(db);
+        assertTrue(outbox.claim(100, T0 + 10, 1_000).size() <= 3);
+    }
+}
