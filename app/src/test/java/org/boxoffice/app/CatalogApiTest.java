@@ -5,7 +5,6 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.catalog.DemoCatalog;
-import org.boxoffice.app.http.Json;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +14,8 @@ import java.util.Base64;
 import java.util.HashSet;
 import java.util.Set;
 
+import static org.boxoffice.app.TestApp.assertError;
+import static org.boxoffice.app.TestApp.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -40,13 +41,6 @@ class CatalogApiTest {
         app.close();
     }
 
-    private static JsonNode json(TestApp.Http.Reply r) {
-        try {
-            return Json.MAPPER.readTree(r.body());
-        } catch (Exception e) {
-            throw new AssertionError("not JSON: " + r.body());
-        }
-    }
 
     private Set<String> eventIds(String query) {
         TestApp.Http.Reply r = http.get("/v1/events" + query, null);

@@ -2,7 +2,6 @@ package org.boxoffice.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.boxoffice.app.checkout.CheckoutSettings;
-import org.boxoffice.app.http.Json;
 import org.boxoffice.app.payments.PaymentSettings;
 
 import java.net.URI;
@@ -43,17 +42,11 @@ final class CheckoutFixture {
     }
 
     static JsonNode json(TestApp.Http.Reply r) {
-        try {
-            return Json.MAPPER.readTree(r.body());
-        } catch (Exception e) {
-            throw new AssertionError("not JSON: " + r.status() + " " + r.body());
-        }
+        return TestApp.json(r);
     }
 
     static void assertError(TestApp.Http.Reply r, int status, String code) {
-        assertEquals(status, r.status(), r.body());
-        assertEquals(code, json(r).get("error").asText(), r.body());
-        assertTrue(json(r).hasNonNull("message"), r.body());
+        TestApp.assertError(r, status, code);
     }
 
     /** Holds the seats; returns the hold id. */

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
-import org.boxoffice.app.http.Json;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +15,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 
+import static org.boxoffice.app.TestApp.assertError;
+import static org.boxoffice.app.TestApp.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -44,20 +45,7 @@ class HoldsApiTest {
         app.close();
     }
 
-    private static JsonNode json(TestApp.Http.Reply r) {
-        try {
-            return Json.MAPPER.readTree(r.body());
-        } catch (Exception e) {
-            throw new AssertionError("not JSON: " + r.body());
-        }
-    }
 
-    private static void assertError(TestApp.Http.Reply r, int status, String code) {
-        assertEquals(status, r.status(), r.body());
-        JsonNode body = json(r);
-        assertEquals(code, body.get("error").asText(), r.body());
-        assertTrue(body.hasNonNull("message"), r.body());
-    }
 
     private TestApp.Http.Reply hold(String token, String body, String... headers) {
         return http.post("/v1/shows/" + SHOW + "/holds", token, body, headers);

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
-import org.boxoffice.app.http.Json;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -13,6 +12,8 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.util.Map;
 
+import static org.boxoffice.app.TestApp.assertError;
+import static org.boxoffice.app.TestApp.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,13 +39,6 @@ class OpsApiTest {
         app.close();
     }
 
-    private static JsonNode json(TestApp.Http.Reply r) {
-        try {
-            return Json.MAPPER.readTree(r.body());
-        } catch (Exception e) {
-            throw new AssertionError("not JSON: " + r.body());
-        }
-    }
 
     @Test
     void health_isLiveAndReady_withDetails() {

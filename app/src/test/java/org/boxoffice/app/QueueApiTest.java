@@ -5,13 +5,14 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.admission.PassTokens;
-import org.boxoffice.app.http.Json;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.time.Duration;
 
+import static org.boxoffice.app.TestApp.assertError;
+import static org.boxoffice.app.TestApp.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,18 +40,7 @@ class QueueApiTest {
         app.close();
     }
 
-    private static JsonNode json(TestApp.Http.Reply r) {
-        try {
-            return Json.MAPPER.readTree(r.body());
-        } catch (Exception e) {
-            throw new AssertionError("not JSON: " + r.body());
-        }
-    }
 
-    private static void assertError(TestApp.Http.Reply r, int status, String code) {
-        assertEquals(status, r.status(), r.body());
-        assertEquals(code, json(r).get("error").asText(), r.body());
-    }
 
     private void rush(String show, String body) {
         TestApp.Http.Reply r = http.put("/v1/admin/shows/" + show + "/queue", app.token("ops", "admin"), body);

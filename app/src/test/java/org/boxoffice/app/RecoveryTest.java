@@ -2,7 +2,6 @@ package org.boxoffice.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webserver.WebServer;
-import org.boxoffice.app.http.Json;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
 import org.boxoffice.grid.BlockCommand;
@@ -17,6 +16,8 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.boxoffice.app.TestApp.assertError;
+import static org.boxoffice.app.TestApp.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -42,13 +43,6 @@ class RecoveryTest {
         }
     }
 
-    private static JsonNode json(TestApp.Http.Reply r) {
-        try {
-            return Json.MAPPER.readTree(r.body());
-        } catch (Exception e) {
-            throw new AssertionError("not JSON: " + r.body());
-        }
-    }
 
     private static String state(TestApp app, String show, String seat) throws Exception {
         try (Connection c = app.dataSource.getConnection(); Statement s = c.createStatement();

@@ -68,7 +68,7 @@ class SettlementTest {
 
         assertEquals(202, r.status(), r.body());
         assertTrue(waitFor(() -> f.count("select count(*) from bookings where hold_id = ? and status = 'CONFIRMED'",
-                holdId) == 1, Duration.ofSeconds(10)), "the late payment is booked");
+                holdId) == 1, Duration.ofSeconds(30)), "the late payment is booked");
         String bookingId = f.one("select booking_id from bookings where hold_id = ?", holdId);
         assertEquals(List.of(bookingId, bookingId), f.query(
                 "select booking_id from seats where show_id = ? and seat_id in ('A-1-1', 'A-1-2') and state = 'SOLD'", SHORT));
@@ -90,7 +90,7 @@ class SettlementTest {
         String rival = f.hold(app.token("rival-s"), SHORT, "A-2-1");
 
         assertTrue(waitFor(() -> "REFUNDED".equals(f.one("select refund from payments where hold_id = ?", holdId)),
-                Duration.ofSeconds(10)), "the late payment is refunded");
+                Duration.ofSeconds(30)), "the late payment is refunded");
 
         assertEquals("REJECTED", f.one("select settlement from payments where hold_id = ?", holdId));
         assertTrue(f.one("select reason from payments where hold_id = ?", holdId).contains("taken by someone else"));

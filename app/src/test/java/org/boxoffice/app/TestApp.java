@@ -95,6 +95,19 @@ public final class TestApp implements AutoCloseable {
         dataSource.close();
     }
 
+    /** The body as JSON. */
+    public static com.fasterxml.jackson.databind.JsonNode json(Http.Reply r) {
+        return r.json();
+    }
+
+    /** Asserts an error answer: the status, and a JSON body {"error": code, "message": ...}. */
+    public static void assertError(Http.Reply r, int status, String code) {
+        org.junit.jupiter.api.Assertions.assertEquals(status, r.status(), r.body());
+        com.fasterxml.jackson.databind.JsonNode body = r.json();
+        org.junit.jupiter.api.Assertions.assertEquals(code, body.path("error").asText(), r.body());
+        org.junit.jupiter.api.Assertions.assertTrue(body.hasNonNull("message"), r.body());
+    }
+
     /** A small HTTP client for the tests: JSON in, status and body out. */
     public record Http(URI base, HttpClient client) {
 
@@ -103,6 +116,15 @@ public final class TestApp implements AutoCloseable {
         }
 
         public record Reply(int status, String body, java.net.http.HttpHeaders headers) {
+
+            /** The body as JSON; fails the test if it is not JSON. */
+            public com.fasterxml.jackson.databind.JsonNode json() {
+                try {
+                    return org.boxoffice.app.http.Json.MAPPER.readTree(body);
+                } catch (Exception e) {
+                    throw new AssertionError("not JSON: " + body);
+                }
+            }
         }
 
         public Reply get(String path, String token, String... headers) {
