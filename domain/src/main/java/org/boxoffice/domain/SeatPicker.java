@@ -2,10 +2,9 @@ package org.boxoffice.domain;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.IntPredicate;
 
 /**
@@ -13,6 +12,10 @@ import java.util.function.IntPredicate;
  * leaving a single orphan seat where that can be avoided, central in the row), and alternatives
  * near seats someone just took. Works on a view of availability ({@code free} by global index),
  * usually a snapshot: what it suggests is checked again when it is claimed.
+ *
+ * <p>It runs on every refused hold, so it is built for speed: a row index computed once per layout
+ * (kept on the layout), rows visited nearest first with early exits, placements kept as numbers
+ * and seat ids built only for what is returned. Thread-safe.
  */
 public final class SeatPicker {
 
@@ -22,12 +25,66 @@ public final class SeatPicker {
      */
     static final int ORPHAN_PENALTY_ROWS = 2;
 
+    /** Rows of a layout as parallel arrays, grouped per section in row order. Immutable. */
+    static final class RowIndex {
+        final ShowLayout.Block[] block;
+        final int[] r;
+        final int[] first;
+        final int[] count;
+        final int[] ordinal;
+        final int[] rank;
+        final Map<String, int[]> bySection = new java.util.HashMap<>();
+        final List<String> sectionsByRank;
+
+        RowIndex(ShowLayout layout) {
+            List<int[]> rows = new ArrayList<>();
+            List<ShowLayout.Block> blocks = new ArrayList<>();
+            Map<String, List<Integer>> sec = new java.util.LinkedHashMap<>();
+            for (ShowLayout.Block b : layout.blocks()) {
+                int f = layout.offset(b.blockId());
+                int rk = layout.section(b.section()).map(ShowLayout.Section::rank).orElse(Integer.MAX_VALUE);
+                for (int i = 0; i < b.rows().size(); i++) {
+                    List<Integer> list = sec.computeIfAbsent(b.section(), k -> new ArrayList<>());
+                    list.add(rows.size());
+                    rows.add(new int[]{i, f, b.seatsInRow()[i], list.size() - 1, rk});
+                    blocks.add(b);
+                    f += b.seatsInRow()[i];
+                }
+            }
+            int n = rows.size();
+            block = blocks.toArray(new ShowLayout.Block[0]);
+            r = new int[n];
+            first = new int[n];
+            count = new int[n];
+            ordinal = new int[n];
+            rank = new int[n];
+            for (int i = 0; i < n; i++) {
+                int[] x = rows.get(i);
+                r[i] = x[0];
+                first[i] = x[1];
+                count[i] = x[2];
+                ordinal[i] = x[3];
+                rank[i] = x[4];
+            }
+            sec.forEach((k, v) -> bySection.put(k, v.stream().mapToInt(Integer::intValue).toArray()));
+            List<String> names = new ArrayList<>(sec.keySet());
+            names.sort(Comparator.comparingInt(s -> rank[bySection.get(s)[0]]));
+            sectionsByRank = names;
+        }
+
+        String seatId(int row, int number) {
+            return block[row].section() + "-" + block[row].rows().get(r[row]) + "-" + number;
+        }
+    }
+
     private final ShowLayout layout;
     private final IntPredicate free;
+    private final RowIndex index;
 
     public SeatPicker(ShowLayout layout, IntPredicate free) {
         this.layout = layout;
         this.free = free;
+        this.index = layout.pickerIndex();
     }
 
     /** A run of {@code quantity} adjacent seats in one row, as seat ids. */
@@ -35,15 +92,71 @@ public final class SeatPicker {
                             boolean leavesOrphan, int offCentre, int sectionRank) {
     }
 
+    private Candidate candidate(int row, int s, int quantity, boolean orphan) {
+        List<String> ids = new ArrayList<>(quantity);
+        for (int k = 0; k < quantity; k++) {
+            ids.add(index.seatId(row, s + k + 1));
+        }
+        return new Candidate(ids, index.block[row].section(), index.ordinal[row], s + 1, orphan,
+                Math.abs(2 * s + quantity - index.count[row]), index.rank[row]);
+    }
+
     /**
      * The best {@code quantity} adjacent seats, in {@code section} if given, else in any section
      * by rank (nearest the stage first).
      */
     public Optional<Candidate> bestAvailable(int quantity, String section) {
-        return candidates(quantity, section).stream()
-                .min(Comparator.comparingInt(Candidate::sectionRank)
-                        .thenComparingInt(c -> c.rowOrdinal() + (c.leavesOrphan() ? ORPHAN_PENALTY_ROWS : 0))
-                        .thenComparingInt(Candidate::offCentre));
+        if (quantity < 1) {
+            return Optional.empty();
+        }
+        int bestRow = -1;
+        int bestStart = -1;
+        boolean bestOrphan = false;
+        int bestRank = Integer.MAX_VALUE;
+        int bestKey = Integer.MAX_VALUE;
+        int bestOff = Integer.MAX_VALUE;
+        List<String> sections = section == null ? index.sectionsByRank : List.of(section);
+        for (String name : sections) {
+            int[] rows = index.bySection.get(name);
+            if (rows == null || index.rank[rows[0]] > bestRank) {
+                continue;
+            }
+            for (int row : rows) {
+                // rows come in ordinal order: nothing further back can beat the best key
+                if (index.rank[row] == bestRank && index.ordinal[row] > bestKey) {
+                    break;
+                }
+                int count = index.count[row];
+                int first = index.first[row];
+                int n = 0;
+                while (n < count) {
+                    if (!free.test(first + n)) {
+                        n++;
+                        continue;
+                    }
+                    int runStart = n;
+                    while (n < count && free.test(first + n)) {
+                        n++;
+                    }
+                    int runEnd = n;
+                    for (int s = runStart; s + quantity <= runEnd; s++) {
+                        boolean orphan = s - runStart == 1 || runEnd - (s + quantity) == 1;
+                        int key = index.ordinal[row] + (orphan ? ORPHAN_PENALTY_ROWS : 0);
+                        int off = Math.abs(2 * s + quantity - count);
+                        int rk = index.rank[row];
+                        if (rk < bestRank || (rk == bestRank && (key < bestKey || (key == bestKey && off < bestOff)))) {
+                            bestRow = row;
+                            bestStart = s;
+                            bestOrphan = orphan;
+                            bestRank = rk;
+                            bestKey = key;
+                            bestOff = off;
+                        }
+                    }
+                }
+            }
+        }
+        return bestRow < 0 ? Optional.empty() : Optional.of(candidate(bestRow, bestStart, quantity, bestOrphan));
     }
 
     /**
@@ -62,76 +175,78 @@ public final class SeatPicker {
         if (wanted.isEmpty()) {
             return List.of();
         }
+        int quantity = requested.size();
         ShowLayout.Seat anchor = wanted.get(0);
         double row = wanted.stream().mapToInt(ShowLayout.Seat::rowOrdinal).average().orElse(0);
         double number = wanted.stream().mapToInt(ShowLayout.Seat::number).average().orElse(0);
-        Set<String> excluded = new HashSet<>(requested);
-        List<Candidate> all = candidates(requested.size(), anchor.section()).stream()
-                .filter(c -> c.seatIds().stream().noneMatch(excluded::contains))
-                .sorted(Comparator.<Candidate>comparingDouble(c -> Math.abs(c.rowOrdinal() - row))
-                        .thenComparing(Candidate::leavesOrphan)
-                        .thenComparingDouble(c -> Math.abs(c.firstNumber() + (requested.size() - 1) / 2.0 - number)))
-                .toList();
+        int[] excluded = wanted.stream().mapToInt(ShowLayout.Seat::globalIndex).toArray();
+        int[] rows = index.bySection.get(anchor.section());
+        record Placement(int row, int start, boolean orphan, double distance) {
+        }
         List<List<String>> picked = new ArrayList<>();
-        Set<String> used = new HashSet<>();
-        for (Candidate c : all) {
-            if (picked.size() == max) {
-                break;
+        List<int[]> used = new ArrayList<>();
+        // rows in a section have ordinals 0..n-1: visit them by distance from the requested row
+        Integer[] order = new Integer[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+            order[i] = i;
+        }
+        java.util.Arrays.sort(order, Comparator.comparingDouble(i -> Math.abs(i - row)));
+        int i = 0;
+        while (i < order.length && picked.size() < max) {
+            double ring = Math.abs(order[i] - row);
+            List<Placement> placements = new ArrayList<>();
+            for (; i < order.length && Math.abs(order[i] - row) == ring; i++) {
+                int rw = rows[order[i]];
+                int count = index.count[rw];
+                int first = index.first[rw];
+                int n = 0;
+                while (n < count) {
+                    if (!free.test(first + n)) {
+                        n++;
+                        continue;
+                    }
+                    int runStart = n;
+                    while (n < count && free.test(first + n)) {
+                        n++;
+                    }
+                    int runEnd = n;
+                    for (int s = runStart; s + quantity <= runEnd; s++) {
+                        if (!overlaps(excluded, first + s, quantity)) {
+                            placements.add(new Placement(rw, s, s - runStart == 1 || runEnd - (s + quantity) == 1,
+                                    Math.abs(s + 1 + (quantity - 1) / 2.0 - number)));
+                        }
+                    }
+                }
             }
-            if (c.seatIds().stream().noneMatch(used::contains)) {
-                picked.add(c.seatIds());
-                used.addAll(c.seatIds());
+            placements.sort(Comparator.comparing(Placement::orphan).thenComparingDouble(Placement::distance));
+            for (Placement p : placements) {
+                if (picked.size() == max) {
+                    break;
+                }
+                int start = index.first[p.row()] + p.start();
+                boolean taken = false;
+                for (int[] u : used) {
+                    taken |= start < u[0] + u[1] && u[0] < start + quantity;
+                }
+                if (!taken) {
+                    used.add(new int[]{start, quantity});
+                    List<String> ids = new ArrayList<>(quantity);
+                    for (int k = 0; k < quantity; k++) {
+                        ids.add(index.seatId(p.row(), p.start() + k + 1));
+                    }
+                    picked.add(ids);
+                }
             }
         }
         return picked;
     }
 
-    /** Every placement of {@code quantity} adjacent free seats in a row of the section(s). */
-    private List<Candidate> candidates(int quantity, String section) {
-        List<Candidate> out = new ArrayList<>();
-        if (quantity < 1) {
-            return out;
-        }
-        for (ShowLayout.Block block : layout.blocks()) {
-            if (section != null && !section.equals(block.section())) {
-                continue;
-            }
-            int rank = layout.section(block.section()).map(ShowLayout.Section::rank).orElse(Integer.MAX_VALUE);
-            int first = layout.offset(block.blockId());
-            for (int r = 0; r < block.rows().size(); r++) {
-                int count = block.seatsInRow()[r];
-                int rowOrdinal = layout.seat(block.blockId(), first - layout.offset(block.blockId())).rowOrdinal();
-                addRunsOfRow(out, block, r, first, count, quantity, rank, rowOrdinal);
-                first += count;
+    private static boolean overlaps(int[] seats, int start, int quantity) {
+        for (int s : seats) {
+            if (s >= start && s < start + quantity) {
+                return true;
             }
         }
-        return out;
-    }
-
-    private void addRunsOfRow(List<Candidate> out, ShowLayout.Block block, int r, int first, int count,
-                              int quantity, int rank, int rowOrdinal) {
-        String prefix = block.section() + "-" + block.rows().get(r) + "-";
-        int n = 0;
-        while (n < count) {
-            if (!free.test(first + n)) {
-                n++;
-                continue;
-            }
-            int runStart = n;
-            while (n < count && free.test(first + n)) {
-                n++;
-            }
-            int runEnd = n; // exclusive
-            for (int s = runStart; s + quantity <= runEnd; s++) {
-                int left = s - runStart;
-                int right = runEnd - (s + quantity);
-                List<String> ids = new ArrayList<>(quantity);
-                for (int k = 0; k < quantity; k++) {
-                    ids.add(prefix + (s + k + 1));
-                }
-                int offCentre = Math.abs(2 * s + quantity - count);
-                out.add(new Candidate(ids, block.section(), rowOrdinal, s + 1, left == 1 || right == 1, offCentre, rank));
-            }
-        }
+        return false;
     }
 }

@@ -72,6 +72,8 @@ public final class ShowLayout {
     /** "section-row" -> {blockId, index of the row's first seat in the block, seats, row ordinal in section} */
     private final Map<String, int[]> rowsByKey = new HashMap<>();
     private final int totalSeats;
+    /** Built on first use by {@link SeatPicker}; a benign race may build it twice. */
+    private volatile SeatPicker.RowIndex pickerIndex;
 
     public ShowLayout(String showId, String currency, List<Section> sections, List<Block> blocks) {
         this.showId = Objects.requireNonNull(showId);
@@ -107,6 +109,15 @@ public final class ShowLayout {
 
     public String showId() {
         return showId;
+    }
+
+    SeatPicker.RowIndex pickerIndex() {
+        SeatPicker.RowIndex index = pickerIndex;
+        if (index == null) {
+            index = new SeatPicker.RowIndex(this);
+            pickerIndex = index;
+        }
+        return index;
     }
 
     public String currency() {

@@ -22,6 +22,7 @@ public final class ShowSnapshot {
     private final long builtAt;
     private final byte[] statuses;
     private final AtomicLong localEdits = new AtomicLong();
+    private volatile byte[] packed;
 
     public ShowSnapshot(String showId, long gridVersion, long builtAt, byte[] statuses) {
         this.showId = showId;
@@ -42,6 +43,30 @@ public final class ShowSnapshot {
     /** Changes whenever the content changes: the grid's revision sum plus this member's edits since. */
     public String version() {
         return gridVersion + "." + localEdits.get();
+    }
+
+    /**
+     * The grid's revision sum when this snapshot was read: the seat-map version clients cache by.
+     * It moves at most once per refresh, so a polling seat map gets 304s between refreshes.
+     */
+    public long gridVersion() {
+        return gridVersion;
+    }
+
+    /**
+     * Two bits per seat in layout order (the status ordinal), four seats per byte, first seat in
+     * the lowest bits. Computed once per snapshot, on first use.
+     */
+    public byte[] packed() {
+        byte[] p = packed;
+        if (p == null) {
+            p = new byte[(statuses.length + 3) / 4];
+            for (int g = 0; g < statuses.length; g++) {
+                p[g >> 2] |= (byte) (statuses[g] << ((g & 3) * 2));
+            }
+            packed = p;
+        }
+        return p;
     }
 
     public int size() {

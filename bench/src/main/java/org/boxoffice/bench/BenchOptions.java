@@ -1,0 +1,232 @@
+package org.boxoffice.bench;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+/**
+ * The bench's command line. Every option has a default suited to a 2-core machine that also runs
+ * the service and PostgreSQL, so {@code ./boxoffice bench} alone is a complete run of about two
+ * minutes.
+ */
+public final class BenchOptions {
+
+    /** A command line the bench cannot run with; the message says why. Exit code 2. */
+    public static final class UsageException extends Exception {
+        public UsageException(String message) {
+            super(message);
+        }
+    }
+
+    Path java = Path.of(ProcessHandle.current().info().command().orElse("java"));
+    Path appJar = Path.of("app/target/boxoffice.jar");
+    String url;
+    String dbUrl;
+    String dbUser = "postgres";
+    String dbPassword = "";
+    int seats = 20_000;
+    boolean stadium;
+    Integer buyers;
+    int connections = 64;
+    Duration duration = Duration.ofSeconds(30);
+    Duration warmup = Duration.ofSeconds(10);
+    /** Warm up until the server's JIT compiler has settled (at most {@link #WARMUP_AUTO_MAX}). */
+    boolean warmupAuto;
+    static final Duration WARMUP_AUTO_MAX = Duration.ofSeconds(120);
+    int retries = 3;
+    double bestAvailable = 0.2;
+    double abandon = 0.05;
+    int readEvery = 5;
+    int baselinePool = 16;
+    Integer servicePool;
+    Integer blockGroups;
+    String event = "midnight-echoes";
+    Double waitingRoom;
+    boolean baselines = true;
+    boolean expiry = true;
+    boolean memory = true;
+    boolean profile;
+    String serviceOpts = "-Xmx2g";
+    long seed = 42;
+    Path out;
+    boolean help;
+    /** The arguments as given, for the results file. */
+    final List<String> arguments = new ArrayList<>();
+
+    private static final Map<String, Option> OPTIONS = new LinkedHashMap<>();
+
+    private record Option(String argument, String help, BiConsumer<BenchOptions, String> apply) {
+    }
+
+    private static void option(String name, String argument, String help, BiConsumer<BenchOptions, String> apply) {
+        OPTIONS.put(name, new Option(argument, help, apply));
+    }
+
+    static {
+        option("--url", "URL", "drive a running service instead of starting one (baselines and invariants then need --db-url)",
+                (o, v) -> o.url = v.endsWith("/") ? v.substring(0, v.length() - 1) : v);
+        option("--db-url", "JDBC", "PostgreSQL for the baselines and the invariant check (default: an embedded one the service also uses)",
+                (o, v) -> o.dbUrl = v);
+        option("--db-user", "NAME", "user for --db-url (default postgres)", (o, v) -> o.dbUser = v);
+        option("--db-password", "SECRET", "password for --db-url (default empty)", (o, v) -> o.dbPassword = v);
+        option("--seats", "N", "seats of the hot show (default 20000; sections of 50 x 50)", (o, v) -> o.seats = intIn(v, "--seats", 50, 200_000));
+        option("--stadium", null, "a 60,000-seat show (same as --seats 60000)", (o, v) -> o.stadium = true);
+        option("--buyers", "N", "simulated fans, one account each (default seats / 2)", (o, v) -> o.buyers = intIn(v, "--buyers", 1, 1_000_000));
+        option("--connections", "N", "concurrent keep-alive connections (default 64)", (o, v) -> o.connections = intIn(v, "--connections", 1, 4096));
+        option("--duration", "SECONDS", "time limit per system if the show does not sell out (default 30)",
+                (o, v) -> o.duration = Duration.ofSeconds(intIn(v, "--duration", 1, 3600)));
+        option("--warmup", "SECONDS|auto", "warm-up per system on a show of its own, not measured (default 10; 0 skips;"
+                        + " auto: until the server's JIT compiler uses under 10% of a core, at most 120 s)",
+                (o, v) -> {
+                    if (v.equals("auto")) {
+                        o.warmupAuto = true;
+                        o.warmup = WARMUP_AUTO_MAX;
+                    } else {
+                        o.warmup = Duration.ofSeconds(intIn(v, "--warmup", 0, 600));
+                    }
+                });
+        option("--retries", "N", "attempts with an offered alternative after a 409, per turn (default 3)", (o, v) -> o.retries = intIn(v, "--retries", 0, 20));
+        option("--best-available", "SHARE", "share of buyers who ask for best available (default 0.2)", (o, v) -> o.bestAvailable = share(v, "--best-available"));
+        option("--abandon", "SHARE", "share of successful buyers who release their hold at once (default 0.05)", (o, v) -> o.abandon = share(v, "--abandon"));
+        option("--read-every", "N", "one seat-map read per N hold attempts per connection (default 5)", (o, v) -> o.readEvery = intIn(v, "--read-every", 1, 1000));
+        option("--baseline-pool", "N", "connections of the baselines' HikariCP pool (default 16)", (o, v) -> o.baselinePool = intIn(v, "--baseline-pool", 1, 190));
+        option("--db-pool", "N", "the service's pool (BOXOFFICE_DB_POOL; default: the service's own)", (o, v) -> o.servicePool = intIn(v, "--db-pool", 1, 190));
+        option("--block-groups", "N", "partitions the hot show's blocks spread over (default: the service's own)",
+                (o, v) -> o.blockGroups = intIn(v, "--block-groups", 1, 271));
+        option("--event", "ID", "event the bench's shows belong to (default midnight-echoes, from the demo catalog)", (o, v) -> o.event = v);
+        option("--waiting-room", "RATE", "sell Boxoffice's hot show through its waiting room, admitting RATE buyers/s (baselines have none)",
+                (o, v) -> o.waitingRoom = positive(v, "--waiting-room"));
+        option("--no-baselines", null, "skip the PostgreSQL-only baselines", (o, v) -> o.baselines = false);
+        option("--no-expiry", null, "skip the expiry check", (o, v) -> o.expiry = false);
+        option("--no-memory", null, "skip the heap measurement", (o, v) -> o.memory = false);
+        option("--profile", null, "record a Flight Recorder profile of the service during its run and summarize it", (o, v) -> o.profile = true);
+        option("--service-opts", "OPTS", "JVM options of the service and the baseline server (default -Xmx2g)", (o, v) -> o.serviceOpts = v);
+        option("--seed", "N", "seed of the crowd's wishes and choices (default 42)", (o, v) -> o.seed = longValue(v, "--seed"));
+        option("--out", "DIR", "results folder (default bench/results/<timestamp>)", (o, v) -> o.out = Path.of(v));
+        option("--java", "PATH", "java for the child processes (the launcher passes its JDK)", (o, v) -> o.java = Path.of(v));
+        option("--app-jar", "PATH", "the service's jar (the launcher passes app/target/boxoffice.jar)", (o, v) -> o.appJar = Path.of(v));
+        option("--help", null, "this text", (o, v) -> o.help = true);
+    }
+
+    public static BenchOptions parse(String... args) throws UsageException {
+        BenchOptions o = new BenchOptions();
+        o.arguments.addAll(Arrays.asList(args));
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            String value = null;
+            int eq = arg.indexOf('=');
+            if (arg.startsWith("--") && eq > 0) {
+                value = arg.substring(eq + 1);
+                arg = arg.substring(0, eq);
+            }
+            Option option = OPTIONS.get(arg.equals("-h") ? "--help" : arg);
+            if (option == null) {
+                throw new UsageException("unknown option '" + args[i] + "'");
+            }
+            if (option.argument() != null && value == null) {
+                if (i + 1 >= args.length) {
+                    throw new UsageException(arg + " needs a value (" + option.argument() + ")");
+                }
+                value = args[++i];
+            } else if (option.argument() == null && value != null) {
+                throw new UsageException(arg + " takes no value");
+            }
+            try {
+                option.apply().accept(o, value);
+            } catch (BadValue e) {
+                throw new UsageException(e.getMessage());
+            }
+        }
+        if (o.stadium) {
+            o.seats = 60_000;
+        }
+        if (o.url != null && !o.url.matches("https?://[^/:]+(:\\d+)?")) {
+            throw new UsageException("--url must look like http://host:port, not '" + o.url + "'");
+        }
+        if (o.url != null && o.url.startsWith("https")) {
+            throw new UsageException("--url: the bench speaks plain HTTP only");
+        }
+        if (o.dbUrl != null && !o.dbUrl.startsWith("jdbc:postgresql:")) {
+            throw new UsageException("--db-url must be a PostgreSQL JDBC URL (jdbc:postgresql://host:port/db)");
+        }
+        return o;
+    }
+
+    public static String usage() {
+        StringBuilder sb = new StringBuilder("""
+                usage: ./boxoffice bench [options]
+
+                Flash-sale benchmark: starts Boxoffice (embedded grid, PostgreSQL shared with the
+                baselines), sells one hot show to a crowd of simulated fans over HTTP, then the same
+                scenario against PostgreSQL-only designs, checks the invariants, and writes JSON, a
+                chart and a summary to bench/results/<timestamp>/.
+
+                options:
+                """);
+        OPTIONS.forEach((name, option) -> {
+            String left = "  " + name + (option.argument() == null ? "" : " " + option.argument());
+            sb.append(left).append(" ".repeat(Math.max(1, 28 - left.length()))).append(option.help()).append('\n');
+        });
+        return sb.toString();
+    }
+
+    public int buyers() {
+        return buyers != null ? buyers : Math.max(100, seats / 2);
+    }
+
+    private static int intIn(String v, String name, int min, int max) {
+        try {
+            int n = Integer.parseInt(v.trim().replace("_", ""));
+            if (n < min || n > max) {
+                throw new IllegalArgumentException();
+            }
+            return n;
+        } catch (IllegalArgumentException e) {
+            throw new BadValue(name + " must be a whole number from " + min + " to " + max + ", not '" + v + "'");
+        }
+    }
+
+    private static long longValue(String v, String name) {
+        try {
+            return Long.parseLong(v.trim());
+        } catch (NumberFormatException e) {
+            throw new BadValue(name + " must be a whole number, not '" + v + "'");
+        }
+    }
+
+    private static double positive(String v, String name) {
+        try {
+            double d = Double.parseDouble(v.trim());
+            if (!(d > 0 && d <= 100_000)) {
+                throw new NumberFormatException();
+            }
+            return d;
+        } catch (NumberFormatException e) {
+            throw new BadValue(name + " must be a rate above 0 (buyers per second), not '" + v + "'");
+        }
+    }
+
+    private static double share(String v, String name) {
+        try {
+            double d = Double.parseDouble(v.trim());
+            if (d < 0 || d > 1 || Double.isNaN(d)) {
+                throw new NumberFormatException();
+            }
+            return d;
+        } catch (NumberFormatException e) {
+            throw new BadValue(name + " must be a share from 0 to 1, not '" + v + "'");
+        }
+    }
+
+    /** Thrown inside option parsers; {@link #parse} turns it into a {@link UsageException}. */
+    private static final class BadValue extends IllegalArgumentException {
+        BadValue(String message) {
+            super(message);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package org.boxoffice.bench;
+
+import org.boxoffice.mapstore.EmbeddedDatabase;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.OptionalLong;
+
+/**
+ * The one PostgreSQL of a bench run: the service's referee and the baselines' only store, so both
+ * sides of the comparison write to the same server with the same settings. Either an embedded one
+ * the bench starts in its work folder, or the one given with {@code --db-url}.
+ */
+final class Database implements AutoCloseable {
+
+    private final String url;
+    private final String user;
+    private final String password;
+    private final EmbeddedDatabase embedded;
+
+    private Database(String url, String user, String password, EmbeddedDatabase embedded) {
+        this.url = url;
+        this.user = user;
+        this.password = password;
+        this.embedded = embedded;
+    }
+
+    static Database embedded(Path directory) {
+        EmbeddedDatabase db = EmbeddedDatabase.start(directory, 0);
+        return new Database(db.jdbcUrl(), db.user(), db.password(), db);
+    }
+
+    static Database external(String url, String user, String password) {
+        return new Database(url, user, password, null);
+    }
+
+    String url() {
+        return url;
+    }
+
+    String user() {
+        return user;
+    }
+
+    String password() {
+        return password;
+    }
+
+    boolean isEmbedded() {
+        return embedded != null;
+    }
+
+    Connection connect() throws SQLException {
+        return DriverManager.getConnection(url, user, password);
+    }
+
+    /**
+     * Flushes dirty pages before a measured run, so no run pays for the previous run's checkpoint.
+     * Needs a superuser (the embedded one is); elsewhere it is skipped.
+     */
+    void checkpoint() {
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("CHECKPOINT");
+        } catch (SQLException e) {
+            System.err.println("bench: CHECKPOINT skipped (" + e.getMessage() + ")");
+        }
+    }
+
+    /** The postmaster's pid, when this machine runs it (embedded): its backends' CPU is measured. */
+    OptionalLong postmasterPid() {
+        if (embedded == null) {
+            return OptionalLong.empty();
+        }
+        try {
+            String first = Files.readAllLines(embedded.dataDirectory().resolve("postmaster.pid")).get(0).trim();
+            return OptionalLong.of(Long.parseLong(first));
+        } catch (IOException | RuntimeException e) {
+            return OptionalLong.empty();
+        }
+    }
+
+    String describe() {
+        return embedded != null ? "embedded PostgreSQL on port " + embedded.port() + " (synchronous_commit on)" : url;
+    }
+
+    @Override
+    public void close() {
+        if (embedded != null) {
+            embedded.close();
+        }
+    }
+}

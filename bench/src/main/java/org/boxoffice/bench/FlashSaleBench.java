@@ -1,0 +1,597 @@
+package org.boxoffice.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.boxoffice.bench.baseline.BaselineSchema;
+import org.boxoffice.bench.baseline.BaselineServer;
+import org.boxoffice.bench.baseline.ClaimStrategy;
+import org.boxoffice.bench.baseline.Hs256;
+import org.boxoffice.bench.check.InvariantChecker;
+import org.boxoffice.bench.check.ReferenceState;
+import org.boxoffice.bench.http.BoxofficeApi;
+import org.boxoffice.bench.http.HttpConnection;
+import org.boxoffice.bench.http.HttpResponse;
+import org.boxoffice.bench.load.Buyer;
+import org.boxoffice.bench.load.LoadRun;
+import org.boxoffice.bench.load.RunResult;
+import org.boxoffice.bench.load.SeatMap;
+import org.boxoffice.bench.load.ShowPlan;
+import org.boxoffice.bench.load.Target;
+import org.boxoffice.bench.probe.CpuMeter;
+import org.boxoffice.bench.probe.ExpiryCheck;
+import org.boxoffice.bench.probe.HeapFootprint;
+import org.boxoffice.bench.probe.HttpCeiling;
+import org.boxoffice.bench.probe.JfrProfile;
+import org.boxoffice.bench.report.BenchReport;
+import org.boxoffice.bench.report.Chart;
+import org.boxoffice.bench.report.ResultsJson;
+import org.boxoffice.bench.report.SummaryTable;
+import org.boxoffice.bench.report.SystemOutcome;
+import org.boxoffice.bench.report.Targets;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * One complete bench run: PostgreSQL, then Boxoffice (start, warm up, sell the hot show, check
+ * the invariants, the expiry and the heap), then each PostgreSQL-only baseline behind its own HTTP
+ * server on the same database with the same crowd, then the report. Systems run one after the
+ * other, never side by side, and each server is stopped before the next starts, so every system
+ * has the machine to itself (apart from the load generator, which every system shares alike).
+ */
+final class FlashSaleBench {
+
+    private static final String HOST = "127.0.0.1";
+    private static final int HOLD_SECONDS = 420;
+    /** The service's default grace; the invariant check counts a hold as live this long past expiresAt. */
+    private static final long BOXOFFICE_GRACE_MS = 5_000;
+    private static final int WARMUP_SEATS = 5_000;
+    private static final int MEMORY_SHOWS = 5;
+    /** --warmup auto: warm until the JIT compiler uses less than this share of a core over a step. */
+    private static final double WARM_JIT_SHARE = 0.10;
+    private static final Duration WARM_STEP = Duration.ofSeconds(5);
+
+    private final BenchOptions o;
+    private final Path out;
+    private final List<String> notes = new ArrayList<>();
+    private final Deque<AutoCloseable> resources = new ArrayDeque<>();
+    private HttpCeiling.Result ceiling;
+
+    FlashSaleBench(BenchOptions options) {
+        this.o = options;
+        this.out = options.out != null ? options.out
+                : Path.of("bench", "results", DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()));
+    }
+
+    private record BoxofficeOutcome(SystemOutcome outcome, ExpiryCheck.Result expiry, HeapFootprint.Result memory) {
+    }
+
+    int run() throws Exception {
+        Instant started = Instant.now();
+        Files.createDirectories(out);
+        Path work = Files.createTempDirectory("boxoffice-bench-");
+        Thread hook = new Thread(this::closeAll, "bench-cleanup");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try {
+            Database db = openDatabase(work);
+            List<SystemOutcome> systems = new ArrayList<>();
+            BoxofficeOutcome box = boxoffice(db, work);
+            systems.add(box.outcome());
+            systems.addAll(baselines(db));
+
+            BenchReport report = new BenchReport(started, machine(db), command(), settings(), systems, ceiling,
+                    box.expiry(), box.memory(), Targets.evaluate(systems, box.expiry(), box.memory()), notes);
+            ResultsJson.write(report, out.resolve("results.json"));
+            Chart.write(systems.stream().map(SystemOutcome::run).toList(),
+                    String.format(Locale.ROOT, "Flash sale: %,d seats, %,d buyers, %d connections (%s)",
+                            o.seats, o.buyers(), o.connections, report.machine().get("summary")),
+                    out.resolve("chart.png"));
+            String summary = SummaryTable.render(report);
+            Files.writeString(out.resolve("summary.txt"), summary);
+            System.out.println(summary);
+            System.out.println("results: " + out.toAbsolutePath());
+            if (report.violations() > 0) {
+                System.out.println("\n!!!!!!!! " + report.violations() + " INVARIANT VIOLATION(S): a seat was held twice or an"
+                        + " acknowledged hold is not in PostgreSQL. See results.json. !!!!!!!!");
+                return 1;
+            }
+            return 0;
+        } finally {
+            closeAll();
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook is running already
+            }
+            deleteRecursively(work);
+        }
+    }
+
+    private Database openDatabase(Path work) {
+        Database db;
+        if (o.dbUrl != null) {
+            db = Database.external(o.dbUrl, o.dbUser, o.dbPassword);
+        } else if (o.url == null) {
+            log("starting PostgreSQL (embedded) in " + work);
+            db = Database.embedded(work.resolve("postgres"));
+        } else {
+            notes.add("no --db-url with --url: baselines and invariant checks skipped");
+            return null;
+        }
+        resources.push(db);
+        return db;
+    }
+
+    // ---------------------------------------------------------------- Boxoffice
+
+    private BoxofficeOutcome boxoffice(Database db, Path work) throws Exception {
+        ChildProcess service = null;
+        BoxofficeApi api;
+        if (o.url != null) {
+            URI uri = URI.create(o.url);
+            api = new BoxofficeApi(uri.getHost(), uri.getPort() > 0 ? uri.getPort() : 80);
+            log("using the service at " + o.url);
+            api.awaitReady(Duration.ofMinutes(1), () -> true);
+        } else {
+            int port = ChildProcess.freePort();
+            Map<String, String> env = new LinkedHashMap<>();
+            env.put("SERVER_PORT", Integer.toString(port));
+            env.put("SERVER_HOST", HOST);
+            env.put("BOXOFFICE_DATA_DIR", work.resolve("service").toString());
+            env.put("BOXOFFICE_DB_URL", db.url());
+            env.put("BOXOFFICE_DB_USER", db.user());
+            env.put("BOXOFFICE_DB_PASSWORD", db.password());
+            if (o.servicePool != null) {
+                env.put("BOXOFFICE_DB_POOL", Integer.toString(o.servicePool));
+            }
+            env.put("BOXOFFICE_GRID_PORT", Integer.toString(ChildProcess.freePort()));
+            // a cluster name of its own: never join another member running on this machine
+            env.put("BOXOFFICE_GRID_CLUSTER", "bench-" + HexFormat.of().formatHex(randomBytes(4)));
+            env.put("BOXOFFICE_AUTH_DEVTOKENS", "true");
+            // the load generator is one client address standing in for thousands of fans' addresses;
+            // the per-account limit stays on, as every simulated fan is an account of its own
+            env.put("BOXOFFICE_LIMITS_ADDRESS", "0");
+            env.put("BOXOFFICE_DEMO_SEED", "true");
+            List<String> command = new ArrayList<>();
+            command.add(o.java.toString());
+            command.addAll(jvmOptions());
+            command.add("-Dhazelcast.phone.home.enabled=false");
+            command.add("-jar");
+            command.add(o.appJar.toAbsolutePath().toString());
+            log("starting the service (" + o.appJar + ") on port " + port);
+            service = ChildProcess.start("service", command, env, out.resolve("service.log"));
+            resources.push(service);
+            api = new BoxofficeApi(HOST, port);
+            try {
+                api.awaitReady(Duration.ofMinutes(3), service::isAlive);
+            } catch (IllegalStateException e) {
+                throw new IllegalStateException(e.getMessage() + "\n--- " + service.log() + " ---\n" + service.tail(30), e);
+            }
+        }
+        String admin = api.adminToken();
+        long t0 = System.nanoTime();
+        List<String> tokens = api.tokens(Buyer.accountIds(o.buyers()), o.connections);
+        log(String.format(Locale.ROOT, "%,d buyer tokens in %.1f s", tokens.size(), (System.nanoTime() - t0) / 1e9));
+
+        JsonNode created = api.createShow(admin, BoxofficeApi.showRequest(o.event, ShowPlan.regularSections(o.seats),
+                HOLD_SECONDS, null, o.blockGroups));
+        String showId = created.path("showId").asText();
+        ShowPlan plan = ShowPlan.fromShow(api.show(showId));
+        log(String.format(Locale.ROOT, "show %s: %,d seats in %d blocks over %d block groups", showId,
+                created.path("seatCount").asInt(), created.path("blocks").asInt(), created.path("blockGroups").asInt()));
+        Target target = new Target("boxoffice", api.host(), api.port(), showId, plan);
+        List<Buyer> crowd = Buyer.crowd(o.buyers(), o.seed, plan, tokens);
+
+        warmUp("boxoffice", crowd, service != null ? service.pid() : -1, () -> {
+            JsonNode warm = api.createShow(admin, BoxofficeApi.showRequest(o.event,
+                    ShowPlan.regularSections(Math.min(o.seats, WARMUP_SEATS)), HOLD_SECONDS, null, o.blockGroups));
+            String warmId = warm.path("showId").asText();
+            return new Target("boxoffice-warmup", api.host(), api.port(), warmId, ShowPlan.fromShow(api.show(warmId)));
+        });
+        LoadRun.Room room = null;
+        if (o.waitingRoom != null) {
+            api.openWaitingRoom(admin, showId, o.waitingRoom);
+            long joined = System.nanoTime();
+            room = new LoadRun.Room(api.joinQueue(showId, crowd, o.connections));
+            log(String.format(Locale.ROOT, "%,d buyers joined the waiting room in %.1f s; admitting %.0f a second",
+                    room.tickets().size(), (System.nanoTime() - joined) / 1e9, o.waitingRoom));
+            notes.add("boxoffice sold through its waiting room at " + o.waitingRoom + " admissions/s; the baselines have no waiting room");
+        }
+        if (db != null) {
+            db.checkpoint();
+        }
+        long pid = service != null ? service.pid() : -1;
+        boolean profiling = o.profile && service != null;
+        if (profiling) {
+            JfrProfile.start(jcmd(), pid);
+        }
+        SystemOutcome outcome = measure(target, crowd, room, db, pid, () -> {
+            if (db == null) {
+                return null;
+            }
+            try (Connection c = db.connect()) {
+                return ReferenceState.boxoffice(c, showId);
+            }
+        }, BOXOFFICE_GRACE_MS, () -> {
+            if (!profiling) {
+                return null;
+            }
+            Path file = out.resolve("service.jfr");
+            JfrProfile.dumpAndStop(jcmd(), pid, file);
+            return JfrProfile.summarize(file);
+        });
+        if (o.profile && service == null) {
+            notes.add("--profile needs a service the bench starts itself; not profiled");
+        }
+
+        ExpiryCheck.Result expiry = null;
+        if (o.expiry) {
+            log("expiry check");
+            expiry = ExpiryCheck.run(api, admin, o.event);
+        }
+        HeapFootprint.Result memory = null;
+        if (o.memory && service != null) {
+            log("heap footprint: a 60,000-seat show, then " + MEMORY_SHOWS + " shows of " + o.seats + " seats");
+            memory = HeapFootprint.measure(jcmd(), pid, api, admin, o.event, MEMORY_SHOWS, o.seats);
+        } else if (o.memory) {
+            notes.add("heap footprint needs a service the bench starts itself; not measured");
+        }
+        if (service != null) {
+            resources.remove(service);
+            service.close();
+        }
+        return new BoxofficeOutcome(outcome, expiry, memory);
+    }
+
+    // ---------------------------------------------------------------- baselines
+
+    private List<SystemOutcome> baselines(Database db) throws Exception {
+        if (!o.baselines) {
+            notes.add("baselines skipped (--no-baselines)");
+            return List.of();
+        }
+        if (db == null) {
+            return List.of();
+        }
+        try (Connection c = db.connect()) {
+            BaselineSchema.recreate(c);
+        }
+        String secret = HexFormat.of().formatHex(randomBytes(32));
+        Hs256 jwt = new Hs256(secret);
+        long expires = Instant.now().plus(Duration.ofHours(12)).getEpochSecond();
+        int port = ChildProcess.freePort();
+        List<String> command = new ArrayList<>();
+        command.add(o.java.toString());
+        command.addAll(jvmOptions());
+        command.addAll(List.of("-cp", benchJar().toString(), BaselineServer.class.getName(), "--port", Integer.toString(port),
+                "--db-url", db.url(), "--db-user", db.user(), "--db-password", db.password(),
+                "--pool", Integer.toString(o.baselinePool), "--secret", secret));
+        log("starting the baseline server on port " + port + " (pool " + o.baselinePool + ")");
+        ChildProcess server = ChildProcess.start("baseline", command, Map.of(), out.resolve("baseline.log"));
+        resources.push(server);
+        awaitHealth(port, server);
+        // a first pass warms the server and the client, the second is the figure
+        HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(1));
+        ceiling = HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(2));
+        log(String.format(Locale.ROOT, "HTTP ceiling (empty handler, same web server and client): %,.0f requests/s",
+                ceiling.requestsPerSecond()));
+
+        ShowPlan plan = ShowPlan.of(ShowPlan.regularSections(o.seats));
+        ShowPlan warmPlan = ShowPlan.of(ShowPlan.regularSections(Math.min(o.seats, WARMUP_SEATS)));
+        List<String> ids = Buyer.accountIds(o.buyers());
+        List<String> tokens = ids.stream().map(id -> jwt.mint(id, expires)).toList();
+        List<Buyer> crowd = Buyer.crowd(o.buyers(), o.seed, plan, tokens);
+        List<SystemOutcome> outcomes = new ArrayList<>();
+        for (ClaimStrategy strategy : List.of(ClaimStrategy.CONDITIONAL, ClaimStrategy.FOR_UPDATE)) {
+            String showId = "bl-" + strategy.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            try (Connection c = db.connect()) {
+                BaselineSchema.createShow(c, showId, strategy, HOLD_SECONDS * 1000L, plan);
+            }
+            warmUp(strategy.systemName(), crowd, server.pid(), () -> {
+                String warmId = showId + "-warmup";
+                try (Connection c = db.connect()) {
+                    BaselineSchema.createShow(c, warmId, strategy, HOLD_SECONDS * 1000L, warmPlan);
+                }
+                return new Target(strategy.systemName() + "-warmup", HOST, port, warmId, warmPlan);
+            });
+            db.checkpoint();
+            Target target = new Target(strategy.systemName(), HOST, port, showId, plan);
+            outcomes.add(measure(target, crowd, null, db, server.pid(), () -> {
+                try (Connection c = db.connect()) {
+                    return ReferenceState.baseline(c, showId);
+                }
+            }, 0, () -> null));
+        }
+        resources.remove(server);
+        server.close();
+        return outcomes;
+    }
+
+    // ---------------------------------------------------------------- shared
+
+    private interface Step<T> {
+        T get() throws Exception;
+    }
+
+    /** The measured run, then the seats left, the invariant check and the server's profile. */
+    private SystemOutcome measure(Target target, List<Buyer> crowd, LoadRun.Room room, Database db, long serverPid,
+                                  Step<ReferenceState> referee, long graceMillis,
+                                  Step<JfrProfile.Summary> profile) throws Exception {
+        CpuMeter meter = cpuMeter(db, serverPid);
+        log("selling " + target.showId() + " on " + target.name());
+        Map<String, Long> threadsBefore = serverPid > 0 ? CpuMeter.threadKinds(serverPid) : Map.of();
+        CpuMeter.Sample before = meter.sample();
+        RunResult run = new LoadRun(target, crowd, settings(o.duration, o.abandon, false), room).run();
+        CpuMeter.Sample after = meter.sample();
+        Map<String, Double> serverThreads = new LinkedHashMap<>();
+        if (serverPid > 0) {
+            CpuMeter.threadKinds(serverPid).entrySet().stream()
+                    .map(e -> Map.entry(e.getKey(), (e.getValue() - threadsBefore.getOrDefault(e.getKey(), 0L)) / 1e9))
+                    .filter(e -> e.getValue() >= 0.05)
+                    .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                    .forEach(e -> serverThreads.put(e.getKey(), Math.round(e.getValue() * 10) / 10.0));
+        }
+        log(String.format(Locale.ROOT, "%s: %,.0f hold attempts/s, %,.0f successful holds/s, %s", target.name(),
+                run.attemptsPerSecond(), run.holdsPerSecond(),
+                run.soldOut() ? String.format(Locale.ROOT, "sold out in %.1f s", run.sellOutSeconds()) : "not sold out"));
+        JfrProfile.Summary summary = profile.get();
+        // let the seat-map snapshot catch up with the last holds before reading it
+        Thread.sleep(1_000);
+        Integer left = seatsLeft(target);
+        InvariantChecker.Report invariants = null;
+        ReferenceState state = referee.get();
+        if (state != null) {
+            invariants = InvariantChecker.check(run.acked(), run.released(), state.seats(), state.holds(),
+                    System.currentTimeMillis(), graceMillis);
+            log(target.name() + ": invariant violations: " + invariants.violations()
+                    + (invariants.violations() > 0 ? "  <<<<<<<<<<<<<<<< VIOLATION" : ""));
+        }
+        return new SystemOutcome(run, invariants, CpuMeter.between(before, after), serverThreads, left, summary);
+    }
+
+    /**
+     * The same crowd on a show of its own for the warm-up time, every hold released at once so the
+     * show never sells out: the server's JIT compiles the paths of the sale (409s with
+     * alternatives, best available, holds, releases, seat maps) before the clock starts. One show
+     * only, because Boxoffice keeps refreshing the seat map of every show read in the last minutes,
+     * and a pile of warm-up shows would tax the measured run. Nothing here is measured.
+     */
+    private void warmUp(String system, List<Buyer> crowd, long serverPid, Step<Target> newShow) throws Exception {
+        if (o.warmup.isZero()) {
+            return;
+        }
+        Target show = newShow.get();
+        if (!o.warmupAuto || serverPid <= 0) {
+            log("warming up " + system + " for " + o.warmup.toSeconds() + " s");
+            new LoadRun(show, crowd, settings(o.warmup, 1.0, true)).run();
+            return;
+        }
+        // until the JIT compiler threads use less than a tenth of a core over a 5 s step
+        long start = System.nanoTime();
+        double jitShare = 1;
+        while (jitShare > WARM_JIT_SHARE && System.nanoTime() - start < o.warmup.toNanos()) {
+            long jitBefore = CpuMeter.threadKinds(serverPid).getOrDefault(CpuMeter.JIT, 0L);
+            long t0 = System.nanoTime();
+            new LoadRun(show, crowd, settings(WARM_STEP, 1.0, true)).run();
+            long jit = CpuMeter.threadKinds(serverPid).getOrDefault(CpuMeter.JIT, 0L) - jitBefore;
+            jitShare = (double) jit / (System.nanoTime() - t0);
+        }
+        log(String.format(Locale.ROOT, "warmed up %s for %.0f s (JIT compiler at %.0f%% of a core)", system,
+                (System.nanoTime() - start) / 1e9, 100 * jitShare));
+    }
+
+    private LoadRun.Settings settings(Duration limit, double abandon, boolean recycle) {
+        return new LoadRun.Settings(o.connections, limit, o.retries, o.bestAvailable, abandon, o.readEvery, o.seed, recycle);
+    }
+
+    private CpuMeter cpuMeter(Database db, long serverPid) {
+        Map<String, Supplier<List<ProcessHandle>>> groups = new LinkedHashMap<>();
+        groups.put("load generator", () -> List.of(ProcessHandle.current()));
+        if (serverPid > 0) {
+            groups.put("server", () -> ProcessHandle.of(serverPid).stream().toList());
+        }
+        if (db != null && db.postmasterPid().isPresent()) {
+            long pg = db.postmasterPid().getAsLong();
+            groups.put("postgresql", () -> CpuMeter.withDescendants(pg));
+        }
+        return new CpuMeter(groups);
+    }
+
+    /** Free seats on the system's seat map now; null if it cannot be read. */
+    private static Integer seatsLeft(Target target) {
+        try (HttpConnection c = new HttpConnection(target.host(), target.port())) {
+            HttpResponse r = c.get(target.availabilityPath(), null);
+            if (r.status() != 200) {
+                return null;
+            }
+            SeatMap map = new SeatMap(target.plan().seatCount());
+            map.replace(SeatMap.decode(r.json().path("data").asText(), map.size()), r.etag());
+            return map.freeCount();
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private void awaitHealth(int port, ChildProcess server) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!server.isAlive()) {
+                throw new IllegalStateException("the baseline server exited:\n" + server.tail(30));
+            }
+            try (HttpConnection c = new HttpConnection(HOST, port)) {
+                if (c.get("/health", null).status() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("the baseline server did not come up:\n" + server.tail(30));
+    }
+
+    private List<String> jvmOptions() {
+        return Arrays.stream(o.serviceOpts.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
+    }
+
+    private Path jcmd() {
+        Path sibling = o.java.toAbsolutePath().resolveSibling("jcmd");
+        return Files.isExecutable(sibling) ? sibling : Path.of("jcmd");
+    }
+
+    private static Path benchJar() throws Exception {
+        return Path.of(FlashSaleBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+
+    private String command() {
+        List<String> shown = new ArrayList<>();
+        for (int i = 0; i < o.arguments.size(); i++) {
+            String a = o.arguments.get(i);
+            if (a.equals("--java") || a.equals("--app-jar")) {
+                i++;
+            } else if (!a.startsWith("--java=") && !a.startsWith("--app-jar=")) {
+                shown.add(a);
+            }
+        }
+        return ("./boxoffice bench " + String.join(" ", shown)).trim();
+    }
+
+    private Map<String, Object> settings() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        List<ShowPlan.SectionSpec> sections = ShowPlan.regularSections(o.seats);
+        m.put("summary", String.format(Locale.ROOT, "%,d seats in %d sections of up to 50 rows x 50 seats; %,d buyers wanting"
+                        + " 1-4 adjacent seats, mostly in the front sections; %d connections; %.0f%% best available;"
+                        + " up to %d retries with an offered alternative; %.0f%% abandon; 1 seat-map read per %d hold attempts;"
+                        + " limit %d s per system after %s warm-up", o.seats, sections.size(), o.buyers(), o.connections,
+                100 * o.bestAvailable, o.retries, 100 * o.abandon, o.readEvery, o.duration.toSeconds(),
+                o.warmupAuto ? "an adaptive (JIT settled)" : "a " + o.warmup.toSeconds() + " s"));
+        m.put("seats", o.seats);
+        m.put("sections", sections.size());
+        m.put("buyers", o.buyers());
+        m.put("connections", o.connections);
+        m.put("durationLimitSeconds", o.duration.toSeconds());
+        m.put("warmupSeconds", o.warmupAuto ? "auto (until the server's JIT uses < 10% of a core, max 120 s)" : o.warmup.toSeconds());
+        m.put("retries", o.retries);
+        m.put("bestAvailableShare", o.bestAvailable);
+        m.put("abandonShare", o.abandon);
+        m.put("readEvery", o.readEvery);
+        m.put("baselinePool", o.baselinePool);
+        m.put("servicePool", o.servicePool == null ? "service default" : o.servicePool);
+        m.put("blockGroups", o.blockGroups == null ? "service default" : o.blockGroups);
+        m.put("serviceJvmOptions", o.serviceOpts);
+        m.put("seed", o.seed);
+        m.put("target", o.url != null ? o.url : "service started by the bench");
+        m.put("waitingRoomAdmissionsPerSecond", o.waitingRoom);
+        m.put("code", codeVersion());
+        return m;
+    }
+
+    /** The commit the jars were built from, and whether the working tree differed: results name the code they measured. */
+    private String codeVersion() {
+        String jar = "";
+        try {
+            jar = ", service jar built " + Files.getLastModifiedTime(o.appJar).toInstant().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        } catch (IOException e) {
+            // no jar: --url
+        }
+        try {
+            Process head = new ProcessBuilder("git", "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
+            String commit = new String(head.getInputStream().readAllBytes()).trim();
+            Process status = new ProcessBuilder("git", "status", "--porcelain", "--untracked-files=no").redirectErrorStream(true).start();
+            long changed = new String(status.getInputStream().readAllBytes()).lines().count();
+            if (head.waitFor() != 0 || status.waitFor() != 0) {
+                return "unknown (not a git checkout)" + jar;
+            }
+            return commit + (changed > 0 ? " with " + changed + " uncommitted changed files" : "") + jar;
+        } catch (IOException e) {
+            return "unknown (no git)" + jar;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown" + jar;
+        }
+    }
+
+    private Map<String, Object> machine(Database db) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        int cores = Runtime.getRuntime().availableProcessors();
+        String cpu = "?";
+        try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+            cpu = lines.filter(l -> l.startsWith("model name")).map(l -> l.substring(l.indexOf(':') + 1).trim())
+                    .findFirst().orElse("?");
+        } catch (IOException | RuntimeException e) {
+            // not Linux
+        }
+        long memory = 0;
+        if (java.lang.management.ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            memory = os.getTotalMemorySize();
+        }
+        String pg = "?";
+        if (db != null) {
+            try (Connection c = db.connect(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SHOW server_version")) {
+                pg = rs.next() ? rs.getString(1) : "?";
+            } catch (SQLException e) {
+                pg = "? (" + e.getMessage() + ")";
+            }
+        }
+        m.put("cores", cores);
+        m.put("cpu", cpu);
+        m.put("memoryGiB", Math.round(memory / (1024.0 * 1024 * 1024)));
+        m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
+        m.put("java", Runtime.version().toString() + " (" + System.getProperty("java.vm.vendor") + ")");
+        m.put("postgresql", pg + (db != null ? " — " + db.describe() : ""));
+        m.put("summary", String.format(Locale.ROOT, "%d cores %s, %d GiB, Java %s, PostgreSQL %s", cores, cpu,
+                Math.round(memory / (1024.0 * 1024 * 1024)), Runtime.version().feature(), pg));
+        return m;
+    }
+
+    private static byte[] randomBytes(int n) {
+        byte[] b = new byte[n];
+        new SecureRandom().nextBytes(b);
+        return b;
+    }
+
+    private synchronized void closeAll() {
+        while (!resources.isEmpty()) {
+            AutoCloseable r = resources.pop();
+            try {
+                r.close();
+            } catch (Exception e) {
+                System.err.println("bench: closing " + r + ": " + e);
+            }
+        }
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("bench: could not delete " + dir + ": " + e);
+        }
+    }
+
+    static void log(String message) {
+        System.out.println("bench: " + message);
+    }
+}

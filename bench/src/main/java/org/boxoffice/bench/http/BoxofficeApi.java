@@ -1,0 +1,217 @@
+package org.boxoffice.bench.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import org.boxoffice.bench.load.ShowPlan;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The set-up calls the bench makes on Boxoffice before and after a run (tokens, shows, readiness),
+ * over {@link HttpConnection}. Not on the measured path. Thread-safe: every call opens its own
+ * connection or uses one per worker.
+ */
+public final class BoxofficeApi {
+
+    private final String host;
+    private final int port;
+
+    public BoxofficeApi(String host, int port) {
+        this.host = host;
+        this.port = port;
+    }
+
+    public String host() {
+        return host;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public HttpConnection connect() {
+        return new HttpConnection(host, port);
+    }
+
+    /**
+     * Waits until {@code /observe/health/ready} answers 200.
+     *
+     * @param alive false once the process behind the URL has died: stop waiting then
+     */
+    public void awaitReady(Duration timeout, BooleanSupplier alive) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = "no answer";
+        while (System.nanoTime() < deadline) {
+            if (!alive.getAsBoolean()) {
+                throw new IllegalStateException("the service exited before it was ready");
+            }
+            try (HttpConnection c = connect()) {
+                HttpResponse r = c.get("/observe/health/ready", null);
+                if (r.status() == 200) {
+                    return;
+                }
+                last = "HTTP " + r.status() + " " + r.text();
+            } catch (IOException e) {
+                last = e.toString();
+            }
+            Thread.sleep(250);
+        }
+        throw new IllegalStateException("the service at " + host + ":" + port + " was not ready within "
+                + timeout.toSeconds() + " s (last: " + last + ")");
+    }
+
+    /** A dev token ({@code POST /v1/dev/tokens}); the service must run with dev tokens on. */
+    public static String token(HttpConnection c, String accountId, boolean admin) throws IOException {
+        String body = "{\"accountId\":\"" + accountId + "\"" + (admin ? ",\"roles\":[\"admin\"]" : "") + "}";
+        HttpResponse r = c.post("/v1/dev/tokens", null, body);
+        if (r.status() == 404) {
+            throw new IllegalStateException("the service issues no dev tokens (set BOXOFFICE_AUTH_DEVTOKENS=true)");
+        }
+        return r.expect(201, "dev token for " + accountId).json().path("token").asText();
+    }
+
+    public String adminToken() {
+        try (HttpConnection c = connect()) {
+            return token(c, "bench-admin", true);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** One token per account, fetched over {@code parallelism} connections; in the accounts' order. */
+    public List<String> tokens(List<String> accountIds, int parallelism) throws InterruptedException {
+        String[] out = new String[accountIds.size()];
+        int workers = Math.max(1, Math.min(parallelism, accountIds.size()));
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                int first = w;
+                futures.add(pool.submit(() -> {
+                    try (HttpConnection c = connect()) {
+                        for (int i = first; i < out.length; i += workers) {
+                            out[i] = token(c, accountIds.get(i), false);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("fetching buyer tokens failed: " + e.getCause(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+        return Arrays.asList(out);
+    }
+
+    /** Turns the show's waiting room on, admitting {@code ratePerSecond} buyers a second. */
+    public void openWaitingRoom(String adminToken, String showId, double ratePerSecond) {
+        try (HttpConnection c = connect()) {
+            c.send("PUT", "/v1/admin/shows/" + showId + "/queue", adminToken, null, null,
+                    "{\"mode\":\"ON\",\"admissionRate\":" + ratePerSecond + "}").expect(200, "waiting room of " + showId);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Every buyer joins the show's waiting room ({@code POST /v1/shows/{id}/queue}), over
+     * {@code parallelism} connections; returns each account's queue token and place.
+     */
+    public java.util.Map<String, org.boxoffice.bench.load.LoadRun.Ticket> joinQueue(
+            String showId, List<org.boxoffice.bench.load.Buyer> buyers, int parallelism) throws InterruptedException {
+        java.util.Map<String, org.boxoffice.bench.load.LoadRun.Ticket> out = new java.util.concurrent.ConcurrentHashMap<>();
+        int workers = Math.max(1, Math.min(parallelism, buyers.size()));
+        ExecutorService pool = Executors.newFixedThreadPool(workers);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int w = 0; w < workers; w++) {
+                int first = w;
+                futures.add(pool.submit(() -> {
+                    try (HttpConnection c = connect()) {
+                        for (int i = first; i < buyers.size(); i += workers) {
+                            org.boxoffice.bench.load.Buyer b = buyers.get(i);
+                            JsonNode j = c.post("/v1/shows/" + showId + "/queue", b.token(), null)
+                                    .expect(200, "joining the queue of " + showId).json();
+                            out.put(b.accountId(), new org.boxoffice.bench.load.LoadRun.Ticket(
+                                    j.path("queueToken").asText(), j.path("position").asLong()));
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("joining the waiting room failed: " + e.getCause(), e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+        return out;
+    }
+
+    /**
+     * The body of {@code POST /v1/admin/shows} for a show on sale now.
+     *
+     * @param graceSeconds null for the service's default
+     */
+    public static ObjectNode showRequest(String eventId, List<ShowPlan.SectionSpec> sections, int holdSeconds,
+                                         Integer graceSeconds, Integer blockGroups) {
+        ObjectNode body = HttpResponse.JSON.createObjectNode();
+        body.put("eventId", eventId);
+        body.put("startsAt", Instant.now().plus(Duration.ofDays(180)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+        body.put("maxSeatsPerHold", 10);
+        body.put("maxPerAccount", 10);
+        body.put("holdSeconds", holdSeconds);
+        if (graceSeconds != null) {
+            body.put("graceSeconds", graceSeconds);
+        }
+        if (blockGroups != null) {
+            body.put("blockGroups", blockGroups);
+        }
+        ArrayNode list = body.putArray("sections");
+        for (ShowPlan.SectionSpec s : sections) {
+            list.addObject().put("name", s.name()).put("price", s.price()).put("rows", s.rows())
+                    .put("seatsPerRow", s.seatsPerRow());
+        }
+        return body;
+    }
+
+    /** Creates a show; returns the service's answer ({@code showId}, {@code seatCount}, {@code blocks}, ...). */
+    public JsonNode createShow(String adminToken, ObjectNode request) {
+        try (HttpConnection c = connect()) {
+            HttpResponse r = c.post("/v1/admin/shows", adminToken, request.toString());
+            if (r.status() == 422 && r.text().contains("UNKNOWN_EVENT")) {
+                throw new IllegalStateException("the service has no event " + request.path("eventId").asText()
+                        + ": keep the demo catalog seeded (BOXOFFICE_DEMO_SEED=true) or pass --event");
+            }
+            return r.expect(201, "create show").json();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@code GET /v1/shows/{showId}}. */
+    public JsonNode show(String showId) {
+        try (HttpConnection c = connect()) {
+            return c.get("/v1/shows/" + showId, null).expect(200, "show " + showId).json();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package org.boxoffice.bench.report;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import org.boxoffice.bench.load.RunResult;
+import org.boxoffice.bench.probe.JfrProfile;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Writes {@code results.json}: the whole report, minus the per-hold acknowledgements. */
+public final class ResultsJson {
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    private ResultsJson() {
+    }
+
+    public static void write(BenchReport report, Path file) throws IOException {
+        JSON.writeValue(file.toFile(), toMap(report));
+    }
+
+    static Map<String, Object> toMap(BenchReport report) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("startedAt", report.startedAt().toString());
+        m.put("command", report.command());
+        m.put("machine", report.machine());
+        m.put("settings", report.settings());
+        m.put("systems", report.systems().stream().map(ResultsJson::system).toList());
+        SystemOutcome box = report.system("boxoffice");
+        SystemOutcome best = report.bestBaseline();
+        if (box != null && best != null) {
+            Map<String, Object> ratios = new LinkedHashMap<>();
+            ratios.put("bestBaseline", best.run().system());
+            ratios.put("attemptsPerSecond", box.run().attemptsPerSecond() / best.run().attemptsPerSecond());
+            ratios.put("holdsPerSecond", box.run().holdsPerSecond() / best.run().holdsPerSecond());
+            for (SystemOutcome s : report.systems()) {
+                if (s.run().system().startsWith("pg-")) {
+                    ratios.put("attemptsPerSecondVs_" + s.run().system(), box.run().attemptsPerSecond() / s.run().attemptsPerSecond());
+                    ratios.put("holdsPerSecondVs_" + s.run().system(), box.run().holdsPerSecond() / s.run().holdsPerSecond());
+                }
+            }
+            m.put("ratios", ratios);
+        }
+        m.put("httpCeiling", report.httpCeiling());
+        m.put("expiry", report.expiry());
+        m.put("memory", report.memory());
+        m.put("targets", report.targets());
+        m.put("invariantViolations", report.violations());
+        m.put("notes", report.notes());
+        return m;
+    }
+
+    private static Map<String, Object> system(SystemOutcome s) {
+        RunResult r = s.run();
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("system", r.system());
+        m.put("showId", r.showId());
+        m.put("seats", r.seatCount());
+        m.put("connections", r.connections());
+        m.put("buyers", r.buyers());
+        m.put("elapsedSeconds", r.elapsedSeconds());
+        m.put("soldOut", r.soldOut());
+        m.put("sellOutSeconds", r.sellOutSeconds());
+        m.put("buyersExhausted", r.buyersExhausted());
+        m.put("seatsLeft", s.seatsLeft());
+        m.put("holdAttempts", r.attempts());
+        m.put("holdAttemptsPerSecond", r.attemptsPerSecond());
+        m.put("peakHoldAttemptsPerSecond", r.peakAttemptsPerSecond());
+        m.put("successfulHolds", r.successes());
+        m.put("successfulHoldsPerSecond", r.holdsPerSecond());
+        m.put("peakSuccessfulHoldsPerSecond", r.peakHoldsPerSecond());
+        m.put("seatsHeld", r.seatsHeld());
+        m.put("conflicts", r.conflicts());
+        m.put("conflictShare", r.conflictShare());
+        m.put("bestAvailableAttempts", r.bestAvailableAttempts());
+        m.put("errors", r.errors());
+        m.put("releases", r.releases());
+        m.put("seatsReleased", r.seatsReleased());
+        m.put("seatMapReads", r.reads());
+        m.put("seatMapNotModified", r.notModified());
+        m.put("holdLatencyMs", r.holdLatency());
+        m.put("successfulHoldLatencyMs", r.successfulHoldLatency());
+        m.put("seatMapReadLatencyMs", r.readLatency());
+        m.put("releaseLatencyMs", r.releaseLatency());
+        m.put("waitingRoom", r.room());
+        m.put("cpuSeconds", s.cpuSeconds());
+        m.put("serverCpuSecondsByThreadKind", s.serverThreadCpu());
+        if (s.invariants() != null) {
+            Map<String, Object> inv = new LinkedHashMap<>();
+            inv.put("violations", s.invariants().violations());
+            inv.put("report", s.invariants());
+            m.put("invariants", inv);
+        } else {
+            m.put("invariants", null);
+        }
+        if (s.profile() != null) {
+            JfrProfile.Summary p = s.profile();
+            Map<String, Object> prof = new LinkedHashMap<>();
+            prof.put("file", p.file().getFileName().toString());
+            prof.put("samples", p.samples());
+            prof.put("byComponent", p.byComponent());
+            prof.put("byThread", p.byThread());
+            prof.put("selfTop", p.self());
+            prof.put("inclusiveTop", p.inclusive());
+            prof.put("gcCount", p.gcCount());
+            prof.put("gcPauseMillis", p.gcPauseMillis());
+            m.put("profile", prof);
+        }
+        m.put("timeline", r.timeline());
+        return m;
+    }
+}

@@ -1,0 +1,195 @@
+package org.boxoffice.bench.report;
+
+import org.boxoffice.bench.check.InvariantChecker;
+import org.boxoffice.bench.load.Latency;
+import org.boxoffice.bench.load.RunResult;
+import org.boxoffice.bench.probe.JfrProfile;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+
+/** The readable summary printed at the end of a run: one column per system, then ratios and targets. */
+public final class SummaryTable {
+
+    private SummaryTable() {
+    }
+
+    public static String render(BenchReport report) {
+        StringBuilder sb = new StringBuilder();
+        List<SystemOutcome> systems = report.systems();
+        sb.append('\n').append("Boxoffice flash-sale bench, ").append(report.startedAt()).append('\n');
+        sb.append("machine: ").append(report.machine().get("summary")).append('\n');
+        sb.append("command: ").append(report.command()).append('\n');
+        sb.append("scenario: ").append(report.settings().get("summary")).append("\n\n");
+
+        List<String[]> rows = new ArrayList<>();
+        rows.add(header(systems));
+        rows.add(row("seats / buyers / connections", systems, r -> fmt("%,d / %,d / %d", r.seatCount(), r.buyers(), r.connections())));
+        rows.add(row("hold attempts/s (mean)", systems, r -> fmt("%,.0f", r.attemptsPerSecond())));
+        rows.add(row("hold attempts/s (best 1 s)", systems, r -> fmt("%,.0f", r.peakAttemptsPerSecond())));
+        rows.add(row("successful holds/s (mean)", systems, r -> fmt("%,.0f", r.holdsPerSecond())));
+        rows.add(row("successful holds/s (best 1 s)", systems, r -> fmt("%,.0f", r.peakHoldsPerSecond())));
+        rows.add(row("time to sell out", systems, r -> r.sellOutSeconds() != null ? fmt("%.1f s", r.sellOutSeconds())
+                : fmt("not sold out (%.0f s%s)", r.elapsedSeconds(), r.buyersExhausted() ? ", no buyers left"
+                : r.room() != null && r.room().stoppedAdmitting() ? ", room stopped admitting" : "")));
+        rows.add(row("attempts / holds / seats held", systems, r -> fmt("%,d / %,d / %,d", r.attempts(), r.successes(), r.seatsHeld())));
+        rows.add(row("409 share", systems, r -> fmt("%.1f %%", 100 * r.conflictShare())));
+        rows.add(row("errors", systems, r -> r.errorCount() == 0 ? "0" : r.errorCount() + " " + r.errors()));
+        rows.add(row("released (abandoned) holds", systems, r -> fmt("%,d", r.releases())));
+        rows.add(row("hold p50/p95/p99/p99.9 ms", systems, r -> latency(r.holdLatency())));
+        rows.add(row("  successful holds only", systems, r -> latency(r.successfulHoldLatency())));
+        rows.add(row("seat-map reads (304 share)", systems, r -> fmt("%,d (%.0f %%)", r.reads(),
+                r.reads() == 0 ? 0 : 100.0 * r.notModified() / r.reads())));
+        rows.add(row("seat-map p50/p95/p99/p99.9 ms", systems, r -> latency(r.readLatency())));
+        if (systems.stream().anyMatch(s -> s.run().room() != null)) {
+            rows.add(row("waiting room: admitted / passes", systems, r -> r.room() == null ? "-"
+                    : fmt("%,d / %,d", r.room().admittedUpTo(), r.room().passes())));
+        }
+        List<String[]> more = new ArrayList<>();
+        more.add(outcomeRow("CPU s: load gen/server/postgres", systems, s -> cpu(s.cpuSeconds())));
+        more.add(outcomeRow("CPU s: whole machine", systems, s -> s.cpuSeconds() == null ? "?"
+                : one(s.cpuSeconds().get(org.boxoffice.bench.probe.CpuMeter.MACHINE))));
+        more.add(outcomeRow("seats left on the map after", systems, s -> s.seatsLeft() == null ? "?" : fmt("%,d", s.seatsLeft())));
+        more.add(outcomeRow("invariant violations", systems, s -> s.invariants() == null ? "not checked"
+                : s.invariants().violations() == 0 ? "0" : "!!! " + s.invariants().violations() + " !!!"));
+        more.add(outcomeRow("  unacknowledged held seats", systems, s -> s.invariants() == null ? "-"
+                : Long.toString(s.invariants().unacknowledgedHeldSeats())));
+        rows.addAll(more);
+        sb.append(table(rows));
+
+        SystemOutcome box = report.system("boxoffice");
+        if (box != null) {
+            for (SystemOutcome base : systems) {
+                if (base.run().system().startsWith("pg-")) {
+                    sb.append(fmt("\nboxoffice / %-15s attempts/s %.1fx, successful holds/s %.2fx", base.run().system(),
+                            box.run().attemptsPerSecond() / base.run().attemptsPerSecond(),
+                            box.run().holdsPerSecond() / base.run().holdsPerSecond()));
+                }
+            }
+            sb.append('\n');
+        }
+        for (SystemOutcome s : systems) {
+            if (s.invariants() != null && s.invariants().violations() > 0) {
+                InvariantChecker.Report r = s.invariants();
+                sb.append("\n!!! INVARIANT VIOLATIONS in ").append(s.run().system()).append(": held twice ")
+                        .append(r.heldTwice()).append(", missing from PostgreSQL ").append(r.missingFromReferee())
+                        .append(", lost ").append(r.lostHolds()).append(", released but held ").append(r.releasedStillHeld())
+                        .append(", overlapping ACTIVE rows ").append(r.activeRowsOverlap()).append('\n');
+            }
+        }
+        for (SystemOutcome s : systems) {
+            if (s.serverThreadCpu() != null && !s.serverThreadCpu().isEmpty()) {
+                sb.append(fmt("%nserver CPU s of %s by thread kind: %s", s.run().system(), s.serverThreadCpu()));
+            }
+        }
+        sb.append('\n');
+        if (report.httpCeiling() != null) {
+            sb.append(fmt("\nHTTP ceiling: an empty handler on the same web server, same client and connections: %,.0f requests/s"
+                    + " (p99 %.1f ms)%n", report.httpCeiling().requestsPerSecond(), report.httpCeiling().latency().p99()));
+        }
+        if (report.expiry() != null) {
+            sb.append(fmt("\nexpiry: holds of %d s + %d s grace back on sale %s after expiresAt + grace (per hold: %s ms)%n",
+                    report.expiry().holdSeconds(), report.expiry().graceSeconds(),
+                    report.expiry().allReturned() ? fmt("at most %,d ms", report.expiry().maxLagMillis()) : "NOT ALL",
+                    report.expiry().lagsMillis()));
+        }
+        if (report.memory() != null) {
+            var m = report.memory();
+            sb.append(fmt("memory: %,d-seat show inventory %.2f MB (%d blocks, %d SeatBlock values added); heap growth for it %.2f MB;"
+                            + " heap per 100 shows of %,d seats %.0f MB (measured over %d)%n",
+                    m.stadiumSeats(), Targets.mb(m.inventoryBytes()), m.stadiumBlocks(), m.seatBlocksAdded(),
+                    Targets.mb(m.heapGrowthBytes()), m.seatsPerShow(), Targets.mb(m.perHundredShowsBytes()), m.showsMeasured()));
+        }
+        for (SystemOutcome s : systems) {
+            if (s.profile() != null) {
+                sb.append(profile(s.run().system(), s.profile()));
+            }
+        }
+        sb.append("\ntargets (issue 7):\n");
+        for (TargetCheck t : report.targets()) {
+            String mark = t.met() == null ? "[ ?? ]" : t.met() ? "[ ok ]" : "[MISS]";
+            sb.append(fmt("  %s %-50s %-30s %s%n", mark, t.target(), t.goal(), t.measured()));
+        }
+        if (!report.notes().isEmpty()) {
+            sb.append("\nnotes:\n");
+            report.notes().forEach(n -> sb.append("  - ").append(n).append('\n'));
+        }
+        return sb.toString();
+    }
+
+    static String profile(String system, JfrProfile.Summary p) {
+        StringBuilder sb = new StringBuilder(fmt("%nprofile of %s (%,d CPU samples, %d GCs, %.0f ms paused; %s):%n",
+                system, p.samples(), p.gcCount(), p.gcPauseMillis(), p.file().getFileName()));
+        sb.append("  by component: ");
+        p.byComponent().stream().limit(8).forEach(h -> sb.append(fmt("%s %.0f%%  ", h.name(), 100 * h.share())));
+        sb.append("\n  by thread:    ");
+        p.byThread().stream().limit(6).forEach(h -> sb.append(fmt("%s %.0f%%  ", h.name(), 100 * h.share())));
+        sb.append("\n  hottest methods (self):\n");
+        p.self().stream().limit(12).forEach(h -> sb.append(fmt("    %5.1f%%  %s%n", 100 * h.share(), h.name())));
+        return sb.toString();
+    }
+
+    private static String cpu(Map<String, Double> cpu) {
+        if (cpu == null) {
+            return "?";
+        }
+        return fmt("%s / %s / %s of %.0f s", one(cpu.get("load generator")), one(cpu.get("server")),
+                one(cpu.get("postgresql")), cpu.getOrDefault("wall", 0.0));
+    }
+
+    private static String one(Double v) {
+        return v == null ? "?" : fmt("%.1f", v);
+    }
+
+    private static String latency(Latency l) {
+        return l.count() == 0 ? "-" : fmt("%.1f / %.1f / %.1f / %.1f", l.p50(), l.p95(), l.p99(), l.p999());
+    }
+
+    private static String[] header(List<SystemOutcome> systems) {
+        String[] row = new String[systems.size() + 1];
+        row[0] = "";
+        for (int i = 0; i < systems.size(); i++) {
+            row[i + 1] = systems.get(i).run().system();
+        }
+        return row;
+    }
+
+    private static String[] row(String label, List<SystemOutcome> systems, Function<RunResult, String> cell) {
+        return outcomeRow(label, systems, s -> cell.apply(s.run()));
+    }
+
+    private static String[] outcomeRow(String label, List<SystemOutcome> systems, Function<SystemOutcome, String> cell) {
+        String[] row = new String[systems.size() + 1];
+        row[0] = label;
+        for (int i = 0; i < systems.size(); i++) {
+            row[i + 1] = cell.apply(systems.get(i));
+        }
+        return row;
+    }
+
+    private static String table(List<String[]> rows) {
+        int columns = rows.get(0).length;
+        int[] width = new int[columns];
+        for (String[] r : rows) {
+            for (int i = 0; i < columns; i++) {
+                width[i] = Math.max(width[i], r[i].length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (String[] r : rows) {
+            for (int i = 0; i < columns; i++) {
+                sb.append(i == 0 ? r[i] + " ".repeat(width[i] - r[i].length())
+                        : "  " + " ".repeat(width[i] - r[i].length()) + r[i]);
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static String fmt(String format, Object... args) {
+        return String.format(Locale.ROOT, format, args);
+    }
+}

@@ -1,0 +1,20 @@
+package org.boxoffice.bench.report;
+
+import org.boxoffice.bench.check.InvariantChecker;
+import org.boxoffice.bench.load.RunResult;
+import org.boxoffice.bench.probe.JfrProfile;
+
+import java.util.Map;
+
+/**
+ * One system's run with what was checked and measured around it.
+ *
+ * @param invariants null when no database was available to check against
+ * @param cpuSeconds CPU seconds per process group during the run (and {@code wall})
+ * @param serverThreadCpu the server's CPU seconds during the run by kind of thread (GC, JIT, request handlers, ...)
+ * @param seatsLeft  seats the system's map still showed available after the run, or null
+ * @param profile    the server's Flight Recorder summary, or null
+ */
+public record SystemOutcome(RunResult run, InvariantChecker.Report invariants, Map<String, Double> cpuSeconds,
+                            Map<String, Double> serverThreadCpu, Integer seatsLeft, JfrProfile.Summary profile) {
+}

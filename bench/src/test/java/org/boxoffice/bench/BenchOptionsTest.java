@@ -1,0 +1,55 @@
+package org.boxoffice.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BenchOptionsTest {
+
+    @Test
+    void defaults_suitATwoCoreMachine() throws Exception {
+        BenchOptions o = BenchOptions.parse();
+        assertEquals(20_000, o.seats);
+        assertEquals(10_000, o.buyers());
+        assertEquals(64, o.connections);
+        assertTrue(o.baselines);
+    }
+
+    @Test
+    void options_takeValuesSeparatelyOrAfterAnEqualsSign() throws Exception {
+        BenchOptions o = BenchOptions.parse("--stadium", "--connections=32", "--duration", "30", "--no-baselines",
+                "--abandon", "0.1");
+        assertEquals(60_000, o.seats);
+        assertEquals(30_000, o.buyers());
+        assertEquals(32, o.connections);
+        assertEquals(Duration.ofSeconds(30), o.duration);
+        assertFalse(o.baselines);
+        assertEquals(0.1, o.abandon);
+    }
+
+    @Test
+    void badCommandLines_areUsageErrors() {
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--sets", "10"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--seats"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--seats", "many"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--connections", "0"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--abandon", "1.5"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--stadium=yes"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--url", "localhost:8080"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--db-url", "jdbc:mysql://x/y"));
+    }
+
+    @Test
+    void usage_listsEveryOption() {
+        String usage = BenchOptions.usage();
+        for (String option : new String[]{"--url", "--db-url", "--seats", "--stadium", "--buyers", "--connections",
+                "--duration", "--no-baselines", "--out", "--help"}) {
+            assertTrue(usage.contains(option), option);
+        }
+    }
+}
