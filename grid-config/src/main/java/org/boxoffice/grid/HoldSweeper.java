@@ -96,8 +96,9 @@ public final class HoldSweeper implements AutoCloseable {
             }
             long grace = show.get().policy().graceMillis();
             BlockKey key = Inventory.key(show.get(), id.blockId());
-            if (!hz.getPartitionService().getPartition(key).getOwner().localMember()) {
-                continue;
+            com.hazelcast.cluster.Member owner = hz.getPartitionService().getPartition(key).getOwner();
+            if (owner == null || !owner.localMember()) {
+                continue; // another member's block, or the partition is being assigned: next round
             }
             BlockOutcome outcome = inventory.execute(show.get(), id.blockId(), new BlockCommand.Expire(now, grace));
             if (outcome.result() != BlockOutcome.Result.CHANGED) {

@@ -171,8 +171,12 @@ class InventoryGridTest {
     }
 
     @Test
-    void reconciliation_expiresHoldsInBlocksTheGridNeverLoaded() {
+    void reconciliation_expiresHoldsInBlocksTheGridNeverLoaded() throws InterruptedException {
         Show show = TestGrid.show("reconcile", 1, 10, 1, repo);
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (!members.get(0).getPartitionService().isClusterSafe() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(50);
+        }
         repo.tamper("reconcile", 0, 2, new SeatState.Held("old", "carol", 1_000));
         HoldSweeper sweeper = new HoldSweeper(members.get(0), inventories.get(0), repo, id -> Optional.of(show),
                 () -> 1_000_000L).reconcileSlack(0);
