@@ -92,7 +92,9 @@ public final class GridMember {
                 .setInMemoryFormat(InMemoryFormat.OBJECT)
                 .setBackupCount(settings.backupCount())
                 .setReadBackupData(false)
-                .setSplitBrainProtectionName(settings.quorum() > 1 ? QUORUM : null)
+                // no split-brain protection on the map itself: it would also refuse the MapLoader's
+                // key-load bookkeeping on a member that starts alone, leaving the map "still loading"
+                // for good; Inventory refuses seat writes below the quorum instead
                 // after a split heals, the merging side's blocks are dropped; the whole map is then
                 // reloaded from PostgreSQL (see start()), which never lost a write
                 .setMergePolicyConfig(new MergePolicyConfig(DiscardMergePolicy.class.getName(), 100));

@@ -30,9 +30,12 @@ public final class Inventory {
     private static final Logger LOG = Logger.getLogger(Inventory.class.getName());
 
     private final IMap<BlockKey, SeatBlock> map;
+    private final com.hazelcast.splitbrainprotection.SplitBrainProtection quorum;
 
     public Inventory(HazelcastInstance hz) {
         this.map = hz.getMap(GridMaps.INVENTORY);
+        this.quorum = hz.getConfig().getSplitBrainProtectionConfigs().containsKey(GridMember.QUORUM)
+                ? hz.getSplitBrainProtectionService().getSplitBrainProtection(GridMember.QUORUM) : null;
     }
 
     /** The outcome of a multi-block hold. */
@@ -104,6 +107,9 @@ public final class Inventory {
      */
     public BlockOutcome execute(Show show, int blockId, BlockCommand command) {
         BlockKey key = key(show, blockId);
+        if (quorum != null && !quorum.hasMinimumSize()) {
+            throw new InventoryUnavailableException("split brain protection: the grid is below its quorum of members; seat writes are refused", null);
+        }
         BlockCommandProcessor processor = new BlockCommandProcessor(command);
         try {
             return map.executeOnKey(key, processor);

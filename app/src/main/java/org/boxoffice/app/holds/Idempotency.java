@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -22,6 +23,8 @@ import java.util.function.Supplier;
 public final class Idempotency {
 
     private static final long WAIT_FOR_FIRST_MILLIS = 5_000;
+    private static final long IN_FLIGHT_TTL_SECONDS = 120;
+    private static final long REMEMBER_HOURS = 24;
 
     private final IMap<String, StoredResponse> map;
     private final LongSupplier clock;
@@ -41,7 +44,10 @@ public final class Idempotency {
         }
         String mapKey = accountId + "\u0000" + key;
         String hash = sha256(fingerprint);
-        StoredResponse existing = map.putIfAbsent(mapKey, new StoredResponse(hash, 0, null, clock.getAsLong()));
+        // the in-flight marker expires on its own: if the member running the first request dies,
+        // a retry may run again after a while instead of answering "in progress" for a day
+        StoredResponse existing = map.putIfAbsent(mapKey, new StoredResponse(hash, 0, null, clock.getAsLong()),
+                IN_FLIGHT_TTL_SECONDS, TimeUnit.SECONDS);
         if (existing == null) {
             Reply reply;
             try {
@@ -53,7 +59,8 @@ public final class Idempotency {
             if (reply.status() >= 500) {
                 map.remove(mapKey);
             } else {
-                map.set(mapKey, new StoredResponse(hash, reply.status(), reply.body(), clock.getAsLong()));
+                map.set(mapKey, new StoredResponse(hash, reply.status(), reply.body(), clock.getAsLong()),
+                        REMEMBER_HOURS, TimeUnit.HOURS);
             }
             return reply;
         }

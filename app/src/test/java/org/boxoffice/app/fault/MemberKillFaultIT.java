@@ -1,0 +1,92 @@
+package org.boxoffice.app.fault;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Three members (quorum 2, one backup), a sale from 24 buyers on all three: the oldest member (the
+ * cluster's master) is killed with SIGKILL mid-sale. The sale must go on on the other two, and
+ * afterwards every hold and booking a buyer was told about must be in PostgreSQL, in the API and
+ * in the grid's seat map, and no seat may be held or sold twice.
+ */
+@Tag("fault")
+class MemberKillFaultIT {
+
+    @Test
+    void sigkillOfAMemberMidSale_losesNothing_andSellsNothingTwice() {
+        FaultRig.run("member-kill", 3, 2, this::run);
+    }
+
+    private void run(FaultRig rig) {
+        long t0 = System.nanoTime();
+        rig.startDatabase();
+        List<Member> members = rig.startCluster(3);
+        Member m1 = members.get(0);
+        Member m2 = members.get(1);
+        Member m3 = members.get(2);
+
+        FaultRig.ShowPlan plan = rig.createShow(m1, "fault-kill", 4, 50, 60, List.of(m1, m2, m3));
+        boolean checkout = rig.checkoutWorks(m2, plan);
+
+        List<Member> targets = new CopyOnWriteArrayList<>(List.of(m1, m2, m3));
+        Sale sale = new Sale(rig, plan, () -> targets, new Sale.Options(24, 0.10, checkout ? 0.15 : 0.0, 60, 80)).start();
+        FaultRig.sleep(10_000);
+
+        Member victim = m1;
+        List<Member> survivors = List.of(m2, m3);
+        long killAt = System.currentTimeMillis();
+        victim.kill();
+        rig.log("SIGKILL " + victim + " (the master) at sale +" + (killAt - sale.startedAt()) + " ms");
+        FaultRig.sleep(1_000);
+        targets.remove(victim); // the load balancer notices a second later
+        long safeAfter = -1;
+        long deadline = killAt + 20_000;
+        while (System.currentTimeMillis() < deadline) {
+            if (safeAfter < 0 && survivors.stream().allMatch(m -> {
+                Http.Reply r = m.readiness(rig.http);
+                return r != null && r.status() == 200 && m.members(rig.http) == 2;
+            })) {
+                safeAfter = System.currentTimeMillis() - killAt;
+                rig.log("survivors ready again (2 members, cluster safe) " + safeAfter + " ms after the kill");
+            }
+            FaultRig.sleep(250);
+        }
+        sale.stop();
+        for (Member m : survivors) {
+            m.awaitReady(rig.http, 2, Duration.ofSeconds(60));
+        }
+
+        // figures
+        Figures f = Figures.around(sale, killAt);
+        rig.log("before the kill: " + f.before() + " holds in 5 s; first hold acknowledged after the kill: "
+                + f.firstAckAfter() + " ms (from a request sent after it); longest gap between acknowledged holds "
+                + "around the kill: " + f.longestGap() + " ms; back to half the earlier rate after " + f.recovered()
+                + " ms; slowest hold in flight at the kill: " + f.slowestAcross() + " ms; transport failures "
+                + sale.count(a -> a.status() < 0) + "; survivors cluster-safe after " + safeAfter + " ms");
+        if (checkout) {
+            rig.log("bookings acknowledged: " + sale.acks().stream().filter(a -> a.state == Sale.State.BOOKED).count());
+        } else {
+            rig.log("checkout is not available in this build: holds only");
+        }
+
+        List<Sale.Attempt> errors = sale.serverErrors();
+        assertTrue(errors.isEmpty(), "5xx other than 503: " + errors.stream().limit(10).toList() + rig.diagnostics());
+        assertTrue(f.before() > 0, "no hold was acknowledged before the kill: " + sale.summary() + rig.diagnostics());
+        assertTrue(f.firstAckAfter() >= 0 && f.firstAckAfter() < 20_000,
+                "the sale did not go on after the kill: " + sale.summary() + rig.diagnostics());
+
+        new SaleAudit(rig, sale, plan)
+                .awaitSettlements(Duration.ofSeconds(40))
+                .checkReferee()
+                .checkHoldsApi(survivors)
+                .checkGridAgrees(survivors, Duration.ofSeconds(15))
+                .assertClean();
+        rig.log("PASSED in " + FaultRig.millis(t0) + " ms: " + sale.summary());
+    }
+}
