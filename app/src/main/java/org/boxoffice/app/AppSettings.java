@@ -2,6 +2,7 @@ package org.boxoffice.app;
 
 import io.helidon.config.Config;
 import org.boxoffice.app.checkout.CheckoutSettings;
+import org.boxoffice.app.waitlist.WaitlistSettings;
 import org.boxoffice.grid.GridSettings;
 import org.boxoffice.mapstore.DbSettings;
 
@@ -29,11 +30,21 @@ import java.util.List;
  * @param invariantEvery how often the invariants are checked against PostgreSQL
  * @param checkout     payments, reconciliation, tickets and ticket mail ({@code boxoffice.payments.*},
  *                     {@code boxoffice.checkout.*}, {@code boxoffice.tickets.*}, {@code boxoffice.mail.*})
+ * @param waitlist     offers to the waitlists of sold-out shows ({@code boxoffice.waitlist.*})
  */
 public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int dbPoolSize, GridSettings grid,
                           HoldDefaults holds, AuthSettings auth, boolean seedDemo, Duration sweepEvery,
                           Duration reconcileEvery, Duration snapshotEvery, AdmissionSettings admission,
-                          Duration invariantEvery, CheckoutSettings checkout) {
+                          Duration invariantEvery, CheckoutSettings checkout, WaitlistSettings waitlist) {
+
+    /** Settings with the waitlist's defaults ({@link WaitlistSettings#defaults()}), for callers that do not set them. */
+    public AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int dbPoolSize, GridSettings grid,
+                       HoldDefaults holds, AuthSettings auth, boolean seedDemo, Duration sweepEvery,
+                       Duration reconcileEvery, Duration snapshotEvery, AdmissionSettings admission,
+                       Duration invariantEvery, CheckoutSettings checkout) {
+        this(dataDir, db, embeddedDbPort, dbPoolSize, grid, holds, auth, seedDemo, sweepEvery, reconcileEvery,
+                snapshotEvery, admission, invariantEvery, checkout, WaitlistSettings.defaults());
+    }
 
     /** Settings with checkout's defaults ({@link CheckoutSettings#defaults()}), for callers that do not set them. */
     public AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int dbPoolSize, GridSettings grid,
@@ -132,6 +143,7 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
                         c.get("limits.account").asInt().orElse(120),
                         c.get("limits.address").asInt().orElse(6000)),
                 Duration.ofMillis(c.get("invariants.millis").asLong().orElse(30_000L)),
-                CheckoutSettings.from(c, root.get("server.port").asInt().orElse(8080)));
+                CheckoutSettings.from(c, root.get("server.port").asInt().orElse(8080)),
+                WaitlistSettings.from(c));
     }
 }

@@ -18,6 +18,7 @@ import org.boxoffice.app.catalog.AdminService;
 import org.boxoffice.app.catalog.CatalogService;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.checkout.CheckoutModule;
+import org.boxoffice.app.waitlist.WaitlistModule;
 import org.boxoffice.app.holds.HoldManager;
 import org.boxoffice.app.holds.HoldsService;
 import org.boxoffice.app.holds.Idempotency;
@@ -28,6 +29,9 @@ import org.boxoffice.app.ops.AuditService;
 import org.boxoffice.app.ops.InvariantChecker;
 import org.boxoffice.app.ops.MeteredInventoryRepository;
 import org.boxoffice.app.ops.OpsMetrics;
+import org.boxoffice.app.web.ShowEvents;
+import org.boxoffice.app.web.ShowEventsService;
+import org.boxoffice.app.web.WebApp;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
 import org.boxoffice.domain.CatalogRepository;
 import org.boxoffice.domain.InventoryRepository;
@@ -43,6 +47,7 @@ import org.boxoffice.grid.catalog.EventListing;
 import org.boxoffice.grid.room.WaitingRooms;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
 import org.boxoffice.mapstore.PostgresInventoryRepository;
+import org.boxoffice.mapstore.PostgresWaitlistRepository;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -78,6 +83,8 @@ public final class Boxoffice implements AutoCloseable {
     private final PassTokens passTokens;
     private final AdmissionGate gate;
     private final CheckoutModule checkout;
+    private final WaitlistModule waitlist;
+    private final ShowEvents showEvents;
 
     private Boxoffice(AppSettings settings, DataSource dataSource, LongSupplier clock) {
         this.settings = settings;
@@ -86,7 +93,8 @@ public final class Boxoffice implements AutoCloseable {
         this.metrics = new OpsMetrics();
         this.inventoryRepository = new MeteredInventoryRepository(new PostgresInventoryRepository(dataSource), metrics);
         this.catalogRepository = new PostgresCatalogRepository(dataSource);
-        this.hz = GridMember.start(settings.grid(), inventoryRepository, catalogRepository);
+        PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
+        this.hz = GridMember.start(settings.grid(), inventoryRepository, catalogRepository, waitlistRepository);
         this.directory = new ShowDirectory(catalogRepository);
         this.inventory = new Inventory(hz);
         this.snapshots = new ShowSnapshots(inventory, clock, settings.snapshotEvery().toMillis());
@@ -104,8 +112,12 @@ public final class Boxoffice implements AutoCloseable {
         this.passTokens = new PassTokens(admission.passSecret(), clock);
         this.gate = new AdmissionGate(rooms, passTokens, new RateLimiter(admission.accountPerMinute(), clock),
                 new RateLimiter(admission.addressPerMinute(), clock));
+        this.showEvents = new ShowEvents(snapshots, java.time.Duration.ofMillis(100));
         this.checkout = new CheckoutModule(settings.checkout(), dataSource, hz, directory, inventory, new Allowances(hz),
                 snapshots, inventoryRepository, authenticator, idempotency, clock);
+        this.waitlist = new WaitlistModule(settings.waitlist(), settings.checkout().mail(), dataSource, hz, directory,
+                inventory, new Allowances(hz), snapshots, inventoryRepository, waitlistRepository, holds, authenticator,
+                clock);
         this.invariants = new InvariantChecker(dataSource, metrics).start(settings.invariantEvery().toMillis(), 2_000);
         metrics.gauge("boxoffice_grid_members", "members in this member's view of the cluster",
                 () -> hz.getLifecycleService().isRunning() ? hz.getCluster().getMembers().size() : 0);
@@ -130,14 +142,18 @@ public final class Boxoffice implements AutoCloseable {
                 .register("/v1", new AuditService(authenticator, directory, inventoryRepository))
                 .register("/v1", new AdminService(authenticator, catalogRepository, directory, inventory, snapshots,
                         settings.holds(), this::announce, clock))
+                .register("/v1", new ShowEventsService(directory, showEvents))
                 .register("/openapi", new OpenApiService());
         checkout.routing(routing);
+        waitlist.routing(routing);
         if (settings.auth().devTokens() && authenticator.canIssue()) {
             routing.register("/v1", new DevTokenService(authenticator));
         }
         routing.any("/v1/*", (req, res) -> {
             throw new ApiException(404, "NOT_FOUND", "no such resource: " + req.prologue().method() + " " + req.path().path());
         });
+        // the fan's web app, last: nothing under /v1 reaches it
+        routing.register("/", WebApp.assets());
     }
 
     /** Health checks at {@code /observe/health}: live while the member and server run, ready when safe to take traffic. */
@@ -217,6 +233,10 @@ public final class Boxoffice implements AutoCloseable {
         return checkout;
     }
 
+    public WaitlistModule waitlist() {
+        return waitlist;
+    }
+
     public InvariantChecker invariants() {
         return invariants;
     }
@@ -235,6 +255,8 @@ public final class Boxoffice implements AutoCloseable {
 
     @Override
     public void close() {
+        showEvents.close();
+        waitlist.close();
         checkout.close();
         invariants.close();
         rooms.close();

@@ -55,8 +55,13 @@ public final class TestApp implements AutoCloseable {
 
     /** Another member process-equivalent on the same database (a restart), with a new cluster. */
     public static TestApp restartOn(DbSettings db) {
+        return restartOn(db, s -> s);
+    }
+
+    /** Like {@link #restartOn(DbSettings)}, with settings adjusted by {@code tweak}. */
+    public static TestApp restartOn(DbSettings db, java.util.function.UnaryOperator<AppSettings> tweak) {
         HikariDataSource ds = DataSources.pooled(db);
-        AppSettings settings = settings(db, "test-" + UUID.randomUUID());
+        AppSettings settings = tweak.apply(settings(db, "test-" + UUID.randomUUID()));
         return new TestApp(db, ds, settings, Boxoffice.start(settings, ds, System::currentTimeMillis));
     }
 
@@ -75,14 +80,22 @@ public final class TestApp implements AutoCloseable {
     /** A copy of {@code s} with other admission settings. */
     public static AppSettings withAdmission(AppSettings s, AppSettings.AdmissionSettings admission) {
         return new AppSettings(s.dataDir(), s.db(), s.embeddedDbPort(), s.dbPoolSize(), s.grid(), s.holds(), s.auth(),
-                s.seedDemo(), s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), admission, s.invariantEvery());
+                s.seedDemo(), s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), admission, s.invariantEvery(),
+                s.checkout(), s.waitlist());
     }
 
     /** A copy of {@code s} with other checkout settings (payments, reconciliation, tickets, mail). */
     public static AppSettings withCheckout(AppSettings s, org.boxoffice.app.checkout.CheckoutSettings checkout) {
         return new AppSettings(s.dataDir(), s.db(), s.embeddedDbPort(), s.dbPoolSize(), s.grid(), s.holds(), s.auth(),
                 s.seedDemo(), s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), s.admission(), s.invariantEvery(),
-                checkout);
+                checkout, s.waitlist());
+    }
+
+    /** A copy of {@code s} with other waitlist settings (offer window, look-ahead, pass interval). */
+    public static AppSettings withWaitlist(AppSettings s, org.boxoffice.app.waitlist.WaitlistSettings waitlist) {
+        return new AppSettings(s.dataDir(), s.db(), s.embeddedDbPort(), s.dbPoolSize(), s.grid(), s.holds(), s.auth(),
+                s.seedDemo(), s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), s.admission(), s.invariantEvery(),
+                s.checkout(), waitlist);
     }
 
     public String token(String account, String... roles) {

@@ -1,6 +1,9 @@
 package org.boxoffice.grid;
 
 import com.hazelcast.config.Config;
+import com.hazelcast.config.ExecutorConfig;
+import com.hazelcast.config.QueueConfig;
+import com.hazelcast.config.QueueStoreConfig;
 import com.hazelcast.config.InMemoryFormat;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
@@ -18,8 +21,12 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import org.boxoffice.domain.CatalogRepository;
 import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.WaitlistRepository;
 import org.boxoffice.grid.catalog.EventListingLoader;
 import org.boxoffice.grid.serialization.GridSerializers;
+import org.boxoffice.grid.waitlist.WaitlistOffers;
+import org.boxoffice.grid.waitlist.WaitlistQueueStore;
+import org.boxoffice.grid.waitlist.Waitlists;
 
 /**
  * Builds and starts an embedded Hazelcast member for Boxoffice.
@@ -36,6 +43,15 @@ public final class GridMember {
     }
 
     public static Config config(GridSettings settings, InventoryRepository inventory, CatalogRepository catalog) {
+        return config(settings, inventory, catalog, null);
+    }
+
+    /**
+     * The member's configuration; {@code waitlist} persists the waitlist queues ({@code waitlist@<showId>})
+     * through a QueueStore, or null keeps them in memory only (grid tests of other parts).
+     */
+    public static Config config(GridSettings settings, InventoryRepository inventory, CatalogRepository catalog,
+                                WaitlistRepository waitlist) {
         Config config = new Config();
         config.setClusterName(settings.clusterName());
         config.setInstanceName(settings.clusterName() + "-" + settings.port() + "-" + System.nanoTime());
@@ -135,11 +151,28 @@ public final class GridMember {
                 .setImplementation(new EventListingLoader(catalog))
                 .setInitialLoadMode(MapStoreConfig.InitialLoadMode.EAGER));
         config.addMapConfig(events);
+
+        // one waitlist queue per show, on the show id's partition; its store writes an entry to
+        // PostgreSQL before the queue holds it (see Waitlists, WaitlistQueueStore)
+        QueueConfig waitlistQueue = new QueueConfig(Waitlists.CONFIG_NAME)
+                .setBackupCount(settings.backupCount())
+                .setSplitBrainProtectionName(settings.quorum() > 1 ? QUORUM : null);
+        if (waitlist != null) {
+            waitlistQueue.setQueueStoreConfig(new QueueStoreConfig().setEnabled(true)
+                    .setFactoryImplementation(WaitlistQueueStore.factory(waitlist)));
+        }
+        config.addQueueConfig(waitlistQueue);
+        config.addExecutorConfig(new ExecutorConfig(WaitlistOffers.EXECUTOR).setPoolSize(2));
         return config;
     }
 
     public static HazelcastInstance start(GridSettings settings, InventoryRepository inventory, CatalogRepository catalog) {
-        HazelcastInstance hz = Hazelcast.newHazelcastInstance(config(settings, inventory, catalog));
+        return start(settings, inventory, catalog, null);
+    }
+
+    public static HazelcastInstance start(GridSettings settings, InventoryRepository inventory, CatalogRepository catalog,
+                                          WaitlistRepository waitlist) {
+        HazelcastInstance hz = Hazelcast.newHazelcastInstance(config(settings, inventory, catalog, waitlist));
         // After a split-brain merge, this member's copy of the inventory may be from the side that
         // lost; drop it so every block reloads from the referee on its next use.
         hz.getLifecycleService().addLifecycleListener(event -> {

@@ -18,9 +18,10 @@ class MigrationsTest {
         try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
             int applied = Migrations.migrate(ds);
 
-            assertEquals(3, applied);
+            assertEquals(4, applied);
             assertEquals(List.of("booking_seats", "bookings", "events", "holds", "payment_events", "payments",
-                    "seat_events", "seats", "show_blocks", "show_sections", "shows", "ticket_mail", "venues"), names(ds, """
+                    "seat_events", "seats", "show_blocks", "show_sections", "shows", "ticket_mail", "venues",
+                    "waitlist_entries", "waitlist_mail"), names(ds, """
                     SELECT table_name FROM information_schema.tables
                     WHERE table_schema = 'public' AND table_name <> 'flyway_schema_history' ORDER BY 1"""));
             assertEquals(List.of("apply_seat_transition", "epoch_ms", "seat_transition_applied"), names(ds, """

@@ -27,7 +27,10 @@ public final class GridSerializers {
                 new EventListingSerializer(),
                 new org.boxoffice.grid.room.WaitingRoomSerializer(),
                 new org.boxoffice.grid.room.RoomViewSerializer(),
-                new org.boxoffice.grid.room.RoomProcessorSerializer());
+                new org.boxoffice.grid.room.RoomProcessorSerializer(),
+                new org.boxoffice.grid.waitlist.WaitlistEntrySerializer(),
+                new org.boxoffice.grid.waitlist.SeatsReturnedPredicateSerializer(),
+                new org.boxoffice.grid.waitlist.SeatsReturnedTaskSerializer());
     }
 
     public static void register(CompactSerializationConfig config) {

@@ -1,0 +1,190 @@
+package org.boxoffice.app.waitlist;
+
+import com.hazelcast.flakeidgen.FlakeIdGenerator;
+import org.boxoffice.app.auth.Principal;
+import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.app.holds.HoldManager;
+import org.boxoffice.app.holds.HoldView;
+import org.boxoffice.app.http.ApiException;
+import org.boxoffice.domain.Rejection;
+import org.boxoffice.domain.SeatPicker;
+import org.boxoffice.domain.Show;
+import org.boxoffice.domain.WaitlistEntry;
+import org.boxoffice.domain.WaitlistEntry.State;
+import org.boxoffice.domain.WaitlistRepository;
+import org.boxoffice.domain.WaitlistStanding;
+import org.boxoffice.grid.ShowSnapshots;
+import org.boxoffice.grid.waitlist.WaitlistUnavailableException;
+import org.boxoffice.grid.waitlist.Waitlists;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.LongSupplier;
+
+/**
+ * Joining and leaving a show's waitlist, one's standing, and one's open offers. Thread-safe;
+ * called on the web server's virtual threads.
+ *
+ * <p>A join is refused while the requested seats can simply be held (the waitlist is for shows
+ * that are sold out for that request), outside the sale window, and when the account already has a
+ * live entry for the show; repeating the same join answers the entry it made. The entry reaches the
+ * referee through the grid queue's store before the queue holds it, so concurrent joins of one
+ * account end with one entry whichever members they reach.
+ */
+public final class WaitlistManager {
+
+    private final ShowDirectory shows;
+    private final Waitlists waitlists;
+    private final WaitlistRepository repository;
+    private final ShowSnapshots snapshots;
+    private final HoldManager holds;
+    private final FlakeIdGenerator entryIds;
+    private final String recipientPattern;
+    private final LongSupplier clock;
+
+    public WaitlistManager(ShowDirectory shows, Waitlists waitlists, WaitlistRepository repository, ShowSnapshots snapshots,
+                           HoldManager holds, FlakeIdGenerator entryIds, String recipientPattern, LongSupplier clock) {
+        this.shows = shows;
+        this.waitlists = waitlists;
+        this.repository = repository;
+        this.snapshots = snapshots;
+        this.holds = holds;
+        this.entryIds = entryIds;
+        this.recipientPattern = recipientPattern;
+        this.clock = clock;
+    }
+
+    /** What a join asks for: {@code quantity} adjacent seats, in {@code section} or (null) any. */
+    public record JoinRequest(int quantity, String section) {
+    }
+
+    /** The entry after a join, and whether this join made it. */
+    public record Joined(StandingView standing, boolean created) {
+    }
+
+    /** An open offer as the API lists it. */
+    public record OfferView(String holdId, String showId, String entryId, List<String> seatIds, Instant expiresAt,
+                            BigDecimal totalAmount, String currency, String checkout) {
+    }
+
+    public Joined join(Principal caller, String showId, JoinRequest request) {
+        Show show = show(showId);
+        long now = clock.getAsLong();
+        if (!show.sale().isOpen(now)) {
+            throw new ApiException(422, Rejection.SALE_NOT_OPEN.name(), "the waitlist is open only while the show is on sale",
+                    Map.of("saleOpensAt", Instant.ofEpochMilli(show.sale().opensAt()),
+                            "saleClosesAt", Instant.ofEpochMilli(show.sale().closesAt())));
+        }
+        show.policy().checkSize(request.quantity()).ifPresent(r -> {
+            throw new ApiException(422, r.name(), "this show holds at most " + show.policy().maxSeatsPerHold()
+                    + " seats at a time", Map.of("maxSeatsPerHold", show.policy().maxSeatsPerHold()));
+        });
+        if (request.section() != null && show.layout().section(request.section()).isEmpty()) {
+            throw new ApiException(422, "UNKNOWN_SECTION", "this show has no section " + request.section());
+        }
+        Optional<Joined> existing = existing(caller, show, request);
+        if (existing.isPresent()) {
+            return existing.get();
+        }
+        new SeatPicker(show.layout(), snapshots.get(show)::free).bestAvailable(request.quantity(), request.section())
+                .ifPresent(c -> {
+                    throw new ApiException(409, "SEATS_AVAILABLE", request.quantity() + " adjacent seats are on sale now;"
+                            + " hold them instead of waiting", Map.of("seatIds", c.seatIds()));
+                });
+        WaitlistEntry entry = new WaitlistEntry(entryIds.newId(), showId, caller.accountId(), request.quantity(),
+                request.section(), now, recipientPattern.replace("{accountId}", caller.accountId()));
+        boolean joined;
+        try {
+            joined = waitlists.join(entry);
+        } catch (WaitlistUnavailableException e) {
+            throw new ApiException(503, "WAITLIST_UNAVAILABLE", "the waitlist cannot be joined now; nothing was changed,"
+                    + " try again", Map.of("retryAfterSeconds", 2));
+        }
+        if (!joined) {
+            // another join of this account won the race
+            return existing(caller, show, request).orElseThrow(() -> new ApiException(409, "ALREADY_ON_WAITLIST",
+                    "this account is already on the waitlist of this show"));
+        }
+        return new Joined(standing(caller, show).orElseThrow(), true);
+    }
+
+    /** The account's live entry: the same request again answers it; another one is a conflict. */
+    private Optional<Joined> existing(Principal caller, Show show, JoinRequest request) {
+        Optional<WaitlistStanding> live = repository.standing(show.showId(), caller.accountId())
+                .filter(s -> s.state().live());
+        if (live.isEmpty()) {
+            return Optional.empty();
+        }
+        WaitlistStanding s = live.get();
+        if (s.state().inLine() && s.entry().quantity() == request.quantity()
+                && Objects.equals(s.entry().section(), request.section())) {
+            return Optional.of(new Joined(StandingView.of(s), false));
+        }
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("entry", StandingView.of(s));
+        throw new ApiException(409, "ALREADY_ON_WAITLIST", s.state() == State.OFFERED
+                ? "seats are offered to this account for this show; check out or decline the offer first"
+                : "this account is already on the waitlist of this show; leave it first to ask for something else",
+                details);
+    }
+
+    /** The account's entry for the show (live, else its latest); 404 if it never joined. */
+    public StandingView mine(Principal caller, String showId) {
+        Show show = show(showId);
+        return standing(caller, show).orElseThrow(() -> ApiException.notFound("waitlist entry for show " + showId));
+    }
+
+    /**
+     * Leaves the waitlist: an entry in line ends at once; an open offer is declined (its seats go to
+     * the next waiter). 404 if the account has no live entry for the show.
+     */
+    public void leave(Principal caller, String showId) {
+        Show show = show(showId);
+        WaitlistStanding s = repository.standing(show.showId(), caller.accountId()).filter(st -> st.state().live())
+                .orElseThrow(() -> ApiException.notFound("waitlist entry for show " + showId));
+        long now = clock.getAsLong();
+        long id = s.entry().entryId();
+        if (s.state() == State.OFFERED) {
+            holds.release(caller, s.holdId());
+            repository.end(id, Set.of(State.OFFERED), State.DECLINED, "left the waitlist", now);
+            return;
+        }
+        // an offer being made right now fails to record itself and gives its seats back
+        if (repository.end(id, Set.of(State.WAITING, State.OFFERING), State.LEFT, "left the waitlist", now)) {
+            waitlists.remove(show.showId(), List.of(s.entry()));
+        }
+    }
+
+    /** The caller's open offers, all shows: holds made for them from a waitlist, not yet lapsed. */
+    public List<OfferView> offers(Principal caller) {
+        List<OfferView> out = new ArrayList<>();
+        for (WaitlistStanding s : repository.offersOf(caller.accountId())) {
+            HoldView hold;
+            try {
+                hold = holds.get(caller, s.holdId());
+            } catch (ApiException e) {
+                continue;
+            }
+            if ("HELD".equals(hold.status())) {
+                out.add(new OfferView(hold.holdId(), hold.showId(), Long.toString(s.entry().entryId()), hold.seatIds(),
+                        hold.expiresAt(), hold.totalAmount(), hold.currency(), "/v1/holds/" + hold.holdId() + "/checkout"));
+            }
+        }
+        return out;
+    }
+
+    private Optional<StandingView> standing(Principal caller, Show show) {
+        return repository.standing(show.showId(), caller.accountId()).map(StandingView::of);
+    }
+
+    private Show show(String showId) {
+        return shows.find(showId).orElseThrow(() -> ApiException.notFound("show " + showId));
+    }
+}

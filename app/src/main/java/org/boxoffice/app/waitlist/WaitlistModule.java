@@ -1,0 +1,72 @@
+package org.boxoffice.app.waitlist;
+
+import com.hazelcast.core.HazelcastInstance;
+import io.helidon.webserver.http.HttpRouting;
+import org.boxoffice.app.auth.Authenticator;
+import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.app.checkout.CheckoutSettings;
+import org.boxoffice.app.holds.HoldManager;
+import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.WaitlistRepository;
+import org.boxoffice.grid.Allowances;
+import org.boxoffice.grid.Inventory;
+import org.boxoffice.grid.ShowSnapshots;
+import org.boxoffice.grid.waitlist.WaitlistOffers;
+import org.boxoffice.grid.waitlist.Waitlists;
+import org.boxoffice.mapstore.PostgresOfferOutbox;
+
+import javax.sql.DataSource;
+import java.util.function.LongSupplier;
+
+/**
+ * The waitlist wired together: the grid's lines and offer process on this member, the API, and
+ * the offer mailer. Built once per member by {@code Boxoffice}, after the member started with the
+ * waitlist's queue store; its background work stops on {@link #close}.
+ */
+public final class WaitlistModule implements AutoCloseable {
+
+    /** Flake ids for waitlist entries. */
+    public static final String ENTRY_IDS = "waitlist-ids";
+
+    private final Authenticator auth;
+    private final WaitlistRepository repository;
+    private final WaitlistOffers offers;
+    private final WaitlistManager manager;
+    private final OfferMailer mailer;
+
+    public WaitlistModule(WaitlistSettings settings, CheckoutSettings.MailSettings mail, DataSource dataSource,
+                          HazelcastInstance hz, ShowDirectory shows, Inventory inventory, Allowances allowances,
+                          ShowSnapshots snapshots, InventoryRepository holdRecords, WaitlistRepository repository,
+                          HoldManager holds, Authenticator auth, LongSupplier clock) {
+        this.auth = auth;
+        this.repository = repository;
+        this.offers = new WaitlistOffers(hz, inventory, allowances, snapshots, holdRecords, repository, shows::find, clock,
+                settings.grid()).start();
+        this.manager = new WaitlistManager(shows, new Waitlists(hz), repository, snapshots, holds,
+                hz.getFlakeIdGenerator(ENTRY_IDS), mail.recipient(), clock);
+        this.mailer = new OfferMailer(new PostgresOfferOutbox(dataSource), shows, mail, clock).start();
+    }
+
+    /** Registers the waitlist's HTTP service under {@code /v1}. */
+    public void routing(HttpRouting.Builder routing) {
+        routing.register("/v1", new WaitlistService(manager, auth));
+    }
+
+    public WaitlistOffers offers() {
+        return offers;
+    }
+
+    public WaitlistRepository repository() {
+        return repository;
+    }
+
+    public OfferMailer mailer() {
+        return mailer;
+    }
+
+    @Override
+    public void close() {
+        mailer.close();
+        offers.close();
+    }
+}

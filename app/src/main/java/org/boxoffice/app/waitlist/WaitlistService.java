@@ -1,0 +1,97 @@
+package org.boxoffice.app.waitlist;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import org.boxoffice.app.auth.Authenticator;
+import org.boxoffice.app.auth.Principal;
+import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.http.Json;
+import org.boxoffice.domain.WaitlistEntry;
+
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * The waitlist of sold-out shows, and the offers made from it.
+ *
+ * <pre>
+ * curl -X POST localhost:8080/v1/shows/echoes-berlin-1/waitlist -H "Authorization: Bearer $TOKEN" \
+ *      -H 'Content-Type: application/json' -d '{"quantity":2,"section":"A"}'
+ * curl localhost:8080/v1/shows/echoes-berlin-1/waitlist/me -H "Authorization: Bearer $TOKEN"
+ * curl -X DELETE localhost:8080/v1/shows/echoes-berlin-1/waitlist -H "Authorization: Bearer $TOKEN"
+ * curl localhost:8080/v1/accounts/me/offers -H "Authorization: Bearer $TOKEN"
+ * </pre>
+ * An offer is a hold: check it out with {@code POST /v1/holds/{holdId}/checkout}, decline it with
+ * {@code DELETE /v1/holds/{holdId}}.
+ */
+public final class WaitlistService implements HttpService {
+
+    private static final int MAX_SECTION = 64;
+
+    private final WaitlistManager waitlist;
+    private final Authenticator auth;
+
+    public WaitlistService(WaitlistManager waitlist, Authenticator auth) {
+        this.waitlist = waitlist;
+        this.auth = auth;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.post("/shows/{showId}/waitlist", this::join)
+                .get("/shows/{showId}/waitlist/me", this::mine)
+                .delete("/shows/{showId}/waitlist", this::leave)
+                .get("/accounts/me/offers", this::offers);
+    }
+
+    private void join(ServerRequest req, ServerResponse res) {
+        Principal caller = auth.require(req);
+        String showId = req.path().pathParameters().get("showId");
+        WaitlistManager.Joined joined = waitlist.join(caller, showId, parse(Json.body(req)));
+        if (joined.created()) {
+            res.header("Location", "/v1/shows/" + showId + "/waitlist/me");
+        }
+        Json.send(res, joined.created() ? 201 : 200, joined.standing());
+    }
+
+    private void mine(ServerRequest req, ServerResponse res) {
+        Principal caller = auth.require(req);
+        Json.send(res, 200, waitlist.mine(caller, req.path().pathParameters().get("showId")));
+    }
+
+    private void leave(ServerRequest req, ServerResponse res) {
+        Principal caller = auth.require(req);
+        waitlist.leave(caller, req.path().pathParameters().get("showId"));
+        res.status(204).send();
+    }
+
+    private void offers(ServerRequest req, ServerResponse res) {
+        Principal caller = auth.require(req);
+        Json.send(res, 200, Map.of("offers", waitlist.offers(caller)));
+    }
+
+    /** {@code {"quantity": 1..10, "section": optional}}; anything else is a 400. */
+    static WaitlistManager.JoinRequest parse(JsonNode body) {
+        for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
+            String field = it.next();
+            if (!field.equals("quantity") && !field.equals("section")) {
+                throw ApiException.badRequest("unknown field '" + field + "'");
+            }
+        }
+        JsonNode quantity = body.get("quantity");
+        if (quantity == null || !quantity.isIntegralNumber() || !quantity.canConvertToInt()
+                || quantity.asInt() < 1 || quantity.asInt() > WaitlistEntry.MAX_QUANTITY) {
+            throw ApiException.badRequest("'quantity' must be an integer from 1 to " + WaitlistEntry.MAX_QUANTITY);
+        }
+        JsonNode section = body.get("section");
+        if (section != null && !section.isNull() && (!section.isTextual() || section.asText().isBlank()
+                || section.asText().length() > MAX_SECTION)) {
+            throw ApiException.badRequest("'section' must be a section name");
+        }
+        return new WaitlistManager.JoinRequest(quantity.asInt(),
+                section == null || section.isNull() ? null : section.asText());
+    }
+}

@@ -1,0 +1,72 @@
+package org.boxoffice.app.web;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.sse.SseEvent;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import io.helidon.webserver.sse.SseSink;
+import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.app.http.ApiException;
+import org.boxoffice.domain.Show;
+
+import java.time.Duration;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Live seat-map updates as Server-Sent Events: first the whole map ({@code event: availability},
+ * the same JSON as {@code GET /v1/shows/{id}/availability}), then every change within a poll
+ * interval of the snapshot showing it ({@code event: changes},
+ * {@code {"seq":..,"changes":[[seatIndex,status],...]}}), with a comment line every 15 s so idle
+ * connections stay open through proxies. A reconnecting {@code EventSource} starts again from the
+ * whole map.
+ *
+ * <pre>
+ * curl -N localhost:8080/v1/shows/echoes-berlin-1/events
+ * </pre>
+ */
+public final class ShowEventsService implements HttpService {
+
+    private static final Logger LOG = Logger.getLogger(ShowEventsService.class.getName());
+    private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+
+    private final ShowDirectory shows;
+    private final ShowEvents events;
+
+    public ShowEventsService(ShowDirectory shows, ShowEvents events) {
+        this.shows = shows;
+        this.events = events;
+    }
+
+    @Override
+    public void routing(HttpRules rules) {
+        rules.get("/shows/{showId}/events", this::stream);
+    }
+
+    private void stream(ServerRequest req, ServerResponse res) {
+        String id = req.path().pathParameters().get("showId");
+        Show show = shows.find(id).orElseThrow(() -> ApiException.notFound("show " + id));
+        // proxies such as nginx would otherwise hold the events back in their buffers
+        res.header(HeaderNames.create("X-Accel-Buffering"), "no");
+        ShowEvents.Subscription sub = events.subscribe(show);
+        try (sub; SseSink sink = res.sink(SseSink.TYPE)) {
+            while (!sub.ended()) {
+                ShowEvents.Event e = sub.next(KEEP_ALIVE);
+                if (e == null) {
+                    if (!sub.ended()) {
+                        sink.emit(SseEvent.builder().comment("keep-alive").build());
+                    }
+                    continue;
+                }
+                sink.emit(SseEvent.builder().id(Long.toString(e.seq())).name(e.name()).data(e.json()).build());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            // the client went away (a write failed); nothing is left to answer
+            LOG.log(Level.FINEST, "seat-map stream of " + id + " ended", e);
+        }
+    }
+}

@@ -1,0 +1,177 @@
+// The Boxoffice HTTP API as the web app uses it: JSON in and out, the bearer token of the signed-in
+// fan, errors as ApiError with the service's error code, and the server's clock.
+
+const SESSION_KEY = 'boxoffice.session';
+
+/** A refusal or failure from the API: status, the service's error code and the whole JSON body. */
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || `HTTP ${status}`);
+    this.status = status;
+    this.code = (body && body.error) || `HTTP_${status}`;
+    this.body = body || {};
+  }
+}
+
+let clockOffset = 0;
+
+/** Now on the server's clock (milliseconds): holds and passes expire by it, not by the device's. */
+export function serverNow() {
+  return Date.now() + clockOffset;
+}
+
+function learnClock(response) {
+  const date = Date.parse(response.headers.get('Date') || '');
+  if (!Number.isNaN(date)) {
+    const offset = date - Date.now();
+    // the Date header has one-second resolution: only a larger difference is a real skew
+    clockOffset = Math.abs(offset) > 1500 ? offset : 0;
+  }
+}
+
+// ---- the signed-in fan ------------------------------------------------------------------------
+
+const listeners = new Set();
+
+export const session = {
+  get() {
+    try {
+      const s = JSON.parse(localStorage.getItem(SESSION_KEY) || 'null');
+      if (s && s.token && Date.parse(s.expiresAt) > Date.now() + 60_000) return s;
+    } catch { /* a damaged entry counts as signed out */ }
+    return null;
+  },
+  set(value) {
+    localStorage.setItem(SESSION_KEY, JSON.stringify(value));
+    listeners.forEach(fn => fn(value));
+  },
+  clear() {
+    localStorage.removeItem(SESSION_KEY);
+    listeners.forEach(fn => fn(null));
+  },
+  onChange(fn) {
+    listeners.add(fn);
+  },
+};
+
+let prompt = async () => { throw new ApiError(401, {error: 'UNAUTHORIZED', message: 'sign in first'}); };
+
+/** The page layer registers how to ask the fan for a name (a dialog). */
+export function setSignInPrompt(fn) {
+  prompt = fn;
+}
+
+/** The current session, asking the fan to sign in first if needed; rejects if they cancel. */
+export async function requireSession() {
+  return session.get() || prompt();
+}
+
+/** Demo sign-in: the service issues a token for a name (POST /v1/dev/tokens). */
+export async function signIn(accountId) {
+  const body = await request('/v1/dev/tokens', {method: 'POST', body: {accountId}});
+  const value = {accountId: body.accountId, token: body.token, expiresAt: body.expiresAt};
+  session.set(value);
+  return value;
+}
+
+// ---- requests -----------------------------------------------------------------------------------
+
+/**
+ * Calls the API. Options: method, body (sent as JSON), auth (send the bearer token, asking the fan
+ * to sign in if needed), headers, signal. Resolves to the parsed body (null for 204); rejects with
+ * ApiError for any non-2xx answer. `withResponse` resolves to {status, body, headers} instead.
+ */
+export async function api(path, options = {}) {
+  const {auth = false} = options;
+  if (!auth) return request(path, options);
+  let s = await requireSession();
+  try {
+    return await request(path, {...options, token: s.token});
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) {
+      // the token lapsed or the service's secret changed: sign in again once
+      session.clear();
+      s = await requireSession();
+      return request(path, {...options, token: s.token});
+    }
+    throw e;
+  }
+}
+
+async function request(path, {method = 'GET', body, token, headers = {}, signal, withResponse = false} = {}) {
+  const h = {Accept: 'application/json', ...headers};
+  if (body !== undefined) h['Content-Type'] = 'application/json';
+  if (token) h.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), signal});
+  } catch (e) {
+    if (e.name === 'AbortError') throw e;
+    throw new ApiError(0, {error: 'NETWORK', message: 'The service cannot be reached. Check your connection and try again.'});
+  }
+  learnClock(response);
+  const text = response.status === 204 ? '' : await response.text();
+  let parsed = null;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = {message: text};
+    }
+  }
+  if (!response.ok && response.status !== 304) {
+    throw new ApiError(response.status, parsed);
+  }
+  return withResponse ? {status: response.status, body: parsed, headers: response.headers} : parsed;
+}
+
+/** An image the API serves only with the bearer token (ticket QR codes), as an object URL. */
+export async function imageUrl(path) {
+  const s = await requireSession();
+  const response = await fetch(path, {headers: {Authorization: `Bearer ${s.token}`}});
+  if (!response.ok) throw new ApiError(response.status, null);
+  return URL.createObjectURL(await response.blob());
+}
+
+/** A fresh idempotency key. */
+export function newKey(prefix) {
+  const random = crypto.randomUUID ? crypto.randomUUID()
+    : Array.from(crypto.getRandomValues(new Uint8Array(16)), b => b.toString(16).padStart(2, '0')).join('');
+  return `${prefix}-${random}`;
+}
+
+// ---- waiting-room passes and queue tokens, per account and show ----------------------------------
+
+function roomKey(kind, showId) {
+  const s = session.get();
+  return s ? `boxoffice.${kind}.${s.accountId}.${showId}` : null;
+}
+
+export const room = {
+  /** The fan's valid pass for the show, or null. */
+  pass(showId) {
+    const key = roomKey('pass', showId);
+    if (!key) return null;
+    try {
+      const p = JSON.parse(localStorage.getItem(key) || 'null');
+      if (p && Date.parse(p.passExpiresAt) > serverNow() + 5_000) return p;
+    } catch { /* fall through */ }
+    return null;
+  },
+  keepPass(showId, pass, passExpiresAt) {
+    const key = roomKey('pass', showId);
+    if (key) localStorage.setItem(key, JSON.stringify({pass, passExpiresAt}));
+  },
+  dropPass(showId) {
+    const key = roomKey('pass', showId);
+    if (key) localStorage.removeItem(key);
+  },
+  queueToken(showId) {
+    const key = roomKey('queue', showId);
+    return key ? localStorage.getItem(key) : null;
+  },
+  keepQueueToken(showId, token) {
+    const key = roomKey('queue', showId);
+    if (key) localStorage.setItem(key, token);
+  },
+};

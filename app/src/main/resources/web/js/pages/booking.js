@@ -1,0 +1,96 @@
+// A booking: one ticket per seat with its QR code (fetched with the bearer token, shown from a blob URL).
+
+import {api, ApiError, imageUrl} from '../api.js';
+import {h, clear, icon, money, plural, dateTime, date, announce} from '../dom.js';
+import {splitSeat} from './hold.js';
+import {showInfo} from './bookings.js';
+
+export async function render(main, [bookingId], query) {
+  let booking;
+  try {
+    booking = await api(`/v1/bookings/${encodeURIComponent(bookingId)}`, {auth: true});
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) {
+      main.append(h('section', {class: 'empty'}, h('h1', {}, 'Sign in to see your tickets'),
+        h('p', {}, h('a', {class: 'btn btn--ghost', href: '#/'}, 'Back to all events'))));
+      return null;
+    }
+    throw e;
+  }
+  const show = await showInfo(booking.showId);
+  const urls = [];
+  const fresh = query.get('new') === '1';
+
+  const tickets = (booking.tickets || []).map(t => {
+    const [section, row, number] = splitSeat(t.seatId);
+    const img = h('img', {class: 'ticket__qr', alt: `QR code of the ticket for section ${section}, row ${row}, seat ${number}`,
+      width: 164, height: 164});
+    const frame = h('div', {class: 'ticket__qrbox is-loading'}, img);
+    imageUrl(t.qr).then(url => {
+      urls.push(url);
+      img.src = url;
+      img.addEventListener('load', () => frame.classList.remove('is-loading'), {once: true});
+    }).catch(() => {
+      frame.classList.remove('is-loading');
+      frame.append(h('p', {class: 'muted small'}, 'The QR code could not be loaded. Reload the page to try again.'));
+    });
+    return h('li', {class: 'ticket', 'aria-label': `Ticket for section ${section}, row ${row}, seat ${number}`},
+      h('div', {class: 'ticket__main'},
+        h('p', {class: 'eyebrow'}, show.artist || 'Ticket'),
+        h('h3', {class: 'ticket__title'}, show.title || booking.showId),
+        h('p', {class: 'ticket__when'}, dateTime(show.startsAt)),
+        show.venue ? h('p', {class: 'muted small'}, `${show.venue.name}, ${show.venue.city}`) : null,
+        h('dl', {class: 'ticket__seat'},
+          h('div', {}, h('dt', {}, 'Section'), h('dd', {}, section)),
+          h('div', {}, h('dt', {}, 'Row'), h('dd', {}, row)),
+          h('div', {}, h('dt', {}, 'Seat'), h('dd', {}, number)))),
+      h('div', {class: 'ticket__stub'}, frame, h('p', {class: 'ticket__code', title: t.code}, t.code)));
+  });
+
+  const live = booking.status === 'CONFIRMED';
+  const statusText = {CONFIRMED: 'Confirmed', REFUNDED: 'Refunded', CANCELLED: 'Cancelled'}[booking.status] || booking.status;
+  main.append(
+    h('nav', {class: 'crumbs', 'aria-label': 'Breadcrumb'},
+      h('a', {href: '#/bookings'}, 'My tickets'), h('span', {'aria-hidden': 'true'}, '/'),
+      h('span', {'aria-current': 'page'}, `Booking ${booking.bookingId}`)),
+    fresh && live ? h('div', {class: 'success', role: 'status'},
+      h('span', {class: 'success__icon', 'aria-hidden': 'true'}, icon('check')),
+      h('div', {}, h('strong', {}, 'You’re going!'),
+        h('p', {}, `Payment complete. ${plural(tickets.length, 'ticket is', 'tickets are')} below, and on their way by email.`))) : null,
+    h('header', {class: 'booking-head'},
+      h('div', {},
+        h('p', {class: 'eyebrow'}, `Booking ${booking.bookingId}`),
+        h('h1', {}, show.title || booking.showId),
+        h('p', {class: 'muted'}, dateTime(show.startsAt), show.venue ? ` · ${show.venue.name}, ${show.venue.city}` : '')),
+      h('div', {class: 'booking-head__side'},
+        h('span', {class: `badge ${live ? 'badge--ok' : ''}`}, statusText),
+        h('strong', {class: 'booking-head__total'}, money(booking.totalAmount, booking.currency)))),
+    live
+      ? h('ul', {class: 'tickets', role: 'list', 'aria-label': 'Tickets'}, tickets)
+      : h('p', {class: 'notice notice--info'}, 'This booking no longer has valid tickets.'),
+    live ? cancelBox(booking, main) : null);
+  if (fresh && live) announce(`You're going! ${plural(tickets.length, 'ticket', 'tickets')} booked.`);
+  window.boxoffice.page = {booking, tickets: booking.tickets};
+  return () => urls.forEach(u => URL.revokeObjectURL(u));
+}
+
+function cancelBox(booking, main) {
+  const until = booking.cancellableUntil ? Date.parse(booking.cancellableUntil) : 0;
+  if (!until || until < Date.now()) return null;
+  const box = h('section', {class: 'panel cancel'},
+    h('h2', {class: 'panel__title'}, 'Changed your plans?'),
+    h('p', {class: 'muted'}, `You can cancel for a full refund until ${date(booking.cancellableUntil)}.`),
+    h('button', {class: 'btn btn--danger', type: 'button', onclick: async e => {
+      if (!confirm('Cancel this booking and get a refund? The seats go back on sale.')) return;
+      e.target.disabled = true;
+      try {
+        await api(`/v1/bookings/${encodeURIComponent(booking.bookingId)}`, {method: 'DELETE', auth: true});
+        announce('Booking cancelled. Your refund is on its way.');
+        dispatchEvent(new HashChangeEvent('hashchange'));
+      } catch (err) {
+        e.target.disabled = false;
+        clear(box).append(h('p', {class: 'notice notice--error', role: 'alert'}, err.message));
+      }
+    }}, 'Cancel booking'));
+  return box;
+}

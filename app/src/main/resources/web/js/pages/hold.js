@@ -1,0 +1,263 @@
+// The hold: the seats, a countdown to the server's expiresAt, payment (the simulated provider), release.
+
+import {api, ApiError, newKey, serverNow} from '../api.js';
+import {h, clear, icon, money, plural, clock, dateTime, announce} from '../dom.js';
+
+const PAYMENT_METHODS = [
+  {value: 'card_ok', label: 'Test card — approved', hint: 'Paid at once'},
+  {value: 'card_pending', label: 'Test card — bank confirms later', hint: 'Confirmed a few seconds later'},
+  {value: 'card_declined', label: 'Test card — declined', hint: 'Your seats stay held; try again'},
+];
+
+/** Keeps a just-made hold for the hold page, which then needs no round trip to show it. */
+export function rememberHold(hold) {
+  sessionStorage.setItem(`boxoffice.hold.${hold.holdId}`, JSON.stringify(hold));
+}
+
+export async function render(main, [holdId]) {
+  const path = `/v1/holds/${encodeURIComponent(holdId)}`;
+  let hold;
+  try {
+    hold = JSON.parse(sessionStorage.getItem(`boxoffice.hold.${holdId}`) || 'null') || await api(path, {auth: true});
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) return signInFirst(main);
+    throw e;
+  }
+  const show = await api(`/v1/shows/${encodeURIComponent(hold.showId)}`);
+  return new HoldPage(main, hold, show, path).cleanup;
+}
+
+function signInFirst(main) {
+  main.append(h('section', {class: 'empty'}, h('h1', {}, 'Sign in to see this hold'),
+    h('p', {class: 'muted'}, 'Holds belong to the name you signed in with.'),
+    h('p', {}, h('a', {class: 'btn btn--ghost', href: '#/'}, 'Back to all events'))));
+  return null;
+}
+
+class HoldPage {
+  constructor(main, hold, show, path) {
+    this.hold = hold;
+    this.show = show;
+    this.path = path;
+    this.attemptKey = null; // the idempotency key of the payment attempt without an answer yet
+    this.build(main);
+    this.tick();
+    this.timer = setInterval(() => this.tick(), 250);
+    // the stored copy may be stale (another tab paid or released it): ask the service once
+    api(path, {auth: true}).then(fresh => this.update(fresh)).catch(() => {});
+    window.boxoffice.page = this;
+    this.cleanup = () => {
+      clearInterval(this.timer);
+      clearTimeout(this.pollTimer);
+      this.left = true;
+    };
+  }
+
+  build(main) {
+    const {hold, show} = this;
+    const sections = new Map(show.sections.map(s => [s.name, s]));
+    this.countdown = h('span', {class: 'countdown__time', id: 'countdown'}, '–:––');
+    this.countdownBar = h('span', {class: 'countdown__bar'});
+    this.countdownBox = h('div', {class: 'countdown', role: 'timer', 'aria-live': 'off', 'aria-labelledby': 'countdown-label'},
+      icon('clock'),
+      h('div', {},
+        h('span', {class: 'countdown__label', id: 'countdown-label'}, 'Your seats are held for'),
+        this.countdown),
+      h('span', {class: 'countdown__track', 'aria-hidden': 'true'}, this.countdownBar));
+    this.statusBox = h('div', {class: 'notices'});
+    this.payButton = h('button', {class: 'btn btn--primary btn--block btn--large', type: 'submit', id: 'pay-button'},
+      `Pay ${money(hold.totalAmount, hold.currency)}`);
+    this.releaseButton = h('button', {class: 'btn btn--ghost btn--block', type: 'button', onclick: () => this.release()},
+      'Release these seats');
+    this.form = h('form', {class: 'pay', onsubmit: e => {
+      e.preventDefault();
+      this.pay(new FormData(this.form).get('method'));
+    }},
+    h('fieldset', {class: 'methods'},
+      h('legend', {}, 'Payment method'),
+      PAYMENT_METHODS.map((m, n) => h('label', {class: 'method'},
+        h('input', {type: 'radio', name: 'method', value: m.value, checked: n === 0}),
+        h('span', {class: 'method__card', 'aria-hidden': 'true'}, icon('ticket')),
+        h('span', {class: 'method__text'}, h('strong', {}, m.label), h('span', {class: 'muted small'}, m.hint))))),
+    this.payButton,
+    this.releaseButton);
+
+    const seatRows = hold.seatIds.map(id => {
+      const [section, row, number] = splitSeat(id);
+      const price = sections.get(section)?.price;
+      return h('li', {class: 'seatlist__item'},
+        h('span', {class: 'seatlist__what'}, h('strong', {}, `Section ${section}`), ` · Row ${row} · Seat ${number}`),
+        h('span', {class: 'seatlist__price'}, price != null ? money(price, hold.currency) : ''));
+    });
+
+    main.append(
+      h('nav', {class: 'crumbs', 'aria-label': 'Breadcrumb'},
+        h('a', {href: '#/'}, 'All events'), h('span', {'aria-hidden': 'true'}, '/'),
+        h('a', {href: `#/show/${encodeURIComponent(show.showId)}`}, show.title || show.showId), h('span', {'aria-hidden': 'true'}, '/'),
+        h('span', {'aria-current': 'page'}, 'Checkout')),
+      h('div', {class: 'checkout'},
+        h('section', {class: 'panel checkout__main'},
+          h('p', {class: 'eyebrow'}, 'Checkout'),
+          h('h1', {}, plural(hold.seatIds.length, 'seat', 'seats'), ' for ', show.title || show.showId),
+          h('p', {class: 'muted'}, dateTime(show.startsAt), show.venue ? ` · ${show.venue.name}, ${show.venue.city}` : ''),
+          this.countdownBox,
+          this.statusBox,
+          this.form),
+        h('aside', {class: 'panel checkout__summary', 'aria-label': 'Order summary'},
+          h('h2', {class: 'panel__title'}, 'Order summary'),
+          h('ul', {class: 'seatlist', role: 'list'}, seatRows),
+          h('div', {class: 'total'}, h('span', {}, 'Total'), h('strong', {}, money(hold.totalAmount, hold.currency))),
+          h('p', {class: 'muted small'}, `Hold ${hold.holdId}`))));
+  }
+
+  update(fresh) {
+    this.hold = {...this.hold, ...fresh};
+    if (fresh.status === 'CONFIRMED') this.findBooking();
+    else if (fresh.status === 'RELEASED') this.ended('These seats were released', 'They are back on sale.');
+    this.tick();
+  }
+
+  tick() {
+    if (this.done) return;
+    const total = this.show.holdSeconds * 1000;
+    const left = Date.parse(this.hold.expiresAt) - serverNow();
+    this.countdown.textContent = clock(left / 1000);
+    this.countdownBar.style.transform = `scaleX(${Math.max(0, Math.min(1, left / total))})`;
+    this.countdownBox.classList.toggle('countdown--low', left < 60_000);
+    if (left <= 60_000 && !this.warned) {
+      this.warned = true;
+      announce('One minute left to pay for your seats.');
+    }
+    if (left <= 0 && !this.paying) {
+      this.ended('Your hold expired', 'The seats went back on sale. You can pick seats again.');
+    }
+  }
+
+  /** The hold cannot be paid any more: say why and offer the way back. */
+  ended(title, text) {
+    if (this.done) return;
+    this.done = true;
+    clearInterval(this.timer);
+    this.countdown.textContent = '0:00';
+    this.countdownBar.style.transform = 'scaleX(0)';
+    this.form.hidden = true;
+    this.status('error', title, text, h('a', {class: 'btn btn--primary btn--small', href: `#/show/${encodeURIComponent(this.show.showId)}`},
+      'Back to the seat map'));
+  }
+
+  status(kind, title, text, action) {
+    clear(this.statusBox).append(h('div', {class: `notice notice--${kind}`, role: kind === 'error' || kind === 'warn' ? 'alert' : 'status'},
+      h('div', {class: 'notice__text'}, h('strong', {}, title), text ? h('p', {}, text) : null),
+      action ? h('div', {class: 'notice__actions'}, action) : null));
+  }
+
+  busy(on, label) {
+    this.paying = on;
+    this.payButton.disabled = on;
+    this.releaseButton.disabled = on;
+    this.payButton.textContent = on ? label : `Pay ${money(this.hold.totalAmount, this.hold.currency)}`;
+  }
+
+  async pay(method) {
+    if (this.paying || this.done) return;
+    // a retry after no answer reuses the key: the service answers it without charging twice
+    this.attemptKey = this.attemptKey || newKey('pay');
+    this.busy(true, 'Paying…');
+    clear(this.statusBox);
+    let reply;
+    try {
+      reply = await api(`${this.path}/checkout`, {method: 'POST', auth: true, body: {paymentMethod: method},
+        headers: {'Idempotency-Key': this.attemptKey}, withResponse: true});
+    } catch (e) {
+      this.busy(false);
+      if (e instanceof ApiError && e.status !== 0 && e.status < 500) this.attemptKey = null;
+      return this.refused(e);
+    }
+    this.attemptKey = null;
+    if (reply.body.status === 'BOOKED') {
+      this.booked(reply.body.bookingId);
+    } else {
+      this.busy(true, 'Waiting for your bank…');
+      this.status('info', 'Your bank is confirming the payment', 'This usually takes a few seconds. Please keep this page open.');
+      this.waitForBooking(Date.now() + 60_000);
+    }
+  }
+
+  refused(e) {
+    if (!(e instanceof ApiError)) throw e;
+    api(this.path, {auth: true}).then(fresh => { this.hold = {...this.hold, ...fresh}; this.tick(); }).catch(() => {});
+    switch (e.code) {
+      case 'PAYMENT_DECLINED':
+        this.status('warn', 'Your payment was declined', 'Your seats are still held. Try another payment method.');
+        break;
+      case 'HOLD_EXPIRED':
+        this.ended('Your hold expired', e.body.refunded ? 'Any money taken has been refunded. Pick seats again.' : 'Pick seats again.');
+        break;
+      case 'HOLD_RELEASED':
+        this.ended('These seats were released', 'Pick seats again.');
+        break;
+      case 'UNAUTHORIZED':
+        break;
+      default:
+        this.status('error', e.status === 0 || e.status >= 500 ? 'No answer from the payment service' : 'Payment failed',
+          e.status === 0 || e.status >= 500 ? 'You have not been charged twice: pressing Pay again continues the same payment.' : e.message);
+    }
+  }
+
+  async waitForBooking(deadline) {
+    if (this.left) return;
+    try {
+      const {bookings} = await api('/v1/accounts/me/bookings', {auth: true});
+      const booking = bookings.find(b => b.holdId === this.hold.holdId);
+      if (booking) return this.booked(booking.bookingId);
+      const fresh = await api(this.path, {auth: true});
+      if (fresh.status === 'EXPIRED' || fresh.status === 'RELEASED') {
+        this.busy(false);
+        return this.ended('The payment did not go through in time', 'Your hold ended and any money taken is refunded.');
+      }
+    } catch { /* keep waiting */ }
+    if (Date.now() > deadline) {
+      this.busy(false);
+      this.status('warn', 'Still waiting for your bank', 'We will email your tickets once it confirms. Your bookings are under “My tickets”.');
+      return;
+    }
+    this.pollTimer = setTimeout(() => this.waitForBooking(deadline), 1000);
+  }
+
+  async findBooking() {
+    try {
+      const {bookings} = await api('/v1/accounts/me/bookings', {auth: true});
+      const booking = bookings.find(b => b.holdId === this.hold.holdId);
+      if (booking) this.booked(booking.bookingId);
+    } catch { /* stay */ }
+  }
+
+  booked(bookingId) {
+    this.done = true;
+    clearInterval(this.timer);
+    sessionStorage.removeItem(`boxoffice.hold.${this.hold.holdId}`);
+    announce('Payment complete. Here are your tickets.');
+    location.hash = `#/booking/${encodeURIComponent(bookingId)}?new=1`;
+  }
+
+  async release() {
+    this.busy(true, 'Releasing…');
+    try {
+      await api(this.path, {method: 'DELETE', auth: true});
+      sessionStorage.removeItem(`boxoffice.hold.${this.hold.holdId}`);
+      announce('Your seats were released.');
+      location.hash = `#/show/${encodeURIComponent(this.show.showId)}`;
+    } catch (e) {
+      this.busy(false);
+      if (e instanceof ApiError && e.code === 'HOLD_CONFIRMED') return this.findBooking();
+      this.status('error', 'Could not release the seats', e.message);
+    }
+  }
+}
+
+/** "A-12-7" -> ["A", "12", "7"]; section names may contain dashes, rows and numbers do not. */
+export function splitSeat(id) {
+  const last = id.lastIndexOf('-');
+  const middle = id.lastIndexOf('-', last - 1);
+  return [id.slice(0, middle), id.slice(middle + 1, last), id.slice(last + 1)];
+}

@@ -1,0 +1,413 @@
+// The show page: live seat map, prices, legend, the fan's selection, best available, and holding.
+
+import {api, ApiError, newKey, requireSession, room} from '../api.js';
+import {h, clear, icon, money, count, plural, dateTime, date, announce, toast} from '../dom.js';
+import {ShowModel, LiveSeats, AVAILABLE, STATUS_NAMES} from '../seats.js';
+import {SeatMap, SEAT_COLORS} from '../seatmap.js';
+import {rememberHold} from './hold.js';
+
+export async function render(main, [showId]) {
+  const id = encodeURIComponent(showId);
+  const [show, summary] = await Promise.all([
+    api(`/v1/shows/${id}`),
+    api(`/v1/shows/${id}/queue/summary`).catch(() => ({active: false})),
+  ]);
+  if (summary.active && !room.pass(showId)) {
+    // rush mode: seats are sold through the waiting room
+    location.replace(`#/show/${id}/queue`);
+    return null;
+  }
+  return new ShowPage(main, show, summary).cleanup;
+}
+
+class ShowPage {
+  constructor(main, show, summary) {
+    this.show = show;
+    this.rush = summary.active;
+    this.model = new ShowModel(show);
+    this.selected = [];           // seat indexes, in the order chosen
+    this.selectedSet = new Set();
+    this.inFlight = new Set();    // seats of a hold request on its way (their change is ours)
+    this.limit = show.maxSeatsPerHold;
+    this.timers = [];
+    this.build(main);
+
+    this.map = new SeatMap(this.mapBox, this.model, {
+      isSelected: i => this.selectedSet.has(i),
+      onSeat: i => this.toggle(i),
+      onSectionChange: s => this.sectionChanged(s),
+      announce,
+      describe: i => this.describeSeat(i),
+      describeSection: s => this.describeSection(s),
+      label: `Seat map of ${show.title || show.showId}`,
+      describedBy: 'map-help',
+    });
+    this.live = new LiveSeats(this.model, {
+      onLoad: () => this.loaded(),
+      onChange: changed => this.changed(changed),
+      onState: state => this.liveState(state),
+    });
+    this.live.start().catch(e => this.notice({kind: 'error', title: 'The seat map could not be loaded yet', text: e.message}));
+
+    window.boxoffice.page = this;
+    this.cleanup = () => {
+      this.live.stop();
+      this.map.destroy();
+      this.timers.forEach(clearTimeout);
+    };
+  }
+
+  // ---- structure ----------------------------------------------------------------------------------
+
+  build(main) {
+    const show = this.show;
+    const event = show.eventId ? `#/event/${encodeURIComponent(show.eventId)}` : '#/';
+    this.noticeBox = h('div', {class: 'notices'});
+    this.mapBox = h('div', {class: 'seatmap', id: 'seatmap'});
+    this.mapTitle = h('span', {class: 'maptools__title'}, 'Whole venue');
+    this.backButton = h('button', {class: 'btn btn--small btn--ghost', type: 'button', hidden: true, 'aria-label': 'Whole venue',
+      onclick: () => { this.map.fit(); this.map.canvas.focus(); }}, icon('back'), h('span', {class: 'wide-only'}, 'Whole venue'));
+    this.liveBadge = h('span', {class: 'live live--connecting', role: 'status'}, h('span', {class: 'live__dot'}),
+      h('span', {class: 'live__text'}, 'Connecting…'));
+    this.selectionBox = h('div', {class: 'selection'});
+    this.pricesBox = h('div', {class: 'prices'});
+    this.barBox = h('div', {class: 'selbar', 'aria-hidden': 'true'});
+
+    main.append(
+      h('nav', {class: 'crumbs', 'aria-label': 'Breadcrumb'},
+        h('a', {href: '#/'}, 'All events'), h('span', {'aria-hidden': 'true'}, '/'),
+        h('a', {href: event}, show.title || show.eventId), h('span', {'aria-hidden': 'true'}, '/'),
+        h('span', {'aria-current': 'page'}, date(show.startsAt))),
+      h('header', {class: 'show-head'},
+        h('div', {},
+          h('p', {class: 'eyebrow'}, show.artist || ''),
+          h('h1', {}, show.title || show.showId),
+          h('p', {class: 'show-head__meta'},
+            h('span', {}, icon('calendar'), dateTime(show.startsAt)),
+            show.venue ? h('span', {}, icon('pin'), `${show.venue.name}, ${show.venue.city}`) : null)),
+        h('div', {class: 'show-head__badges'},
+          show.onSale ? h('span', {class: 'badge badge--ok'}, 'On sale')
+            : h('span', {class: 'badge badge--warn'}, `Sale opens ${dateTime(show.saleOpensAt)}`),
+          this.rush ? h('span', {class: 'badge badge--rush'}, icon('people'), 'Waiting room passed') : null)),
+      h('div', {class: 'show-layout'},
+        h('section', {class: 'panel mappanel', 'aria-label': 'Seat map'},
+          h('div', {class: 'maptools'},
+            h('div', {class: 'maptools__left'}, this.backButton, this.mapTitle),
+            h('div', {class: 'maptools__right'},
+              this.liveBadge,
+              h('div', {class: 'zoom', role: 'group', 'aria-label': 'Zoom'},
+                h('button', {class: 'iconbtn', type: 'button', 'aria-label': 'Zoom out', onclick: () => this.map.zoomBy(1 / 1.5)}, icon('minus')),
+                h('button', {class: 'iconbtn', type: 'button', 'aria-label': 'Zoom in', onclick: () => this.map.zoomBy(1.5)}, icon('plus')),
+                h('button', {class: 'iconbtn', type: 'button', 'aria-label': 'Show the whole venue', onclick: () => this.map.fit()}, icon('fit'))))),
+          this.mapBox,
+          h('p', {class: 'maphelp', id: 'map-help'},
+            'Click a section to zoom in, then click seats to select them. Drag to move, scroll or pinch to zoom. ',
+            'Keyboard: arrow keys move between sections, Enter opens one; in a section arrows move between seats, ',
+            'Space selects, Escape returns to the whole venue.'),
+          this.legend()),
+        h('aside', {class: 'sidebar', 'aria-label': 'Your seats and prices'},
+          this.noticeBox,
+          h('section', {class: 'panel'}, h('h2', {class: 'panel__title'}, 'Your seats'), this.selectionBox),
+          this.bestAvailable(),
+          h('section', {class: 'panel'}, h('h2', {class: 'panel__title'}, 'Prices'), this.pricesBox))),
+      this.barBox);
+    this.renderSelection();
+    this.renderPrices();
+  }
+
+  legend() {
+    const swatch = (color, label, extra = '') => h('li', {}, h('span', {class: `swatch ${extra}`, style: `background:${color}`}), label);
+    return h('ul', {class: 'legend', 'aria-label': 'Legend'},
+      h('li', {}, h('span', {class: 'swatch swatch--tiers', 'aria-hidden': 'true'},
+        this.model.tiers.slice(0, 4).map(t => h('span', {style: `background:${t.color}`}))), 'Available (colour = price)'),
+      swatch(SEAT_COLORS.selected, 'Your selection', 'swatch--selected'),
+      swatch(SEAT_COLORS.held, 'Held by someone'),
+      swatch(SEAT_COLORS.sold, 'Sold'),
+      swatch(SEAT_COLORS.blocked, 'Not for sale'));
+  }
+
+  bestAvailable() {
+    const quantity = h('select', {name: 'quantity', id: 'best-qty'},
+      Array.from({length: this.limit}, (_, i) => h('option', {value: i + 1, selected: i === 1}, i + 1)));
+    const section = h('select', {name: 'section', id: 'best-section'},
+      h('option', {value: ''}, 'Best in the venue'),
+      this.model.sections.map(s => h('option', {value: s.name}, `Section ${s.name} · ${money(s.price, this.model.currency)}`)));
+    this.bestForm = h('form', {class: 'best', onsubmit: e => {
+      e.preventDefault();
+      this.hold({bestAvailable: {quantity: Number(quantity.value), ...(section.value ? {section: section.value} : {})}});
+    }},
+    h('div', {class: 'field field--inline'}, h('label', {class: 'field__label', for: 'best-qty'}, 'Seats'), quantity),
+    h('div', {class: 'field field--grow'}, h('label', {class: 'field__label', for: 'best-section'}, 'Where'), section),
+    h('button', {class: 'btn btn--secondary', type: 'submit', disabled: !this.show.onSale}, icon('spark'), 'Find seats'));
+    return h('section', {class: 'panel'},
+      h('h2', {class: 'panel__title'}, 'Best available'),
+      h('p', {class: 'muted small'}, 'We pick adjacent seats in one row, nearest the stage, and hold them for you.'),
+      this.bestForm);
+  }
+
+  // ---- describing seats -------------------------------------------------------------------------
+
+  describeSeat(i) {
+    const m = this.model;
+    const row = m.row(i);
+    const parts = [`Section ${row.section.name}`, `Row ${row.label}`, `Seat ${i - row.start + 1}`,
+      money(row.section.price, m.currency), this.selectedSet.has(i) ? 'selected' : STATUS_NAMES[m.status[i]]];
+    return parts.join(' · ');
+  }
+
+  describeSection(s) {
+    return `Section ${s.name} · ${money(s.price, this.model.currency)} · ${count(s.available)} of ${count(s.seats)} available`;
+  }
+
+  sectionChanged(section) {
+    this.mapTitle.textContent = section ? this.describeSection(section) : 'Whole venue';
+    this.backButton.hidden = !section;
+  }
+
+  liveState(state) {
+    const text = {live: 'Live', reconnecting: 'Reconnecting…', polling: 'Updating every 2 s', connecting: 'Connecting…'}[state];
+    this.liveBadge.className = `live live--${state}`;
+    this.liveBadge.lastChild.textContent = text;
+    this.liveBadge.title = state === 'live' ? 'Seats update as they are taken' : '';
+    this.mapBox.dataset.live = state;
+  }
+
+  // ---- selection ----------------------------------------------------------------------------------
+
+  toggle(i) {
+    const m = this.model;
+    if (this.selectedSet.has(i)) {
+      this.unselect([i]);
+      announce(`${m.describe(i)} removed. ${plural(this.selected.length, 'seat', 'seats')} selected.`);
+      return;
+    }
+    if (!this.show.onSale) {
+      toast(`Tickets go on sale ${dateTime(this.show.saleOpensAt)}.`);
+      return;
+    }
+    if (m.status[i] !== AVAILABLE) {
+      announce(`${m.describe(i)} is ${STATUS_NAMES[m.status[i]]}.`);
+      return;
+    }
+    if (this.selected.length >= this.limit) {
+      this.notice({kind: 'warn', title: `Up to ${this.limit} seats at a time`,
+        text: 'Remove a seat from your selection to choose another.'});
+      return;
+    }
+    this.selected.push(i);
+    this.selectedSet.add(i);
+    this.map.updateSeats([i]);
+    this.renderSelection();
+    announce(`${m.describe(i)} selected, ${money(m.price(i), m.currency)}. ${plural(this.selected.length, 'seat', 'seats')} selected.`);
+  }
+
+  unselect(indexes) {
+    for (const i of indexes) this.selectedSet.delete(i);
+    this.selected = this.selected.filter(i => this.selectedSet.has(i));
+    this.map.updateSeats(indexes);
+    this.renderSelection();
+  }
+
+  renderSelection() {
+    const m = this.model;
+    const box = clear(this.selectionBox);
+    const total = this.selected.reduce((sum, i) => sum + m.price(i), 0);
+    if (!this.selected.length) {
+      box.append(h('p', {class: 'muted'}, this.show.onSale
+        ? `Pick up to ${this.limit} seats on the map, or let us find the best ones below.`
+        : `Tickets go on sale ${dateTime(this.show.saleOpensAt)}.`));
+    } else {
+      box.append(h('ul', {class: 'seatlist', role: 'list'}, this.selected.map(i => {
+        const row = m.row(i);
+        return h('li', {class: 'seatlist__item'},
+          h('span', {class: 'seatlist__swatch', style: `background:${row.section.color}`}),
+          h('span', {class: 'seatlist__what'}, h('strong', {}, `Section ${row.section.name}`),
+            ` · Row ${row.label} · Seat ${i - row.start + 1}`),
+          h('span', {class: 'seatlist__price'}, money(row.section.price, m.currency)),
+          h('button', {class: 'iconbtn iconbtn--small', type: 'button', 'aria-label': `Remove ${m.describe(i)}`,
+            onclick: () => this.toggle(i)}, icon('close')));
+      })));
+    }
+    const button = h('button', {class: 'btn btn--primary btn--block', type: 'button', id: 'hold-button',
+      disabled: !this.selected.length || this.busy,
+      onclick: () => this.hold({seatIds: this.selected.map(i => m.seatId(i))})},
+    this.busy ? 'Holding…' : this.selected.length ? `Hold ${plural(this.selected.length, 'seat', 'seats')}` : 'Hold seats');
+    box.append(
+      h('div', {class: 'total'}, h('span', {}, 'Total'), h('strong', {}, money(total, m.currency))),
+      button,
+      h('p', {class: 'muted small'}, `Held seats are yours for ${Math.round(this.show.holdSeconds / 60)} minutes while you pay.`));
+
+    // the phone-sized bar at the bottom of the screen
+    const bar = clear(this.barBox);
+    bar.classList.toggle('selbar--visible', this.selected.length > 0);
+    bar.append(
+      h('span', {class: 'selbar__what'}, plural(this.selected.length, 'seat', 'seats'), ' · ', h('strong', {}, money(total, m.currency))),
+      h('button', {class: 'btn btn--primary', type: 'button', tabindex: '-1', disabled: this.busy,
+        onclick: () => this.hold({seatIds: this.selected.map(i => m.seatId(i))})}, 'Hold'));
+  }
+
+  renderPrices() {
+    const m = this.model;
+    const box = clear(this.pricesBox);
+    box.append(h('ul', {class: 'tiers', role: 'list'}, m.tiers.map(t => h('li', {class: 'tier'},
+      h('div', {class: 'tier__head'},
+        h('span', {class: 'swatch', style: `background:${t.color}`}),
+        h('strong', {class: 'tier__price'}, money(t.price, m.currency)),
+        h('span', {class: 'muted small'}, m.loaded
+          ? `${count(t.sections.reduce((n, s) => n + s.available, 0))} left` : '')),
+      h('div', {class: 'tier__sections'}, t.sections.map(s => h('button', {
+        class: 'chip', type: 'button',
+        'aria-label': `Show section ${s.name}: ${count(s.available)} of ${count(s.seats)} seats available`,
+        onclick: () => { this.map.zoomToSection(s); this.map.canvas.focus({preventScroll: true}); },
+      }, h('span', {class: 'chip__name'}, s.name), h('span', {class: 'chip__count'}, m.loaded ? count(s.available) : '…'))))))));
+    if (m.loaded) {
+      box.append(h('p', {class: 'muted small prices__total'},
+        `${count(m.available)} of ${count(m.seatCount)} seats available`));
+    }
+  }
+
+  // ---- live changes -------------------------------------------------------------------------------
+
+  /** The first availability map is in (from GET .../availability, or from the stream if that failed). */
+  loaded() {
+    this.mapBox.dataset.loaded = 'true';
+    this.renderPrices();
+  }
+
+  changed(indexes) {
+    this.map.updateSeats(indexes);
+    if (this.map.openSection) this.sectionChanged(this.map.openSection);
+    const lost = indexes.filter(i => this.selectedSet.has(i) && this.model.status[i] !== AVAILABLE && !this.inFlight.has(i));
+    if (lost.length) {
+      const section = this.model.section(lost[0]);
+      const wanted = this.selected.length;
+      this.unselect(lost);
+      this.notice({kind: 'warn', title: lost.length === 1 ? 'A seat you picked was just taken' : 'Seats you picked were just taken',
+        text: `${lost.map(i => this.model.seatId(i)).join(', ')} ${lost.length === 1 ? 'was' : 'were'} taken by someone else a moment ago.`,
+        actions: [{label: `Find ${plural(wanted, 'seat', 'seats')} nearby in section ${section.name}`, primary: true,
+          onClick: () => this.hold({bestAvailable: {quantity: wanted, section: section.name}})}]});
+    }
+    if (!this.pricesTimer) {
+      this.pricesTimer = setTimeout(() => {
+        this.pricesTimer = 0;
+        this.renderPrices();
+      }, 400);
+      this.timers.push(this.pricesTimer);
+    }
+  }
+
+  // ---- holding ------------------------------------------------------------------------------------
+
+  async hold(request) {
+    if (this.busy) return;
+    try {
+      await requireSession();
+    } catch {
+      return;
+    }
+    const headers = {'Idempotency-Key': newKey('hold')};
+    if (this.rush) {
+      const pass = room.pass(this.show.showId);
+      if (!pass) {
+        location.hash = `#/show/${encodeURIComponent(this.show.showId)}/queue`;
+        return;
+      }
+      headers['Queue-Pass'] = pass.pass;
+    }
+    this.busy = true;
+    this.clearNotices();
+    this.renderSelection();
+    const asked = request.seatIds ? request.seatIds.map(id => this.model.indexOf(id)).filter(i => i >= 0) : [];
+    asked.forEach(i => this.inFlight.add(i));
+    try {
+      const held = await api(`/v1/shows/${encodeURIComponent(this.show.showId)}/holds`,
+        {method: 'POST', auth: true, body: request, headers});
+      rememberHold(held);
+      announce(`Held ${plural(held.seatIds.length, 'seat', 'seats')}.`);
+      location.hash = `#/hold/${encodeURIComponent(held.holdId)}`;
+    } catch (e) {
+      this.refused(e, request);
+    } finally {
+      asked.forEach(i => this.inFlight.delete(i));
+      this.busy = false;
+      if (this.selectionBox.isConnected) this.renderSelection();
+    }
+  }
+
+  refused(e, request) {
+    if (!(e instanceof ApiError)) throw e;
+    const m = this.model;
+    switch (e.code) {
+      case 'SEATS_UNAVAILABLE': {
+        const taken = (e.body.unavailable || []).map(id => m.indexOf(id)).filter(i => i >= 0);
+        // the snapshot said so: mark them now, the stream confirms within a moment
+        this.changed(m.apply(taken.map(i => [i, 1])));
+        this.unselect(taken.filter(i => this.selectedSet.has(i)));
+        this.live.refresh().catch(() => {});
+        const alternatives = (e.body.alternatives || []).filter(a => a.length);
+        if (request.bestAvailable) {
+          this.notice({kind: 'warn', title: 'Not enough seats together',
+            text: `There are no ${request.bestAvailable.quantity} adjacent seats left${request.bestAvailable.section
+              ? ` in section ${request.bestAvailable.section}` : ''}. Try fewer seats or another section.`});
+          return;
+        }
+        this.notice({kind: 'warn', title: taken.length === 1 ? 'That seat was just taken' : 'Those seats were just taken',
+          text: `${(e.body.unavailable || []).join(', ')} ${taken.length === 1 ? 'is' : 'are'} no longer available. `
+            + (alternatives.length ? 'These are free right now:' : 'Pick other seats on the map.'),
+          actions: alternatives.map((alt, n) => ({
+            label: `Hold ${this.describeRun(alt)}`, primary: n === 0,
+            onClick: () => this.hold({seatIds: alt}),
+          }))});
+        return;
+      }
+      case 'PASS_REQUIRED':
+      case 'PASS_INVALID':
+        room.dropPass(this.show.showId);
+        location.hash = `#/show/${encodeURIComponent(this.show.showId)}/queue`;
+        return;
+      case 'ACCOUNT_LIMIT':
+        this.notice({kind: 'error', title: 'You have reached the limit for this show',
+          text: `Each fan can have up to ${this.show.maxPerAccount} seats for this show, held or booked.`});
+        return;
+      case 'RATE_LIMITED':
+        this.notice({kind: 'error', title: 'Too many tries', text: `Please wait ${e.body.retryAfterSeconds || 'a few'} seconds and try again.`});
+        return;
+      case 'UNAUTHORIZED':
+        return;
+      default:
+        this.notice({kind: 'error', title: e.status >= 500 || e.status === 0 ? 'Nothing was held — please try again' : 'Could not hold these seats',
+          text: e.message});
+    }
+  }
+
+  /** "Section A, row 1, seats 5–6 (€378.00)" for a run of seat ids. */
+  describeRun(ids) {
+    const m = this.model;
+    const idx = ids.map(id => m.indexOf(id)).filter(i => i >= 0);
+    if (!idx.length) return ids.join(', ');
+    const row = m.row(idx[0]);
+    const numbers = idx.map(i => m.seatNumber(i)).sort((a, b) => a - b);
+    const seats = numbers.length === 1 ? `seat ${numbers[0]}` : `seats ${numbers[0]}–${numbers[numbers.length - 1]}`;
+    const total = idx.reduce((n, i) => n + m.price(i), 0);
+    return `section ${row.section.name}, row ${row.label}, ${seats} (${money(total, m.currency)})`;
+  }
+
+  // ---- notices ------------------------------------------------------------------------------------
+
+  notice({kind = 'info', title, text, actions = []}) {
+    const box = clear(this.noticeBox);
+    const el = h('div', {class: `notice notice--${kind}`, role: 'alert'},
+      h('div', {class: 'notice__text'}, h('strong', {}, title), text ? h('p', {}, text) : null),
+      actions.length ? h('div', {class: 'notice__actions'}, actions.map(a =>
+        h('button', {class: `btn btn--small ${a.primary ? 'btn--primary' : 'btn--ghost'}`, type: 'button',
+          onclick: a.onClick}, a.label))) : null,
+      h('button', {class: 'iconbtn iconbtn--small notice__close', type: 'button', 'aria-label': 'Dismiss',
+        onclick: () => el.remove()}, icon('close')));
+    box.append(el);
+    if (window.matchMedia('(max-width: 900px)').matches) el.scrollIntoView({block: 'nearest', behavior: 'smooth'});
+  }
+
+  clearNotices() {
+    clear(this.noticeBox);
+  }
+}

@@ -1,0 +1,184 @@
+package org.boxoffice.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.testing.junit5.ServerTest;
+import io.helidon.webserver.testing.junit5.SetUpServer;
+import org.boxoffice.app.http.Json;
+import org.boxoffice.domain.ShowLayout;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The seat-map event stream ({@code GET /v1/shows/{id}/events}) through the real routing, on a socket. */
+@ServerTest
+class ShowEventsApiTest {
+
+    private static TestApp app;
+    private final URI base;
+    private final TestApp.Http http;
+
+    ShowEventsApiTest(URI uri) {
+        this.base = uri;
+        this.http = TestApp.Http.on(uri);
+    }
+
+    @SetUpServer
+    static void server(WebServerConfig.Builder server) {
+        app = TestApp.start();
+        server.routing(app.app::routing);
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
+
+    /** One server-sent event. */
+    record Event(String id, String name, JsonNode data) {
+    }
+
+    /** Reads an event stream on a thread of its own; events arrive in {@link #events}. */
+    final class Stream implements AutoCloseable {
+        final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
+        final HttpResponse<InputStream> response;
+        private final Thread reader;
+
+        Stream(String path) throws Exception {
+            HttpClient client = HttpClient.newHttpClient();
+            response = client.send(HttpRequest.newBuilder(base.resolve(path)).header("Accept", "text/event-stream").build(),
+                    HttpResponse.BodyHandlers.ofInputStream());
+            reader = Thread.ofVirtual().start(this::read);
+        }
+
+        private void read() {
+            try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+                String id = null;
+                String name = null;
+                StringBuilder data = new StringBuilder();
+                for (String line; (line = lines.readLine()) != null; ) {
+                    if (line.isEmpty()) {
+                        if (!data.isEmpty()) {
+                            events.add(new Event(id, name, Json.MAPPER.readTree(data.toString())));
+                        }
+                        id = null;
+                        name = null;
+                        data.setLength(0);
+                    } else if (line.startsWith("id:")) {
+                        id = line.substring(3).trim();
+                    } else if (line.startsWith("event:")) {
+                        name = line.substring(6).trim();
+                    } else if (line.startsWith("data:")) {
+                        data.append(line.substring(5));
+                    }
+                }
+            } catch (Exception e) {
+                // the stream was closed
+            }
+        }
+
+        Event next(Duration within) throws InterruptedException {
+            Event e = events.poll(within.toMillis(), TimeUnit.MILLISECONDS);
+            assertNotNull(e, "no event within " + within);
+            return e;
+        }
+
+        @Override
+        public void close() throws Exception {
+            response.body().close();
+            reader.interrupt();
+        }
+    }
+
+    private static int index(String showId, String seatId) {
+        ShowLayout layout = app.app.directory().find(showId).orElseThrow().layout();
+        ShowLayout.SeatRef ref = layout.locate(seatId).orElseThrow();
+        return layout.offset(ref.blockId()) + ref.index();
+    }
+
+    private static List<Integer> changed(Event e, int status) {
+        List<Integer> seats = new ArrayList<>();
+        e.data().get("changes").forEach(c -> {
+            if (c.get(1).asInt() == status) {
+                seats.add(c.get(0).asInt());
+            }
+        });
+        return seats;
+    }
+
+    @Test
+    void stream_startsWithTheWholeMap_thenPushesEachHoldAndReleaseWithinASecond() throws Exception {
+        try (Stream stream = new Stream("/v1/shows/comedy-1/events")) {
+            assertEquals(200, stream.response.statusCode());
+            assertTrue(stream.response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"));
+            Event first = stream.next(Duration.ofSeconds(5));
+            assertEquals("availability", first.name());
+            int seats = first.data().get("seatCount").asInt();
+            assertEquals(app.app.directory().find("comedy-1").orElseThrow().layout().totalSeats(), seats);
+            byte[] packed = Base64.getDecoder().decode(first.data().get("data").asText());
+            assertEquals((seats + 3) / 4, packed.length);
+
+            String fan = app.token("sse-fan");
+            TestApp.Http.Reply held = http.post("/v1/shows/comedy-1/holds", fan, "{\"seatIds\":[\"STALLS-2-3\",\"STALLS-2-4\"]}");
+            assertEquals(201, held.status(), held.body());
+            long answered = System.nanoTime();
+            Event change = stream.next(Duration.ofSeconds(1));
+            assertTrue(System.nanoTime() - answered < 1_000_000_000L, "the change came later than a second");
+            assertEquals("changes", change.name());
+            assertEquals(List.of(index("comedy-1", "STALLS-2-3"), index("comedy-1", "STALLS-2-4")), changed(change, 1));
+            assertTrue(Long.parseLong(change.id()) > Long.parseLong(first.id()), "ids count up");
+
+            String holdId = Json.MAPPER.readTree(held.body()).get("holdId").asText();
+            assertEquals(204, http.delete("/v1/holds/" + holdId, fan).status());
+            Event released = stream.next(Duration.ofSeconds(1));
+            assertEquals(List.of(index("comedy-1", "STALLS-2-3"), index("comedy-1", "STALLS-2-4")), changed(released, 0));
+        }
+    }
+
+    @Test
+    void twoClients_ofOneShow_bothGetTheChange() throws Exception {
+        try (Stream a = new Stream("/v1/shows/comedy-2/events"); Stream b = new Stream("/v1/shows/comedy-2/events")) {
+            a.next(Duration.ofSeconds(5));
+            b.next(Duration.ofSeconds(5));
+            assertEquals(201, http.post("/v1/shows/comedy-2/holds", app.token("sse-two"),
+                    "{\"seatIds\":[\"CIRCLE-1-1\"]}").status());
+            int seat = index("comedy-2", "CIRCLE-1-1");
+            assertEquals(List.of(seat), changed(a.next(Duration.ofSeconds(1)), 1));
+            assertEquals(List.of(seat), changed(b.next(Duration.ofSeconds(1)), 1));
+        }
+    }
+
+    @Test
+    void unknownShow_isNotFound() throws Exception {
+        TestApp.Http.Reply r = http.get("/v1/shows/no-such-show/events", null);
+        assertEquals(404, r.status(), r.body());
+        assertEquals("NOT_FOUND", Json.MAPPER.readTree(r.body()).get("error").asText());
+    }
+
+    @Test
+    void theWebApp_isServedAtTheRoot() {
+        TestApp.Http.Reply index = http.get("/", null);
+        assertEquals(200, index.status());
+        assertTrue(index.body().contains("<script type=\"module\" src=\"/js/app.js\">"), index.body());
+        TestApp.Http.Reply module = http.get("/js/app.js", null);
+        assertEquals(200, module.status());
+        assertTrue(module.headers().firstValue("Content-Type").orElse("").contains("javascript"));
+    }
+}

@@ -1,0 +1,351 @@
+// The fan's web app in a real browser (headless Chromium) against the running service.
+// Run: BASE_URL=http://localhost:8080 npm test   (the JUnit class WebJourneyTest does this in the build)
+
+import {test, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import {
+  BASE, launch, newFan, assertNoErrors, shot, call, token, mapReady, openSection, clickSeat, seatState,
+  freeSeats, GREY, hexToRgb, sameColor, fanName,
+} from './harness.mjs';
+
+let browser;
+
+before(async () => {
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+/** Other fans have been busy in a section: some seats held, some sold. */
+async function crowd(showId, section) {
+  for (let n = 1; n <= 5; n++) {
+    const fan = await token(fanName(`crowd-${n}`));
+    const held = await call('POST', `/v1/shows/${showId}/holds`, {token: fan, body: {bestAvailable: {quantity: 4, section}}});
+    assert.equal(held.status, 201, JSON.stringify(held.body));
+    if (n % 2 === 1) {
+      const paid = await call('POST', `/v1/holds/${held.body.holdId}/checkout`, {token: fan, body: {paymentMethod: 'card_ok'},
+        headers: {'Idempotency-Key': fanName(`crowd-${n}`)}});
+      assert.equal(paid.status, 200, JSON.stringify(paid.body));
+    }
+  }
+}
+
+function seconds(text) {
+  const [m, s] = text.trim().split(':').map(Number);
+  return m * 60 + s;
+}
+
+test('a fan searches, picks two stadium seats on the map, pays and gets one QR ticket per seat', {timeout: 120_000}, async () => {
+  await crowd('echoes-berlin-1', 'B');
+  const fan = await newFan(browser, {viewport: {width: 1440, height: 1000}});
+  const {page} = fan;
+
+  await page.goto(`${BASE}/`);
+  await page.getByRole('heading', {name: 'All events'}).waitFor();
+  await shot(page, 'browse');
+
+  await page.getByLabel('Artist, event or venue').fill('echoes');
+  await page.getByLabel('City').selectOption('Berlin');
+  await page.getByRole('button', {name: 'Search'}).click();
+  await page.getByRole('heading', {name: '1 event found'}).waitFor();
+  await shot(page, 'search-results');
+
+  await page.getByRole('link', {name: 'Midnight Echoes: World Tour'}).click();
+  await page.getByRole('list', {name: 'Shows of Midnight Echoes: World Tour'}).waitFor();
+  await page.getByRole('link', {name: /^Choose seats/}).first().click();
+  await mapReady(page);
+  await shot(page, 'stadium-whole-venue');
+
+  await openSection(page, 'B');
+  const taken = await seatState(page, 'B-1-24');
+  assert.ok(taken.status !== 0, 'the crowd took seats in the middle of B row 1');
+  const seats = await freeSeats(page, 'B', 3, 2);
+  assert.ok(seats, 'two adjacent free seats in B row 3');
+  for (const seat of seats) await clickSeat(page, seat);
+  const hold = page.getByRole('button', {name: 'Hold 2 seats'});
+  await hold.waitFor();
+  for (const seat of seats) assert.equal((await seatState(page, seat)).selected, true);
+  // a closer look with the mouse wheel, around the chosen seats
+  const near = await page.evaluate(id => window.boxoffice.page.map.clientPoint(window.boxoffice.page.model.indexOf(id)), seats[0]);
+  await page.mouse.move(near.x, near.y);
+  for (let n = 0; n < 2; n++) await page.mouse.wheel(0, -180);
+  await page.waitForFunction(() => window.boxoffice.page.map.camera.s > 14);
+  await page.mouse.move(1, 1);
+  const file = await shot(page, 'seats-selected');
+  if (process.env.SEATMAP_PNG) fs.copyFileSync(file, process.env.SEATMAP_PNG);
+
+  await hold.click();
+  const dialog = page.getByRole('dialog', {name: 'Who is buying?'});
+  await dialog.waitFor();
+  await page.getByLabel('Your name').fill(fanName('alice'));
+  await shot(page, 'sign-in');
+  await dialog.getByRole('button', {name: 'Continue'}).click();
+
+  await page.waitForURL(/#\/hold\//);
+  const countdown = page.locator('#countdown');
+  await page.waitForFunction(() => /^\d+:\d\d$/.test(document.getElementById('countdown')?.textContent || ''));
+  const first = seconds(await countdown.textContent());
+  assert.ok(first > 400 && first <= 420, `a 7-minute hold shows ~7:00 left, not ${first}s`);
+  await page.waitForTimeout(1300);
+  assert.ok(seconds(await countdown.textContent()) < first, 'the countdown runs');
+  for (const seat of seats) await page.getByText(`Seat ${seat.split('-')[2]}`).first().waitFor();
+  await shot(page, 'hold-countdown');
+
+  await page.getByLabel(/Test card — approved/).check();
+  await page.locator('#pay-button').click();
+  await page.waitForURL(/#\/booking\/\d+/);
+  const bookingId = page.url().match(/#\/booking\/(\d+)/)[1];
+  await page.getByText('You’re going!').waitFor();
+  const tickets = page.getByRole('listitem').filter({has: page.locator('.ticket__qr')});
+  assert.equal(await tickets.count(), 2);
+  await page.waitForFunction(() => [...document.querySelectorAll('img.ticket__qr')]
+    .every(img => img.src.startsWith('blob:') && img.complete && img.naturalWidth > 100));
+  for (const seat of seats) {
+    const [, row, number] = seat.split('-');
+    await page.getByRole('listitem', {name: `Ticket for section B, row ${row}, seat ${number}`}).waitFor();
+  }
+  await shot(page, 'tickets', {fullPage: true});
+
+  await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name: 'My tickets'}).click();
+  await page.getByRole('heading', {name: 'My tickets'}).waitFor();
+  await page.locator(`a.booking-card[href="#/booking/${bookingId}"]`).waitFor();
+  assertNoErrors(fan);
+  await fan.context.close();
+});
+
+test('two fans race for one seat: one holds it, the other sees it taken and holds an alternative in one click', {timeout: 90_000}, async () => {
+  const a = await newFan(browser, {account: fanName('racer-ann')});
+  const b = await newFan(browser, {account: fanName('racer-bob')});
+  let seat;
+  for (const fan of [a, b]) {
+    await fan.page.goto(`${BASE}/#/show/mahler-5-1`);
+    await mapReady(fan.page);
+    await openSection(fan.page, 'STALLS');
+    seat = seat || (await freeSeats(fan.page, 'STALLS', 4, 1))[0];
+    await clickSeat(fan.page, seat);
+    await fan.page.getByRole('button', {name: 'Hold 1 seat'}).waitFor();
+  }
+
+  await Promise.all([a, b].map(fan => fan.page.getByRole('button', {name: 'Hold 1 seat'}).click()));
+  const outcome = fan => fan.page.waitForFunction(() => location.hash.startsWith('#/hold/')
+    || !!document.querySelector('.notices .notice'), null, {timeout: 15_000}).then(() => fan.page.url().includes('#/hold/'));
+  const [aHeld, bHeld] = await Promise.all([outcome(a), outcome(b)]);
+  assert.notEqual(aHeld, bHeld, 'exactly one fan holds the seat');
+  const [winner, loser] = aHeld ? [a, b] : [b, a];
+  await winner.page.locator('#countdown').waitFor();
+  await shot(winner.page, 'race-winner-holds');
+
+  const notice = loser.page.locator('.notices .notice');
+  await notice.waitFor();
+  assert.match(await notice.textContent(), /just taken/);
+  const state = await seatState(loser.page, seat);
+  assert.equal(state.selected, false, 'the taken seat leaves the selection');
+  await loser.page.waitForFunction(id => window.boxoffice.page.model.status[window.boxoffice.page.model.indexOf(id)] === 1, seat);
+  assert.ok(sameColor((await seatState(loser.page, seat)).rgb, GREY.held), 'the taken seat is drawn grey');
+  const alternative = notice.getByRole('button').filter({hasText: /^(Hold|Find)/}).first();
+  await alternative.waitFor();
+  await shot(loser.page, 'race-seat-taken-with-alternatives');
+
+  await alternative.click();
+  await loser.page.waitForURL(/#\/hold\//);
+  await loser.page.locator('#countdown').waitFor();
+  const held = await call('GET', `/v1/holds/${loser.page.url().split('#/hold/')[1]}`, {token: await token(loser.account)});
+  assert.equal(held.status, 200);
+  assert.ok(!held.body.seatIds.includes(seat), 'the alternative is other seats');
+  await shot(loser.page, 'race-alternative-held');
+  assertNoErrors(a);
+  assertNoErrors(b);
+  await a.context.close();
+  await b.context.close();
+});
+
+test('a hold made elsewhere turns the seat grey on an open map within a second (Server-Sent Events)', {timeout: 60_000}, async () => {
+  const fan = await newFan(browser);
+  const {page} = fan;
+  await page.goto(`${BASE}/#/show/comedy-1`);
+  await mapReady(page);
+  await openSection(page, 'STALLS');
+  const [seat] = await freeSeats(page, 'STALLS', 6, 1);
+  const before = await seatState(page, seat);
+  assert.equal(before.status, 0);
+  assert.ok(sameColor(before.rgb, hexToRgb(before.color)), `available is drawn in the price colour, not ${before.rgb}`);
+
+  // the page notes when the stream's change reached the map (the test's own polling is not counted)
+  await page.evaluate(id => {
+    const p = window.boxoffice.page;
+    const i = p.model.indexOf(id);
+    const onChange = p.live.onChange;
+    p.live.onChange = changed => {
+      onChange(changed);
+      if (changed.includes(i) && p.model.status[i] === 1) window.heldSeenAt = Date.now();
+    };
+  }, seat);
+  const other = await token(fanName('elsewhere'));
+  const asked = Date.now();
+  const held = await call('POST', '/v1/shows/comedy-1/holds', {token: other, body: {seatIds: [seat]}});
+  assert.equal(held.status, 201, JSON.stringify(held.body));
+  const answered = Date.now();
+  await page.waitForFunction(([id, grey]) => {
+    const {map, model} = window.boxoffice.page;
+    const i = model.indexOf(id);
+    const rgb = map.sampleSeat(i);
+    return model.status[i] === 1 && rgb.every((v, k) => Math.abs(v - grey[k]) <= 6);
+  }, [seat, GREY.held], {polling: 20, timeout: 5_000});
+  const seen = await page.evaluate(() => window.heldSeenAt);
+  const latency = seen - answered;
+  console.log(`# the hold reached the open map ${latency} ms after the API answered (the hold itself took ${answered - asked} ms)`);
+  await page.mouse.move(1, 1);
+  assert.ok(latency < 1000, `the map turned grey ${latency} ms after the hold; expected under a second`);
+  await shot(page, 'live-update-seat-grey');
+
+  assert.equal((await call('DELETE', `/v1/holds/${held.body.holdId}`, {token: other})).status, 204);
+  const released = Date.now();
+  await page.waitForFunction(id => window.boxoffice.page.model.status[window.boxoffice.page.model.indexOf(id)] === 0,
+    seat, {polling: 20, timeout: 5_000});
+  assert.ok(Date.now() - released < 1000, 'a release shows within a second too');
+  assertNoErrors(fan);
+  await fan.context.close();
+});
+
+test('in rush mode the waiting room shows the fan their place, admits them and they hold with the pass', {timeout: 90_000}, async () => {
+  const admin = await token('ops', ['admin']);
+  const on = await call('PUT', '/v1/admin/shows/fado-1/queue', {token: admin, body: {mode: 'ON', admissionRate: 1}});
+  assert.equal(on.status, 200, JSON.stringify(on.body));
+  try {
+    for (const name of ['early-1', 'early-2', 'early-3']) {
+      assert.equal((await call('POST', '/v1/shows/fado-1/queue', {token: await token(fanName(name))})).status, 200);
+    }
+    const fan = await newFan(browser, {account: fanName('wanda')});
+    const {page} = fan;
+    await page.goto(`${BASE}/#/show/fado-1`);
+    await page.waitForURL(/#\/show\/fado-1\/queue$/);
+    await page.getByRole('heading', {name: 'Fado Nights'}).waitFor();
+    const position = page.locator('#queue-position');
+    await position.waitFor();
+    const place = Number((await position.textContent()).replace(/\D/g, ''));
+    assert.ok(place >= 2, `three fans joined first; wanda's place is ${place}`);
+    await shot(page, 'waiting-room');
+
+    await page.getByText('It’s your turn!').waitFor({timeout: 30_000});
+    await shot(page, 'waiting-room-admitted');
+    await page.waitForURL(/#\/show\/fado-1$/, {timeout: 10_000});
+    await page.getByText('Waiting room passed').waitFor();
+    await mapReady(page);
+    await openSection(page, 'PLATEIA');
+    await clickSeat(page, (await freeSeats(page, 'PLATEIA', 3, 1))[0]);
+    await page.getByRole('button', {name: 'Hold 1 seat'}).click();
+    await page.waitForURL(/#\/hold\//);
+    await page.locator('#countdown').waitFor();
+    await shot(page, 'rush-hold-with-pass');
+    assertNoErrors(fan);
+    await fan.context.close();
+  } finally {
+    await call('PUT', '/v1/admin/shows/fado-1/queue', {token: admin, body: {mode: 'OFF'}});
+  }
+});
+
+test('the seat map, the selection and holding work with the keyboard alone', {timeout: 60_000}, async () => {
+  const fan = await newFan(browser, {account: fanName('kim')});
+  const {page} = fan;
+  await page.goto(`${BASE}/#/show/comedy-2`);
+  await mapReady(page);
+
+  const focused = () => page.evaluate(() => {
+    const el = document.activeElement;
+    return el.id || el.className || el.tagName;
+  });
+  for (let n = 0; n < 40 && (await focused()) !== 'seatmap__canvas'; n++) await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'seatmap__canvas', 'the seat map is reachable with Tab');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => !window.boxoffice.page.map.animating && window.boxoffice.page.map.cursor >= 0);
+  const section = await page.evaluate(() => window.boxoffice.page.map.openSection.name);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  // on along the row to a free seat (an earlier run may have taken some)
+  const cursorFree = () => page.evaluate(() => {
+    const {map, model} = window.boxoffice.page;
+    return model.status[map.cursor] === 0;
+  });
+  for (let n = 0; n < 30 && !(await cursorFree()); n++) await page.keyboard.press('ArrowRight');
+  await page.keyboard.press(' ');
+  await page.getByRole('button', {name: 'Hold 1 seat'}).waitFor();
+  const seat = await page.evaluate(() => {
+    const p = window.boxoffice.page;
+    return p.model.seatId(p.selected[0]);
+  });
+  assert.ok(seat.startsWith(`${section}-2-`), `a seat in row 2 of ${section}, not ${seat}`);
+  await page.waitForFunction(() => /selected/.test(document.getElementById('announcer').textContent));
+  await shot(page, 'keyboard-seat-selected');
+
+  for (let n = 0; n < 40 && (await focused()) !== 'hold-button'; n++) await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'hold-button', 'the hold button is reachable with Tab');
+  await page.keyboard.press('Enter');
+  await page.waitForURL(/#\/hold\//);
+  const held = await call('GET', `/v1/holds/${page.url().split('#/hold/')[1]}`, {token: await token(fan.account)});
+  assert.deepEqual(held.body.seatIds, [seat]);
+  assertNoErrors(fan);
+  await fan.context.close();
+});
+
+test('on a phone-sized screen the page fits, a tap zooms into a section and a seat is held from the bottom bar', {timeout: 60_000}, async () => {
+  const fan = await newFan(browser, {account: fanName('pia'), viewport: {width: 390, height: 844}, phone: true});
+  const {page} = fan;
+  // a phone browser widens its layout viewport to fit content that is too wide
+  const fits = async what => {
+    const width = await page.evaluate(() => Math.max(window.innerWidth, document.documentElement.scrollWidth));
+    assert.equal(width, 390, `${what} fits a 390 px screen without sideways scrolling`);
+  };
+  await page.goto(`${BASE}/`);
+  await page.getByRole('heading', {name: 'All events'}).waitFor();
+  await fits('the event list');
+  await page.goto(`${BASE}/#/show/echoes-berlin-1`);
+  await mapReady(page);
+  await fits('the show page');
+  await openSection(page, 'F', {touch: true});
+  const [seat] = await freeSeats(page, 'F', 2, 1);
+  await clickSeat(page, seat, {touch: true});
+  const bar = page.locator('.selbar--visible');
+  await bar.waitFor();
+  assert.match(await bar.textContent(), /1 seat/);
+  await shot(page, 'phone-seat-map');
+  await bar.locator('button').tap();
+  await page.waitForURL(/#\/hold\//);
+  await page.locator('#countdown').waitFor();
+  await fits('the hold page');
+  await shot(page, 'phone-hold', {fullPage: true});
+  assertNoErrors(fan);
+  await fan.context.close();
+});
+
+test('a declined card keeps the seats held; a card the bank confirms later still ends with tickets', {timeout: 60_000}, async () => {
+  const fan = await newFan(browser, {account: fanName('dana')});
+  const {page} = fan;
+  await page.goto(`${BASE}/#/show/comedy-1`);
+  await mapReady(page);
+  await page.getByLabel('Seats', {exact: true}).selectOption('3');
+  await page.getByLabel('Where', {exact: true}).selectOption('CIRCLE');
+  await page.getByRole('button', {name: 'Find seats'}).click();
+  await page.waitForURL(/#\/hold\//);
+  await page.locator('#countdown').waitFor();
+  assert.equal(await page.locator('.checkout__summary .seatlist__item').count(), 3, 'best available held 3 seats');
+
+  await page.getByLabel(/Test card — declined/).check();
+  await page.locator('#pay-button').click();
+  await page.getByText('Your payment was declined').waitFor();
+  assert.ok(await page.locator('#pay-button').isEnabled(), 'the fan can pay again');
+  await shot(page, 'payment-declined');
+
+  await page.getByLabel(/bank confirms later/).check();
+  await page.locator('#pay-button').click();
+  await page.getByText('Your bank is confirming the payment').waitFor();
+  await shot(page, 'payment-pending');
+  await page.waitForURL(/#\/booking\/\d+/, {timeout: 30_000});
+  await page.waitForFunction(() => document.querySelectorAll('img.ticket__qr').length === 3
+    && [...document.querySelectorAll('img.ticket__qr')].every(img => img.complete && img.naturalWidth > 100));
+  assertNoErrors(fan);
+  await fan.context.close();
+});

@@ -1,0 +1,58 @@
+package org.boxoffice.domain;
+
+import java.util.Objects;
+
+/**
+ * One fan's place on a show's waitlist, as it stands in the show's grid queue: who, how many
+ * adjacent seats, in which section (null: any), when they joined and where the offer mail goes.
+ *
+ * <p>Immutable. The grid queue finds an item to remove by comparing serialized values, so an entry
+ * read back from the queue must be passed back unchanged.
+ *
+ * @param entryId   cluster-unique id (a flake id), never reused
+ * @param section   the section the fan wants, or null for any
+ * @param joinedAt  epoch millis
+ * @param recipient the address offer mails go to
+ */
+public record WaitlistEntry(long entryId, String showId, String accountId, int quantity, String section,
+                            long joinedAt, String recipient) {
+
+    /** The most seats one entry may wait for. */
+    public static final int MAX_QUANTITY = 10;
+
+    public WaitlistEntry {
+        Objects.requireNonNull(showId);
+        Objects.requireNonNull(accountId);
+        Objects.requireNonNull(recipient);
+        if (quantity < 1 || quantity > MAX_QUANTITY) {
+            throw new IllegalArgumentException("a waitlist entry asks for 1 to " + MAX_QUANTITY + " seats");
+        }
+    }
+
+    /**
+     * Where an entry is in its life.
+     *
+     * <pre>
+     * WAITING --offer starts--> OFFERING --seats held for it--> OFFERED --checked out--> BOOKED
+     *    |  ^                      |                               |------lapsed-------> EXPIRED
+     *    |  '---hold refused-------'                               '--released/left----> DECLINED
+     *    |------left------------------------------------------------------------------> LEFT
+     *    |------sales closed------------------------------------------------------------> CLOSED
+     *    '------account limit reached when offered--------------------------------------> REFUSED
+     * </pre>
+     * REMOVED: taken out of the grid queue without any of these decisions (defensive; not expected).
+     */
+    public enum State {
+        WAITING, OFFERING, OFFERED, BOOKED, EXPIRED, DECLINED, LEFT, CLOSED, REFUSED, REMOVED;
+
+        /** Still in the line (an OFFERING entry keeps its place until its offer is made). */
+        public boolean inLine() {
+            return this == WAITING || this == OFFERING;
+        }
+
+        /** Counts as the account's one entry for the show. */
+        public boolean live() {
+            return inLine() || this == OFFERED;
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package org.boxoffice.grid.waitlist;
+
+import com.hazelcast.nio.serialization.compact.CompactReader;
+import com.hazelcast.nio.serialization.compact.CompactSerializer;
+import com.hazelcast.nio.serialization.compact.CompactWriter;
+import org.boxoffice.domain.WaitlistEntry;
+
+/** Deterministic: equal entries serialize to equal bytes, which is how the queue finds an item to remove. */
+public final class WaitlistEntrySerializer implements CompactSerializer<WaitlistEntry> {
+
+    @Override
+    public WaitlistEntry read(CompactReader in) {
+        return new WaitlistEntry(in.readInt64("entryId"), in.readString("showId"), in.readString("accountId"),
+                in.readInt32("quantity"), in.readString("section"), in.readInt64("joinedAt"), in.readString("recipient"));
+    }
+
+    @Override
+    public void write(CompactWriter out, WaitlistEntry e) {
+        out.writeInt64("entryId", e.entryId());
+        out.writeString("showId", e.showId());
+        out.writeString("accountId", e.accountId());
+        out.writeInt32("quantity", e.quantity());
+        out.writeString("section", e.section());
+        out.writeInt64("joinedAt", e.joinedAt());
+        out.writeString("recipient", e.recipient());
+    }
+
+    @Override
+    public String getTypeName() {
+        return "WaitlistEntry";
+    }
+
+    @Override
+    public Class<WaitlistEntry> getCompactClass() {
+        return WaitlistEntry.class;
+    }
+}

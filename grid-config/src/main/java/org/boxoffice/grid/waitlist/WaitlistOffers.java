@@ -1,0 +1,423 @@
+package org.boxoffice.grid.waitlist;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.flakeidgen.FlakeIdGenerator;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.listener.EntryUpdatedListener;
+import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.SeatBlock;
+import org.boxoffice.domain.SeatState;
+import org.boxoffice.domain.Show;
+import org.boxoffice.domain.ShowLayout;
+import org.boxoffice.domain.WaitlistEntry;
+import org.boxoffice.domain.WaitlistEntry.State;
+import org.boxoffice.domain.WaitlistMatcher;
+import org.boxoffice.domain.WaitlistRepository;
+import org.boxoffice.domain.WaitlistStanding;
+import org.boxoffice.grid.Allowances;
+import org.boxoffice.grid.BlockCommand;
+import org.boxoffice.grid.BlockKey;
+import org.boxoffice.grid.GridMaps;
+import org.boxoffice.grid.Inventory;
+import org.boxoffice.grid.ShowSnapshot;
+import org.boxoffice.grid.ShowSnapshots;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Turns seats that come back into offers for the waitlist: a hold for the waiter at the head of
+ * the line (or within the look-ahead) whose request fits, lasting the offer window, announced by
+ * mail. Only that waiter is told; nobody else is woken.
+ *
+ * <p><b>Detection.</b> A local listener on the inventory map, filtered by
+ * {@link SeatsReturnedPredicate}, fires on the member owning a changed block once the referee has
+ * accepted the change, for every path that returns seats (a buyer's release, the sweeper's expiry,
+ * a cancellation, checkout or settlement letting a hold go, an admin unblock). It sends a
+ * {@link SeatsReturnedTask} to the owner of the show's waitlist queue, which queues one pass for
+ * the show on its single offer thread, if anyone is in line; signals for a show collapse while
+ * its pass is pending. Listener events are at-most-once (they die with their member), so every
+ * member also runs a periodic pass over the lines it owns: a missed signal only delays an offer
+ * until then. The periodic pass is also what settles an offer that lapsed or was declined when
+ * nobody else was waiting.
+ *
+ * <p><b>A pass</b> over one show: if sales closed, the line is closed and nobody is offered
+ * anything; otherwise open offers whose hold ended are settled (booked, expired, declined), the
+ * queue is tidied against the referee, and the {@link WaitlistMatcher} picks waiters while free
+ * seats (a fresh snapshot) fit them.
+ *
+ * <p><b>Safety.</b> An offer is a hold made through {@link Inventory#hold} like any other, so the
+ * block processors and the referee decide: passes racing for one show (an ownership change, a test)
+ * waste work but cannot hold a seat twice. An entry is offered at most once: WAITING to OFFERING and
+ * OFFERING to OFFERED (with the offer's hold id) are conditional writes, and a hold whose entry
+ * moved on meanwhile is released again. A pass that finds another pass offering to an entry of the
+ * show stops and leaves the show to it, so strict order holds even then.
+ */
+public final class WaitlistOffers implements AutoCloseable {
+
+    /** The executor that carries {@link SeatsReturnedTask}s to the owner of a show's line. */
+    public static final String EXECUTOR = "waitlist-signals";
+    static final String CONTEXT_KEY = "boxoffice.waitlist.offers";
+
+    private static final Logger LOG = Logger.getLogger(WaitlistOffers.class.getName());
+    private static final String ACTOR = "system:waitlist";
+    /** An offer still being made after this long was abandoned by its maker (it died); passes finish or undo it. */
+    private static final long OFFERING_SLACK_MILLIS = 60_000;
+    /** An entry in the referee's line but missing from the queue for this long is put back (a lost queue write). */
+    private static final long REPAIR_SLACK_MILLIS = 60_000;
+
+    /**
+     * @param offerMillis how long an offer holds its seats (cut short by the end of sales)
+     * @param lookahead   0: strict first come, first served; k: the k entries behind the head may be served first
+     * @param passMillis  how often the periodic pass runs (the safety net behind the listener)
+     */
+    public record Settings(long offerMillis, int lookahead, long passMillis) {
+        public Settings {
+            if (offerMillis < 1 || lookahead < 0 || passMillis < 1) {
+                throw new IllegalArgumentException("waitlist settings: offer window and pass interval positive, look-ahead >= 0");
+            }
+        }
+    }
+
+    private enum Outcome { OFFERED, GONE, BUSY, SEATS_TAKEN }
+
+    private final HazelcastInstance hz;
+    private final Waitlists waitlists;
+    private final Inventory inventory;
+    private final Allowances allowances;
+    private final ShowSnapshots snapshots;
+    private final InventoryRepository holds;
+    private final WaitlistRepository repository;
+    private final Function<String, Optional<Show>> shows;
+    private final LongSupplier clock;
+    private final Settings settings;
+    private final WaitlistMatcher matcher;
+    private final FlakeIdGenerator holdIds;
+    private final Set<String> pending = ConcurrentHashMap.newKeySet();
+    private final ScheduledExecutorService worker;
+    private final IMap<BlockKey, SeatBlock> inventoryMap;
+    private final UUID listener;
+
+    public WaitlistOffers(HazelcastInstance hz, Inventory inventory, Allowances allowances, ShowSnapshots snapshots,
+                          InventoryRepository holds, WaitlistRepository repository,
+                          Function<String, Optional<Show>> shows, LongSupplier clock, Settings settings) {
+        this.hz = hz;
+        this.waitlists = new Waitlists(hz);
+        this.inventory = inventory;
+        this.allowances = allowances;
+        this.snapshots = snapshots;
+        this.holds = holds;
+        this.repository = repository;
+        this.shows = shows;
+        this.clock = clock;
+        this.settings = settings;
+        this.matcher = new WaitlistMatcher(settings.lookahead());
+        this.holdIds = hz.getFlakeIdGenerator(GridMaps.HOLD_IDS);
+        this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "waitlist-offers");
+            t.setDaemon(true);
+            return t;
+        });
+        hz.getUserContext().put(CONTEXT_KEY, this);
+        this.inventoryMap = hz.getMap(GridMaps.INVENTORY);
+        this.listener = inventoryMap.addLocalEntryListener(
+                (EntryUpdatedListener<BlockKey, SeatBlock>) e -> signal(e.getKey().showId()),
+                new SeatsReturnedPredicate(), false);
+    }
+
+    /** Starts the periodic pass. */
+    public WaitlistOffers start() {
+        worker.scheduleWithFixedDelay(this::passOnceGuarded, settings.passMillis(), settings.passMillis(),
+                TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    /** Seats of {@code showId} came back (on this member or another): tells the owner of its line. */
+    void signal(String showId) {
+        try {
+            hz.getExecutorService(EXECUTOR).executeOnKeyOwner(new SeatsReturnedTask(showId), showId);
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "could not signal returned seats of " + showId + "; the periodic pass will see them", e);
+        }
+    }
+
+    /** Queues one pass for the show on this member's offer thread, unless one is pending already. */
+    public void seatsReturned(String showId) {
+        if (pending.add(showId)) {
+            try {
+                worker.execute(() -> {
+                    pending.remove(showId);
+                    // most shows never have a waitlist: for them a return costs one look at an empty queue
+                    if (owns(showId) && !waitlists.queue(showId).isEmpty()) {
+                        guarded(showId);
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                pending.remove(showId);
+            }
+        }
+    }
+
+    /** One pass over every line this member owns that has entries in line or offered; returns the offers made. */
+    public int passOnce() {
+        int offers = 0;
+        for (String showId : repository.showsWithLiveEntries()) {
+            if (owns(showId)) {
+                offers += guarded(showId);
+            }
+        }
+        return offers;
+    }
+
+    private void passOnceGuarded() {
+        try {
+            passOnce();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "waitlist pass failed; trying again on the next one", e);
+        }
+    }
+
+    private int guarded(String showId) {
+        try {
+            return match(showId);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "waitlist pass over " + showId + " failed; the next pass tries again", e);
+            return 0;
+        }
+    }
+
+    /** Whether this member owns the partition of the show's line. */
+    public boolean owns(String showId) {
+        Member owner = hz.getPartitionService().getPartition(waitlists.queue(showId).getPartitionKey()).getOwner();
+        return owner != null && owner.localMember();
+    }
+
+    /**
+     * One pass over the show's line on the caller's thread; returns the offers made. Normally run by
+     * this member's offer thread for the lines it owns; safe anywhere and concurrently (see the
+     * class comment), which the tests use to race passes.
+     */
+    public int match(String showId) {
+        Optional<Show> found = shows.apply(showId);
+        if (found.isEmpty()) {
+            return 0;
+        }
+        Show show = found.get();
+        long now = clock.getAsLong();
+        if (now >= show.sale().closesAt()) {
+            close(show, now);
+            settle(show, now);
+            return 0;
+        }
+        settle(show, now);
+        List<WaitlistEntry> line = tidy(show, now);
+        if (line.isEmpty() || !show.sale().isOpen(now)) {
+            return 0;
+        }
+        ShowSnapshot snapshot = snapshots.refresh(show);
+        BitSet free = new BitSet(snapshot.size());
+        for (int i = 0; i < snapshot.size(); i++) {
+            if (snapshot.free(i)) {
+                free.set(i);
+            }
+        }
+        int offers = 0;
+        for (Optional<WaitlistMatcher.Match> m = matcher.next(line, show.layout(), free::get); m.isPresent();
+             m = matcher.next(line, show.layout(), free::get)) {
+            switch (offer(show, m.get(), free, now)) {
+                case OFFERED -> {
+                    offers++;
+                    line.remove(m.get().entry());
+                }
+                case GONE -> line.remove(m.get().entry());
+                case SEATS_TAKEN -> {
+                    // offer() marked the refused seats taken; match again with what is left
+                }
+                case BUSY -> {
+                    return offers;
+                }
+            }
+        }
+        return offers;
+    }
+
+    /** Sales closed: nobody in line is offered anything any more. */
+    private void close(Show show, long now) {
+        int closed = repository.close(show.showId(), now);
+        if (!waitlists.queue(show.showId()).isEmpty()) {
+            waitlists.queue(show.showId()).clear();
+        }
+        if (closed > 0) {
+            LOG.info(() -> "sales of " + show.showId() + " closed: " + closed + " waitlist entries lapsed");
+        }
+    }
+
+    /** Ends offers whose hold ended, and finishes or undoes offers their maker never finished. */
+    private void settle(Show show, long now) {
+        for (WaitlistStanding s : repository.offers(show.showId())) {
+            long id = s.entry().entryId();
+            Optional<HoldRecord> hold = holds.findHold(s.holdId());
+            if (s.state() == State.OFFERED) {
+                switch (hold.map(HoldRecord::status).orElse("EXPIRED")) {
+                    case "ACTIVE" -> {
+                    }
+                    case "CONFIRMED" -> repository.end(id, Set.of(State.OFFERED), State.BOOKED, "checked out", now);
+                    case "RELEASED" -> repository.end(id, Set.of(State.OFFERED), State.DECLINED, "offer released", now);
+                    default -> repository.end(id, Set.of(State.OFFERED), State.EXPIRED, "offer lapsed", now);
+                }
+            } else if (s.updatedAt() < now - OFFERING_SLACK_MILLIS) {
+                boolean held = hold.isPresent() && "HELD".equals(hold.get().statusAt(now, show.policy().graceMillis()));
+                if (held && repository.offered(id, s.holdId(), hold.get().seatIds(), hold.get().expiresAt(), now)) {
+                    LOG.info(() -> "finished offer " + s.holdId() + " of waitlist entry " + id + " that its maker left");
+                    waitlists.remove(show.showId(), List.of(s.entry()));
+                } else if (!held && repository.abandonOffer(id, s.holdId(), now)) {
+                    LOG.info(() -> "undid offer " + s.holdId() + " of waitlist entry " + id + " that its maker left");
+                }
+            }
+        }
+    }
+
+    /**
+     * The line in queue order, after dropping items the referee says are no longer in line and
+     * putting back entries the queue lost. The queue is read before the referee: every item in it
+     * already has its row, so an item without a row in line has ended for good.
+     */
+    private List<WaitlistEntry> tidy(Show show, long now) {
+        String showId = show.showId();
+        List<WaitlistEntry> queued = waitlists.line(showId);
+        List<WaitlistEntry> inLine = repository.line(showId);
+        Set<Long> live = new HashSet<>();
+        inLine.forEach(e -> live.add(e.entryId()));
+        List<WaitlistEntry> stale = queued.stream().filter(e -> !live.contains(e.entryId())).toList();
+        waitlists.remove(showId, stale);
+        Set<Long> present = new HashSet<>();
+        List<WaitlistEntry> line = new ArrayList<>();
+        for (WaitlistEntry e : queued) {
+            if (live.contains(e.entryId()) && present.add(e.entryId())) {
+                line.add(e);
+            }
+        }
+        for (WaitlistEntry e : inLine) {
+            if (!present.contains(e.entryId()) && e.joinedAt() < now - REPAIR_SLACK_MILLIS) {
+                LOG.warning(() -> "waitlist entry " + e.entryId() + " of " + showId
+                        + " was in the referee's line but not in the queue; putting it back at the end");
+                if (waitlists.join(e)) {
+                    line.add(e);
+                }
+            }
+        }
+        return line;
+    }
+
+    /** Offers {@code match}'s seats to its entry: a hold through the grid, then the offer recorded with its mail. */
+    private Outcome offer(Show show, WaitlistMatcher.Match match, BitSet free, long now) {
+        WaitlistEntry e = match.entry();
+        String holdId = "W" + Long.toString(holdIds.newId(), 36).toUpperCase();
+        long expiresAt = Math.min(now + settings.offerMillis(), show.sale().closesAt());
+        if (!repository.beginOffer(e.entryId(), holdId, now)) {
+            Optional<WaitlistStanding> s = repository.standing(e.showId(), e.accountId());
+            boolean busy = s.isPresent() && s.get().entry().entryId() == e.entryId() && s.get().state() == State.OFFERING;
+            return busy ? Outcome.BUSY : Outcome.GONE;
+        }
+        long grace = show.policy().graceMillis();
+        int remaining;
+        try {
+            remaining = allowances.reserve(show.showId(), e.accountId(), holdId, e.quantity(), expiresAt, now, grace,
+                    show.policy().maxPerAccount());
+        } catch (RuntimeException ex) {
+            repository.abandonOffer(e.entryId(), holdId, now);
+            throw ex;
+        }
+        if (remaining >= 0) {
+            if (repository.end(e.entryId(), Set.of(State.OFFERING), State.REFUSED, "the account may take only "
+                    + remaining + " more seats of this show", now)) {
+                waitlists.remove(show.showId(), List.of(e));
+            }
+            return Outcome.GONE;
+        }
+        SortedMap<Integer, int[]> byBlock = show.layout().byBlockOf(match.seatIds());
+        Inventory.ClaimResult result;
+        try {
+            result = inventory.hold(show, holdId, e.accountId(), byBlock, expiresAt, now,
+                    match.seatIds().toArray(String[]::new));
+        } catch (RuntimeException ex) {
+            allowances.release(show.showId(), e.accountId(), holdId);
+            repository.abandonOffer(e.entryId(), holdId, now);
+            throw ex;
+        }
+        switch (result) {
+            case Inventory.ClaimResult.Held held -> {
+                byBlock.forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.HELD));
+                take(show.layout(), free, byBlock);
+                if (repository.offered(e.entryId(), holdId, match.seatIds(), expiresAt, now)) {
+                    waitlists.remove(show.showId(), List.of(e));
+                    LOG.fine(() -> "offered " + match.seatIds() + " of " + show.showId() + " to " + e.accountId()
+                            + " (hold " + holdId + ")");
+                    return Outcome.OFFERED;
+                }
+                withdraw(show, e, holdId, byBlock, now);
+                return Outcome.GONE;
+            }
+            case Inventory.ClaimResult.Rejected rejected -> {
+                allowances.release(show.showId(), e.accountId(), holdId);
+                repository.abandonOffer(e.entryId(), holdId, now);
+                boolean known = rejected.seatsByBlock().values().stream().anyMatch(s -> s.length > 0);
+                take(show.layout(), free, known ? rejected.seatsByBlock() : byBlock);
+                return Outcome.SEATS_TAKEN;
+            }
+        }
+    }
+
+    /** The entry moved on while its seats were being held (a concurrent pass settled it): give them back. */
+    private void withdraw(Show show, WaitlistEntry e, String holdId, SortedMap<Integer, int[]> byBlock, long now) {
+        LOG.info(() -> "waitlist entry " + e.entryId() + " moved on while offer " + holdId + " was made; releasing it");
+        inventory.executeAll(show, byBlock.keySet(), block -> new BlockCommand.Release(holdId, now, ACTOR, "offer withdrawn"))
+                .forEach((block, outcome) -> {
+                    if (outcome.result() == org.boxoffice.grid.BlockOutcome.Result.CHANGED) {
+                        snapshots.record(show, block, outcome.seats(), SeatState.Status.AVAILABLE);
+                    }
+                });
+        allowances.release(show.showId(), e.accountId(), holdId);
+    }
+
+    private static void take(ShowLayout layout, BitSet free, Map<Integer, int[]> byBlock) {
+        byBlock.forEach((block, seats) -> {
+            for (int seat : seats) {
+                free.clear(layout.offset(block) + seat);
+            }
+        });
+    }
+
+    /** Stops the offer thread and the listener; safe to call again, and after the member stopped. */
+    @Override
+    public void close() {
+        worker.shutdownNow();
+        try {
+            inventoryMap.removeEntryListener(listener);
+            hz.getUserContext().remove(CONTEXT_KEY, this);
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "waitlist listener not removed (the member stopped already)", e);
+        }
+    }
+}
