@@ -1,16 +1,19 @@
 // What the browser tests share: Debian's Chromium driven by playwright-core, the running service's
 // API for setting scenes (tokens, holds made "elsewhere", rush mode), seat-map helpers and screenshots.
 //
-// Environment: BASE_URL (the running service), SCREENSHOTS (folder for the step screenshots),
+// Environment: BASE_URL (the running service), SCREENSHOTS (folder for the step screenshots; default
+// app/target/web-tests/screenshots),
 // CHROMIUM (default /usr/bin/chromium), SEATMAP_PNG (optional: where to save the README's seat map).
 
 import {chromium} from 'playwright-core';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import {fileURLToPath} from 'node:url';
 
 export const BASE = (process.env.BASE_URL || 'http://localhost:8080').replace(/\/$/, '');
-export const SHOTS = process.env.SCREENSHOTS || path.resolve('screenshots');
+export const SHOTS = process.env.SCREENSHOTS
+  || fileURLToPath(new URL('../../../target/web-tests/screenshots', import.meta.url));
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 // Without the networking switches Chromium reaches out to Google's services on start.
@@ -50,11 +53,38 @@ export async function newFan(browser, {account, viewport = {width: 1360, height:
   }
   const page = await context.newPage();
   const errors = [];
+  const fan = {context, page, errors, account};
+  open.add(fan);
   page.on('pageerror', e => errors.push(`page error: ${e.message}`));
   page.on('console', m => {
     if (m.type() === 'error' && !/status of (403|409|402|404)/.test(m.text())) errors.push(`console: ${m.text()}`);
   });
-  return {context, page, errors, account};
+  return fan;
+}
+
+const open = new Set();
+
+/**
+ * A test whose browser contexts are closed whatever happens, with a screenshot of each page that is
+ * still open when it fails (FAILED-*.png next to the step screenshots).
+ */
+export function journey(test, name, options, body) {
+  test(name, options, async () => {
+    open.clear();
+    try {
+      await body();
+    } catch (e) {
+      let n = 0;
+      for (const fan of open) {
+        await fan.page.screenshot({path: path.join(SHOTS, `FAILED-${name.slice(0, 40).replace(/\W+/g, '-')}-${++n}.png`)})
+          .catch(() => {});
+      }
+      throw e;
+    } finally {
+      for (const fan of open) await fan.context.close().catch(() => {});
+      open.clear();
+    }
+  });
 }
 
 /** Fails if the page reported script errors. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import {
   BASE, launch, newFan, assertNoErrors, shot, call, token, mapReady, openSection, clickSeat, seatState,
-  freeSeats, GREY, hexToRgb, sameColor, fanName,
+  freeSeats, GREY, hexToRgb, sameColor, fanName, journey,
 } from './harness.mjs';
 
 let browser;
@@ -38,7 +38,7 @@ function seconds(text) {
   return m * 60 + s;
 }
 
-test('a fan searches, picks two stadium seats on the map, pays and gets one QR ticket per seat', {timeout: 120_000}, async () => {
+journey(test, 'a fan searches, picks two stadium seats on the map, pays and gets one QR ticket per seat', {timeout: 120_000}, async () => {
   await crowd('echoes-berlin-1', 'B');
   const fan = await newFan(browser, {viewport: {width: 1440, height: 1000}});
   const {page} = fan;
@@ -109,14 +109,18 @@ test('a fan searches, picks two stadium seats on the map, pays and gets one QR t
   }
   await shot(page, 'tickets', {fullPage: true});
 
+  // a reload revalidates the cached modules and styles (304 Not Modified) and shows the same tickets
+  await page.reload();
+  await page.waitForFunction(() => document.querySelectorAll('img.ticket__qr').length === 2
+    && [...document.querySelectorAll('img.ticket__qr')].every(img => img.complete && img.naturalWidth > 100));
+
   await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name: 'My tickets'}).click();
   await page.getByRole('heading', {name: 'My tickets'}).waitFor();
   await page.locator(`a.booking-card[href="#/booking/${bookingId}"]`).waitFor();
   assertNoErrors(fan);
-  await fan.context.close();
 });
 
-test('two fans race for one seat: one holds it, the other sees it taken and holds an alternative in one click', {timeout: 90_000}, async () => {
+journey(test, 'two fans race for one seat: one holds it, the other sees it taken and holds an alternative in one click', {timeout: 90_000}, async () => {
   const a = await newFan(browser, {account: fanName('racer-ann')});
   const b = await newFan(browser, {account: fanName('racer-bob')});
   let seat;
@@ -158,11 +162,9 @@ test('two fans race for one seat: one holds it, the other sees it taken and hold
   await shot(loser.page, 'race-alternative-held');
   assertNoErrors(a);
   assertNoErrors(b);
-  await a.context.close();
-  await b.context.close();
 });
 
-test('a hold made elsewhere turns the seat grey on an open map within a second (Server-Sent Events)', {timeout: 60_000}, async () => {
+journey(test, 'a hold made elsewhere turns the seat grey on an open map within a second (Server-Sent Events)', {timeout: 60_000}, async () => {
   const fan = await newFan(browser);
   const {page} = fan;
   await page.goto(`${BASE}/#/show/comedy-1`);
@@ -207,10 +209,9 @@ test('a hold made elsewhere turns the seat grey on an open map within a second (
     seat, {polling: 20, timeout: 5_000});
   assert.ok(Date.now() - released < 1000, 'a release shows within a second too');
   assertNoErrors(fan);
-  await fan.context.close();
 });
 
-test('in rush mode the waiting room shows the fan their place, admits them and they hold with the pass', {timeout: 90_000}, async () => {
+journey(test, 'in rush mode the waiting room shows the fan their place, admits them and they hold with the pass', {timeout: 90_000}, async () => {
   const admin = await token('ops', ['admin']);
   const on = await call('PUT', '/v1/admin/shows/fado-1/queue', {token: admin, body: {mode: 'ON', admissionRate: 1}});
   assert.equal(on.status, 200, JSON.stringify(on.body));
@@ -241,13 +242,12 @@ test('in rush mode the waiting room shows the fan their place, admits them and t
     await page.locator('#countdown').waitFor();
     await shot(page, 'rush-hold-with-pass');
     assertNoErrors(fan);
-    await fan.context.close();
   } finally {
     await call('PUT', '/v1/admin/shows/fado-1/queue', {token: admin, body: {mode: 'OFF'}});
   }
 });
 
-test('the seat map, the selection and holding work with the keyboard alone', {timeout: 60_000}, async () => {
+journey(test, 'the seat map, the selection and holding work with the keyboard alone', {timeout: 60_000}, async () => {
   const fan = await newFan(browser, {account: fanName('kim')});
   const {page} = fan;
   await page.goto(`${BASE}/#/show/comedy-2`);
@@ -288,10 +288,9 @@ test('the seat map, the selection and holding work with the keyboard alone', {ti
   const held = await call('GET', `/v1/holds/${page.url().split('#/hold/')[1]}`, {token: await token(fan.account)});
   assert.deepEqual(held.body.seatIds, [seat]);
   assertNoErrors(fan);
-  await fan.context.close();
 });
 
-test('on a phone-sized screen the page fits, a tap zooms into a section and a seat is held from the bottom bar', {timeout: 60_000}, async () => {
+journey(test, 'on a phone-sized screen the page fits, a tap zooms into a section and a seat is held from the bottom bar', {timeout: 60_000}, async () => {
   const fan = await newFan(browser, {account: fanName('pia'), viewport: {width: 390, height: 844}, phone: true});
   const {page} = fan;
   // a phone browser widens its layout viewport to fit content that is too wide
@@ -318,10 +317,9 @@ test('on a phone-sized screen the page fits, a tap zooms into a section and a se
   await fits('the hold page');
   await shot(page, 'phone-hold', {fullPage: true});
   assertNoErrors(fan);
-  await fan.context.close();
 });
 
-test('a declined card keeps the seats held; a card the bank confirms later still ends with tickets', {timeout: 60_000}, async () => {
+journey(test, 'a declined card keeps the seats held; a card the bank confirms later still ends with tickets', {timeout: 60_000}, async () => {
   const fan = await newFan(browser, {account: fanName('dana')});
   const {page} = fan;
   await page.goto(`${BASE}/#/show/comedy-1`);
@@ -347,5 +345,4 @@ test('a declined card keeps the seats held; a card the bank confirms later still
   await page.waitForFunction(() => document.querySelectorAll('img.ticket__qr').length === 3
     && [...document.querySelectorAll('img.ticket__qr')].every(img => img.complete && img.naturalWidth > 100));
   assertNoErrors(fan);
-  await fan.context.close();
 });

@@ -2,6 +2,7 @@ package org.boxoffice.app.http;
 
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.boxoffice.grid.InventoryUnavailableException;
 
@@ -46,10 +47,21 @@ public final class ErrorHandlers {
             res.header(HeaderNames.RETRY_AFTER, "2");
             send(res, 503, "GRID_UNAVAILABLE", "this member is shutting down; try again", Map.of());
         });
-        routing.error(Exception.class, (req, res, e) -> {
-            LOG.log(Level.SEVERE, "unexpected failure on " + req.prologue().method() + " " + req.path().path(), e);
-            send(res, 500, "INTERNAL", "unexpected server error", Map.of());
+        // Helidon's own answers are not failures: a 304 from the web app's static content for a copy
+        // the browser still has, a 404 for a path nothing serves. Helidon sends them as they are.
+        routing.error(io.helidon.http.HttpException.class, (req, res, e) -> {
+            if (e.status().code() >= 500) {
+                unexpected(req, res, e);
+                return;
+            }
+            throw e;
         });
+        routing.error(Exception.class, ErrorHandlers::unexpected);
+    }
+
+    private static void unexpected(ServerRequest req, ServerResponse res, Exception e) {
+        LOG.log(Level.SEVERE, "unexpected failure on " + req.prologue().method() + " " + req.path().path(), e);
+        send(res, 500, "INTERNAL", "unexpected server error", Map.of());
     }
 
     public static void send(ServerResponse res, int status, String code, String message, Map<String, Object> details) {

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * the snapshots the way this member's own outcomes are ({@code ShowSnapshots.record}); these
  * snapshots are never rebuilt from the grid, so the writes stay, and the test polls by hand
  * ({@link ShowEvents#pollNow()}), so each poll sees exactly the changes made before it.
- * (The timing with the background poller is covered by {@code ShowEventsApiTest}.)
+ * (The timing with the background poller is covered by {@code WebAppApiTest}.)
  */
 class ShowEventsTest {
 

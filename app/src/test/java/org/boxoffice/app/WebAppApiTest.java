@@ -27,15 +27,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The seat-map event stream ({@code GET /v1/shows/{id}/events}) through the real routing, on a socket. */
+/**
+ * The web app's server side through the real routing, on a socket: its static files at {@code /}
+ * and the seat-map event stream ({@code GET /v1/shows/{id}/events}).
+ */
 @ServerTest
-class ShowEventsApiTest {
+class WebAppApiTest {
 
     private static TestApp app;
     private final URI base;
     private final TestApp.Http http;
 
-    ShowEventsApiTest(URI uri) {
+    WebAppApiTest(URI uri) {
         this.base = uri;
         this.http = TestApp.Http.on(uri);
     }
@@ -173,12 +176,15 @@ class ShowEventsApiTest {
     }
 
     @Test
-    void theWebApp_isServedAtTheRoot() {
+    void theWebApp_isServedAtTheRoot_andRevalidatesAsAStaticSite() {
         TestApp.Http.Reply index = http.get("/", null);
         assertEquals(200, index.status());
         assertTrue(index.body().contains("<script type=\"module\" src=\"/js/app.js\">"), index.body());
         TestApp.Http.Reply module = http.get("/js/app.js", null);
         assertEquals(200, module.status());
         assertTrue(module.headers().firstValue("Content-Type").orElse("").contains("javascript"));
+        String etag = module.headers().firstValue("ETag").orElseThrow();
+        assertEquals(304, http.get("/js/app.js", null, "If-None-Match", etag).status(), "the browser's copy is still good");
+        assertEquals(404, http.get("/js/no-such-module.js", null).status());
     }
 }
