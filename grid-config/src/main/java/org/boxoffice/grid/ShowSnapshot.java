@@ -60,11 +60,17 @@ public final class ShowSnapshot {
     public byte[] packed() {
         byte[] p = packed;
         if (p == null) {
-            p = new byte[(statuses.length + 3) / 4];
-            for (int g = 0; g < statuses.length; g++) {
-                p[g >> 2] |= (byte) (statuses[g] << ((g & 3) * 2));
-            }
+            p = pack(statuses);
             packed = p;
+        }
+        return p;
+    }
+
+    /** The seat-map encoding of {@code statuses} (status ordinals in layout order): see {@link #packed()}. */
+    public static byte[] pack(byte[] statuses) {
+        byte[] p = new byte[(statuses.length + 3) / 4];
+        for (int g = 0; g < statuses.length; g++) {
+            p[g >> 2] |= (byte) ((statuses[g] & 3) << ((g & 3) * 2));
         }
         return p;
     }

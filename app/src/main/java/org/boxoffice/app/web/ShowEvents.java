@@ -154,7 +154,7 @@ public final class ShowEvents implements AutoCloseable {
                 m.put("seatCount", statuses.length);
                 m.put("encoding", "2bit-base64");
                 m.put("statuses", STATUSES);
-                m.put("data", Base64.getEncoder().encodeToString(pack(statuses)));
+                m.put("data", Base64.getEncoder().encodeToString(org.boxoffice.grid.ShowSnapshot.pack(statuses)));
                 e = new Event(AVAILABILITY, seq, Json.write(m));
                 whole = e;
             }
@@ -301,17 +301,5 @@ public final class ShowEvents implements AutoCloseable {
         m.put("seq", s.seq);
         m.put("version", s.version);
         return m;
-    }
-
-    /**
-     * Two bits per seat in layout order, four to a byte, the first seat in the lowest bits (the
-     * encoding of {@code GET /v1/shows/{id}/availability}).
-     */
-    static byte[] pack(byte[] statuses) {
-        byte[] packed = new byte[(statuses.length + 3) / 4];
-        for (int g = 0; g < statuses.length; g++) {
-            packed[g >> 2] |= (byte) ((statuses[g] & 3) << ((g & 3) * 2));
-        }
-        return packed;
     }
 }
