@@ -20,13 +20,19 @@ export function serverNow() {
   return Date.now() + clockOffset;
 }
 
-function learnClock(response) {
+/**
+ * Learns the server's clock from a response's Date header. The header has one-second resolution
+ * (truncated) and was written somewhere between sending the request and receiving the answer, so
+ * the server's time at that moment lies in [date, date + 1000) and in [sentAt, receivedAt] on our
+ * clock if both clocks agree. Only a gap between those two windows is a real skew; a slow answer
+ * on a busy machine is not.
+ */
+function learnClock(response, sentAt, receivedAt) {
   const date = Date.parse(response.headers.get('Date') || '');
-  if (!Number.isNaN(date)) {
-    const offset = date - Date.now();
-    // the Date header has one-second resolution: only a larger difference is a real skew
-    clockOffset = Math.abs(offset) > 1500 ? offset : 0;
-  }
+  if (Number.isNaN(date)) return;
+  if (date > receivedAt) clockOffset = date - receivedAt;             // the server is ahead
+  else if (date + 1000 < sentAt) clockOffset = date + 1000 - sentAt;  // the server is behind
+  else clockOffset = 0;
 }
 
 // ---- the signed-in fan ------------------------------------------------------------------------
@@ -103,13 +109,14 @@ async function request(path, {method = 'GET', body, token, headers = {}, signal,
   if (body !== undefined) h['Content-Type'] = 'application/json';
   if (token) h.Authorization = `Bearer ${token}`;
   let response;
+  const sentAt = Date.now();
   try {
     response = await fetch(path, {method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), signal});
   } catch (e) {
     if (e.name === 'AbortError') throw e;
     throw new ApiError(0, {error: 'NETWORK', message: 'The service cannot be reached. Check your connection and try again.'});
   }
-  learnClock(response);
+  learnClock(response, sentAt, Date.now());
   const text = response.status === 204 ? '' : await response.text();
   let parsed = null;
   if (text) {
