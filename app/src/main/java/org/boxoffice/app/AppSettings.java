@@ -65,9 +65,10 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
      * @param tick             how often rooms admit and member caches refresh
      * @param accountPerMinute hold requests per account per minute (0: no limit)
      * @param addressPerMinute hold requests per client address per minute (0: no limit)
+     * @param streamsPerMember live seat-map streams one member keeps open at once (0: no limit)
      */
     public record AdmissionSettings(String passSecret, Duration passTtl, double admissionRate, double seatsPerBuyer,
-                                    Duration tick, int accountPerMinute, int addressPerMinute) {
+                                    Duration tick, int accountPerMinute, int addressPerMinute, int streamsPerMember) {
     }
 
     /** Hold rules applied to shows that do not set their own. */
@@ -141,7 +142,8 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
                         c.get("room.seatsperbuyer").asDouble().orElse(2.5),
                         Duration.ofMillis(c.get("room.tickmillis").asLong().orElse(250L)),
                         c.get("limits.account").asInt().orElse(120),
-                        c.get("limits.address").asInt().orElse(6000)),
+                        c.get("limits.address").asInt().orElse(6000),
+                        c.get("limits.streams").asInt().orElse(2000)),
                 Duration.ofMillis(c.get("invariants.millis").asLong().orElse(30_000L)),
                 CheckoutSettings.from(c, root.get("server.port").asInt().orElse(8080)),
                 WaitlistSettings.from(c));

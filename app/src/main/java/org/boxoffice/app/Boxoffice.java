@@ -85,6 +85,7 @@ public final class Boxoffice implements AutoCloseable {
     private final CheckoutModule checkout;
     private final WaitlistModule waitlist;
     private final ShowEvents showEvents;
+    private final ShowEventsService streams;
 
     private Boxoffice(AppSettings settings, DataSource dataSource, LongSupplier clock) {
         this.settings = settings;
@@ -113,12 +114,15 @@ public final class Boxoffice implements AutoCloseable {
         this.gate = new AdmissionGate(rooms, passTokens, new RateLimiter(admission.accountPerMinute(), clock),
                 new RateLimiter(admission.addressPerMinute(), clock));
         this.showEvents = new ShowEvents(snapshots, java.time.Duration.ofMillis(100));
+        this.streams = new ShowEventsService(directory, showEvents, admission.streamsPerMember());
         this.checkout = new CheckoutModule(settings.checkout(), dataSource, hz, directory, inventory, new Allowances(hz),
                 snapshots, inventoryRepository, authenticator, idempotency, clock);
         this.waitlist = new WaitlistModule(settings.waitlist(), settings.checkout().mail(), dataSource, hz, directory,
                 inventory, new Allowances(hz), snapshots, inventoryRepository, waitlistRepository, holds, authenticator,
                 clock);
         this.invariants = new InvariantChecker(dataSource, metrics).start(settings.invariantEvery().toMillis(), 2_000);
+        metrics.gauge("boxoffice_seatmap_streams", "live seat-map streams (Server-Sent Events) open on this member",
+                streams::openStreams);
         metrics.gauge("boxoffice_grid_members", "members in this member's view of the cluster",
                 () -> hz.getLifecycleService().isRunning() ? hz.getCluster().getMembers().size() : 0);
         this.announcements = hz.getTopic(SHOW_ANNOUNCEMENTS);
@@ -142,7 +146,7 @@ public final class Boxoffice implements AutoCloseable {
                 .register("/v1", new AuditService(authenticator, directory, inventoryRepository))
                 .register("/v1", new AdminService(authenticator, catalogRepository, directory, inventory, snapshots,
                         settings.holds(), this::announce, clock))
-                .register("/v1", new ShowEventsService(directory, showEvents))
+                .register("/v1", streams)
                 .register("/openapi", new OpenApiService());
         checkout.routing(routing);
         waitlist.routing(routing);

@@ -31,7 +31,7 @@ class QueueApiTest {
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
         app = TestApp.start(s -> TestApp.withAdmission(s, new AppSettings.AdmissionSettings(ROOM_SECRET,
-                Duration.ofMinutes(10), 50, 2, Duration.ofMillis(100), 6, 0)));
+                Duration.ofMinutes(10), 50, 2, Duration.ofMillis(100), 6, 0, 0)));
         server.routing(app.app::routing);
     }
 

@@ -73,7 +73,7 @@ public final class TestApp implements AutoCloseable {
                 new AppSettings.AuthSettings(SECRET, null, null, true),
                 false, Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMillis(100),
                 new AppSettings.AdmissionSettings("test-room-secret-for-boxoffice-tests-0123456789", Duration.ofMinutes(10),
-                        50, 2, Duration.ofMillis(100), 0, 0),
+                        50, 2, Duration.ofMillis(100), 0, 0, 0),
                 Duration.ofSeconds(5));
     }
 

@@ -54,69 +54,13 @@ class WebAppApiTest {
         app.close();
     }
 
-    /** One server-sent event. */
-    record Event(String id, String name, JsonNode data) {
-    }
-
-    /** Reads an event stream on a thread of its own; events arrive in {@link #events}. */
-    final class Stream implements AutoCloseable {
-        final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
-        final HttpResponse<InputStream> response;
-        private final Thread reader;
-
-        Stream(String path) throws Exception {
-            HttpClient client = HttpClient.newHttpClient();
-            response = client.send(HttpRequest.newBuilder(base.resolve(path)).header("Accept", "text/event-stream").build(),
-                    HttpResponse.BodyHandlers.ofInputStream());
-            reader = Thread.ofVirtual().start(this::read);
-        }
-
-        private void read() {
-            try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
-                String id = null;
-                String name = null;
-                StringBuilder data = new StringBuilder();
-                for (String line; (line = lines.readLine()) != null; ) {
-                    if (line.isEmpty()) {
-                        if (!data.isEmpty()) {
-                            events.add(new Event(id, name, Json.MAPPER.readTree(data.toString())));
-                        }
-                        id = null;
-                        name = null;
-                        data.setLength(0);
-                    } else if (line.startsWith("id:")) {
-                        id = line.substring(3).trim();
-                    } else if (line.startsWith("event:")) {
-                        name = line.substring(6).trim();
-                    } else if (line.startsWith("data:")) {
-                        data.append(line.substring(5));
-                    }
-                }
-            } catch (Exception e) {
-                // the stream was closed
-            }
-        }
-
-        Event next(Duration within) throws InterruptedException {
-            Event e = events.poll(within.toMillis(), TimeUnit.MILLISECONDS);
-            assertNotNull(e, "no event within " + within);
-            return e;
-        }
-
-        @Override
-        public void close() throws Exception {
-            response.body().close();
-            reader.interrupt();
-        }
-    }
-
     private static int index(String showId, String seatId) {
         ShowLayout layout = app.app.directory().find(showId).orElseThrow().layout();
         ShowLayout.SeatRef ref = layout.locate(seatId).orElseThrow();
         return layout.offset(ref.blockId()) + ref.index();
     }
 
-    private static List<Integer> changed(Event e, int status) {
+    private static List<Integer> changed(EventStream.Event e, int status) {
         List<Integer> seats = new ArrayList<>();
         e.data().get("changes").forEach(c -> {
             if (c.get(1).asInt() == status) {
@@ -128,10 +72,10 @@ class WebAppApiTest {
 
     @Test
     void stream_startsWithTheWholeMap_thenPushesEachHoldAndReleaseWithinASecond() throws Exception {
-        try (Stream stream = new Stream("/v1/shows/comedy-1/events")) {
+        try (EventStream stream = new EventStream(base, "/v1/shows/comedy-1/events")) {
             assertEquals(200, stream.response.statusCode());
             assertTrue(stream.response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream"));
-            Event first = stream.next(Duration.ofSeconds(5));
+            EventStream.Event first = stream.next(Duration.ofSeconds(5));
             assertEquals("availability", first.name());
             int seats = first.data().get("seatCount").asInt();
             assertEquals(app.app.directory().find("comedy-1").orElseThrow().layout().totalSeats(), seats);
@@ -142,7 +86,7 @@ class WebAppApiTest {
             TestApp.Http.Reply held = http.post("/v1/shows/comedy-1/holds", fan, "{\"seatIds\":[\"STALLS-2-3\",\"STALLS-2-4\"]}");
             assertEquals(201, held.status(), held.body());
             long answered = System.nanoTime();
-            Event change = stream.next(Duration.ofSeconds(1));
+            EventStream.Event change = stream.next(Duration.ofSeconds(1));
             assertTrue(System.nanoTime() - answered < 1_000_000_000L, "the change came later than a second");
             assertEquals("changes", change.name());
             assertEquals(List.of(index("comedy-1", "STALLS-2-3"), index("comedy-1", "STALLS-2-4")), changed(change, 1));
@@ -150,14 +94,15 @@ class WebAppApiTest {
 
             String holdId = Json.MAPPER.readTree(held.body()).get("holdId").asText();
             assertEquals(204, http.delete("/v1/holds/" + holdId, fan).status());
-            Event released = stream.next(Duration.ofSeconds(1));
+            EventStream.Event released = stream.next(Duration.ofSeconds(1));
             assertEquals(List.of(index("comedy-1", "STALLS-2-3"), index("comedy-1", "STALLS-2-4")), changed(released, 0));
         }
     }
 
     @Test
     void twoClients_ofOneShow_bothGetTheChange() throws Exception {
-        try (Stream a = new Stream("/v1/shows/comedy-2/events"); Stream b = new Stream("/v1/shows/comedy-2/events")) {
+        try (EventStream a = new EventStream(base, "/v1/shows/comedy-2/events");
+             EventStream b = new EventStream(base, "/v1/shows/comedy-2/events")) {
             a.next(Duration.ofSeconds(5));
             b.next(Duration.ofSeconds(5));
             assertEquals(201, http.post("/v1/shows/comedy-2/holds", app.token("sse-two"),

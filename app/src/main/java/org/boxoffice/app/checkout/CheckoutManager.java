@@ -1,5 +1,7 @@
 package org.boxoffice.app.checkout;
 
+import com.hazelcast.core.HazelcastException;
+import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.http.ApiException;
@@ -17,7 +19,9 @@ import org.boxoffice.grid.Allowances;
 import org.boxoffice.grid.BlockCommand;
 import org.boxoffice.grid.BlockOutcome;
 import org.boxoffice.grid.Inventory;
+import org.boxoffice.grid.InventoryUnavailableException;
 import org.boxoffice.grid.ShowSnapshots;
+import org.boxoffice.mapstore.DatabaseException;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -147,7 +151,12 @@ public final class CheckoutManager implements AutoCloseable {
                     + "); asking for its status");
             Optional<PaymentGateway.ChargeStatus> status = lookup(p);
             if (status.isEmpty() || status.get().state() == PaymentGateway.ChargeStatus.State.PENDING) {
-                bookings.markUnknown(p.paymentId(), clock.getAsLong());
+                try {
+                    bookings.markUnknown(p.paymentId(), clock.getAsLong());
+                } catch (DatabaseException db) {
+                    // the attempt row says in flight already; reconciliation asks the provider again
+                    LOG.log(Level.WARNING, "payment " + p.paymentId() + ": could not mark its outcome unknown (" + db + ")");
+                }
                 return new Result.Pending(p.paymentId());
             }
             PaymentGateway.ChargeStatus s = status.get();
@@ -156,11 +165,7 @@ public final class CheckoutManager implements AutoCloseable {
         }
         long now = clock.getAsLong();
         return switch (result) {
-            case ChargeResult.Captured captured -> {
-                bookings.report(null, null, p.idempotencyKey(), PaymentAttempt.Report.CAPTURED, captured.chargeId(),
-                        null, now);
-                yield settled(p.paymentId());
-            }
+            case ChargeResult.Captured captured -> capturedNow(p, captured, now);
             case ChargeResult.Declined declined -> {
                 bookings.report(null, null, p.idempotencyKey(), PaymentAttempt.Report.DECLINED, declined.chargeId(),
                         declined.reason(), now);
@@ -173,6 +178,24 @@ public final class CheckoutManager implements AutoCloseable {
             }
             case ChargeResult.Pending pending -> new Result.Pending(p.paymentId());
         };
+    }
+
+    /**
+     * The provider took the money. Recording and settling it needs PostgreSQL (and the grid); if either
+     * fails now, the money is still accounted for: the attempt row was written before the charge, and
+     * the provider's webhook and the reconciliation pass settle it later. So the buyer hears PENDING
+     * with the payment id to follow, never a 503 that reads as "nothing happened".
+     */
+    private Result capturedNow(PaymentAttempt p, ChargeResult.Captured captured, long now) {
+        try {
+            bookings.report(null, null, p.idempotencyKey(), PaymentAttempt.Report.CAPTURED, captured.chargeId(), null, now);
+            return settled(p.paymentId());
+        } catch (DatabaseException | InventoryUnavailableException | HazelcastException
+                 | HazelcastInstanceNotActiveException e) {
+            LOG.log(Level.WARNING, "payment " + p.paymentId() + " captured (" + captured.chargeId()
+                    + ") but could not be settled now (" + e + "); the webhook or reconciliation settles it");
+            return new Result.Pending(p.paymentId());
+        }
     }
 
     /**

@@ -12,6 +12,8 @@ import org.boxoffice.app.http.ApiException;
 import org.boxoffice.domain.Show;
 
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -21,7 +23,8 @@ import java.util.logging.Logger;
  * interval of the snapshot showing it ({@code event: changes},
  * {@code {"seq":..,"changes":[[seatIndex,status],...]}}), with a comment line every 15 s so idle
  * connections stay open through proxies. A reconnecting {@code EventSource} starts again from the
- * whole map.
+ * whole map. Each member keeps at most {@code boxoffice.limits.streams} streams open; beyond
+ * that it answers 503 {@code STREAMS_FULL} with Retry-After, and clients poll the seat map.
  *
  * <pre>
  * curl -N localhost:8080/v1/shows/echoes-berlin-1/events
@@ -31,13 +34,27 @@ public final class ShowEventsService implements HttpService {
 
     private static final Logger LOG = Logger.getLogger(ShowEventsService.class.getName());
     private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+    private static final int RETRY_AFTER_SECONDS = 30;
 
     private final ShowDirectory shows;
     private final ShowEvents events;
+    private final int maxStreams;
+    private final AtomicInteger open = new AtomicInteger();
 
-    public ShowEventsService(ShowDirectory shows, ShowEvents events) {
+    /**
+     * @param maxStreams streams this member keeps open at once (0: no cap). Each open stream holds
+     *                   a connection and a virtual thread; beyond the cap a client is told to poll
+     *                   the seat map instead (the web app does so by itself and retries the stream).
+     */
+    public ShowEventsService(ShowDirectory shows, ShowEvents events, int maxStreams) {
         this.shows = shows;
         this.events = events;
+        this.maxStreams = maxStreams;
+    }
+
+    /** Streams open on this member now. */
+    public int openStreams() {
+        return open.get();
     }
 
     @Override
@@ -48,6 +65,20 @@ public final class ShowEventsService implements HttpService {
     private void stream(ServerRequest req, ServerResponse res) {
         String id = req.path().pathParameters().get("showId");
         Show show = shows.find(id).orElseThrow(() -> ApiException.notFound("show " + id));
+        if (open.incrementAndGet() > maxStreams && maxStreams > 0) {
+            open.decrementAndGet();
+            throw new ApiException(503, "STREAMS_FULL", "this member follows as many seat maps as it is set to ("
+                    + maxStreams + "); poll GET /v1/shows/" + id + "/availability and try the stream again later",
+                    Map.of("retryAfterSeconds", RETRY_AFTER_SECONDS));
+        }
+        try {
+            follow(id, show, res);
+        } finally {
+            open.decrementAndGet();
+        }
+    }
+
+    private void follow(String id, Show show, ServerResponse res) {
         // proxies such as nginx would otherwise hold the events back in their buffers
         res.header(HeaderNames.create("X-Accel-Buffering"), "no");
         ShowEvents.Subscription sub = events.subscribe(show);

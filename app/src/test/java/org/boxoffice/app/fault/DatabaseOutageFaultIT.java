@@ -142,6 +142,26 @@ class DatabaseOutageFaultIT {
         }
         rig.log("503 answers that changed something anyway: " + found + " of "
                 + sale.count(x -> x.kind() == Sale.Kind.HOLD && x.status() == 503));
+
+        // the same promise for money: a checkout answered 503 must not have been charged (once the
+        // provider took the money the answer is 202 PENDING, settled later by webhook or reconciliation)
+        Set<String> captured = new HashSet<>();
+        rig.query("SELECT hold_id FROM payments WHERE show_id = ? AND status = 'CAPTURED'", rs -> {
+            try {
+                captured.add(rs.getString(1));
+            } catch (SQLException e) {
+                throw new IllegalStateException(e);
+            }
+            return null;
+        }, plan.showId());
+        List<Sale.Attempt> charged503 = sale.attempts(x -> x.kind() == Sale.Kind.CHECKOUT && x.status() == 503
+                && captured.contains(x.holdId()));
+        for (Sale.Attempt a : charged503) {
+            audit.problem("checkout of hold " + a.holdId() + " answered 503 at sale +" + (a.start() - sale.startedAt())
+                    + " ms although its payment was captured");
+        }
+        rig.log("checkouts answered 503: " + sale.count(x -> x.kind() == Sale.Kind.CHECKOUT && x.status() == 503)
+                + ", of which charged: " + charged503.size());
     }
 
     private static String key(String account, List<String> seats) {
