@@ -13,6 +13,7 @@ import io.helidon.webserver.testing.junit5.SetUpServer;
 import jakarta.mail.internet.MimeMessage;
 import jakarta.mail.internet.MimeMultipart;
 import org.boxoffice.app.checkout.CheckoutSettings;
+import org.boxoffice.app.mail.MailSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -57,7 +58,7 @@ class TicketMailTest {
             port = probe.getLocalPort();
         }
         smtp = startSmtp();
-        CheckoutSettings.MailSettings mail = CheckoutSettings.MailSettings.logging().withServer("127.0.0.1", port)
+        MailSettings mail = MailSettings.logging().withServer("127.0.0.1", port)
                 .withTimeout(Duration.ofMillis(1_500), Duration.ofMillis(100), 50);
         app = TestApp.start(s -> TestApp.withCheckout(s, CheckoutSettings.defaults().withMail(mail)));
         server.routing(app.app::routing);

@@ -93,12 +93,56 @@ public final class SeatPicker {
     }
 
     private Candidate candidate(int row, int s, int quantity, boolean orphan) {
+        return new Candidate(seatIds(row, s, quantity), index.block[row].section(), index.ordinal[row], s + 1, orphan,
+                Math.abs(2 * s + quantity - index.count[row]), index.rank[row]);
+    }
+
+    /** The ids of {@code quantity} seats of {@code row} from position {@code s} (0-based) on. */
+    private List<String> seatIds(int row, int s, int quantity) {
         List<String> ids = new ArrayList<>(quantity);
         for (int k = 0; k < quantity; k++) {
             ids.add(index.seatId(row, s + k + 1));
         }
-        return new Candidate(ids, index.block[row].section(), index.ordinal[row], s + 1, orphan,
-                Math.abs(2 * s + quantity - index.count[row]), index.rank[row]);
+        return ids;
+    }
+
+    /**
+     * Walks the runs of free seats of one row, left to right: after {@link #next} returns true,
+     * {@code start} (inclusive) and {@code end} (exclusive) are the current run's positions in the
+     * row. One cursor serves a whole scan, row after row, so a scan allocates nothing per seat.
+     */
+    private final class FreeRuns {
+        private int first;
+        private int count;
+        private int n;
+        int start;
+        int end;
+
+        void in(int row) {
+            first = index.first[row];
+            count = index.count[row];
+            n = 0;
+        }
+
+        boolean next() {
+            while (n < count && !free.test(first + n)) {
+                n++;
+            }
+            if (n == count) {
+                return false;
+            }
+            start = n;
+            while (n < count && free.test(first + n)) {
+                n++;
+            }
+            end = n;
+            return true;
+        }
+
+        /** Whether taking {@code quantity} seats from position {@code s} strands one seat of this run. */
+        boolean leavesOrphan(int s, int quantity) {
+            return s - start == 1 || end - (s + quantity) == 1;
+        }
     }
 
     /**
@@ -116,6 +160,7 @@ public final class SeatPicker {
         int bestKey = Integer.MAX_VALUE;
         int bestOff = Integer.MAX_VALUE;
         List<String> sections = section == null ? index.sectionsByRank : List.of(section);
+        FreeRuns runs = new FreeRuns();
         for (String name : sections) {
             int[] rows = index.bySection.get(name);
             if (rows == null || index.rank[rows[0]] > bestRank) {
@@ -127,20 +172,10 @@ public final class SeatPicker {
                     break;
                 }
                 int count = index.count[row];
-                int first = index.first[row];
-                int n = 0;
-                while (n < count) {
-                    if (!free.test(first + n)) {
-                        n++;
-                        continue;
-                    }
-                    int runStart = n;
-                    while (n < count && free.test(first + n)) {
-                        n++;
-                    }
-                    int runEnd = n;
-                    for (int s = runStart; s + quantity <= runEnd; s++) {
-                        boolean orphan = s - runStart == 1 || runEnd - (s + quantity) == 1;
+                runs.in(row);
+                while (runs.next()) {
+                    for (int s = runs.start; s + quantity <= runs.end; s++) {
+                        boolean orphan = runs.leavesOrphan(s, quantity);
                         int key = index.ordinal[row] + (orphan ? ORPHAN_PENALTY_ROWS : 0);
                         int off = Math.abs(2 * s + quantity - count);
                         int rk = index.rank[row];
@@ -191,28 +226,19 @@ public final class SeatPicker {
             order[i] = i;
         }
         java.util.Arrays.sort(order, Comparator.comparingDouble(i -> Math.abs(i - row)));
+        FreeRuns runs = new FreeRuns();
         int i = 0;
         while (i < order.length && picked.size() < max) {
             double ring = Math.abs(order[i] - row);
             List<Placement> placements = new ArrayList<>();
             for (; i < order.length && Math.abs(order[i] - row) == ring; i++) {
                 int rw = rows[order[i]];
-                int count = index.count[rw];
                 int first = index.first[rw];
-                int n = 0;
-                while (n < count) {
-                    if (!free.test(first + n)) {
-                        n++;
-                        continue;
-                    }
-                    int runStart = n;
-                    while (n < count && free.test(first + n)) {
-                        n++;
-                    }
-                    int runEnd = n;
-                    for (int s = runStart; s + quantity <= runEnd; s++) {
+                runs.in(rw);
+                while (runs.next()) {
+                    for (int s = runs.start; s + quantity <= runs.end; s++) {
                         if (!overlaps(excluded, first + s, quantity)) {
-                            placements.add(new Placement(rw, s, s - runStart == 1 || runEnd - (s + quantity) == 1,
+                            placements.add(new Placement(rw, s, runs.leavesOrphan(s, quantity),
                                     Math.abs(s + 1 + (quantity - 1) / 2.0 - number)));
                         }
                     }
@@ -230,11 +256,7 @@ public final class SeatPicker {
                 }
                 if (!taken) {
                     used.add(new int[]{start, quantity});
-                    List<String> ids = new ArrayList<>(quantity);
-                    for (int k = 0; k < quantity; k++) {
-                        ids.add(index.seatId(p.row(), p.start() + k + 1));
-                    }
-                    picked.add(ids);
+                    picked.add(seatIds(p.row(), p.start(), quantity));
                 }
             }
         }

@@ -88,20 +88,17 @@ public final class PostgresBookingRepository implements BookingRepository {
 
     @Override
     public Optional<PaymentAttempt> payment(String paymentId) {
-        return queryOne("SELECT " + PAYMENT_COLUMNS + " FROM payments WHERE payment_id = ?",
-                PostgresBookingRepository::payment, paymentId);
+        return paymentsWhere("payment_id = ?", paymentId).stream().findFirst();
     }
 
     @Override
     public Optional<PaymentAttempt> paymentByKey(String idempotencyKey) {
-        return queryOne("SELECT " + PAYMENT_COLUMNS + " FROM payments WHERE idempotency_key = ?",
-                PostgresBookingRepository::payment, idempotencyKey);
+        return paymentsWhere("idempotency_key = ?", idempotencyKey).stream().findFirst();
     }
 
     @Override
     public List<PaymentAttempt> attemptsOf(String holdId) {
-        return queryList("SELECT " + PAYMENT_COLUMNS + " FROM payments WHERE hold_id = ? ORDER BY attempt",
-                PostgresBookingRepository::payment, holdId);
+        return paymentsWhere("hold_id = ? ORDER BY attempt", holdId);
     }
 
     @Override
@@ -210,9 +207,9 @@ public final class PostgresBookingRepository implements BookingRepository {
                 throw new DatabaseException("claiming the settlement of payment " + paymentId, e);
             }
             PaymentAttempt mine = payment(paymentId).orElseThrow();
-            Optional<PaymentAttempt> other = queryOne("SELECT " + PAYMENT_COLUMNS + """
-                     FROM payments WHERE hold_id = ? AND payment_id <> ? AND settlement IN ('SETTLING', 'BOOKED')""",
-                    PostgresBookingRepository::payment, mine.holdId(), paymentId);
+            Optional<PaymentAttempt> other = paymentsWhere(
+                    "hold_id = ? AND payment_id <> ? AND settlement IN ('SETTLING', 'BOOKED')", mine.holdId(), paymentId)
+                    .stream().findFirst();
             if (other.isPresent()) {
                 return new SettlementClaim.HoldTaken(other.get());
             }
@@ -354,21 +351,17 @@ public final class PostgresBookingRepository implements BookingRepository {
 
     @Override
     public Optional<Booking> booking(long bookingId) {
-        return queryOne("SELECT " + BOOKING_COLUMNS + " FROM bookings WHERE booking_id = ?",
-                PostgresBookingRepository::booking, bookingId);
+        return bookingsWhere("booking_id = ?", bookingId).stream().findFirst();
     }
 
     @Override
     public Optional<Booking> bookingOfHold(String holdId) {
-        return queryOne("SELECT " + BOOKING_COLUMNS + " FROM bookings WHERE hold_id = ?",
-                PostgresBookingRepository::booking, holdId);
+        return bookingsWhere("hold_id = ?", holdId).stream().findFirst();
     }
 
     @Override
     public List<Booking> bookingsOf(String accountId) {
-        return queryList("SELECT " + BOOKING_COLUMNS + """
-                 FROM bookings WHERE account_id = ? ORDER BY created_at DESC, booking_id DESC LIMIT 500""",
-                PostgresBookingRepository::booking, accountId);
+        return bookingsWhere("account_id = ? ORDER BY created_at DESC, booking_id DESC LIMIT 500", accountId);
     }
 
     @Override
@@ -430,21 +423,31 @@ public final class PostgresBookingRepository implements BookingRepository {
 
     @Override
     public List<PaymentAttempt> needingAttention(long updatedBefore) {
-        return queryList("SELECT " + PAYMENT_COLUMNS + """
-                 FROM payments
-                WHERE updated_at < ?
+        return paymentsWhere("""
+                updated_at < ?
                   AND (status IN ('PENDING', 'UNKNOWN') OR (status = 'CAPTURED' AND settlement IN ('NONE', 'SETTLING'))
                        OR refund = 'REQUESTED')
-                ORDER BY updated_at LIMIT 1000""", PostgresBookingRepository::payment, ts(updatedBefore));
+                ORDER BY updated_at LIMIT 1000""", ts(updatedBefore));
     }
 
     @Override
     public List<Booking> refundedNotCancelled() {
-        return queryList("SELECT " + BOOKING_COLUMNS + " FROM bookings WHERE status = 'REFUNDED' ORDER BY booking_id LIMIT 1000",
-                PostgresBookingRepository::booking);
+        return bookingsWhere("status = 'REFUNDED' ORDER BY booking_id LIMIT 1000");
     }
 
     // ------------------------------------------------------------------ mapping and plumbing
+
+    /** The payment attempts that meet {@code condition} (what follows {@code WHERE}, ordering and limit included). */
+    private List<PaymentAttempt> paymentsWhere(String condition, Object... params) {
+        return queryList("SELECT " + PAYMENT_COLUMNS + " FROM payments WHERE " + condition,
+                PostgresBookingRepository::payment, params);
+    }
+
+    /** The bookings that meet {@code condition} (what follows {@code WHERE}, ordering and limit included). */
+    private List<Booking> bookingsWhere(String condition, Object... params) {
+        return queryList("SELECT " + BOOKING_COLUMNS + " FROM bookings WHERE " + condition,
+                PostgresBookingRepository::booking, params);
+    }
 
     private static PaymentAttempt payment(ResultSet rs) throws SQLException {
         return new PaymentAttempt(rs.getString(1), rs.getString(2), rs.getInt(3), rs.getString(4), rs.getString(5),

@@ -16,7 +16,7 @@ import org.boxoffice.domain.BookingRepository.SettlementClaim;
 import org.boxoffice.domain.BookingRepository.TicketCheck;
 import org.boxoffice.domain.HoldRecord;
 import org.boxoffice.domain.PaymentAttempt;
-import org.boxoffice.domain.TicketOutbox;
+import org.boxoffice.domain.MailOutbox;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -105,7 +105,7 @@ class PostgresBookingRepositoryTest {
                 "a re-drive settles into the same booking");
         bookings.book(a.paymentId(), bookingId, T0);
         assertEquals(bookingId, bookings.book(a.paymentId(), bookingId, T0).bookingId(), "booking twice is the same booking");
-        assertEquals(1, new PostgresTicketOutbox(db).claim(100, T0 + 1, 1_000).stream()
+        assertEquals(1, PostgresMailOutbox.ticketMails(db).claim(100, T0 + 1, 1_000).stream()
                 .filter(m -> m.bookingId() == bookingId).count(), "one ticket mail, written with the booking");
     }
 
@@ -172,7 +172,7 @@ class PostgresBookingRepositoryTest {
         bookings.refunded(p.paymentId(), T0);
         assertEquals(0, bookings.booking(id).orElseThrow().seatIds().size() - 2);
         assertEquals(org.boxoffice.domain.Booking.Status.REFUNDED, bookings.booking(id).orElseThrow().status());
-        TicketOutbox outbox = new PostgresTicketOutbox(db);
+        MailOutbox<MailOutbox.TicketMail> outbox = PostgresMailOutbox.ticketMails(db);
         assertTrue(outbox.claim(100, T0 + 10, 1_000).size() <= 3);
     }
 }

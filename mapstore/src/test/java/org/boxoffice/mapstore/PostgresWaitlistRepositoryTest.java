@@ -15,7 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import org.boxoffice.domain.DuplicateWaitlistEntryException;
-import org.boxoffice.domain.OfferOutbox;
+import org.boxoffice.domain.MailOutbox;
 import org.boxoffice.domain.WaitlistEntry;
 import org.boxoffice.domain.WaitlistEntry.State;
 import org.boxoffice.domain.WaitlistStanding;
@@ -125,8 +125,8 @@ class PostgresWaitlistRepositoryTest {
         assertEquals(List.of(s), waitlist.offersOf("olga"));
         assertTrue(waitlist.showsWithLiveEntries().contains("wl-3"));
 
-        PostgresOfferOutbox outbox = new PostgresOfferOutbox(db);
-        List<OfferOutbox.OfferMail> mails = outbox.claim(10, T0 + 1, 30_000);
+        MailOutbox<MailOutbox.OfferMail> outbox = PostgresMailOutbox.offerMails(db);
+        List<MailOutbox.OfferMail> mails = outbox.claim(10, T0 + 1, 30_000);
         assertEquals(1, mails.size());
         assertEquals("W1", mails.get(0).holdId());
         assertEquals("olga@example.test", mails.get(0).recipient());

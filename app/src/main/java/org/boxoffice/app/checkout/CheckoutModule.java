@@ -5,15 +5,17 @@ import io.helidon.webserver.http.HttpRouting;
 import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.holds.Idempotency;
+import org.boxoffice.app.mail.MailDispatcher;
 import org.boxoffice.app.payments.SimulatedPaymentGateway;
 import org.boxoffice.app.payments.WebhookSignature;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.MailOutbox.TicketMail;
 import org.boxoffice.grid.Allowances;
 import org.boxoffice.grid.Inventory;
 import org.boxoffice.grid.ShowSnapshots;
 import org.boxoffice.mapstore.PostgresBookingRepository;
-import org.boxoffice.mapstore.PostgresTicketOutbox;
+import org.boxoffice.mapstore.PostgresMailOutbox;
 
 import javax.sql.DataSource;
 import java.util.function.LongSupplier;
@@ -36,7 +38,7 @@ public final class CheckoutModule implements AutoCloseable {
     private final BookingManager bookingManager;
     private final PaymentEvents events;
     private final Reconciliation reconciliation;
-    private final TicketMailer mailer;
+    private final MailDispatcher<TicketMail> mailer;
 
     public CheckoutModule(CheckoutSettings settings, DataSource dataSource, HazelcastInstance hz, ShowDirectory shows,
                           Inventory inventory, Allowances allowances, ShowSnapshots snapshots,
@@ -53,8 +55,8 @@ public final class CheckoutModule implements AutoCloseable {
         this.bookingManager = new BookingManager(shows, inventory, allowances, snapshots, bookings, settlement, codes, clock);
         this.events = new PaymentEvents(bookings, settlement, clock);
         this.reconciliation = new Reconciliation(bookings, gateway, settlement, bookingManager, settings, clock, hz).start();
-        this.mailer = new TicketMailer(new PostgresTicketOutbox(dataSource), bookings, shows, codes, settings.mail(), clock)
-                .start();
+        this.mailer = new MailDispatcher<>(PostgresMailOutbox.ticketMails(dataSource),
+                new TicketMailComposer(bookings, shows, codes), settings.mail(), clock).start();
     }
 
     /** Registers checkout's HTTP services under {@code /v1}. */
@@ -82,7 +84,7 @@ public final class CheckoutModule implements AutoCloseable {
         return reconciliation;
     }
 
-    public TicketMailer mailer() {
+    public MailDispatcher<TicketMail> mailer() {
         return mailer;
     }
 

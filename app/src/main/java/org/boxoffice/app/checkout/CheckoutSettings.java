@@ -1,6 +1,7 @@
 package org.boxoffice.app.checkout;
 
 import io.helidon.config.Config;
+import org.boxoffice.app.mail.MailSettings;
 import org.boxoffice.app.payments.PaymentSettings;
 
 import java.time.Duration;
@@ -22,40 +23,6 @@ import java.time.Duration;
 public record CheckoutSettings(PaymentSettings payments, Duration paymentWindow, Duration reclaimHold,
                                Duration reconcileEvery, Duration reconcileGrace, Duration settleLease,
                                Duration abandonAfter, String ticketSecret, MailSettings mail) {
-
-    /**
-     * @param host        SMTP server; empty: ticket mails are logged instead of sent
-     * @param recipient   where tickets go when the token has no {@code email} claim; {@code {accountId}} is replaced
-     * @param timeout     connect, read and write timeout of one SMTP conversation
-     * @param every       how often the outbox is polled
-     * @param maxAttempts sends of one mail before it is given up (retries back off exponentially)
-     */
-    public record MailSettings(String host, int port, String from, String recipient, String username, String password,
-                               boolean startTls, Duration timeout, Duration every, int maxAttempts) {
-
-        public boolean logOnly() {
-            return host == null || host.isBlank();
-        }
-
-        /** No SMTP: mails are logged. */
-        public static MailSettings logging() {
-            return new MailSettings("", 25, "tickets@boxoffice.example", "{accountId}@example.test", "", "", false,
-                    Duration.ofSeconds(10), Duration.ofSeconds(1), 10);
-        }
-
-        public MailSettings withServer(String host, int port) {
-            return new MailSettings(host, port, from, recipient, username, password, startTls, timeout, every, maxAttempts);
-        }
-
-        public MailSettings withTimeout(Duration timeout, Duration every, int maxAttempts) {
-            return new MailSettings(host, port, from, recipient, username, password, startTls, timeout, every, maxAttempts);
-        }
-
-        @Override
-        public String toString() {
-            return "MailSettings[" + (logOnly() ? "log only" : host + ":" + port) + "]";
-        }
-    }
 
     public CheckoutSettings {
         if (ticketSecret == null || ticketSecret.length() < 16) {

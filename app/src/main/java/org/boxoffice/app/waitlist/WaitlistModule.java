@@ -4,16 +4,18 @@ import com.hazelcast.core.HazelcastInstance;
 import io.helidon.webserver.http.HttpRouting;
 import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.catalog.ShowDirectory;
-import org.boxoffice.app.checkout.CheckoutSettings;
 import org.boxoffice.app.holds.HoldManager;
+import org.boxoffice.app.mail.MailDispatcher;
+import org.boxoffice.app.mail.MailSettings;
 import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.MailOutbox.OfferMail;
 import org.boxoffice.domain.WaitlistRepository;
 import org.boxoffice.grid.Allowances;
 import org.boxoffice.grid.Inventory;
 import org.boxoffice.grid.ShowSnapshots;
 import org.boxoffice.grid.waitlist.WaitlistOffers;
 import org.boxoffice.grid.waitlist.Waitlists;
-import org.boxoffice.mapstore.PostgresOfferOutbox;
+import org.boxoffice.mapstore.PostgresMailOutbox;
 
 import javax.sql.DataSource;
 import java.util.function.LongSupplier;
@@ -32,9 +34,9 @@ public final class WaitlistModule implements AutoCloseable {
     private final WaitlistRepository repository;
     private final WaitlistOffers offers;
     private final WaitlistManager manager;
-    private final OfferMailer mailer;
+    private final MailDispatcher<OfferMail> mailer;
 
-    public WaitlistModule(WaitlistSettings settings, CheckoutSettings.MailSettings mail, DataSource dataSource,
+    public WaitlistModule(WaitlistSettings settings, MailSettings mail, DataSource dataSource,
                           HazelcastInstance hz, ShowDirectory shows, Inventory inventory, Allowances allowances,
                           ShowSnapshots snapshots, InventoryRepository holdRecords, WaitlistRepository repository,
                           HoldManager holds, Authenticator auth, LongSupplier clock) {
@@ -44,7 +46,8 @@ public final class WaitlistModule implements AutoCloseable {
                 settings.grid()).start();
         this.manager = new WaitlistManager(shows, new Waitlists(hz), repository, snapshots, holds,
                 hz.getFlakeIdGenerator(ENTRY_IDS), mail.recipient(), clock);
-        this.mailer = new OfferMailer(new PostgresOfferOutbox(dataSource), shows, mail, clock).start();
+        this.mailer = new MailDispatcher<>(PostgresMailOutbox.offerMails(dataSource), new OfferMailComposer(shows), mail,
+                clock).start();
     }
 
     /** Registers the waitlist's HTTP service under {@code /v1}. */
@@ -60,7 +63,7 @@ public final class WaitlistModule implements AutoCloseable {
         return repository;
     }
 
-    public OfferMailer mailer() {
+    public MailDispatcher<OfferMail> mailer() {
         return mailer;
     }
 

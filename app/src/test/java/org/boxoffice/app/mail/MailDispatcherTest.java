@@ -1,0 +1,137 @@
+package org.boxoffice.app.mail;
+
+import com.icegreen.greenmail.util.GreenMail;
+import com.icegreen.greenmail.util.ServerSetup;
+import jakarta.mail.internet.MimeMessage;
+import org.boxoffice.domain.MailOutbox;
+import org.boxoffice.domain.MailOutbox.TicketMail;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The dispatcher with an in-memory outbox, and for sends an in-process SMTP server on loopback. */
+class MailDispatcherTest {
+
+    private static final long NOW = 1_700_000_000_000L;
+    private static final MailSettings LOGGING = MailSettings.logging()
+            .withTimeout(Duration.ofMillis(1_500), Duration.ofMillis(100), 3);
+
+    /** Hands out the mails it was given, once each, and remembers what became of them. */
+    private static final class InMemoryOutbox implements MailOutbox<TicketMail> {
+        final List<TicketMail> due = new ArrayList<>();
+        final List<Long> sent = new ArrayList<>();
+        final List<String> failed = new ArrayList<>();
+
+        @Override
+        public List<TicketMail> claim(int max, long now, long leaseMillis) {
+            List<TicketMail> claimed = List.copyOf(due.subList(0, Math.min(max, due.size())));
+            due.removeAll(claimed);
+            return claimed;
+        }
+
+        @Override
+        public void sent(long mailId, long now) {
+            sent.add(mailId);
+        }
+
+        @Override
+        public void failed(long mailId, String error, long retryAt, boolean giveUp) {
+            failed.add(mailId + " retry +" + (retryAt - NOW) + (giveUp ? " gave up" : ""));
+        }
+    }
+
+    private static MailComposer<TicketMail> composer(Function<TicketMail, MailContent> compose) {
+        return new MailComposer<>() {
+            @Override
+            public String kind() {
+                return "test";
+            }
+
+            @Override
+            public String about(TicketMail mail) {
+                return "booking " + mail.bookingId();
+            }
+
+            @Override
+            public MailContent compose(TicketMail mail) {
+                return compose.apply(mail);
+            }
+        };
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return probe.getLocalPort();
+        }
+    }
+
+    @Test
+    void aMailWithoutAttachments_goesOutAsOnePlainTextPart_andIsMarkedSent() throws Exception {
+        int port = freePort();
+        GreenMail smtp = new GreenMail(new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
+        smtp.start();
+        InMemoryOutbox outbox = new InMemoryOutbox();
+        outbox.due.add(new TicketMail(7, 42, "dora@fans.example", 1));
+        try (MailDispatcher<TicketMail> dispatcher = new MailDispatcher<>(outbox,
+                composer(m -> new MailContent("About " + m.bookingId(), "Hello.\n", List.of())),
+                LOGGING.withServer("127.0.0.1", port), () -> NOW)) {
+
+            assertEquals(1, dispatcher.dispatchOnce());
+
+            MimeMessage mail = smtp.getReceivedMessages()[0];
+            assertEquals("dora@fans.example", mail.getAllRecipients()[0].toString());
+            assertEquals("tickets@boxoffice.example", mail.getFrom()[0].toString());
+            assertEquals("About 42", mail.getSubject());
+            assertEquals("Hello.", ((String) mail.getContent()).trim());
+            assertEquals(List.of(7L), outbox.sent);
+            assertEquals(List.of(), outbox.failed);
+        } finally {
+            smtp.stop();
+        }
+    }
+
+    @Test
+    void aFailedSend_isRetriedWithDoublingBackoff_andGivenUpAfterMaxAttempts() {
+        InMemoryOutbox outbox = new InMemoryOutbox();
+        for (int attempt = 1; attempt <= 3; attempt++) {
+            outbox.due.add(new TicketMail(attempt, 42, "eli@fans.example", attempt));
+        }
+        try (MailDispatcher<TicketMail> dispatcher = new MailDispatcher<>(outbox, composer(m -> {
+            throw new NoSuchElementException("no booking " + m.bookingId());
+        }), LOGGING, () -> NOW)) {
+
+            assertEquals(0, dispatcher.dispatchOnce());
+
+            assertEquals(List.of("1 retry +2000", "2 retry +4000", "3 retry +8000 gave up"), outbox.failed);
+            assertEquals(List.of(), outbox.sent);
+        }
+    }
+
+    @Test
+    void withNoSmtpHost_aMailIsLoggedAndMarkedSent_withoutMakingItsAttachments() {
+        InMemoryOutbox outbox = new InMemoryOutbox();
+        outbox.due.add(new TicketMail(9, 42, "fay@fans.example", 1));
+        MailContent withQr = new MailContent("Tickets", "Seat A-1-1", List.of(new MailContent.Attachment(
+                "ticket-A-1-1.png", "image/png", () -> {
+                    throw new AssertionError("made an attachment for a mail that is only logged");
+                })));
+        try (MailDispatcher<TicketMail> dispatcher = new MailDispatcher<>(outbox, composer(m -> withQr), LOGGING,
+                () -> NOW)) {
+
+            assertEquals(1, dispatcher.dispatchOnce());
+
+            assertEquals(List.of(9L), outbox.sent);
+            assertTrue(outbox.failed.isEmpty(), outbox.failed.toString());
+        }
+    }
+}

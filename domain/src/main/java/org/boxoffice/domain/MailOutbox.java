@@ -1,0 +1,50 @@
+package org.boxoffice.domain;
+
+import java.util.List;
+
+/**
+ * Mails waiting to be sent, one outbox per kind of mail. Whatever a mail tells of puts it here in
+ * the same transaction that records it (a booking its {@link TicketMail}, a waitlist offer its
+ * {@link OfferMail}, see {@link WaitlistRepository#offered}), so the fact never exists without its
+ * mail; a dispatcher sends them later, with retries, so a slow or absent mail server never holds
+ * up a sale. Thread-safe; several dispatchers (one per member) may run at once: a claimed mail is
+ * leased to one of them.
+ *
+ * @param <M> the kind of mail this outbox holds
+ */
+public interface MailOutbox<M extends MailOutbox.Mail> {
+
+    /** What a dispatcher needs of every kind of mail. */
+    interface Mail {
+
+        long mailId();
+
+        String recipient();
+
+        /** Sends tried so far, this one included. */
+        int attempts();
+    }
+
+    /** A booking's tickets, to {@code recipient}. */
+    record TicketMail(long mailId, long bookingId, String recipient, int attempts) implements Mail {
+    }
+
+    /** Seats held for a waiter until {@code expiresAt}, for them to buy or decline. */
+    record OfferMail(long mailId, long entryId, String holdId, String showId, String accountId, String recipient,
+                     List<String> seatIds, long expiresAt, int attempts) implements Mail {
+        public OfferMail {
+            seatIds = List.copyOf(seatIds);
+        }
+    }
+
+    /**
+     * Claims up to {@code max} mails that are due at {@code now}, leasing each for
+     * {@code leaseMillis} (a dispatcher that dies mid-send leaves it to be claimed again).
+     */
+    List<M> claim(int max, long now, long leaseMillis);
+
+    void sent(long mailId, long now);
+
+    /** Records a failed send: retried at {@code retryAt}, or never again if {@code giveUp}. */
+    void failed(long mailId, String error, long retryAt, boolean giveUp);
+}

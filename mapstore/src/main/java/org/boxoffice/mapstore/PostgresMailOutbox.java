@@ -1,0 +1,122 @@
+package org.boxoffice.mapstore;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import javax.sql.DataSource;
+import org.boxoffice.domain.MailOutbox;
+import org.boxoffice.domain.MailOutbox.OfferMail;
+import org.boxoffice.domain.MailOutbox.TicketMail;
+
+import static org.boxoffice.mapstore.PostgresInventoryRepository.strings;
+import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
+
+/**
+ * A mail outbox on PostgreSQL, one table per kind of mail: {@code ticket_mail} (written with the
+ * booking by {@link PostgresBookingRepository#book}) and {@code waitlist_mail} (written with the
+ * offer by {@link PostgresWaitlistRepository#offered}). Both tables share the outbox columns
+ * ({@code mail_id, recipient, attempts, due_at, sent_at, failed, last_error}); a kind adds only how
+ * its claimed rows are read.
+ *
+ * <p>A claim is one statement that leases due rows with {@code FOR UPDATE SKIP LOCKED}, so
+ * dispatchers on several members never take the same mail at once, and a dispatcher that dies
+ * mid-send only delays its mails by the lease. Thread-safe.
+ */
+public final class PostgresMailOutbox<M extends MailOutbox.Mail> implements MailOutbox<M> {
+
+    private static final int MAX_ERROR = 500;
+
+    private final DataSource dataSource;
+    private final String kind;
+    private final String claimSql;
+    private final String sentSql;
+    private final String failedSql;
+    private final PostgresBookingRepository.Row<M> row;
+
+    /**
+     * @param claimed a query over {@code claimed} (the rows just leased, all columns of
+     *                {@code table}) whose rows {@code row} reads
+     */
+    private PostgresMailOutbox(DataSource dataSource, String table, String kind, String claimed,
+                               PostgresBookingRepository.Row<M> row) {
+        this.dataSource = Objects.requireNonNull(dataSource);
+        this.kind = kind;
+        this.claimSql = """
+                WITH claimed AS (
+                    UPDATE %1$s SET attempts = attempts + 1, due_at = ?
+                    WHERE mail_id IN (SELECT mail_id FROM %1$s
+                                      WHERE sent_at IS NULL AND NOT failed AND due_at <= ?
+                                      ORDER BY due_at LIMIT ? FOR UPDATE SKIP LOCKED)
+                    RETURNING *)
+                """.formatted(table) + claimed;
+        this.sentSql = "UPDATE " + table + " SET sent_at = ?, last_error = NULL WHERE mail_id = ? AND sent_at IS NULL";
+        this.failedSql = "UPDATE " + table
+                + " SET last_error = ?, due_at = ?, failed = ? WHERE mail_id = ? AND sent_at IS NULL";
+        this.row = row;
+    }
+
+    /** Ticket mails, table {@code ticket_mail}. */
+    public static PostgresMailOutbox<TicketMail> ticketMails(DataSource dataSource) {
+        return new PostgresMailOutbox<>(dataSource, "ticket_mail", "ticket mail",
+                "SELECT mail_id, booking_id, recipient, attempts FROM claimed",
+                rs -> new TicketMail(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getInt(4)));
+    }
+
+    /** Offer mails, table {@code waitlist_mail}; the offer's show, seats and expiry come from its waitlist entry. */
+    public static PostgresMailOutbox<OfferMail> offerMails(DataSource dataSource) {
+        return new PostgresMailOutbox<>(dataSource, "waitlist_mail", "offer mail", """
+                SELECT m.mail_id, m.entry_id, m.hold_id, e.show_id, e.account_id, m.recipient, e.seat_ids,
+                       coalesce(epoch_ms(e.offer_expires_at), 0), m.attempts
+                FROM claimed m JOIN waitlist_entries e ON e.entry_id = m.entry_id""",
+                rs -> new OfferMail(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5),
+                        rs.getString(6), List.of(strings(rs.getArray(7))), rs.getLong(8), rs.getInt(9)));
+    }
+
+    @Override
+    public List<M> claim(int max, long now, long leaseMillis) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(claimSql)) {
+            ps.setObject(1, timestamp(now + leaseMillis), Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setObject(2, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setInt(3, max);
+            List<M> mails = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    mails.add(row.map(rs));
+                }
+            }
+            return mails;
+        } catch (SQLException e) {
+            throw new DatabaseException("claiming " + kind + "s", e);
+        }
+    }
+
+    @Override
+    public void sent(long mailId, long now) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sentSql)) {
+            ps.setObject(1, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setLong(2, mailId);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new DatabaseException("marking " + kind + " " + mailId + " sent", e);
+        }
+    }
+
+    @Override
+    public void failed(long mailId, String error, long retryAt, boolean giveUp) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(failedSql)) {
+            ps.setString(1, error == null ? "unknown error"
+                    : error.length() > MAX_ERROR ? error.substring(0, MAX_ERROR) : error);
+            ps.setObject(2, timestamp(retryAt), Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setBoolean(3, giveUp);
+            ps.setLong(4, mailId);
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new DatabaseException("recording a failed send of " + kind + " " + mailId, e);
+        }
+    }
+}
