@@ -65,7 +65,9 @@ class TicketMailTest {
     }
 
     private static GreenMail startSmtp() {
-        GreenMail g = new GreenMail(new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
+        ServerSetup setup = new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP);
+        setup.setServerStartupTimeout(30_000); // a busy shared machine can take longer than the 2 s default
+        GreenMail g = new GreenMail(setup);
         g.start();
         return g;
     }

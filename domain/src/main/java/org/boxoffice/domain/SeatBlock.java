@@ -176,6 +176,23 @@ public final class SeatBlock {
         return min;
     }
 
+    /**
+     * The first moment after {@code now} at which one of this block's holds lapses
+     * ({@code expiresAt + graceMillis}), or {@link Long#MAX_VALUE} if none will: until then
+     * {@link #effectiveStatus} answers the same for every seat, so a reader can reuse what it
+     * computed at {@code now}.
+     */
+    public long nextLapseAfter(long now, long graceMillis) {
+        long min = Long.MAX_VALUE;
+        for (HoldSlot h : holds) {
+            long lapse = h.expiresAt() + graceMillis;
+            if (lapse > now && lapse < min) {
+                min = lapse;
+            }
+        }
+        return min;
+    }
+
     /** The seats (indexes) held by {@code holdId}, ascending. */
     public int[] seatsOf(String holdId) {
         int slot = slotIndex(holdId);

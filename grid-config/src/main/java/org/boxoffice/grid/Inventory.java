@@ -1,19 +1,36 @@
 package org.boxoffice.grid;
 
+import com.hazelcast.cluster.Cluster;
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import com.hazelcast.map.MapEvent;
+import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryEvictedListener;
+import com.hazelcast.map.listener.EntryExpiredListener;
+import com.hazelcast.map.listener.EntryLoadedListener;
+import com.hazelcast.map.listener.EntryMergedListener;
+import com.hazelcast.map.listener.EntryRemovedListener;
+import com.hazelcast.map.listener.EntryUpdatedListener;
+import com.hazelcast.map.listener.MapClearedListener;
+import com.hazelcast.map.listener.MapEvictedListener;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SeatBlock;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.StaleInventoryException;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
+import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -30,10 +47,12 @@ public final class Inventory {
     private static final Logger LOG = Logger.getLogger(Inventory.class.getName());
 
     private final IMap<BlockKey, SeatBlock> map;
+    private final Cluster cluster;
     private final com.hazelcast.splitbrainprotection.SplitBrainProtection quorum;
 
     public Inventory(HazelcastInstance hz) {
         this.map = hz.getMap(GridMaps.INVENTORY);
+        this.cluster = hz.getCluster();
         this.quorum = hz.getConfig().getSplitBrainProtectionConfigs().containsKey(GridMember.QUORUM)
                 ? hz.getSplitBrainProtectionService().getSplitBrainProtection(GridMember.QUORUM) : null;
     }
@@ -131,13 +150,113 @@ public final class Inventory {
         }
     }
 
-    /** Current values of the given blocks (copies), for snapshots. */
+    /** Current values of all blocks of {@code show} (copies), for snapshots. */
     public Map<BlockKey, SeatBlock> blocks(Show show) {
+        return blocks(show, java.util.stream.IntStream.range(0, show.layout().blocks().size()).boxed().toList());
+    }
+
+    /**
+     * Current values of some blocks of {@code show} (copies), in one call; a block that neither
+     * the grid nor the referee knows is absent from the answer.
+     */
+    public Map<BlockKey, SeatBlock> blocks(Show show, Collection<Integer> blockIds) {
         Set<BlockKey> keys = new HashSet<>();
-        for (int b = 0; b < show.layout().blocks().size(); b++) {
+        for (int b : blockIds) {
             keys.add(key(show, b));
         }
         return map.getAll(keys);
+    }
+
+    /** Stops the calls of an {@link #onChanges} subscription. */
+    public interface Subscription extends AutoCloseable {
+        @Override
+        void close();
+    }
+
+    /**
+     * Calls {@code changed} with the key of every block written, loaded, evicted or removed on any
+     * member, and {@code missed} when changes may have gone unheard: the map was cleared or
+     * evicted as a whole (after a split-brain merge), or a member joined or left (events in flight
+     * from a lost member are gone, and partitions move). Events carry no values.
+     *
+     * <p>Both run on Hazelcast's event threads: they must return quickly and never call the grid.
+     * Delivery is best effort and may lag the change; whoever must converge also re-reads now and
+     * then.
+     */
+    public Subscription onChanges(Consumer<BlockKey> changed, Runnable missed) {
+        UUID entries = map.addEntryListener(new BlockChanges(changed, missed), false);
+        UUID members = cluster.addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent event) {
+                missed.run();
+            }
+
+            @Override
+            public void memberRemoved(MembershipEvent event) {
+                missed.run();
+            }
+        });
+        return () -> {
+            try {
+                map.removeEntryListener(entries);
+                cluster.removeMembershipListener(members);
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "could not stop listening to inventory changes (member shutting down?)", e);
+            }
+        };
+    }
+
+    /** Every kind of entry event means "this block's value may differ now". */
+    private record BlockChanges(Consumer<BlockKey> changed, Runnable missed) implements
+            EntryAddedListener<BlockKey, SeatBlock>, EntryUpdatedListener<BlockKey, SeatBlock>,
+            EntryRemovedListener<BlockKey, SeatBlock>, EntryEvictedListener<BlockKey, SeatBlock>,
+            EntryExpiredListener<BlockKey, SeatBlock>, EntryLoadedListener<BlockKey, SeatBlock>,
+            EntryMergedListener<BlockKey, SeatBlock>, MapClearedListener, MapEvictedListener {
+
+        @Override
+        public void entryAdded(EntryEvent<BlockKey, SeatBlock> event) {
+            changed.accept(event.getKey());
+        }
+
+        @Override
+        public void entryUpdated(EntryEvent<BlockKey, SeatBlock> event) {
+            changed.accept(event.getKey());
+        }
+
+        @Override
+        public void entryRemoved(EntryEvent<BlockKey, SeatBlock> event) {
+            changed.accept(event.getKey());
+        }
+
+        @Override
+        public void entryEvicted(EntryEvent<BlockKey, SeatBlock> event) {
+            changed.accept(event.getKey());
+        }
+
+        @Override
+        public void entryExpired(EntryEvent<BlockKey, SeatBlock> event) {
+            changed.accept(event.getKey());
+        }
+
+        @Override
+        public void entryLoaded(EntryEvent<BlockKey, SeatBlock> event) {
+            changed.accept(event.getKey());
+        }
+
+        @Override
+        public void entryMerged(EntryEvent<BlockKey, SeatBlock> event) {
+            changed.accept(event.getKey());
+        }
+
+        @Override
+        public void mapCleared(MapEvent event) {
+            missed.run();
+        }
+
+        @Override
+        public void mapEvicted(MapEvent event) {
+            missed.run();
+        }
     }
 
     /** Drops the grid's copy of a block; the next access reloads it from the referee. */

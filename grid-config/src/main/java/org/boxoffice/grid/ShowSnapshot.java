@@ -5,8 +5,10 @@ import org.boxoffice.domain.SeatState;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A show's seat statuses in layout order, at most a refresh interval old. Lapsed holds already
- * show as AVAILABLE. Used to draw seat maps and as the fast gate in front of claims: a seat the
+ * A show's seat statuses in layout order, at most a refresh interval behind what this member has
+ * heard of the grid (and a full re-read behind, if a change event was lost). Lapsed holds already
+ * show as AVAILABLE. {@link ShowSnapshots} replaces a snapshot only when its content changes, so
+ * the same object, with its version and cached encoding, may serve for a long time. Used to draw seat maps and as the fast gate in front of claims: a seat the
  * snapshot shows as taken is refused without a trip to its partition (a stale "taken" costs the
  * buyer a 409 with alternatives; a stale "free" costs one trip to the processor, which decides).
  *
@@ -35,7 +37,10 @@ public final class ShowSnapshot {
         return showId;
     }
 
-    /** When the grid was read (epoch millis). */
+    /**
+     * When this content was built from the grid (epoch millis). A snapshot is kept while no change
+     * is heard, so this may be much older than the refresh interval while the content is current.
+     */
     public long builtAt() {
         return builtAt;
     }
@@ -99,6 +104,11 @@ public final class ShowSnapshot {
             counts[s]++;
         }
         return counts;
+    }
+
+    /** Whether a change was {@link #set} into this snapshot since it was built. */
+    boolean edited() {
+        return localEdits.get() > 0;
     }
 
     /** Records a change this member made (or learned of) before the next refresh. */

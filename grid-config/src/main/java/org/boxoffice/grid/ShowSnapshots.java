@@ -4,45 +4,74 @@ import org.boxoffice.domain.SeatBlock;
 import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.Show;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.IntStream;
 
 /**
- * Keeps a {@link ShowSnapshot} per show that someone looked at recently, rebuilt from the grid
- * every {@code refreshMillis} by one background thread. Readers never wait for the grid except
- * for a show's very first snapshot. Seat maps are never drawn by running a processor over a show.
+ * Keeps a {@link ShowSnapshot} per show that someone looked at recently. Readers never wait for
+ * the grid except for a show's very first snapshot. Seat maps are never drawn by running a
+ * processor over a show.
+ *
+ * <p>One background thread refreshes every {@code refreshMillis}, at a cost that follows what
+ * changed rather than the number and size of the watched shows:
+ * <ul>
+ *   <li>it keeps the last value it read of every block of a watched show (values are immutable);
+ *   <li>one entry listener on the inventory map hears of blocks written, loaded or evicted on any
+ *       member; a refresh reads only those blocks, in one call per show;
+ *   <li>a hold lapses without any write (the sweeper releases it later), so a refresh also
+ *       repaints, from the kept value, each block whose earliest hold deadline has passed;
+ *   <li>change events are best effort (lost with a member, or while partitions move), so a show
+ *       is read whole every {@code fullReadEveryMillis}, and at the next refresh after a member
+ *       joins or leaves: a snapshot may be stale, but it converges.
+ * </ul>
+ * A new snapshot is built only when a block's revision moved or a hold lapsed; otherwise the same
+ * object stays, with its version and its cached encoding.
+ *
+ * <p>Thread-safe. Builds of one show run one at a time. {@link #record} writes this member's own
+ * outcomes into the current snapshot at once, and into the one a build under way will publish, so
+ * a build that read a block before the change cannot undo it; the block is read again at the next
+ * refresh, and from then on the grid's value stands.
  */
 public final class ShowSnapshots implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(ShowSnapshots.class.getName());
     private static final long FORGET_AFTER_MILLIS = 10 * 60_000;
+    /** A watched show is read whole every this many refresh intervals, in case a change event was lost. */
+    static final int FULL_READ_EVERY = 20;
+    private static final byte AVAILABLE = (byte) SeatState.Status.AVAILABLE.ordinal();
 
     private final Inventory inventory;
     private final LongSupplier clock;
-    private final ScheduledExecutorService refresher;
+    private final long fullReadEveryMillis;
     private final Map<String, Watched> watched = new ConcurrentHashMap<>();
-
-    private static final class Watched {
-        final Show show;
-        volatile ShowSnapshot snapshot;
-        volatile long lastAccess;
-
-        Watched(Show show, ShowSnapshot snapshot, long now) {
-            this.show = show;
-            this.snapshot = snapshot;
-            this.lastAccess = now;
-        }
-    }
+    private final AtomicLong blocksRead = new AtomicLong();
+    private final Inventory.Subscription changes;
+    private final ScheduledExecutorService refresher;
+    private volatile boolean loseChangeEvents;
 
     public ShowSnapshots(Inventory inventory, LongSupplier clock, long refreshMillis) {
+        this(inventory, clock, refreshMillis, FULL_READ_EVERY * refreshMillis);
+    }
+
+    ShowSnapshots(Inventory inventory, LongSupplier clock, long refreshMillis, long fullReadEveryMillis) {
         this.inventory = inventory;
         this.clock = clock;
+        this.fullReadEveryMillis = fullReadEveryMillis;
+        this.changes = inventory.onChanges(this::heard, this::missed);
         this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "snapshot-refresher");
             t.setDaemon(true);
@@ -51,66 +80,299 @@ public final class ShowSnapshots implements AutoCloseable {
         refresher.scheduleWithFixedDelay(this::refreshAll, refreshMillis, refreshMillis, TimeUnit.MILLISECONDS);
     }
 
-    /** The show's current snapshot; the first call for a show reads the grid. */
-    public ShowSnapshot get(Show show) {
-        long now = clock.getAsLong();
-        Watched w = watched.computeIfAbsent(show.showId(), id -> new Watched(show, build(show, now), now));
-        w.lastAccess = now;
-        return w.snapshot;
-    }
-
-    /** Writes seats this member just changed into the current snapshot (if the show is watched). */
-    public void record(Show show, int blockId, int[] seats, SeatState.Status status) {
-        Watched w = watched.get(show.showId());
-        if (w != null) {
-            int offset = show.layout().offset(blockId);
+    /** A change this member made, replayed onto a snapshot built while it happened. */
+    private record Edit(int offset, int[] seats, SeatState.Status status) {
+        void applyTo(ShowSnapshot snapshot) {
             for (int seat : seats) {
-                w.snapshot.set(offset + seat, status);
+                snapshot.set(offset + seat, status);
             }
         }
     }
 
-    /** Rebuilds one show's snapshot now (after an admin change, or in tests). */
-    public ShowSnapshot refresh(Show show) {
-        long now = clock.getAsLong();
-        ShowSnapshot fresh = build(show, now);
-        Watched w = watched.computeIfAbsent(show.showId(), id -> new Watched(show, fresh, now));
-        w.snapshot = fresh;
-        return fresh;
+    /** A watched show: the grid as last read, the statuses painted from it, and the current snapshot. */
+    private static final class Watched {
+        final Show show;
+        final long grace;
+        /** Blocks that changed, as far as this member heard, since they were last read. */
+        final Set<Integer> changed = ConcurrentHashMap.newKeySet();
+        /** Set when changes may have gone unheard: the next build reads every block. */
+        volatile boolean readAll = true;
+        volatile ShowSnapshot snapshot;
+        volatile long lastAccess;
+
+        // Guarded by this (one build at a time).
+        /** The last value read per block id; null while the block is absent. */
+        final SeatBlock[] blocks;
+        /** Per block, when one of its holds lapses next, as of its last painting. */
+        final long[] lapses;
+        /** Effective statuses painted from {@link #blocks}, without this member's edits. */
+        final byte[] statuses;
+        long gridVersion;
+        long nextLapse = Long.MAX_VALUE;
+        long nextFullRead;
+
+        // Guarded by editLock.
+        private final Object editLock = new Object();
+        /** This member's edits since the build under way began; null when none is. */
+        private List<Edit> editsDuringBuild;
+
+        Watched(Show show, long now) {
+            this.show = show;
+            this.grace = show.policy().graceMillis();
+            int n = show.layout().blocks().size();
+            this.blocks = new SeatBlock[n];
+            this.lapses = new long[n];
+            Arrays.fill(lapses, Long.MAX_VALUE);
+            this.statuses = new byte[show.layout().totalSeats()];
+            this.lastAccess = now;
+        }
+
+        void heard(int blockId) {
+            if (blockId >= 0 && blockId < blocks.length) {
+                changed.add(blockId);
+            }
+        }
+
+        /** Takes a block as read; true if its revision moved (or it appeared or went away). */
+        boolean take(int blockId, SeatBlock fresh, long now) {
+            SeatBlock old = blocks[blockId];
+            if (fresh == null ? old == null : old != null && old.revision() == fresh.revision()) {
+                return false;
+            }
+            gridVersion += revision(fresh) - revision(old);
+            blocks[blockId] = fresh;
+            paint(blockId, now);
+            return true;
+        }
+
+        /** Repaints the blocks whose next hold lapse has come; true if any did. */
+        boolean repaintLapsed(long now) {
+            if (now < nextLapse) {
+                return false;
+            }
+            for (int b = 0; b < blocks.length; b++) {
+                if (lapses[b] <= now) {
+                    paint(b, now);
+                }
+            }
+            return true;
+        }
+
+        private void paint(int blockId, long now) {
+            int offset = show.layout().offset(blockId);
+            SeatBlock block = blocks[blockId];
+            if (block == null) {
+                Arrays.fill(statuses, offset, offset + show.layout().blocks().get(blockId).size(), AVAILABLE);
+                lapses[blockId] = Long.MAX_VALUE;
+                return;
+            }
+            for (int i = 0; i < block.size(); i++) {
+                statuses[offset + i] = (byte) block.effectiveStatus(i, now, grace).ordinal();
+            }
+            lapses[blockId] = block.nextLapseAfter(now, grace);
+        }
+
+        void updateNextLapse() {
+            long min = Long.MAX_VALUE;
+            for (long lapse : lapses) {
+                min = Math.min(min, lapse);
+            }
+            nextLapse = min;
+        }
+
+        void beginBuild() {
+            synchronized (editLock) {
+                editsDuringBuild = new ArrayList<>();
+            }
+        }
+
+        /** Ends the build under way, publishing {@code fresh} (with the edits made meanwhile) unless null. */
+        void endBuild(ShowSnapshot fresh) {
+            synchronized (editLock) {
+                if (fresh != null) {
+                    editsDuringBuild.forEach(e -> e.applyTo(fresh));
+                    snapshot = fresh;
+                }
+                editsDuringBuild = null;
+            }
+        }
+
+        void record(Edit edit) {
+            synchronized (editLock) {
+                ShowSnapshot current = snapshot;
+                if (current != null) {
+                    edit.applyTo(current);
+                }
+                if (editsDuringBuild != null) {
+                    editsDuringBuild.add(edit);
+                }
+            }
+        }
+
+        private static long revision(SeatBlock block) {
+            return block == null ? 0 : block.revision();
+        }
     }
 
-    private void refreshAll() {
+    /** The show's current snapshot; the first call for a show reads the grid. */
+    public ShowSnapshot get(Show show) {
+        long now = clock.getAsLong();
+        Watched w = watched.computeIfAbsent(show.showId(), id -> new Watched(show, now));
+        w.lastAccess = now;
+        ShowSnapshot current = w.snapshot;
+        if (current != null) {
+            return current;
+        }
+        synchronized (w) {
+            current = w.snapshot;
+            return current != null ? current : update(w, now, true);
+        }
+    }
+
+    /**
+     * Writes seats this member just changed into the current snapshot (if the show is watched).
+     * The block is read again at the next refresh.
+     */
+    public void record(Show show, int blockId, int[] seats, SeatState.Status status) {
+        Watched w = watched.get(show.showId());
+        if (w != null) {
+            w.heard(blockId);
+            w.record(new Edit(show.layout().offset(blockId), seats.clone(), status));
+        }
+    }
+
+    /** Reads the whole show from the grid now (after an admin change, or in tests). */
+    public ShowSnapshot refresh(Show show) {
+        long now = clock.getAsLong();
+        Watched w = watched.computeIfAbsent(show.showId(), id -> new Watched(show, now));
+        return update(w, now, true);
+    }
+
+    /** One refresh of every watched show; runs on the refresher thread (tests may call it too). */
+    void refreshAll() {
         long now = clock.getAsLong();
         for (Watched w : watched.values()) {
             if (now - w.lastAccess > FORGET_AFTER_MILLIS) {
                 watched.remove(w.show.showId(), w);
                 continue;
             }
+            if (w.snapshot == null) {
+                continue; // a reader is building its first snapshot
+            }
             try {
-                w.snapshot = build(w.show, now);
+                update(w, now, false);
             } catch (RuntimeException e) {
                 LOG.log(Level.FINE, "snapshot of " + w.show.showId() + " not refreshed; keeping the last one", e);
             }
         }
     }
 
-    private ShowSnapshot build(Show show, long now) {
-        byte[] statuses = new byte[show.layout().totalSeats()];
-        long version = 0;
-        long grace = show.policy().graceMillis();
-        for (Map.Entry<BlockKey, SeatBlock> e : inventory.blocks(show).entrySet()) {
-            SeatBlock block = e.getValue();
-            int offset = show.layout().offset(block.blockId());
-            version += block.revision();
-            for (int i = 0; i < block.size(); i++) {
-                statuses[offset + i] = (byte) block.effectiveStatus(i, now, grace).ordinal();
+    /**
+     * Brings one show up to date and returns its current snapshot. Edits are kept from before the
+     * change marks are taken, and {@link #record} marks before it edits: so an edit either has its
+     * mark taken here, and the read sees it (the processor answered before record() was called),
+     * or it is replayed onto the snapshot this build publishes.
+     */
+    private ShowSnapshot update(Watched w, long now, boolean readAll) {
+        synchronized (w) {
+            w.beginBuild();
+            ShowSnapshot fresh = null;
+            try {
+                fresh = rebuild(w, now, readAll);
+            } finally {
+                w.endBuild(fresh);
             }
+            return w.snapshot;
         }
-        return new ShowSnapshot(show.showId(), version, now, statuses);
+    }
+
+    /**
+     * Reads the blocks heard to have changed (all of them if {@code readAll} or the show is due a
+     * full read) and repaints blocks whose holds lapsed: a new snapshot if anything moved, else null.
+     */
+    private ShowSnapshot rebuild(Watched w, long now, boolean readAll) {
+        boolean full = readAll || w.readAll || now >= w.nextFullRead;
+        // marks are taken before the read, so a change heard during it is read next time
+        List<Integer> toRead;
+        if (full) {
+            w.readAll = false;
+            w.changed.clear();
+            toRead = IntStream.range(0, w.blocks.length).boxed().toList();
+        } else {
+            toRead = drain(w.changed);
+        }
+        ShowSnapshot current = w.snapshot;
+        if (toRead.isEmpty() && now < w.nextLapse && current != null && !current.edited()) {
+            return null;
+        }
+        Map<BlockKey, SeatBlock> read;
+        try {
+            read = toRead.isEmpty() ? Map.of() : inventory.blocks(w.show, toRead);
+        } catch (RuntimeException e) {
+            w.readAll = true; // the marks taken above are gone
+            throw e;
+        }
+        blocksRead.addAndGet(toRead.size());
+        if (full) {
+            // the first interval is drawn from its second half, so shows watched together do not
+            // all come due in the same refresh
+            w.nextFullRead = now + fullReadEveryMillis
+                    - (current == null ? ThreadLocalRandom.current().nextLong(fullReadEveryMillis / 2 + 1) : 0);
+        }
+        boolean moved = false;
+        for (int b : toRead) {
+            moved |= w.take(b, read.get(Inventory.key(w.show, b)), now);
+        }
+        moved |= w.repaintLapsed(now);
+        if (moved) {
+            w.updateNextLapse();
+        }
+        // a snapshot this member wrote into is replaced even if the grid did not move: the grid's word stands
+        if (!moved && current != null && !current.edited()) {
+            return null;
+        }
+        return new ShowSnapshot(w.show.showId(), w.gridVersion, now, w.statuses.clone());
+    }
+
+    private static List<Integer> drain(Set<Integer> marks) {
+        List<Integer> out = new ArrayList<>();
+        for (Iterator<Integer> it = marks.iterator(); it.hasNext(); ) {
+            out.add(it.next());
+            it.remove();
+        }
+        return out;
+    }
+
+    private void heard(BlockKey key) {
+        if (loseChangeEvents) {
+            return;
+        }
+        Watched w = watched.get(key.showId());
+        if (w != null) {
+            w.heard(key.blockId());
+        }
+    }
+
+    private void missed() {
+        if (loseChangeEvents) {
+            return;
+        }
+        watched.values().forEach(w -> w.readAll = true);
+    }
+
+    /** How many block values refreshes have read from the grid so far (tests). */
+    long blocksRead() {
+        return blocksRead.get();
+    }
+
+    /** Tests: drops change events from now on (or stops dropping them), as a lost member or a migration can. */
+    void loseChangeEvents(boolean lose) {
+        this.loseChangeEvents = lose;
     }
 
     @Override
     public void close() {
         refresher.shutdownNow();
+        changes.close();
     }
 }

@@ -17,6 +17,7 @@ import org.boxoffice.grid.catalog.CatalogSearch;
 import org.boxoffice.grid.catalog.EventListing;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -27,7 +28,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.zip.CRC32;
 
 /**
  * Browsing: event search, show details, seat lists and the compact availability map. Reads only;
@@ -46,6 +49,7 @@ public final class CatalogService implements HttpService {
     private final ShowDirectory shows;
     private final ShowSnapshots snapshots;
     private final LongSupplier clock;
+    private final Map<String, EncodedMap> encoded = new ConcurrentHashMap<>();
 
     public CatalogService(CatalogSearch search, ShowDirectory shows, ShowSnapshots snapshots, LongSupplier clock) {
         this.search = search;
@@ -180,20 +184,43 @@ public final class CatalogService implements HttpService {
     /**
      * Two bits per seat in layout order (0 available, 1 held, 2 sold, 3 blocked), packed four to a
      * byte (first seat in the lowest bits), base64: 15 KB of data, 20 KB of JSON for 60,000 seats.
-     * Encoded once per snapshot; the ETag changes only when a refresh sees the grid changed, so
-     * polling clients mostly get 304.
+     * The whole body is encoded once per snapshot, and a snapshot is only replaced when a refresh
+     * sees something change, so polling clients mostly get 304 and a 200 costs a copy.
      */
     private void availability(ServerRequest req, ServerResponse res) {
         Show s = show(req);
         ShowSnapshot snapshot = snapshots.get(s);
-        String etag = "\"" + s.showId() + "-" + snapshot.gridVersion() + "\"";
-        res.header(HeaderNames.ETAG, etag);
+        EncodedMap map = encoded.get(s.showId());
+        if (map == null || map.snapshot() != snapshot) {
+            map = encode(s, snapshot);
+            encoded.put(s.showId(), map);
+        }
+        res.header(HeaderNames.ETAG, map.etag());
         res.header(HeaderNames.CACHE_CONTROL, "public, max-age=1");
         Optional<String> ifNoneMatch = req.headers().first(HeaderNames.IF_NONE_MATCH);
-        if (ifNoneMatch.isPresent() && (ifNoneMatch.get().equals(etag) || ifNoneMatch.get().equals("W/" + etag))) {
+        if (ifNoneMatch.isPresent() && (ifNoneMatch.get().equals(map.etag()) || ifNoneMatch.get().equals("W/" + map.etag()))) {
             res.status(304).send();
             return;
         }
+        res.status(200);
+        res.header(HeaderNames.CONTENT_TYPE, "application/json");
+        res.send(map.body());
+    }
+
+    /** A snapshot's seat map as sent: its ETag and its JSON body. */
+    private record EncodedMap(ShowSnapshot snapshot, String etag, byte[] body) {
+    }
+
+    /**
+     * The ETag names the grid's revision sum and a checksum of the statuses: a hold that lapsed
+     * without a write yet (the sweeper releases it a moment later) changes the map but not the
+     * revisions. Members that see the same seats give the same ETag.
+     */
+    private static EncodedMap encode(Show s, ShowSnapshot snapshot) {
+        byte[] packed = snapshot.packed();
+        CRC32 crc = new CRC32();
+        crc.update(packed);
+        String etag = "\"" + s.showId() + "-" + snapshot.gridVersion() + "-" + Long.toHexString(crc.getValue()) + "\"";
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("showId", s.showId());
         m.put("version", Long.toString(snapshot.gridVersion()));
@@ -201,8 +228,8 @@ public final class CatalogService implements HttpService {
         m.put("seatCount", snapshot.size());
         m.put("encoding", "2bit-base64");
         m.put("statuses", List.of("AVAILABLE", "HELD", "SOLD", "BLOCKED"));
-        m.put("data", Base64.getEncoder().encodeToString(snapshot.packed()));
-        Json.send(res, 200, m);
+        m.put("data", Base64.getEncoder().encodeToString(packed));
+        return new EncodedMap(snapshot, etag, Json.write(m).getBytes(StandardCharsets.UTF_8));
     }
 
     private Show show(ServerRequest req) {

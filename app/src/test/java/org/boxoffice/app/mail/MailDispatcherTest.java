@@ -78,7 +78,9 @@ class MailDispatcherTest {
     @Test
     void aMailWithoutAttachments_goesOutAsOnePlainTextPart_andIsMarkedSent() throws Exception {
         int port = freePort();
-        GreenMail smtp = new GreenMail(new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
+        ServerSetup setup = new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP);
+        setup.setServerStartupTimeout(30_000); // a busy shared machine can take longer than the 2 s default
+        GreenMail smtp = new GreenMail(setup);
         smtp.start();
         InMemoryOutbox outbox = new InMemoryOutbox();
         outbox.due.add(new TicketMail(7, 42, "dora@fans.example", 1));

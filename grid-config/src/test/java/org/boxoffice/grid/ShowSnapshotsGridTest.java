@@ -1,0 +1,231 @@
+package org.boxoffice.grid;
+
+import com.hazelcast.core.HazelcastInstance;
+import org.boxoffice.domain.SeatState;
+import org.boxoffice.domain.Show;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Seat-map snapshots on the first of two real members (one JVM, loopback), against an in-memory
+ * referee. Most tests turn the refresher by hand ({@link ShowSnapshots#refreshAll}) on a clock
+ * they move themselves, so each step sees exactly what happened before it.
+ */
+class ShowSnapshotsGridTest {
+
+    private static final long HOUR = 3_600_000;
+    private static final int BLOCKS = 16;
+    private static final int SEATS = 10;
+
+    private static final InMemoryInventoryRepository repo = new InMemoryInventoryRepository();
+    private static List<HazelcastInstance> members;
+    private static Inventory here;
+    private static Inventory there;
+    private final List<ShowSnapshots> opened = new ArrayList<>();
+
+    @BeforeAll
+    static void start() throws InterruptedException {
+        members = TestGrid.start(2, repo);
+        here = new Inventory(members.get(0));
+        there = new Inventory(members.get(1));
+        awaitTrue(() -> members.get(0).getPartitionService().isClusterSafe(), 30_000);
+    }
+
+    @AfterAll
+    static void stop() {
+        members.forEach(HazelcastInstance::shutdown);
+    }
+
+    @AfterEach
+    void closeSnapshots() {
+        opened.forEach(ShowSnapshots::close);
+    }
+
+    /** A show whose blocks the grid has already loaded, so no load event is still on its way. */
+    private static Show loadedShow(String showId) {
+        Show show = TestGrid.show(showId, BLOCKS, SEATS, 8, repo);
+        assertEquals(BLOCKS, here.blocks(show).size());
+        return show;
+    }
+
+    /** Snapshots on the first member, refreshed by hand unless {@code refreshMillis} is short. */
+    private ShowSnapshots snapshots(LongSupplier clock, long refreshMillis, long fullReadEveryMillis) {
+        ShowSnapshots s = new ShowSnapshots(here, clock, refreshMillis, fullReadEveryMillis);
+        opened.add(s);
+        return s;
+    }
+
+    /** A block of {@code show} whose partition the second member owns: its processors run there. */
+    private static int blockOwnedByTheOtherMember(Show show) {
+        for (int b = 0; b < BLOCKS; b++) {
+            if (members.get(1).getPartitionService().getPartition(Inventory.key(show, b)).getOwner().localMember()) {
+                return b;
+            }
+        }
+        throw new AssertionError("the second member owns no block of " + show.showId());
+    }
+
+    private static SortedMap<Integer, int[]> seats(int block, int... idx) {
+        SortedMap<Integer, int[]> m = new TreeMap<>();
+        m.put(block, idx);
+        return m;
+    }
+
+    private static void hold(Inventory inventory, Show show, String holdId, int block, long expiresAt, long now, int... idx) {
+        assertInstanceOf(Inventory.ClaimResult.Held.class,
+                inventory.hold(show, holdId, "alice", seats(block, idx), expiresAt, now, new String[0]));
+    }
+
+    private static SeatState.Status status(ShowSnapshots snapshots, Show show, int block, int seat) {
+        return snapshots.get(show).status(show.layout().offset(block) + seat);
+    }
+
+    private static void awaitTrue(BooleanSupplier condition, long millis) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + millis;
+        while (!condition.getAsBoolean() && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(condition.getAsBoolean(), "not within " + millis + " ms");
+    }
+
+    @Test
+    void aHoldMadeOnAnotherMember_showsUp_afterReadingOnlyTheChangedBlock() throws InterruptedException {
+        Show show = loadedShow("snap-remote");
+        ShowSnapshots snapshots = snapshots(System::currentTimeMillis, 50, HOUR);
+        ShowSnapshot before = snapshots.get(show);
+        long readsBefore = snapshots.blocksRead();
+        int block = blockOwnedByTheOtherMember(show);
+
+        long now = System.currentTimeMillis();
+        hold(there, show, "remote", block, now + HOUR, now, 2, 3);
+
+        awaitTrue(() -> status(snapshots, show, block, 3) == SeatState.Status.HELD, 10_000);
+        ShowSnapshot after = snapshots.get(show);
+        assertNotSame(before, after);
+        assertEquals(SeatState.Status.HELD, after.status(show.layout().offset(block) + 2));
+        assertEquals(before.gridVersion() + 2, after.gridVersion(), "two seats moved one version each");
+        long reads = snapshots.blocksRead() - readsBefore;
+        assertTrue(reads >= 1 && reads < BLOCKS, "read the changed block, not the show: " + reads);
+    }
+
+    @Test
+    void aHoldLapsingWithoutAWrite_showsAvailableAfterItsDeadline_withoutReadingTheGrid() {
+        Show show = loadedShow("snap-lapse");
+        AtomicLong clock = new AtomicLong(1_000_000);
+        ShowSnapshots snapshots = snapshots(clock::get, HOUR, HOUR);
+        snapshots.loseChangeEvents(true); // so any change the snapshot shows was worked out locally
+        long grace = show.policy().graceMillis();
+        long t = clock.get();
+        hold(here, show, "short", 1, t + 5_000, t, 1, 2);
+        hold(here, show, "long", 1, t + 20_000, t, 5);
+        ShowSnapshot held = snapshots.refresh(show);
+        assertEquals(SeatState.Status.HELD, status(snapshots, show, 1, 1));
+        long reads = snapshots.blocksRead();
+
+        clock.set(t + 5_000 + grace - 1);
+        snapshots.refreshAll();
+        assertSame(held, snapshots.get(show), "nothing lapsed yet");
+
+        clock.set(t + 5_000 + grace);
+        snapshots.refreshAll();
+        assertEquals(SeatState.Status.AVAILABLE, status(snapshots, show, 1, 1));
+        assertEquals(SeatState.Status.AVAILABLE, status(snapshots, show, 1, 2));
+        assertEquals(SeatState.Status.HELD, status(snapshots, show, 1, 5));
+        assertEquals(held.gridVersion(), snapshots.get(show).gridVersion(), "no block was written");
+        assertEquals(SeatState.Status.HELD, here.blocks(show).get(Inventory.key(show, 1)).status(1),
+                "the grid still holds the seat: the sweeper has not run");
+
+        clock.set(t + 20_000 + grace);
+        snapshots.refreshAll();
+        assertEquals(SeatState.Status.AVAILABLE, status(snapshots, show, 1, 5));
+        assertEquals(reads, snapshots.blocksRead(), "lapses are worked out from the blocks already read");
+    }
+
+    @Test
+    void whenNothingChanges_refreshesReadNoBlock_andKeepTheSnapshot() throws InterruptedException {
+        Show show = loadedShow("snap-quiet");
+        AtomicLong clock = new AtomicLong(System.currentTimeMillis());
+        ShowSnapshots snapshots = snapshots(clock::get, HOUR, HOUR);
+        ShowSnapshot first = snapshots.get(show);
+        byte[] packed = first.packed();
+        long reads = snapshots.blocksRead();
+
+        for (int i = 0; i < 10; i++) {
+            clock.addAndGet(250);
+            snapshots.refreshAll();
+            assertSame(first, snapshots.get(show));
+            assertSame(packed, snapshots.get(show).packed());
+            assertEquals(reads, snapshots.blocksRead());
+        }
+
+        long now = clock.get();
+        hold(there, show, "one", blockOwnedByTheOtherMember(show), now + HOUR, now, 0);
+        awaitTrue(() -> {
+            snapshots.refreshAll();
+            return snapshots.get(show) != first;
+        }, 10_000);
+        assertEquals(reads + 1, snapshots.blocksRead(), "one event, one block read");
+        ShowSnapshot second = snapshots.get(show);
+        snapshots.refreshAll();
+        assertSame(second, snapshots.get(show));
+    }
+
+    @Test
+    void aChangeWhoseEventWasLost_showsUpAtTheNextFullRead() {
+        Show show = loadedShow("snap-lost");
+        AtomicLong clock = new AtomicLong(System.currentTimeMillis());
+        ShowSnapshots snapshots = snapshots(clock::get, HOUR, 5_000);
+        ShowSnapshot before = snapshots.get(show);
+        snapshots.loseChangeEvents(true);
+        int block = blockOwnedByTheOtherMember(show);
+        long now = clock.get();
+        hold(there, show, "unheard", block, now + HOUR, now, 4);
+
+        snapshots.refreshAll();
+        assertSame(before, snapshots.get(show), "stale by design: nobody heard of the change");
+
+        clock.addAndGet(5_000);
+        snapshots.refreshAll();
+        assertEquals(SeatState.Status.HELD, status(snapshots, show, block, 4));
+        assertEquals(before.gridVersion() + 1, snapshots.get(show).gridVersion());
+    }
+
+    @Test
+    void anOutcomeRecordedHere_showsAtOnce_andTheNextRefreshReadsTheBlockWithIt() {
+        Show show = loadedShow("snap-record");
+        AtomicLong clock = new AtomicLong(System.currentTimeMillis());
+        ShowSnapshots snapshots = snapshots(clock::get, HOUR, HOUR);
+        snapshots.loseChangeEvents(true); // the block is read again because it was recorded, not because of its event
+        ShowSnapshot before = snapshots.get(show);
+        long now = clock.get();
+        hold(here, show, "mine", 3, now + HOUR, now, 7, 8);
+
+        snapshots.record(show, 3, new int[] {7, 8}, SeatState.Status.HELD);
+        assertSame(before, snapshots.get(show));
+        assertEquals(SeatState.Status.HELD, status(snapshots, show, 3, 8));
+        assertEquals(before.gridVersion() + ".2", before.version());
+
+        snapshots.refreshAll();
+        ShowSnapshot after = snapshots.get(show);
+        assertNotSame(before, after);
+        assertEquals(SeatState.Status.HELD, after.status(show.layout().offset(3) + 7));
+        assertEquals(SeatState.Status.HELD, after.status(show.layout().offset(3) + 8));
+        assertEquals((before.gridVersion() + 2) + ".0", after.version());
+    }
+}
