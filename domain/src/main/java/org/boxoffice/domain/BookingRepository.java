@@ -1,6 +1,8 @@
 package org.boxoffice.domain;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -25,6 +27,9 @@ public interface BookingRepository {
     Optional<PaymentAttempt> payment(String paymentId);
 
     Optional<PaymentAttempt> paymentByKey(String idempotencyKey);
+
+    /** The attempts with these idempotency keys, by key (keys without an attempt are left out). */
+    Map<String, PaymentAttempt> paymentsByKeys(Collection<String> idempotencyKeys);
 
     /** The attempts of a hold, first first. */
     List<PaymentAttempt> attemptsOf(String holdId);

@@ -6,7 +6,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -94,6 +97,16 @@ public final class PostgresBookingRepository implements BookingRepository {
     @Override
     public Optional<PaymentAttempt> paymentByKey(String idempotencyKey) {
         return paymentsWhere("idempotency_key = ?", idempotencyKey).stream().findFirst();
+    }
+
+    @Override
+    public Map<String, PaymentAttempt> paymentsByKeys(Collection<String> idempotencyKeys) {
+        Map<String, PaymentAttempt> out = new HashMap<>();
+        if (!idempotencyKeys.isEmpty()) {
+            paymentsWhere("idempotency_key = ANY(?)", (Object) idempotencyKeys.toArray(String[]::new))
+                    .forEach(p -> out.put(p.idempotencyKey(), p));
+        }
+        return out;
     }
 
     @Override

@@ -11,6 +11,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.boxoffice.domain.BookingRepository.ReportOutcome;
 import org.boxoffice.domain.BookingRepository.SettlementClaim;
 import org.boxoffice.domain.BookingRepository.TicketCheck;
@@ -74,6 +76,13 @@ class PostgresBookingRepositoryTest {
         assertEquals(2, second.attempt());
         assertEquals(PaymentAttempt.idempotencyKey(h.holdId(), 2), second.idempotencyKey());
         assertEquals(h.totalCents(), second.amountCents());
+
+        // reconciliation looks attempts up by their provider keys in batches
+        Map<String, PaymentAttempt> byKey = bookings.paymentsByKeys(
+                List.of(first.idempotencyKey(), second.idempotencyKey(), "no-such-key"));
+        assertEquals(Set.of(first.idempotencyKey(), second.idempotencyKey()), byKey.keySet());
+        assertEquals(second.paymentId(), byKey.get(second.idempotencyKey()).paymentId());
+        assertTrue(bookings.paymentsByKeys(List.of()).isEmpty());
     }
 
     @Test

@@ -9,6 +9,8 @@ import org.boxoffice.domain.PaymentGateway.ChargeStatus;
 import org.boxoffice.domain.PaymentGatewayException;
 
 import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
@@ -37,7 +39,14 @@ import java.util.logging.Logger;
 public final class Reconciliation implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Reconciliation.class.getName());
+    /** How far back a full pass asks the provider for charges. */
     private static final long LOOKBACK_MILLIS = 30L * 24 * 3_600_000;
+    /** How often a pass is a full one; the others ask only for recent charges. */
+    private static final long FULL_PASS_EVERY_MILLIS = 6L * 3_600_000;
+    /** How far back, beyond the grace period, the other passes ask. */
+    private static final long RECENT_MILLIS = 3_600_000;
+    /** Charges looked up in the service's attempts per query. */
+    private static final int PAGE = 500;
 
     /** What one pass did. */
     public record Report(int charges, int settled, int refunded, int cancellationsFinished, int abandoned) {
@@ -51,6 +60,7 @@ public final class Reconciliation implements AutoCloseable {
     private final LongSupplier clock;
     private final HazelcastInstance hz;
     private final ScheduledExecutorService timer;
+    private long nextFullPass = Long.MIN_VALUE;
 
     public Reconciliation(BookingRepository bookings, PaymentGateway gateway, Settlement settlement,
                           BookingManager bookingManager, CheckoutSettings settings, LongSupplier clock,
@@ -86,25 +96,42 @@ public final class Reconciliation implements AutoCloseable {
         return this;
     }
 
-    /** One full pass; see the class comment. */
-    public Report reconcileOnce() {
+    /**
+     * One pass; see the class comment. The provider is asked for its charges of the last 30 days on
+     * the first pass and every 6 hours after, and for those of the last hour (plus the grace period)
+     * on the others: a charge is settled in the pass after its grace period, so it is always seen by
+     * a recent pass, and the full passes catch what a member that was not running missed. Attempts
+     * stuck in an undecided or unsettled state are found from the database side on every pass.
+     */
+    public synchronized Report reconcileOnce() {
         long now = clock.getAsLong();
         long settledBefore = now - settings.reconcileGrace().toMillis();
+        boolean full = now >= nextFullPass;
+        long since = full ? now - LOOKBACK_MILLIS : settledBefore - RECENT_MILLIS;
         int[] counts = new int[5];
         Set<String> seen = new HashSet<>();
-        for (ChargeStatus charge : gateway.charges(now - LOOKBACK_MILLIS)) {
-            counts[0]++;
-            Optional<PaymentAttempt> attempt = bookings.paymentByKey(charge.idempotencyKey());
-            if (attempt.isEmpty()) {
-                if (charge.createdAt() < settledBefore && refundUnknown(charge, "no payment attempt of this service")) {
-                    counts[2]++;
+        List<ChargeStatus> charges = gateway.charges(since);
+        for (int from = 0; from < charges.size(); from += PAGE) {
+            List<ChargeStatus> page = charges.subList(from, Math.min(charges.size(), from + PAGE));
+            Map<String, PaymentAttempt> attempts = bookings.paymentsByKeys(
+                    page.stream().map(ChargeStatus::idempotencyKey).toList());
+            for (ChargeStatus charge : page) {
+                counts[0]++;
+                PaymentAttempt attempt = attempts.get(charge.idempotencyKey());
+                if (attempt == null) {
+                    if (charge.createdAt() < settledBefore && refundUnknown(charge, "no payment attempt of this service")) {
+                        counts[2]++;
+                    }
+                    continue;
                 }
-                continue;
+                seen.add(attempt.paymentId());
+                if (attempt.updatedAt() < settledBefore) {
+                    resolve(attempt, Optional.of(charge), now, counts);
+                }
             }
-            seen.add(attempt.get().paymentId());
-            if (attempt.get().updatedAt() < settledBefore) {
-                resolve(attempt.get(), Optional.of(charge), now, counts);
-            }
+        }
+        if (full) {
+            nextFullPass = now + FULL_PASS_EVERY_MILLIS;
         }
         for (PaymentAttempt p : bookings.needingAttention(settledBefore)) {
             if (seen.add(p.paymentId())) {
