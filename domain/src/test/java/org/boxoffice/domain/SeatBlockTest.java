@@ -44,6 +44,24 @@ class SeatBlockTest {
     }
 
     @Test
+    void nextLapseAfter_isTheNextHoldDeadline_andEffectiveStatusChangesExactlyThere() {
+        assertEquals(Long.MAX_VALUE, fresh.nextLapseAfter(NOW, GRACE), "no holds, nothing lapses");
+        SeatBlock one = heldBy("h1", 1);
+        SeatBlock two = changed(one.hold("h2", "bob", new int[] {4}, NOW + 30_000, NOW, GRACE, IDS));
+        long first = NOW + 30_000 + GRACE;
+        long second = NOW + 60_000 + GRACE;
+
+        assertEquals(first, two.nextLapseAfter(NOW, GRACE));
+        assertEquals(SeatState.Status.HELD, two.effectiveStatus(4, first - 1, GRACE));
+        assertEquals(SeatState.Status.AVAILABLE, two.effectiveStatus(4, first, GRACE));
+        // from the first deadline on, the next one is the other hold's
+        assertEquals(second, two.nextLapseAfter(first, GRACE));
+        assertEquals(SeatState.Status.HELD, two.effectiveStatus(1, second - 1, GRACE));
+        assertEquals(SeatState.Status.AVAILABLE, two.effectiveStatus(1, second, GRACE));
+        assertEquals(Long.MAX_VALUE, two.nextLapseAfter(second, GRACE), "every hold has lapsed");
+    }
+
+    @Test
     void hold_neverChangesTheBlockItWasAskedOn() {
         SeatBlock next = heldBy("h1", 1);
 

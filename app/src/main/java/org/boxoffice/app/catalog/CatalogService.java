@@ -202,9 +202,7 @@ public final class CatalogService implements HttpService {
             res.status(304).send();
             return;
         }
-        res.status(200);
-        res.header(HeaderNames.CONTENT_TYPE, "application/json");
-        res.send(map.body());
+        Json.sendBytes(res, 200, map.body());
     }
 
     /** A snapshot's seat map as sent: its ETag and its JSON body. */

@@ -58,12 +58,25 @@ public final class Json {
     }
 
     public static void send(ServerResponse res, int status, Object value) {
-        sendRaw(res, status, value instanceof String s ? s : write(value));
+        if (value instanceof String s) {
+            sendRaw(res, status, s);
+            return;
+        }
+        try {
+            sendBytes(res, status, MAPPER.writeValueAsBytes(value)); // UTF-8 straight away, no String in between
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize response", e);
+        }
     }
 
     public static void sendRaw(ServerResponse res, int status, String json) {
+        sendBytes(res, status, json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Sends a JSON body that is already encoded. */
+    public static void sendBytes(ServerResponse res, int status, byte[] json) {
         res.status(status);
         res.header(HeaderNames.CONTENT_TYPE, "application/json");
-        res.send(json.getBytes(StandardCharsets.UTF_8));
+        res.send(json);
     }
 }
