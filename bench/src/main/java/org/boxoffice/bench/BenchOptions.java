@@ -41,6 +41,7 @@ public final class BenchOptions {
     int retries = 3;
     double bestAvailable = 0.2;
     double abandon = 0.05;
+    double pay;
     int readEvery = 5;
     int baselinePool = 16;
     Integer servicePool;
@@ -93,6 +94,8 @@ public final class BenchOptions {
         option("--retries", "N", "attempts with an offered alternative after a 409, per turn (default 3)", (o, v) -> o.retries = intIn(v, "--retries", 0, 20));
         option("--best-available", "SHARE", "share of buyers who ask for best available (default 0.2)", (o, v) -> o.bestAvailable = share(v, "--best-available"));
         option("--abandon", "SHARE", "share of successful buyers who release their hold at once (default 0.05)", (o, v) -> o.abandon = share(v, "--abandon"));
+        option("--pay", "SHARE", "share of buyers keeping their hold who pay for it at once through checkout (default 0;"
+                        + " the baselines never pay)", (o, v) -> o.pay = share(v, "--pay"));
         option("--read-every", "N", "one seat-map read per N hold attempts per connection (default 5)", (o, v) -> o.readEvery = intIn(v, "--read-every", 1, 1000));
         option("--baseline-pool", "N", "connections of the baselines' HikariCP pool (default 16)", (o, v) -> o.baselinePool = intIn(v, "--baseline-pool", 1, 190));
         option("--db-pool", "N", "the service's pool (BOXOFFICE_DB_POOL; default: the service's own)", (o, v) -> o.servicePool = intIn(v, "--db-pool", 1, 190));

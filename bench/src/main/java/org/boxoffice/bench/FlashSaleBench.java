@@ -5,6 +5,8 @@ import org.boxoffice.bench.baseline.BaselineSchema;
 import org.boxoffice.bench.baseline.BaselineServer;
 import org.boxoffice.bench.baseline.ClaimStrategy;
 import org.boxoffice.bench.baseline.Hs256;
+import org.boxoffice.bench.check.BookingChecker;
+import org.boxoffice.bench.check.BookingState;
 import org.boxoffice.bench.check.InvariantChecker;
 import org.boxoffice.bench.check.ReferenceState;
 import org.boxoffice.bench.http.BoxofficeApi;
@@ -72,6 +74,8 @@ final class FlashSaleBench {
     /** --warmup auto: warm until the JIT compiler uses less than this share of a core over a step. */
     private static final double WARM_JIT_SHARE = 0.10;
     private static final Duration WARM_STEP = Duration.ofSeconds(5);
+    /** How long the booking check waits for the last settlements and refunds to finish. */
+    private static final Duration SETTLE_WAIT = Duration.ofSeconds(30);
 
     private final BenchOptions o;
     private final Path out;
@@ -113,8 +117,9 @@ final class FlashSaleBench {
             System.out.println(summary);
             System.out.println("results: " + out.toAbsolutePath());
             if (report.violations() > 0) {
-                System.out.println("\n!!!!!!!! " + report.violations() + " INVARIANT VIOLATION(S): a seat was held twice or an"
-                        + " acknowledged hold is not in PostgreSQL. See results.json. !!!!!!!!");
+                System.out.println("\n!!!!!!!! " + report.violations() + " INVARIANT VIOLATION(S): a seat was held or sold twice,"
+                        + " an acknowledged hold or booking is not in PostgreSQL, or money was not conserved."
+                        + " See results.json. !!!!!!!!");
                 return 1;
             }
             return 0;
@@ -227,12 +232,19 @@ final class FlashSaleBench {
         if (profiling) {
             JfrProfile.start(jcmd(), pid);
         }
-        SystemOutcome outcome = measure(target, crowd, room, db, pid, () -> {
+        SystemOutcome outcome = measure(target, crowd, room, db, pid, o.pay, () -> {
             if (db == null) {
                 return null;
             }
             try (Connection c = db.connect()) {
                 return ReferenceState.boxoffice(c, showId);
+            }
+        }, () -> {
+            if (db == null) {
+                return null;
+            }
+            try (Connection c = db.connect()) {
+                return BookingState.load(c, showId);
             }
         }, BOXOFFICE_GRACE_MS, () -> {
             if (!profiling) {
@@ -274,6 +286,9 @@ final class FlashSaleBench {
         }
         if (db == null) {
             return List.of();
+        }
+        if (o.pay > 0) {
+            notes.add("the baselines have no checkout: their buyers keep their holds and do not pay (--pay applies to boxoffice only)");
         }
         try (Connection c = db.connect()) {
             BaselineSchema.recreate(c);
@@ -318,11 +333,11 @@ final class FlashSaleBench {
             });
             db.checkpoint();
             Target target = new Target(strategy.systemName(), HOST, port, showId, plan);
-            outcomes.add(measure(target, crowd, null, db, server.pid(), () -> {
+            outcomes.add(measure(target, crowd, null, db, server.pid(), 0, () -> {
                 try (Connection c = db.connect()) {
                     return ReferenceState.baseline(c, showId);
                 }
-            }, 0, () -> null));
+            }, () -> null, 0, () -> null));
         }
         resources.remove(server);
         server.close();
@@ -335,15 +350,20 @@ final class FlashSaleBench {
         T get() throws Exception;
     }
 
-    /** The measured run, then the seats left, the invariant check and the server's profile. */
+    /**
+     * The measured run, then the seats left, the invariant and booking checks and the server's profile.
+     *
+     * @param payShare share of the buyers keeping their hold who pay for it (0 for the baselines: no checkout)
+     * @param bookingReferee the show's bookings and money, or null where there is no checkout
+     */
     private SystemOutcome measure(Target target, List<Buyer> crowd, LoadRun.Room room, Database db, long serverPid,
-                                  Step<ReferenceState> referee, long graceMillis,
-                                  Step<JfrProfile.Summary> profile) throws Exception {
+                                  double payShare, Step<ReferenceState> referee, Step<BookingState> bookingReferee,
+                                  long graceMillis, Step<JfrProfile.Summary> profile) throws Exception {
         CpuMeter meter = cpuMeter(db, serverPid);
         log("selling " + target.showId() + " on " + target.name());
         Map<String, Long> threadsBefore = serverPid > 0 ? CpuMeter.threadKinds(serverPid) : Map.of();
         CpuMeter.Sample before = meter.sample();
-        RunResult run = new LoadRun(target, crowd, settings(o.duration, o.abandon, false), room).run();
+        RunResult run = new LoadRun(target, crowd, settings(o.duration, o.abandon, payShare, false), room).run();
         CpuMeter.Sample after = meter.sample();
         Map<String, Double> serverThreads = new LinkedHashMap<>();
         if (serverPid > 0) {
@@ -356,19 +376,51 @@ final class FlashSaleBench {
         log(String.format(Locale.ROOT, "%s: %,.0f hold attempts/s, %,.0f successful holds/s, %s", target.name(),
                 run.attemptsPerSecond(), run.holdsPerSecond(),
                 run.soldOut() ? String.format(Locale.ROOT, "sold out in %.1f s", run.sellOutSeconds()) : "not sold out"));
+        if (run.checkouts() != null) {
+            var p = run.checkouts();
+            log(String.format(Locale.ROOT, "%s: %,d buyers paid: %,d booked (%,d after pending), %,d pending, %,d declined,"
+                            + " %,d failed; %,.0f booked seats/s", target.name(), p.buyers(), p.allBooked(),
+                    p.bookedAfterPending(), p.pending(), p.declined(), p.failed(), run.bookedSeatsPerSecond()));
+        }
         JfrProfile.Summary summary = profile.get();
         // let the seat-map snapshot catch up with the last holds before reading it
         Thread.sleep(1_000);
         Integer left = seatsLeft(target);
+        BookingState bookingState = run.checkouts() != null ? settled(target.name(), bookingReferee) : null;
         InvariantChecker.Report invariants = null;
+        BookingChecker.Report bookings = null;
         ReferenceState state = referee.get();
         if (state != null) {
-            invariants = InvariantChecker.check(run.acked(), run.released(), state.seats(), state.holds(),
+            invariants = InvariantChecker.check(run.acked(), run.released(), run.paid(), state.seats(), state.holds(),
                     System.currentTimeMillis(), graceMillis);
-            log(target.name() + ": invariant violations: " + invariants.violations()
-                    + (invariants.violations() > 0 ? "  <<<<<<<<<<<<<<<< VIOLATION" : ""));
+            if (bookingState != null) {
+                bookings = BookingChecker.check(run.booked(), state.seats(), bookingState);
+            }
+            long violations = invariants.violations() + (bookings == null ? 0 : bookings.violations());
+            log(target.name() + ": invariant violations: " + violations
+                    + (violations > 0 ? "  <<<<<<<<<<<<<<<< VIOLATION" : ""));
         }
-        return new SystemOutcome(run, invariants, CpuMeter.between(before, after), serverThreads, left, summary);
+        return new SystemOutcome(run, invariants, bookings, CpuMeter.between(before, after), serverThreads, left, summary);
+    }
+
+    /**
+     * The show's bookings once every captured payment is settled and every refund made (the
+     * provider's late captures and webhooks keep arriving for a few seconds after the sale), or as
+     * they are after {@link #SETTLE_WAIT}; null without a database.
+     */
+    private BookingState settled(String system, Step<BookingState> bookingReferee) throws Exception {
+        long deadline = System.nanoTime() + SETTLE_WAIT.toNanos();
+        long t0 = System.nanoTime();
+        BookingState state = bookingReferee.get();
+        while (state != null && !(state.money().settled() && state.money().conserved()) && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+            state = bookingReferee.get();
+        }
+        if (state != null) {
+            log(String.format(Locale.ROOT, "%s: payments settled after %.1f s: %s", system, (System.nanoTime() - t0) / 1e9,
+                    state.money()));
+        }
+        return state;
     }
 
     /**
@@ -385,7 +437,7 @@ final class FlashSaleBench {
         Target show = newShow.get();
         if (!o.warmupAuto || serverPid <= 0) {
             log("warming up " + system + " for " + o.warmup.toSeconds() + " s");
-            new LoadRun(show, crowd, settings(o.warmup, 1.0, true)).run();
+            new LoadRun(show, crowd, settings(o.warmup, 1.0, 0, true)).run();
             return;
         }
         // until the JIT compiler threads use less than a tenth of a core over a 5 s step
@@ -394,7 +446,7 @@ final class FlashSaleBench {
         while (jitShare > WARM_JIT_SHARE && System.nanoTime() - start < o.warmup.toNanos()) {
             long jitBefore = CpuMeter.threadKinds(serverPid).getOrDefault(CpuMeter.JIT, 0L);
             long t0 = System.nanoTime();
-            new LoadRun(show, crowd, settings(WARM_STEP, 1.0, true)).run();
+            new LoadRun(show, crowd, settings(WARM_STEP, 1.0, 0, true)).run();
             long jit = CpuMeter.threadKinds(serverPid).getOrDefault(CpuMeter.JIT, 0L) - jitBefore;
             jitShare = (double) jit / (System.nanoTime() - t0);
         }
@@ -402,8 +454,8 @@ final class FlashSaleBench {
                 (System.nanoTime() - start) / 1e9, 100 * jitShare));
     }
 
-    private LoadRun.Settings settings(Duration limit, double abandon, boolean recycle) {
-        return new LoadRun.Settings(o.connections, limit, o.retries, o.bestAvailable, abandon, o.readEvery, o.seed, recycle);
+    private LoadRun.Settings settings(Duration limit, double abandon, double pay, boolean recycle) {
+        return new LoadRun.Settings(o.connections, limit, o.retries, o.bestAvailable, abandon, pay, o.readEvery, o.seed, recycle);
     }
 
     private CpuMeter cpuMeter(Database db, long serverPid) {
@@ -483,9 +535,11 @@ final class FlashSaleBench {
         List<ShowPlan.SectionSpec> sections = ShowPlan.regularSections(o.seats);
         m.put("summary", String.format(Locale.ROOT, "%,d seats in %d sections of up to 50 rows x 50 seats; %,d buyers wanting"
                         + " 1-4 adjacent seats, mostly in the front sections; %d connections; %.0f%% best available;"
-                        + " up to %d retries with an offered alternative; %.0f%% abandon; 1 seat-map read per %d hold attempts;"
+                        + " up to %d retries with an offered alternative; %.0f%% abandon;%s 1 seat-map read per %d hold attempts;"
                         + " limit %d s per system after %s warm-up", o.seats, sections.size(), o.buyers(), o.connections,
-                100 * o.bestAvailable, o.retries, 100 * o.abandon, o.readEvery, o.duration.toSeconds(),
+                100 * o.bestAvailable, o.retries, 100 * o.abandon,
+                o.pay > 0 ? String.format(Locale.ROOT, " %.0f%% of the rest pay at once (boxoffice only);", 100 * o.pay) : "",
+                o.readEvery, o.duration.toSeconds(),
                 o.warmupAuto ? "an adaptive (JIT settled)" : "a " + o.warmup.toSeconds() + " s"));
         m.put("seats", o.seats);
         m.put("sections", sections.size());
@@ -496,6 +550,7 @@ final class FlashSaleBench {
         m.put("retries", o.retries);
         m.put("bestAvailableShare", o.bestAvailable);
         m.put("abandonShare", o.abandon);
+        m.put("payShare", o.pay);
         m.put("readEvery", o.readEvery);
         m.put("baselinePool", o.baselinePool);
         m.put("servicePool", o.servicePool == null ? "service default" : o.servicePool);

@@ -18,6 +18,16 @@ class BenchOptionsTest {
         assertEquals(10_000, o.buyers());
         assertEquals(64, o.connections);
         assertTrue(o.baselines);
+        assertEquals(0, o.pay);
+    }
+
+    @Test
+    void pay_isAShareOfTheBuyersKeepingTheirHold() throws Exception {
+        assertEquals(0.5, BenchOptions.parse("--pay", "0.5").pay);
+        assertEquals(1.0, BenchOptions.parse("--pay=1").pay);
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--pay", "-0.1"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--pay", "half"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--pay"));
     }
 
     @Test
@@ -48,7 +58,7 @@ class BenchOptionsTest {
     void usage_listsEveryOption() {
         String usage = BenchOptions.usage();
         for (String option : new String[]{"--url", "--db-url", "--seats", "--stadium", "--buyers", "--connections",
-                "--duration", "--no-baselines", "--out", "--help"}) {
+                "--duration", "--pay", "--no-baselines", "--out", "--help"}) {
             assertTrue(usage.contains(option), option);
         }
     }

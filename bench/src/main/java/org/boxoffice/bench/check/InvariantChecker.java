@@ -20,7 +20,9 @@ import java.util.Set;
  *   <li>a hold released with 204 whose seats are still HELD by it;</li>
  *   <li>a seat listed by two ACTIVE, unexpired rows of the holds table.</li>
  * </ul>
- * A hold is live if it was not released and has not expired (expiresAt plus grace). Seats HELD by
+ * A hold is live if it was not released and has not expired (expiresAt plus grace). A hold the
+ * bench paid for may have become a booking, so its seats may be SOLD by it instead of HELD;
+ * {@link BookingChecker} checks the bookings themselves. Seats HELD by
  * holds the bench never saw acknowledged (a response lost to a timeout, say) are counted, not
  * violations: they are held once, only nobody was told.
  */
@@ -65,6 +67,12 @@ public final class InvariantChecker {
      */
     public static Report check(Collection<AckedHold> acked, Set<String> released, Map<String, SeatRow> seats,
                                Map<String, HoldRow> holds, long now, long graceMillis) {
+        return check(acked, released, Set.of(), seats, holds, now, graceMillis);
+    }
+
+    /** @param paid ids of acknowledged holds the bench tried to pay for */
+    public static Report check(Collection<AckedHold> acked, Set<String> released, Set<String> paid,
+                               Map<String, SeatRow> seats, Map<String, HoldRow> holds, long now, long graceMillis) {
         List<String> heldTwice = new ArrayList<>();
         List<String> missing = new ArrayList<>();
         List<String> lost = new ArrayList<>();
@@ -82,6 +90,8 @@ public final class InvariantChecker {
             for (String seatId : hold.seatIds()) {
                 SeatRow row = seats.get(seatId);
                 boolean heldByIt = row != null && "HELD".equals(row.state()) && hold.holdId().equals(row.holdId());
+                boolean soldFromIt = row != null && "SOLD".equals(row.state()) && hold.holdId().equals(row.holdId())
+                        && paid.contains(hold.holdId());
                 if (wasReleased) {
                     if (heldByIt) {
                         releasedStillHeld.add(hold.holdId() + " " + seatId);
@@ -95,7 +105,7 @@ public final class InvariantChecker {
                 if (other != null) {
                     heldTwice.add(seatId + " by " + other + " and " + hold.holdId());
                 }
-                if (!heldByIt) {
+                if (!heldByIt && !soldFromIt) {
                     lost.add(hold.holdId() + " " + seatId + " is " + (row == null ? "missing"
                             : row.state() + (row.holdId() == null ? "" : " by " + row.holdId())));
                 }

@@ -34,7 +34,8 @@ import java.util.concurrent.atomic.LongAdder;
  * best available in their section), try to hold them, and on a 409 try one of the alternatives the
  * system offered, up to {@code retries} more times. A buyer who still has nothing goes to the back
  * of the queue and comes back later, as fans do. A share of successful buyers abandon their hold
- * (DELETE), which returns seats to the sale. Every {@code readEvery} hold attempts the connection
+ * (DELETE), which returns seats to the sale; of those who keep it, a share pay for it at once
+ * ({@link Checkouts}). Every {@code readEvery} hold attempts the connection
  * redraws its map with If-None-Match, like a browser polling the seat map.
  *
  * <p>The show is sold out when a fresh map shows no free seat.
@@ -54,10 +55,11 @@ public final class LoadRun {
      * @param limit          stop after this long even if seats are left
      * @param retries        further attempts per turn after a 409
      * @param readEvery      one seat-map read per this many hold attempts, per connection
+     * @param payShare       share of the buyers who keep their hold that pay for it at once (0: nobody pays)
      * @param recycleBuyers  put buyers back in the queue even after a success (warm-up: never runs dry)
      */
     public record Settings(int connections, Duration limit, int retries, double bestAvailableShare,
-                           double abandonShare, int readEvery, long seed, boolean recycleBuyers) {
+                           double abandonShare, double payShare, int readEvery, long seed, boolean recycleBuyers) {
     }
 
     /**
@@ -83,6 +85,8 @@ public final class LoadRun {
     private final Settings settings;
     private final SeatChooser chooser;
     private final RunStats stats = new RunStats();
+    /** Null when nobody pays. */
+    private final Checkouts checkouts;
     private final Queue<Buyer> queue;
     private final Queue<AckedHold> acked = new ConcurrentLinkedQueue<>();
     private final Set<String> released = ConcurrentHashMap.newKeySet();
@@ -104,6 +108,7 @@ public final class LoadRun {
         this.settings = settings;
         this.room = room;
         this.chooser = new SeatChooser(target.plan());
+        this.checkouts = settings.payShare() > 0 ? new Checkouts(target) : null;
         if (room == null) {
             this.queue = new ConcurrentLinkedQueue<>(buyers);
         } else {
@@ -130,6 +135,8 @@ public final class LoadRun {
             }
         }, 1, 1, TimeUnit.SECONDS);
         Thread roomWatcher = room == null ? null : Thread.ofPlatform().name("bench-room-watcher").daemon().start(this::watchRoom);
+        Thread pendingWatcher = checkouts == null ? null
+                : Thread.ofPlatform().name("bench-pending-payments").daemon().start(checkouts::watchPending);
         for (int i = 0; i < settings.connections(); i++) {
             int id = i;
             Thread t = Thread.ofPlatform().name("load-" + target.name() + "-" + i).start(() -> new Worker(id).run());
@@ -145,6 +152,11 @@ public final class LoadRun {
         }
         sampler.shutdownNow();
         sampler.awaitTermination(5, TimeUnit.SECONDS);
+        if (pendingWatcher != null) {
+            // the last buyers answered 202 get their bounded wait; the sale's clock has stopped
+            checkouts.saleOver();
+            pendingWatcher.join();
+        }
         double elapsed = (end - startNanos) / 1e9;
         stats.sample(elapsed);
         Double sellOut = soldOut.get() && lastSuccessNanos.get() > 0 ? (lastSuccessNanos.get() - startNanos) / 1e9 : null;
@@ -155,7 +167,8 @@ public final class LoadRun {
                 stats.notModified.sum(), Latency.of(stats.totalHolds()), Latency.of(stats.totalSuccessful()),
                 Latency.of(stats.totalReads()), Latency.of(stats.totalReleases()), stats.timeline(),
                 room == null ? null : new RunResult.RoomStats(admittedUpTo, passesFetched.sum(), queuePolls.sum(), roomClosed.get()),
-                List.copyOf(acked), Set.copyOf(released));
+                List.copyOf(acked), Set.copyOf(released), checkouts == null ? null : checkouts.summary(),
+                checkouts == null ? List.of() : checkouts.bookings(), checkouts == null ? Set.of() : checkouts.paidHolds());
     }
 
     /** Follows the room's public counters, as a waiting page does, until the run ends. */
@@ -365,6 +378,8 @@ public final class LoadRun {
             stats.seatsHeld.add(seatIds.size());
             if (random.nextDouble() < settings.abandonShare()) {
                 release(buyer, holdId, seatIds);
+            } else if (checkouts != null && random.nextDouble() < settings.payShare()) {
+                checkouts.pay(connection, buyer, holdId, seatIds);
             }
         }
 

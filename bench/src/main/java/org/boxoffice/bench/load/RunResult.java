@@ -1,5 +1,6 @@
 package org.boxoffice.bench.load;
 
+import org.boxoffice.bench.check.AckedBooking;
 import org.boxoffice.bench.check.AckedHold;
 
 import java.util.List;
@@ -17,6 +18,9 @@ import java.util.Set;
  * @param room             waiting-room figures, or null when the sale went without one
  * @param acked            holds acknowledged with 201, for the invariant check
  * @param released         ids of acknowledged holds the bench released (204)
+ * @param checkouts        the buyers' payments, or null when nobody paid ({@code --pay 0}, baselines)
+ * @param booked           holds the system said were paid for, for the booking check
+ * @param paid             ids of acknowledged holds the bench tried to pay for
  */
 public record RunResult(String system, String showId, int seatCount, int connections, int buyers,
                         double elapsedSeconds, boolean soldOut, Double sellOutSeconds, boolean buyersExhausted,
@@ -24,7 +28,7 @@ public record RunResult(String system, String showId, int seatCount, int connect
                         Map<String, Long> errors, long releases, long seatsReleased, long reads, long notModified,
                         Latency holdLatency, Latency successfulHoldLatency, Latency readLatency, Latency releaseLatency,
                         List<RunStats.TimelinePoint> timeline, RoomStats room, List<AckedHold> acked,
-                        Set<String> released) {
+                        Set<String> released, Checkouts.Summary checkouts, List<AckedBooking> booked, Set<String> paid) {
 
     /**
      * @param admittedUpTo  the last place the room had admitted when the run ended
@@ -51,6 +55,11 @@ public record RunResult(String system, String showId, int seatCount, int connect
 
     public double peakHoldsPerSecond() {
         return timeline.stream().mapToDouble(RunStats.TimelinePoint::holdsPerSecond).max().orElse(0);
+    }
+
+    /** Seats booked (at once or after a pending payment) per second of the sale. */
+    public double bookedSeatsPerSecond() {
+        return checkouts != null && elapsedSeconds > 0 ? checkouts.seatsBooked() / elapsedSeconds : 0;
     }
 
     public double conflictShare() {

@@ -86,12 +86,20 @@ public final class ResultsJson {
         m.put("seatMapReadLatencyMs", r.readLatency());
         m.put("releaseLatencyMs", r.releaseLatency());
         m.put("waitingRoom", r.room());
+        if (r.checkouts() != null) {
+            Map<String, Object> pay = new LinkedHashMap<>();
+            pay.put("summary", r.checkouts());
+            pay.put("booked", r.checkouts().allBooked());
+            pay.put("bookedSeatsPerSecond", r.bookedSeatsPerSecond());
+            m.put("checkouts", pay);
+        }
         m.put("cpuSeconds", s.cpuSeconds());
         m.put("serverCpuSecondsByThreadKind", s.serverThreadCpu());
         if (s.invariants() != null) {
             Map<String, Object> inv = new LinkedHashMap<>();
-            inv.put("violations", s.invariants().violations());
+            inv.put("violations", s.violations());
             inv.put("report", s.invariants());
+            inv.put("bookings", s.bookings());
             m.put("invariants", inv);
         } else {
             m.put("invariants", null);

@@ -1,5 +1,6 @@
 package org.boxoffice.bench.report;
 
+import org.boxoffice.bench.check.BookingChecker;
 import org.boxoffice.bench.check.InvariantChecker;
 import org.boxoffice.bench.load.Latency;
 import org.boxoffice.bench.load.RunResult;
@@ -48,13 +49,31 @@ public final class SummaryTable {
             rows.add(row("waiting room: admitted / passes", systems, r -> r.room() == null ? "-"
                     : fmt("%,d / %,d", r.room().admittedUpTo(), r.room().passes())));
         }
+        if (systems.stream().anyMatch(s -> s.run().checkouts() != null)) {
+            rows.add(row("checkout: paying buyers / requests", systems, r -> r.checkouts() == null ? "-"
+                    : fmt("%,d / %,d", r.checkouts().buyers(), r.checkouts().requests())));
+            rows.add(row("  booked (after 202) / pending", systems, r -> r.checkouts() == null ? "-"
+                    : fmt("%,d (%,d) / %,d", r.checkouts().allBooked(), r.checkouts().bookedAfterPending(), r.checkouts().pending())));
+            rows.add(row("  declined: 402s / retried / final", systems, r -> r.checkouts() == null ? "-"
+                    : fmt("%,d / %,d / %,d", r.checkouts().declines(), r.checkouts().retried(), r.checkouts().declined())));
+            rows.add(row("  failed (errors)", systems, r -> r.checkouts() == null ? "-"
+                    : r.checkouts().errors().isEmpty() ? Long.toString(r.checkouts().failed())
+                    : r.checkouts().failed() + " " + r.checkouts().errors()));
+            rows.add(row("  checkout p50/p95/p99/p99.9 ms", systems, r -> r.checkouts() == null ? "-" : latency(r.checkouts().latency())));
+            rows.add(row("  booked seats/s (mean)", systems, r -> r.checkouts() == null ? "-" : fmt("%,.0f", r.bookedSeatsPerSecond())));
+        }
         List<String[]> more = new ArrayList<>();
         more.add(outcomeRow("CPU s: load gen/server/postgres", systems, s -> cpu(s.cpuSeconds())));
         more.add(outcomeRow("CPU s: whole machine", systems, s -> s.cpuSeconds() == null ? "?"
                 : one(s.cpuSeconds().get(org.boxoffice.bench.probe.CpuMeter.MACHINE))));
         more.add(outcomeRow("seats left on the map after", systems, s -> s.seatsLeft() == null ? "?" : fmt("%,d", s.seatsLeft())));
         more.add(outcomeRow("invariant violations", systems, s -> s.invariants() == null ? "not checked"
-                : s.invariants().violations() == 0 ? "0" : "!!! " + s.invariants().violations() + " !!!"));
+                : s.violations() == 0 ? "0" : "!!! " + s.violations() + " !!!"));
+        if (systems.stream().anyMatch(s -> s.bookings() != null)) {
+            more.add(outcomeRow("  money: captured-refunded / booked", systems, s -> s.bookings() == null ? "-"
+                    : fmt("%s / %s", euros(s.bookings().money().capturedCents() - s.bookings().money().refundedCents()),
+                    euros(s.bookings().money().confirmedCents()))));
+        }
         more.add(outcomeRow("  unacknowledged held seats", systems, s -> s.invariants() == null ? "-"
                 : Long.toString(s.invariants().unacknowledgedHeldSeats())));
         rows.addAll(more);
@@ -72,6 +91,13 @@ public final class SummaryTable {
             sb.append('\n');
         }
         for (SystemOutcome s : systems) {
+            if (s.bookings() != null && s.bookings().violations() > 0) {
+                BookingChecker.Report r = s.bookings();
+                sb.append("\n!!! BOOKING VIOLATIONS in ").append(s.run().system()).append(": seat in two bookings ")
+                        .append(r.seatInTwoBookings()).append(", booked but no CONFIRMED booking ").append(r.missingBookings())
+                        .append(", wrong seats ").append(r.wrongSeats()).append(", seats not sold ").append(r.seatsNotSold())
+                        .append(", money ").append(r.moneyNotConserved()).append('\n');
+            }
             if (s.invariants() != null && s.invariants().violations() > 0) {
                 InvariantChecker.Report r = s.invariants();
                 sb.append("\n!!! INVARIANT VIOLATIONS in ").append(s.run().system()).append(": held twice ")
@@ -138,6 +164,10 @@ public final class SummaryTable {
         }
         return fmt("%s / %s / %s of %.0f s", one(cpu.get("load generator")), one(cpu.get("server")),
                 one(cpu.get("postgresql")), cpu.getOrDefault("wall", 0.0));
+    }
+
+    private static String euros(long cents) {
+        return fmt("%,.2f", cents / 100.0);
     }
 
     private static String one(Double v) {

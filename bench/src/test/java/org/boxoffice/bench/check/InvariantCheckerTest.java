@@ -108,4 +108,16 @@ class InvariantCheckerTest {
         assertEquals(0, r.violations());
         assertEquals(1, r.unacknowledgedHeldSeats());
     }
+
+    @Test
+    void aPaidHoldWhoseSeatsAreSoldFromIt_isNotLost_butAnUnpaidOneIs() {
+        seat("A-1-1", "SOLD", "H1");
+        seat("A-1-2", "SOLD", "H2");
+        holdRow("H1", "CONFIRMED", "A-1-1");
+        holdRow("H2", "ACTIVE", "A-1-2");
+        InvariantChecker.Report r = InvariantChecker.check(List.of(acked("H1", "A-1-1"), acked("H2", "A-1-2")),
+                Set.of(), Set.of("H1"), seats, holds, NOW, 0);
+        assertEquals(1, r.lostHolds().count());
+        assertEquals(List.of("H2 A-1-2 is SOLD by H2"), r.lostHolds().examples());
+    }
 }
