@@ -202,8 +202,20 @@ public final class HoldManager {
         }
         long now = clock.getAsLong();
         List<ShowLayout.SeatRef> refs = hold.seatIds().stream().map(id -> show.layout().locate(id).orElseThrow()).toList();
-        Map<Integer, BlockOutcome> outcomes = inventory.executeAll(show, ShowLayout.byBlock(refs).keySet(),
-                block -> new BlockCommand.Release(holdId, now, caller.accountId(), "released by buyer"));
+        Map<Integer, BlockOutcome> outcomes = new LinkedHashMap<>(inventory.executeAll(show,
+                ShowLayout.byBlock(refs).keySet(),
+                block -> new BlockCommand.Release(holdId, now, caller.accountId(), "released by buyer")));
+        // The referee says ACTIVE, so a block copy that does not know the hold may be stale (for a
+        // moment after a split heals, one side's copy can miss a hold the other side wrote through):
+        // drop that copy, let it reload from PostgreSQL and release again. A hold that lapsed
+        // meanwhile stays unchanged, at the cost of one reload.
+        for (Map.Entry<Integer, BlockOutcome> e : outcomes.entrySet()) {
+            if (e.getValue().result() == BlockOutcome.Result.UNCHANGED) {
+                inventory.evict(show, e.getKey());
+                e.setValue(inventory.execute(show, e.getKey(),
+                        new BlockCommand.Release(holdId, now, caller.accountId(), "released by buyer")));
+            }
+        }
         outcomes.forEach((block, outcome) -> {
             if (outcome.result() == BlockOutcome.Result.CHANGED) {
                 snapshots.record(show, block, outcome.seats(), SeatState.Status.AVAILABLE);

@@ -54,6 +54,10 @@ final class FaultRig implements AutoCloseable {
     private final long t0 = System.nanoTime();
     private volatile EmbeddedDatabase db;
     private String adminToken;
+    /** Changes a test makes to every member it starts after the rig's defaults (none unless set). */
+    private volatile MemberSetup memberSetup = (index, env, jvm) -> { };
+    /** Closed after the members and the database are gone (what the members needed until their end). */
+    private final List<AutoCloseable> closeLast = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Stops the members and the database if this JVM is told to exit mid-test (a fork timeout). */
     private final Thread cleanup = new Thread(this::destroyAll, "fault-rig-cleanup");
 
@@ -192,16 +196,33 @@ final class FaultRig implements AutoCloseable {
         env.put("BOXOFFICE_CHECKOUT_RECONCILE_GRACESECONDS", "5");
         env.put("BOXOFFICE_CHECKOUT_SETTLELEASESECONDS", "5");
         env.put("BOXOFFICE_DATA_DIR", dir.resolve("data-m" + (index + 1)).toString());
-        List<String> jvm = List.of(
+        List<String> jvm = new ArrayList<>(List.of(
                 "-Dhazelcast.phone.home.enabled=false",
                 "-Djava.util.logging.config.file=" + dir.resolve("logging.properties"),
                 // five JVMs share two cores here: a small heap and the C1 compiler only start faster
                 "-Xms64m", "-Xmx640m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-XX:+HeapDumpOnOutOfMemoryError", "-XX:HeapDumpPath=" + dir);
+                "-XX:+HeapDumpOnOutOfMemoryError", "-XX:HeapDumpPath=" + dir));
+        memberSetup.adjust(index, env, jvm);
         Member m = Member.start("m" + (index + 1), jar, dir, httpPorts.get(index), gridPorts.get(index), jvm, env);
         started.add(m);
         log("started " + m);
         return m;
+    }
+
+    /** What a test changes in a member's start: entries it puts replace the rig's, options are added. */
+    @FunctionalInterface
+    interface MemberSetup {
+        void adjust(int index, Map<String, String> env, List<String> jvmOptions);
+    }
+
+    /** Applies {@code setup} to every member started from now on (a network of its own, shorter timeouts). */
+    void memberSetup(MemberSetup setup) {
+        this.memberSetup = setup;
+    }
+
+    /** Closes {@code resource} when the rig closes, after the members have stopped (they may need it to leave). */
+    void closeLast(AutoCloseable resource) {
+        closeLast.add(resource);
     }
 
     /** Starts a member and waits until it is ready and sees {@code clusterSize} members. */
@@ -536,6 +557,13 @@ final class FaultRig implements AutoCloseable {
         EmbeddedDatabase d = db;
         if (d != null) {
             d.close();
+        }
+        for (AutoCloseable resource : closeLast) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                System.out.println("[fault " + name + "] could not close " + resource + ": " + e);
+            }
         }
     }
 

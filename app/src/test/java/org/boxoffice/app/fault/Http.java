@@ -58,6 +58,11 @@ final class Http implements AutoCloseable {
         return send(request(base, path, token, timeout).GET().build());
     }
 
+    /** A GET asking for {@code accept} (the metrics endpoint answers Prometheus text for text/plain). */
+    Reply getAccepting(URI base, String path, String accept, Duration timeout) throws IOException {
+        return send(request(base, path, null, timeout).header("Accept", accept).GET().build());
+    }
+
     Reply post(URI base, String path, String token, String body, String idempotencyKey, Duration timeout)
             throws IOException {
         HttpRequest.Builder b = request(base, path, token, timeout)
