@@ -92,7 +92,14 @@ public final class BoxofficeApi {
     /** One token per account, fetched over {@code parallelism} connections; in the accounts' order. */
     public List<String> tokens(List<String> accountIds, int parallelism) throws InterruptedException {
         String[] out = new String[accountIds.size()];
-        int workers = Math.max(1, Math.min(parallelism, accountIds.size()));
+        overConnections(out.length, parallelism, "fetching buyer tokens",
+                (c, i) -> out[i] = token(c, accountIds.get(i), false));
+        return Arrays.asList(out);
+    }
+
+    /** One call per index in {@code [0, count)}, spread over {@code parallelism} connections of their own. */
+    private void overConnections(int count, int parallelism, String what, Call call) throws InterruptedException {
+        int workers = Math.max(1, Math.min(parallelism, count));
         ExecutorService pool = Executors.newFixedThreadPool(workers);
         try {
             List<Future<?>> futures = new ArrayList<>();
@@ -100,8 +107,8 @@ public final class BoxofficeApi {
                 int first = w;
                 futures.add(pool.submit(() -> {
                     try (HttpConnection c = connect()) {
-                        for (int i = first; i < out.length; i += workers) {
-                            out[i] = token(c, accountIds.get(i), false);
+                        for (int i = first; i < count; i += workers) {
+                            call.on(c, i);
                         }
                     }
                     return null;
@@ -111,11 +118,16 @@ public final class BoxofficeApi {
                 f.get();
             }
         } catch (java.util.concurrent.ExecutionException e) {
-            throw new IllegalStateException("fetching buyer tokens failed: " + e.getCause(), e.getCause());
+            throw new IllegalStateException(what + " failed: " + e.getCause(), e.getCause());
         } finally {
             pool.shutdownNow();
         }
-        return Arrays.asList(out);
+    }
+
+    /** One request on a worker's connection. */
+    @FunctionalInterface
+    private interface Call {
+        void on(HttpConnection c, int index) throws IOException;
     }
 
     /** Turns the show's waiting room on, admitting {@code ratePerSecond} buyers a second. */
@@ -135,33 +147,13 @@ public final class BoxofficeApi {
     public java.util.Map<String, org.boxoffice.bench.load.LoadRun.Ticket> joinQueue(
             String showId, List<org.boxoffice.bench.load.Buyer> buyers, int parallelism) throws InterruptedException {
         java.util.Map<String, org.boxoffice.bench.load.LoadRun.Ticket> out = new java.util.concurrent.ConcurrentHashMap<>();
-        int workers = Math.max(1, Math.min(parallelism, buyers.size()));
-        ExecutorService pool = Executors.newFixedThreadPool(workers);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (int w = 0; w < workers; w++) {
-                int first = w;
-                futures.add(pool.submit(() -> {
-                    try (HttpConnection c = connect()) {
-                        for (int i = first; i < buyers.size(); i += workers) {
-                            org.boxoffice.bench.load.Buyer b = buyers.get(i);
-                            JsonNode j = c.post("/v1/shows/" + showId + "/queue", b.token(), null)
-                                    .expect(200, "joining the queue of " + showId).json();
-                            out.put(b.accountId(), new org.boxoffice.bench.load.LoadRun.Ticket(
-                                    j.path("queueToken").asText(), j.path("position").asLong()));
-                        }
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get();
-            }
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IllegalStateException("joining the waiting room failed: " + e.getCause(), e.getCause());
-        } finally {
-            pool.shutdownNow();
-        }
+        overConnections(buyers.size(), parallelism, "joining the waiting room", (c, i) -> {
+            org.boxoffice.bench.load.Buyer b = buyers.get(i);
+            JsonNode j = c.post("/v1/shows/" + showId + "/queue", b.token(), null)
+                    .expect(200, "joining the queue of " + showId).json();
+            out.put(b.accountId(), new org.boxoffice.bench.load.LoadRun.Ticket(
+                    j.path("queueToken").asText(), j.path("position").asLong()));
+        });
         return out;
     }
 
