@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.helidon.config.Config;
 import io.helidon.logging.common.LogConfig;
 import io.helidon.webserver.WebServer;
+import io.helidon.webserver.WebServerConfig;
 import org.boxoffice.app.catalog.DemoCatalog;
 import org.boxoffice.mapstore.DataSources;
 import org.boxoffice.mapstore.DbSettings;
@@ -27,6 +28,11 @@ public final class Main {
     private Main() {
     }
 
+    /** The web server as configured under {@code server} ({@code connection-options.tcp-no-delay} on by default). */
+    static WebServerConfig.Builder serverBuilder(Config server) {
+        return WebServer.builder().config(server);
+    }
+
     public static void main(String[] args) {
         LogConfig.configureRuntime();
         Config config = Config.create();
@@ -42,8 +48,7 @@ public final class Main {
             DemoCatalog.seedIfEmpty(new PostgresCatalogRepository(dataSource), settings.holds(), Instant.now());
         }
         Boxoffice app = Boxoffice.start(settings, dataSource, System::currentTimeMillis);
-        WebServer server = WebServer.builder()
-                .config(config.get("server"))
+        WebServer server = serverBuilder(config.get("server"))
                 .shutdownHook(false)
                 .addFeature(app.observe())
                 .routing(app::routing)

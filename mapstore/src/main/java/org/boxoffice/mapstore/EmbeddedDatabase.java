@@ -51,6 +51,8 @@ public final class EmbeddedDatabase implements AutoCloseable {
             "max_connections", "200",
             "shared_buffers", "256MB",
             "synchronous_commit", "on",
+            // zonky starts the postmaster with -F (fsync off); a later setting wins
+            "fsync", "on",
             "timezone", "UTC");
 
     private final EmbeddedPostgres postgres;

@@ -92,6 +92,26 @@ class EmbeddedDatabaseTest {
         }
     }
 
+    @Test
+    void server_isADurableReferee_fsyncAndSynchronousCommitOn() throws Exception {
+        try (EmbeddedDatabase db = EmbeddedDatabase.start(dir.resolve("postgres"), 0);
+             HikariDataSource ds = DataSources.pooled(db.settings(1));
+             java.sql.Connection c = ds.getConnection();
+             java.sql.Statement st = c.createStatement()) {
+            // zonky passes -F (fsync off) to the postmaster: a committed hold would not survive a power cut
+            assertEquals("on", show(st, "fsync"));
+            assertEquals("on", show(st, "synchronous_commit"));
+            assertEquals("on", show(st, "full_page_writes"));
+        }
+    }
+
+    private static String show(java.sql.Statement st, String setting) throws java.sql.SQLException {
+        try (java.sql.ResultSet rs = st.executeQuery("SHOW " + setting)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
+
     private static void saveVenue(EmbeddedDatabase db, Venue venue) {
         try (HikariDataSource ds = DataSources.pooled(db.settings(2))) {
             Migrations.migrate(ds);

@@ -127,6 +127,8 @@ public final class BaselineServer {
         WebServer web = WebServer.builder()
                 .host("127.0.0.1")
                 .port(Integer.parseInt(options.getOrDefault("--port", "0")))
+                // as the service: an answer's headers and body must not wait for a delayed ACK
+                .connectionOptions(o -> o.tcpNoDelay(true))
                 .routing(r -> r.register(server::routing))
                 .build()
                 .start();

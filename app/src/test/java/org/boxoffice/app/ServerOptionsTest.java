@@ -1,0 +1,18 @@
+package org.boxoffice.app;
+
+import io.helidon.config.Config;
+import io.helidon.webserver.WebServerConfig;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The listener the service starts with, as {@code Main} builds it from the shipped configuration. */
+class ServerOptionsTest {
+
+    @Test
+    void listener_disablesNagle_soABodyNeverWaitsForTheClientsDelayedAck() {
+        WebServerConfig server = Main.serverBuilder(Config.create().get("server")).buildPrototype();
+        assertTrue(server.connectionOptions().tcpNoDelay(),
+                "server.connection-options.tcp-no-delay must be on: headers and body are written apart");
+    }
+}
