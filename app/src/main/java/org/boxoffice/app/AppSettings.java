@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * Everything Boxoffice reads from configuration, read once by {@link Main}. Every key can be
  * overridden by an environment variable the way Helidon maps them ({@code BOXOFFICE_DB_URL}
- * for {@code boxoffice.db.url}); the README lists them all.
+ * for {@code boxoffice.db.url}); docs/configuration.md lists them all.
  *
  * @param dataDir      where the embedded database keeps its files ({@code boxoffice.data.dir})
  * @param db           external database, or null to run the embedded one

@@ -28,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  * <p>Needs {@code node} (18.19+; {@code npm} too when {@code node_modules} is missing) and
  * {@code /usr/bin/chromium} (or {@code CHROMIUM}). Without them the test is skipped on a developer
  * machine and fails in CI ({@code CI=true}), where {@code .ci/run} installs them. Run
- * {@code mvn test -Dtest=WebJourneyTest -Dweb.seatmap=../docs/seatmap.png} to refresh the README's
+ * {@code mvn test -Dtest=WebJourneyTest -Dweb.seatmap=../docs/seatmap.png} to refresh the docs'
  * seat-map screenshot.
  */
 class WebJourneyTest {

@@ -60,7 +60,7 @@ public record PaymentSettings(String provider, String webhookSecret, Duration ch
     public PaymentSettings {
         if (!"simulator".equals(provider)) {
             throw new IllegalArgumentException("boxoffice.payments.provider: only 'simulator' is built in, not '"
-                    + provider + "' (a real provider needs an adapter, see README)");
+                    + provider + "' (a real provider needs an adapter, see docs/checkout.md)");
         }
         new WebhookSignature(webhookSecret);
     }
