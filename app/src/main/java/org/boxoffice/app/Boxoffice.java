@@ -66,6 +66,7 @@ public final class Boxoffice implements AutoCloseable {
     private final DataSource dataSource;
     private final LongSupplier clock;
     private final HazelcastInstance hz;
+    private final PostgresInventoryRepository referee;
     private final InventoryRepository inventoryRepository;
     private final CatalogRepository catalogRepository;
     private final ShowDirectory directory;
@@ -92,7 +93,14 @@ public final class Boxoffice implements AutoCloseable {
         this.dataSource = dataSource;
         this.clock = clock;
         this.metrics = new OpsMetrics();
-        this.inventoryRepository = new MeteredInventoryRepository(new PostgresInventoryRepository(dataSource), metrics);
+        this.referee = new PostgresInventoryRepository(dataSource);
+        this.inventoryRepository = new MeteredInventoryRepository(referee, metrics);
+        metrics.gauge("boxoffice_referee_batches", "write-through stores committed together (group commit batches) since start",
+                () -> referee.groupCommitStats().batches());
+        metrics.gauge("boxoffice_referee_batched_transitions", "seat transitions committed in those batches since start",
+                () -> referee.groupCommitStats().transitions());
+        metrics.gauge("boxoffice_referee_largest_batch", "the most transitions one group commit carried",
+                () -> referee.groupCommitStats().largestBatch());
         this.catalogRepository = new PostgresCatalogRepository(dataSource);
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
         this.hz = GridMember.start(settings.grid(), inventoryRepository, catalogRepository, waitlistRepository);
@@ -267,5 +275,7 @@ public final class Boxoffice implements AutoCloseable {
         sweeper.close();
         snapshots.close();
         hz.shutdown();
+        // after the member: its last stores (a graceful shutdown migrates, never writes) are done
+        referee.close();
     }
 }

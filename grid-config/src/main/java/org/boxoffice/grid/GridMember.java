@@ -39,6 +39,10 @@ public final class GridMember {
     /** The split-brain protection guarding seat writes and waiting-room positions. */
     public static final String QUORUM = "seat-writes";
 
+    /** Hazelcast's executor for offloaded MapStore calls (5.2+), and how many threads it gets. */
+    static final String MAP_STORE_EXECUTOR = "hz:map-store-offloadable";
+    static final int STORES_IN_FLIGHT = 64;
+
     private GridMember() {
     }
 
@@ -120,6 +124,11 @@ public final class GridMember {
                 .setWriteDelaySeconds(0)
                 .setInitialLoadMode(MapStoreConfig.InitialLoadMode.LAZY));
         config.addMapConfig(inventoryMap);
+        // Write-through stores run on this executor, off the partition threads, and wait there for
+        // the referee's group commit: it needs a thread per store in flight (one per partition at
+        // most) for the stores of many partitions to share a commit. Hazelcast's default is sized
+        // by cores, which on a small machine lets only a couple of stores wait at once.
+        config.addExecutorConfig(new ExecutorConfig(MAP_STORE_EXECUTOR).setPoolSize(STORES_IN_FLIGHT));
 
         MapConfig allowances = new MapConfig(GridMaps.ALLOWANCES)
                 .setInMemoryFormat(InMemoryFormat.OBJECT)

@@ -27,20 +27,33 @@ import org.boxoffice.domain.Transition;
  * Seat inventory on PostgreSQL: the referee the grid's write-through store calls before it puts a
  * new block value in memory.
  *
- * <p>{@link #apply} is one call of the {@code apply_seat_transition} function (migration V2) on one
- * pooled connection in autocommit mode: a single statement, so it is atomic without a transaction
- * round trip, and it either moves every seat of the transition or none. Thread-safe; holds no state
- * but the data source. Every method borrows one connection and returns it before returning.
+ * <p>{@link #apply} goes through the {@link GroupCommit}: the transitions in flight from all
+ * partitions are applied together, in one call of {@code apply_seat_transitions} (migration V10)
+ * on one pooled connection in autocommit mode, each in its own subtransaction, so each either
+ * moves every seat of its transition or none, and a stale one fails alone. A transition that is
+ * alone in the queue is one call of {@code apply_seat_transition}. {@code apply} returns only once
+ * its transition is committed. Thread-safe. Every other method borrows one connection and returns
+ * it before returning. {@link #close} stops the group commit's threads.
  *
  * <p>Failures: a stale grid copy is a {@link StaleInventoryException}; anything else the database
  * reports is a {@link DatabaseException}.
  */
-public final class PostgresInventoryRepository implements InventoryRepository {
+public final class PostgresInventoryRepository implements InventoryRepository, AutoCloseable {
 
     /** The SQLSTATE apply_seat_transition raises when seat rows moved on. */
     public static final String STALE_SQLSTATE = "BX409";
 
     private static final String APPLY = "SELECT apply_seat_transition(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    private static final String APPLY_MANY =
+            "SELECT apply_seat_transitions(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    /**
+     * Committer threads: two, so that one batch gathers while the other commits. Batches stay under
+     * 64 transitions, the subtransactions PostgreSQL tracks per transaction without overflowing.
+     */
+    private static final int COMMITTERS = 2;
+    private static final int MAX_BATCH = 48;
 
     private static final String LOAD = """
             SELECT idx, state, hold_id, holder, epoch_ms(held_until), booking_id, version
@@ -66,17 +79,48 @@ public final class PostgresInventoryRepository implements InventoryRepository {
     private static final String[] NO_STRINGS = new String[0];
 
     private final DataSource dataSource;
+    private final GroupCommit groupCommit;
 
     public PostgresInventoryRepository(DataSource dataSource) {
         this.dataSource = Objects.requireNonNull(dataSource);
+        this.groupCommit = new GroupCommit(new GroupCommit.Referee() {
+            @Override
+            public void applyOne(SeatBlock next) {
+                applyAlone(next);
+            }
+
+            @Override
+            public int[] applyMany(List<SeatBlock> batch) throws SQLException {
+                return applyTogether(batch);
+            }
+        }, COMMITTERS, MAX_BATCH);
     }
 
     @Override
     public void apply(SeatBlock next) {
-        Transition t = next.transition();
-        if (t == null) {
-            return;
+        if (next.transition() != null) {
+            groupCommit.apply(next);
         }
+    }
+
+    /** Batches committed, transitions in them and the largest batch, since this repository was made. */
+    public GroupCommitStats groupCommitStats() {
+        GroupCommit.Stats s = groupCommit.stats();
+        return new GroupCommitStats(s.batches(), s.transitions(), s.largestBatch());
+    }
+
+    /** What the group commit achieved: {@code transitions / batches} is the average batch. */
+    public record GroupCommitStats(long batches, long transitions, long largestBatch) {
+    }
+
+    @Override
+    public void close() {
+        groupCommit.close();
+    }
+
+    /** One transition in its own statement and transaction. */
+    void applyAlone(SeatBlock next) {
+        Transition t = next.transition();
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement(APPLY)) {
             boolean holding = t.newStatus() == SeatState.Status.HELD;
@@ -110,6 +154,91 @@ public final class PostgresInventoryRepository implements InventoryRepository {
                         + " refused: " + e.getMessage());
             }
             throw new DatabaseException("applying " + t + " to " + next.showId() + "/" + next.blockId(), e);
+        }
+    }
+
+    /** Many transitions in one statement (see {@code apply_seat_transitions}); per transition its result. */
+    int[] applyTogether(List<SeatBlock> batch) throws SQLException {
+        int n = batch.size();
+        String[] shows = new String[n];
+        Integer[] blocks = new Integer[n];
+        String[] kinds = new String[n];
+        Integer[] seatCounts = new Integer[n];
+        String[] newStates = new String[n];
+        String[] holdIds = new String[n];
+        String[] holders = new String[n];
+        String[] heldUntil = new String[n];
+        Long[] bookings = new Long[n];
+        String[] actors = new String[n];
+        String[] reasons = new String[n];
+        String[] ats = new String[n];
+        Integer[] holdSeatCounts = new Integer[n];
+        Integer[] endedCounts = new Integer[n];
+        List<Integer> idx = new ArrayList<>();
+        List<Integer> expected = new ArrayList<>();
+        List<String> oldStates = new ArrayList<>();
+        List<String> oldHolds = new ArrayList<>();
+        List<String> holdSeats = new ArrayList<>();
+        List<String> ended = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            SeatBlock next = batch.get(i);
+            Transition t = next.transition();
+            shows[i] = next.showId();
+            blocks[i] = next.blockId();
+            kinds[i] = t.kind().name();
+            seatCounts[i] = t.seats().length;
+            for (int k = 0; k < t.seats().length; k++) {
+                idx.add(t.seats()[k]);
+                expected.add(t.expectedVersions()[k]);
+                oldStates.add(t.oldStatuses()[k].name());
+                oldHolds.add(t.oldHoldIds()[k]);
+            }
+            newStates[i] = t.newStatus().name();
+            holdIds[i] = t.holdId();
+            holders[i] = t.accountId();
+            heldUntil[i] = t.newStatus() == SeatState.Status.HELD ? Instant.ofEpochMilli(t.expiresAt()).toString() : null;
+            bookings[i] = t.bookingId() != 0 ? t.bookingId() : null;
+            actors[i] = t.actor();
+            reasons[i] = t.reason();
+            ats[i] = Instant.ofEpochMilli(t.at()).toString();
+            String[] hs = t.holdSeatIds() == null ? NO_STRINGS : t.holdSeatIds();
+            holdSeatCounts[i] = hs.length;
+            holdSeats.addAll(Arrays.asList(hs));
+            java.util.Set<String> endedHolds = t.endedHoldIds();
+            endedCounts[i] = endedHolds.size();
+            ended.addAll(endedHolds);
+        }
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(APPLY_MANY)) {
+            ps.setArray(1, c.createArrayOf("text", shows));
+            ps.setArray(2, c.createArrayOf("int4", blocks));
+            ps.setArray(3, c.createArrayOf("text", kinds));
+            ps.setArray(4, c.createArrayOf("int4", seatCounts));
+            ps.setArray(5, c.createArrayOf("int4", idx.toArray()));
+            ps.setArray(6, c.createArrayOf("int4", expected.toArray()));
+            ps.setArray(7, c.createArrayOf("text", oldStates.toArray()));
+            ps.setArray(8, c.createArrayOf("text", oldHolds.toArray()));
+            ps.setArray(9, c.createArrayOf("text", newStates));
+            ps.setArray(10, c.createArrayOf("text", holdIds));
+            ps.setArray(11, c.createArrayOf("text", holders));
+            ps.setArray(12, c.createArrayOf("timestamptz", heldUntil));
+            ps.setArray(13, c.createArrayOf("int8", bookings));
+            ps.setArray(14, c.createArrayOf("text", actors));
+            ps.setArray(15, c.createArrayOf("text", reasons));
+            ps.setArray(16, c.createArrayOf("timestamptz", ats));
+            ps.setArray(17, c.createArrayOf("int4", holdSeatCounts));
+            ps.setArray(18, c.createArrayOf("text", holdSeats.toArray()));
+            ps.setArray(19, c.createArrayOf("int4", endedCounts));
+            ps.setArray(20, c.createArrayOf("text", ended.toArray()));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                Integer[] results = (Integer[]) rs.getArray(1).getArray();
+                int[] out = new int[n];
+                for (int i = 0; i < n; i++) {
+                    out[i] = results[i];
+                }
+                return out;
+            }
         }
     }
 
@@ -173,8 +302,19 @@ public final class PostgresInventoryRepository implements InventoryRepository {
         }
     }
 
-    private static final String HISTORY = "SELECT event_id, show_id, seat_id, at, actor, kind, reason, hold_id, booking_id, "
-            + "old_state, new_state, old_version, new_version FROM seat_events WHERE show_id = ? AND seat_id = ? ORDER BY event_id";
+    /**
+     * One seat's audit trail: the transitions that name it (found through the GIN index on
+     * {@code seat_keys}), each unnested to the seat's own row. Same shape as the {@code seat_events} view.
+     */
+    private static final String HISTORY = """
+            SELECT t.transition_id * 1024 + u.n, t.show_id, u.seat_id, t.at, t.actor, t.kind, t.reason,
+                   coalesce(t.hold_id, u.old_hold), t.booking_id, u.old_state, t.new_state,
+                   u.old_version, u.old_version + 1
+            FROM seat_transitions t
+            CROSS JOIN LATERAL unnest(t.seat_ids, t.old_states, t.old_holds, t.old_versions)
+                 WITH ORDINALITY AS u(seat_id, old_state, old_hold, old_version, n)
+            WHERE seat_keys(t.show_id, t.seat_ids) @> ARRAY[? || '|' || ?] AND t.show_id = ? AND u.seat_id = ?
+            ORDER BY 1""";
 
     @Override
     public List<org.boxoffice.domain.SeatEvent> history(String showId, String seatId) {
@@ -182,6 +322,8 @@ public final class PostgresInventoryRepository implements InventoryRepository {
              PreparedStatement ps = c.prepareStatement(HISTORY)) {
             ps.setString(1, showId);
             ps.setString(2, seatId);
+            ps.setString(3, showId);
+            ps.setString(4, seatId);
             List<org.boxoffice.domain.SeatEvent> events = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

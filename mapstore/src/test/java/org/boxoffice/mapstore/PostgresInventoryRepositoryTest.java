@@ -430,6 +430,91 @@ class PostgresInventoryRepositoryTest {
         assertEquals(AccountAllowance.empty(), inventory.allowance(id, "acc-nobody"));
     }
 
+    // ---------------------------------------------------------------- group commit, audit per transition
+
+    @Test
+    void applyTogether_decidesEachTransitionOnItsOwn_aStaleOneNeverFailsItsNeighbours() throws SQLException {
+        Show show = newShow();
+        String id = show.showId();
+        SeatBlock b0 = block(show, 0);
+        SeatBlock b1 = block(show, 1);
+        SeatBlock applied = applied(hold(b0, id + "-before", "acc-0", show, 4));
+        SeatBlock fresh0 = hold(applied, id + "-fresh0", "acc-1", show, 0, 1);
+        // block 1 seat 0 is held behind this copy's back: the copy's claim on it is stale
+        applied(changed(b1.hold(id + "-behind", "acc-9", new int[] {0}, EXPIRES, T0, GRACE, new String[] {"B-1-1"})));
+        SeatBlock stale1 = changed(b1.hold(id + "-stale", "acc-2", new int[] {0, 1}, EXPIRES, T0, GRACE,
+                new String[] {"B-1-1", "B-1-2"}));
+        SeatBlock fresh2 = hold(applied, id + "-fresh2", "acc-3", show, 6);
+
+        int[] results = inventory.applyTogether(List.of(fresh0, stale1, applied, fresh2));
+
+        assertEquals(List.of(2, -1, 0, 1), Arrays.stream(results).boxed().toList(),
+                "seats moved per transition; -1 stale, 0 already applied");
+        assertEquals("HELD", seat(show, "A-1-1").state());
+        assertEquals(id + "-fresh0", seat(show, "A-1-2").holdId());
+        assertEquals(id + "-fresh2", seat(show, "A-2-3").holdId());
+        assertEquals(new SeatRow("HELD", id + "-behind", "acc-9", EXPIRES, null, 1), seat(show, "B-1-1"));
+        assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 0), seat(show, "B-1-2"),
+                "the stale transition's other seat must not move");
+        assertTrue(inventory.findHold(id + "-stale").isEmpty(), "a stale hold leaves no hold row");
+        assertEquals("ACTIVE", inventory.findHold(id + "-fresh2").orElseThrow().status());
+        assertEquals(List.of(), audit(show, "B-1-2"));
+    }
+
+    @Test
+    void apply_fromManyThreadsAtOnce_isGroupCommitted_andEveryCallerHearsItsOwnOutcome() throws Exception {
+        Show show = TestShows.save(catalog, TestShows.stadium("inv-group-" + SHOWS.incrementAndGet(), 8, 1, 40));
+        int blocks = show.layout().blocks().size();
+        // one stale copy per block (a seat taken behind its back) beside one fresh claim per block
+        List<SeatBlock> fresh = new ArrayList<>();
+        List<SeatBlock> stale = new ArrayList<>();
+        for (int b = 0; b < blocks; b++) {
+            SeatBlock copy = block(show, b);
+            String seat0 = show.layout().seat(b, 0).seatId();
+            applied(changed(copy.hold(show.showId() + "-behind" + b, "acc-9", new int[] {0}, EXPIRES, T0, GRACE,
+                    new String[] {seat0})));
+            stale.add(hold(copy, show.showId() + "-stale" + b, "acc-2", show, 0, 1));
+            fresh.add(hold(block(show, b), show.showId() + "-fresh" + b, "acc-1", show, 2, 3));
+        }
+        PostgresInventoryRepository.GroupCommitStats before = inventory.groupCommitStats();
+        List<SeatBlock> all = new ArrayList<>(fresh);
+        all.addAll(stale);
+        ExecutorService pool = Executors.newFixedThreadPool(all.size());
+        try {
+            CyclicBarrier start = new CyclicBarrier(all.size());
+            List<Future<Boolean>> outcomes = new ArrayList<>();
+            for (SeatBlock next : all) {
+                outcomes.add(pool.submit(claim(start, next)));
+            }
+            for (int i = 0; i < all.size(); i++) {
+                assertEquals(i < fresh.size(), outcomes.get(i).get(), "transition " + all.get(i).transition());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(2L * blocks, count("SELECT count(*) FROM seats WHERE show_id = '" + show.showId()
+                + "' AND hold_id LIKE '%-fresh%'"));
+        assertEquals(0, count("SELECT count(*) FROM holds WHERE hold_id LIKE '" + show.showId() + "-stale%'"));
+        PostgresInventoryRepository.GroupCommitStats after = inventory.groupCommitStats();
+        assertEquals(all.size(), after.transitions() - before.transitions());
+    }
+
+    @Test
+    void audit_isOneRowPerTransition_andEachSeatsHistoryStillReadsSeatBySeat() throws SQLException {
+        Show show = newShow();
+        String hold = show.showId() + "-h1";
+        SeatBlock held = hold(block(show, 0), hold, "acc-1", show, 0, 1, 2);
+        inventory.apply(held);
+        inventory.apply(changed(held.release(hold, T0 + 1_000, "acc-1", "changed my mind")));
+
+        assertEquals(2, count("SELECT count(*) FROM seat_transitions WHERE show_id = '" + show.showId() + "'"));
+        List<org.boxoffice.domain.SeatEvent> history = inventory.history(show.showId(), "A-1-2");
+        assertEquals(List.of("HOLD", "RELEASE"), history.stream().map(org.boxoffice.domain.SeatEvent::kind).toList());
+        assertEquals(List.of(hold, hold), history.stream().map(org.boxoffice.domain.SeatEvent::holdId).toList());
+        assertEquals(List.of(), inventory.history(show.showId(), "A-1-9"));
+        assertTrue(history.get(0).eventId() < history.get(1).eventId());
+    }
+
     // ---------------------------------------------------------------- helpers
 
     private static Show newShow() {
