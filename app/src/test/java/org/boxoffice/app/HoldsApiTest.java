@@ -103,6 +103,22 @@ class HoldsApiTest {
     }
 
     @Test
+    void aRefusalOfTheFastGate_isNotRemembered_soTheSameKeyIsDecidedAfreshOnceTheSeatIsFree() {
+        String ivan = app.token("ivan-1");
+        String holdId = json(hold(ivan, "{\"seatIds\":[\"STALLS-7-3\"]}")).get("holdId").asText();
+        String judy = app.token("judy-1");
+
+        assertError(hold(judy, "{\"seatIds\":[\"STALLS-7-3\"]}", "Idempotency-Key", "j-1"), 409, "SEATS_UNAVAILABLE");
+        assertEquals(204, http.delete("/v1/holds/" + holdId, ivan).status());
+        TestApp.Http.Reply retry = hold(judy, "{\"seatIds\":[\"STALLS-7-3\"]}", "Idempotency-Key", "j-1");
+
+        assertEquals(201, retry.status(), "nothing was changed or promised by the refusal: " + retry.body());
+        assertEquals(json(retry).get("holdId"),
+                json(hold(judy, "{\"seatIds\":[\"STALLS-7-3\"]}", "Idempotency-Key", "j-1")).get("holdId"),
+                "once it held, the key answers with that hold");
+    }
+
+    @Test
     void release_returnsSeatsToSaleAtOnce() {
         String dave = app.token("dave-1");
         String holdId = json(hold(dave, "{\"seatIds\":[\"STALLS-9-1\"]}")).get("holdId").asText();

@@ -13,6 +13,7 @@ import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.app.http.Json;
 
 import org.boxoffice.app.ops.OpsMetrics;
+import org.boxoffice.domain.Rejection;
 import org.boxoffice.grid.InventoryUnavailableException;
 import org.boxoffice.grid.room.WaitingRooms;
 
@@ -66,7 +67,9 @@ public final class HoldsService implements HttpService {
         long start = System.nanoTime();
         String outcome = "held";
         try {
-            createHold(req, res);
+            if (!createHold(req, res)) {
+                outcome = Rejection.SEATS_UNAVAILABLE.name();
+            }
         } catch (ApiException e) {
             outcome = e.code();
             throw e;
@@ -81,20 +84,29 @@ public final class HoldsService implements HttpService {
         }
     }
 
-    private void createHold(ServerRequest req, ServerResponse res) {
+    /** Returns false if the fast gate refused the request (already answered 409). */
+    private boolean createHold(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
         String showId = req.path().pathParameters().get("showId");
         boolean throughRoom = gate.check(req, caller, showId);
         JsonNode body = Json.body(req);
         HoldRequest request = parse(body);
         Optional<String> key = req.headers().first(IDEMPOTENCY_KEY);
+        // The fast gate first: a refusal changes nothing, so it need not be remembered under the
+        // request's key. Unless the key is already known: a retry of a request that is running or
+        // done (whose own hold may be what the snapshot shows as taken) gets that request's answer.
+        Optional<byte[]> refused = holds.refusalFromSnapshot(showId, request);
+        if (refused.isPresent() && (key.isEmpty() || !idempotency.known(caller.accountId(), key.get()))) {
+            Json.sendBytes(res, 409, refused.get());
+            return false;
+        }
         if (key.isEmpty()) {
             HoldView held = holds.hold(caller, showId, request);
             if (throughRoom) {
                 rooms.converted(showId);
             }
             Json.send(res, 201, held);
-            return;
+            return true;
         }
         String fingerprint = "POST /v1/shows/" + showId + "/holds " + Json.write(body);
         Idempotency.Reply reply = idempotency.execute(caller.accountId(), key.get(), fingerprint, () -> {
@@ -112,6 +124,7 @@ public final class HoldsService implements HttpService {
             }
         });
         Json.sendRaw(res, reply.status(), reply.body());
+        return true;
     }
 
     private void get(ServerRequest req, ServerResponse res) {

@@ -38,6 +38,15 @@ public final class Idempotency {
     public record Reply(int status, String body) {
     }
 
+    /**
+     * Whether a request with this key is running or remembered (one read, no write, no backup).
+     * A request under a new key that the fast gate refuses is not remembered at all: it changed
+     * nothing, and a retry is decided afresh.
+     */
+    public boolean known(String accountId, String key) {
+        return !key.isEmpty() && key.length() <= 255 && map.containsKey(accountId + "\u0000" + key);
+    }
+
     public Reply execute(String accountId, String key, String fingerprint, Supplier<Reply> action) {
         if (key.isEmpty() || key.length() > 255) {
             throw ApiException.badRequest("Idempotency-Key must be 1 to 255 characters");

@@ -28,6 +28,8 @@ public final class OpsMetrics {
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Timer holdLatency;
+    private final Counter holdAttempts;
+    private final Map<String, Counter> holdOutcomes = new ConcurrentHashMap<>();
     private final Timer storeLatency;
 
     public OpsMetrics() {
@@ -38,15 +40,18 @@ public final class OpsMetrics {
         this.registry = registry;
         this.holdLatency = registry.getOrCreate(Timer.builder("boxoffice_hold_latency")
                 .description("time to answer a hold request").buckets(LATENCY_BUCKETS));
+        this.holdAttempts = counter("boxoffice_hold_attempts", "hold requests", List.of());
         this.storeLatency = registry.getOrCreate(Timer.builder("boxoffice_mapstore_store_latency")
                 .description("time of one write-through store (one transition applied to PostgreSQL)").buckets(LATENCY_BUCKETS));
     }
 
     /** A hold request's outcome: {@code held} or the error code; counts attempts and records latency. */
     public void hold(String outcome, long nanos) {
-        counter("boxoffice_hold_attempts", "hold requests", List.of()).increment();
-        counter("boxoffice_hold_outcomes", "hold requests by outcome (held or error code)",
-                List.of(Tag.create("outcome", outcome))).increment();
+        holdAttempts.increment();
+        // on every hold request: one map look-up by the outcome itself, no key built per call
+        holdOutcomes.computeIfAbsent(outcome, o -> registry.getOrCreate(Counter.builder("boxoffice_hold_outcomes")
+                .description("hold requests by outcome (held or error code)").tags(List.of(Tag.create("outcome", o)))))
+                .increment();
         holdLatency.record(nanos, TimeUnit.NANOSECONDS);
     }
 

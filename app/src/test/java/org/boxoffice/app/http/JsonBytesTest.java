@@ -1,0 +1,49 @@
+package org.boxoffice.app.http;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+class JsonBytesTest {
+
+    @Test
+    void writesTheSameBytesAsTheServicesMapper_forEveryKindOfCharacter() throws Exception {
+        assertSameAsMapper("quote\" back\\slash \n\r\t\b\f \u0001\u001f control, ünïcödé €, </script>");
+    }
+
+    @Test
+    void writesCharactersBeyondTheBasicPlane_asTheSameString() throws Exception {
+        byte[] written = new JsonBytes().field("message", "clef 𝄞").toBytes();
+        assertEquals(Map.of("message", "clef 𝄞"), Json.MAPPER.readValue(written, Map.class));
+    }
+
+    private static void assertSameAsMapper(String tricky) throws Exception {
+        Map<String, Object> expected = new LinkedHashMap<>();
+        expected.put("error", "SEATS_UNAVAILABLE");
+        expected.put("message", tricky);
+        expected.put("unavailable", List.of("A-1-1", tricky));
+        expected.put("alternatives", List.of(List.of("A-1-5", "A-1-6"), List.of(), List.of(tricky)));
+
+        byte[] written = new JsonBytes()
+                .field("error", "SEATS_UNAVAILABLE")
+                .field("message", tricky)
+                .field("unavailable", List.of("A-1-1", tricky))
+                .fieldOfLists("alternatives", List.of(List.of("A-1-5", "A-1-6"), List.of(), List.of(tricky)))
+                .toBytes();
+
+        assertEquals(new String(Json.MAPPER.writeValueAsBytes(expected), StandardCharsets.UTF_8),
+                new String(written, StandardCharsets.UTF_8));
+        assertEquals(expected, Json.MAPPER.readValue(written, Map.class));
+    }
+
+    @Test
+    void writesAnEmptyListAsAnEmptyArray() {
+        assertEquals("{\"unavailable\":[],\"alternatives\":[]}", new String(new JsonBytes()
+                .field("unavailable", List.of()).fieldOfLists("alternatives", List.of()).toBytes(), StandardCharsets.UTF_8));
+    }
+}
