@@ -212,20 +212,23 @@ public final class SeatPicker {
         }
         int quantity = requested.size();
         ShowLayout.Seat anchor = wanted.get(0);
-        double row = wanted.stream().mapToInt(ShowLayout.Seat::rowOrdinal).average().orElse(0);
-        double number = wanted.stream().mapToInt(ShowLayout.Seat::number).average().orElse(0);
-        int[] excluded = wanted.stream().mapToInt(ShowLayout.Seat::globalIndex).toArray();
+        double rowSum = 0;
+        double numberSum = 0;
+        int[] excluded = new int[wanted.size()];
+        for (int k = 0; k < excluded.length; k++) {
+            ShowLayout.Seat w = wanted.get(k);
+            rowSum += w.rowOrdinal();
+            numberSum += w.number();
+            excluded[k] = w.globalIndex();
+        }
+        double row = rowSum / excluded.length;
+        double number = numberSum / excluded.length;
         int[] rows = index.bySection.get(anchor.section());
         record Placement(int row, int start, boolean orphan, double distance) {
         }
         List<List<String>> picked = new ArrayList<>();
         List<int[]> used = new ArrayList<>();
-        // rows in a section have ordinals 0..n-1: visit them by distance from the requested row
-        Integer[] order = new Integer[rows.length];
-        for (int i = 0; i < rows.length; i++) {
-            order[i] = i;
-        }
-        java.util.Arrays.sort(order, Comparator.comparingDouble(i -> Math.abs(i - row)));
+        int[] order = byDistance(rows.length, row);
         FreeRuns runs = new FreeRuns();
         int i = 0;
         while (i < order.length && picked.size() < max) {
@@ -261,6 +264,22 @@ public final class SeatPicker {
             }
         }
         return picked;
+    }
+
+    /**
+     * Row ordinals 0..n-1 nearest {@code row} first, the lower one first at equal distance (what a
+     * stable sort by distance gives), walked outwards from {@code row} without sorting: this runs
+     * on every refused hold.
+     */
+    static int[] byDistance(int n, double row) {
+        int[] order = new int[n];
+        int lo = Math.min((int) Math.floor(row), n - 1);
+        int hi = lo + 1;
+        for (int k = 0; k < n; k++) {
+            boolean low = lo >= 0 && (hi >= n || row - lo <= hi - row);
+            order[k] = low ? lo-- : hi++;
+        }
+        return order;
     }
 
     private static boolean overlaps(int[] seats, int start, int quantity) {

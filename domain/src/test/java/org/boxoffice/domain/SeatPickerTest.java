@@ -65,4 +65,21 @@ class SeatPickerTest {
         }
         assertEquals(List.of("A-2-4", "A-2-5"), alts.get(0));
     }
+
+    @org.junit.jupiter.api.Test
+    void byDistance_visitsRowsInTheOrderOfAStableSortByDistance() {
+        java.util.Random random = new java.util.Random(7);
+        for (int trial = 0; trial < 2_000; trial++) {
+            int n = 1 + random.nextInt(60);
+            double row = random.nextInt(4) == 0 ? random.nextInt(n + 10) : random.nextInt(4 * n) / 4.0;
+            Integer[] expected = new Integer[n];
+            for (int i = 0; i < n; i++) {
+                expected[i] = i;
+            }
+            java.util.Arrays.sort(expected, java.util.Comparator.comparingDouble(i -> Math.abs(i - row)));
+            org.junit.jupiter.api.Assertions.assertArrayEquals(
+                    java.util.Arrays.stream(expected).mapToInt(Integer::intValue).toArray(),
+                    SeatPicker.byDistance(n, row), "n=" + n + " row=" + row);
+        }
+    }
 }
