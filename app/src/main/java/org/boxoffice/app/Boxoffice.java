@@ -38,7 +38,7 @@ import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.Show;
 import org.boxoffice.grid.Allowances;
 import org.boxoffice.grid.GridMaps;
-import org.boxoffice.grid.GridMember;
+import org.boxoffice.grid.member.GridMember;
 import org.boxoffice.grid.HoldSweeper;
 import org.boxoffice.grid.Inventory;
 import org.boxoffice.grid.ShowSnapshots;

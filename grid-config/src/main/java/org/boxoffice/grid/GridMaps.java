@@ -10,6 +10,8 @@ public final class GridMaps {
     public static final String IDEMPOTENCY = "idempotency";
     /** Denormalized events for search (SQL). */
     public static final String CATALOG_EVENTS = org.boxoffice.grid.catalog.CatalogSearch.MAP;
+    /** The split-brain protection that seat writes need: a quorum of members. */
+    public static final String QUORUM = "seat-writes";
     /** Cluster-unique ids for holds. */
     public static final String HOLD_IDS = "hold-ids";
 

@@ -53,8 +53,8 @@ public final class Inventory {
     public Inventory(HazelcastInstance hz) {
         this.map = hz.getMap(GridMaps.INVENTORY);
         this.cluster = hz.getCluster();
-        this.quorum = hz.getConfig().getSplitBrainProtectionConfigs().containsKey(GridMember.QUORUM)
-                ? hz.getSplitBrainProtectionService().getSplitBrainProtection(GridMember.QUORUM) : null;
+        this.quorum = hz.getConfig().getSplitBrainProtectionConfigs().containsKey(GridMaps.QUORUM)
+                ? hz.getSplitBrainProtectionService().getSplitBrainProtection(GridMaps.QUORUM) : null;
     }
 
     /** The outcome of a multi-block hold. */

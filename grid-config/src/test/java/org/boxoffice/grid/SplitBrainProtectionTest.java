@@ -1,5 +1,7 @@
 package org.boxoffice.grid;
 
+import org.boxoffice.grid.member.GridMember;
+
 import com.hazelcast.core.HazelcastInstance;
 import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.Show;
@@ -52,7 +54,7 @@ class SplitBrainProtectionTest {
         members.get(1).getLifecycleService().terminate();
         deadline = System.currentTimeMillis() + 30_000;
         // the quorum learns of the loss from a membership event, a moment after the member list does
-        var quorum = members.get(0).getSplitBrainProtectionService().getSplitBrainProtection(GridMember.QUORUM);
+        var quorum = members.get(0).getSplitBrainProtectionService().getSplitBrainProtection(org.boxoffice.grid.GridMaps.QUORUM);
         while ((members.get(0).getCluster().getMembers().size() > 1 || quorum.hasMinimumSize())
                 && System.currentTimeMillis() < deadline) {
             Thread.sleep(100);

@@ -1,5 +1,7 @@
 package org.boxoffice.grid;
 
+import org.boxoffice.grid.member.GridMember;
+
 import com.hazelcast.core.HazelcastInstance;
 import org.boxoffice.domain.CatalogRepository;
 import org.boxoffice.domain.Event;

@@ -14,7 +14,7 @@ import org.boxoffice.domain.WaitlistEntry.State;
 import org.boxoffice.grid.Allowances;
 import org.boxoffice.grid.BlockCommand;
 import org.boxoffice.grid.BlockKey;
-import org.boxoffice.grid.GridMember;
+import org.boxoffice.grid.member.GridMember;
 import org.boxoffice.grid.GridSettings;
 import org.boxoffice.grid.InMemoryInventoryRepository;
 import org.boxoffice.grid.Inventory;

@@ -1,4 +1,4 @@
-package org.boxoffice.grid;
+package org.boxoffice.grid.member;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.ExecutorConfig;
@@ -22,6 +22,10 @@ import com.hazelcast.core.HazelcastInstance;
 import org.boxoffice.domain.CatalogRepository;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.WaitlistRepository;
+import org.boxoffice.grid.AllowanceMapLoader;
+import org.boxoffice.grid.GridMaps;
+import org.boxoffice.grid.GridSettings;
+import org.boxoffice.grid.InventoryMapStore;
 import org.boxoffice.grid.catalog.EventListingLoader;
 import org.boxoffice.grid.serialization.GridSerializers;
 import org.boxoffice.grid.waitlist.WaitlistOffers;
@@ -37,7 +41,6 @@ import org.boxoffice.grid.waitlist.Waitlists;
 public final class GridMember {
 
     /** The split-brain protection guarding seat writes and waiting-room positions. */
-    public static final String QUORUM = "seat-writes";
 
     /** Hazelcast's executor for offloaded MapStore calls (5.2+), and how many threads it gets. */
     static final String MAP_STORE_EXECUTOR = "hz:map-store-offloadable";
@@ -102,7 +105,7 @@ public final class GridMember {
         // protection). With a quorum of 1 there is nothing to protect, and Hazelcast reports a
         // fresh single member as below any protection until its first heartbeat, so it is left out.
         if (settings.quorum() > 1) {
-            config.addSplitBrainProtectionConfig(new SplitBrainProtectionConfig(QUORUM, true, settings.quorum())
+            config.addSplitBrainProtectionConfig(new SplitBrainProtectionConfig(GridMaps.QUORUM, true, settings.quorum())
                     .setProtectOn(SplitBrainProtectionOn.WRITE));
         }
         GridSerializers.register(config.getSerializationConfig().getCompactSerializationConfig());
@@ -152,7 +155,7 @@ public final class GridMember {
         config.addMapConfig(new MapConfig(org.boxoffice.grid.room.WaitingRooms.MAP)
                 .setInMemoryFormat(InMemoryFormat.OBJECT)
                 .setBackupCount(settings.backupCount())
-                .setSplitBrainProtectionName(settings.quorum() > 1 ? QUORUM : null));
+                .setSplitBrainProtectionName(settings.quorum() > 1 ? GridMaps.QUORUM : null));
 
         MapConfig events = new MapConfig(GridMaps.CATALOG_EVENTS).setBackupCount(settings.backupCount());
         events.setMapStoreConfig(new MapStoreConfig()
@@ -165,7 +168,7 @@ public final class GridMember {
         // PostgreSQL before the queue holds it (see Waitlists, WaitlistQueueStore)
         QueueConfig waitlistQueue = new QueueConfig(Waitlists.CONFIG_NAME)
                 .setBackupCount(settings.backupCount())
-                .setSplitBrainProtectionName(settings.quorum() > 1 ? QUORUM : null);
+                .setSplitBrainProtectionName(settings.quorum() > 1 ? GridMaps.QUORUM : null);
         if (waitlist != null) {
             waitlistQueue.setQueueStoreConfig(new QueueStoreConfig().setEnabled(true)
                     .setFactoryImplementation(WaitlistQueueStore.factory(waitlist)));
