@@ -37,6 +37,7 @@ import org.boxoffice.domain.CatalogRepository;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.Show;
 import org.boxoffice.grid.Allowances;
+import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.GridMaps;
 import org.boxoffice.grid.member.GridMember;
 import org.boxoffice.grid.HoldSweeper;
@@ -75,6 +76,7 @@ public final class Boxoffice implements AutoCloseable {
     private final HoldSweeper sweeper;
     private final CatalogSearch search;
     private final Authenticator authenticator;
+    private final Seats seats;
     private final HoldManager holds;
     private final Idempotency idempotency;
     private final ITopic<String> announcements;
@@ -112,7 +114,8 @@ public final class Boxoffice implements AutoCloseable {
         this.search = new CatalogSearch(hz);
         this.authenticator = new Authenticator(settings.auth(), clock);
         this.idempotency = new Idempotency(hz, clock);
-        this.holds = new HoldManager(directory, inventory, new Allowances(hz), snapshots, inventoryRepository,
+        this.seats = new Seats(inventory, new Allowances(hz), snapshots);
+        this.holds = new HoldManager(directory, seats, snapshots, inventoryRepository,
                 hz.getFlakeIdGenerator(GridMaps.HOLD_IDS), clock);
         AppSettings.AdmissionSettings admission = settings.admission();
         this.rooms = new WaitingRooms(hz, clock, showId -> directory.find(showId)
@@ -126,7 +129,7 @@ public final class Boxoffice implements AutoCloseable {
         this.checkout = new CheckoutModule(settings.checkout(), dataSource, hz, directory, inventory, new Allowances(hz),
                 snapshots, inventoryRepository, authenticator, idempotency, clock);
         this.waitlist = new WaitlistModule(settings.waitlist(), settings.checkout().mail(), dataSource, hz, directory,
-                inventory, new Allowances(hz), snapshots, inventoryRepository, waitlistRepository, holds, authenticator,
+                seats, snapshots, inventoryRepository, waitlistRepository, holds, authenticator,
                 clock);
         this.invariants = new InvariantChecker(dataSource, metrics).start(settings.invariantEvery().toMillis(), 2_000);
         metrics.gauge("boxoffice_seatmap_streams", "live seat-map streams (Server-Sent Events) open on this member",
@@ -152,7 +155,7 @@ public final class Boxoffice implements AutoCloseable {
                         settings.admission().seatsPerBuyer(), settings.admission().tick().toMillis(), clock,
                         this::meterRoom))
                 .register("/v1", new AuditService(authenticator, directory, inventoryRepository))
-                .register("/v1", new AdminService(authenticator, catalogRepository, directory, inventory, snapshots,
+                .register("/v1", new AdminService(authenticator, catalogRepository, directory, seats, snapshots,
                         settings.holds(), this::announce, clock))
                 .register("/v1", streams)
                 .register("/openapi", new OpenApiService());

@@ -12,6 +12,10 @@ public enum Rejection {
     SALE_NOT_OPEN,
     /** A seat id that is not part of the show's layout, or named twice. */
     UNKNOWN_SEAT,
+    /** No show with that id. */
+    UNKNOWN_SHOW,
+    /** A section name that is not part of the show's layout. */
+    UNKNOWN_SECTION,
     /** No active hold with that id holds these seats. */
     HOLD_NOT_FOUND,
     /** The hold lapsed before the request reached it. */

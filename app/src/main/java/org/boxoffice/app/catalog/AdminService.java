@@ -18,9 +18,8 @@ import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
 import org.boxoffice.domain.Venue;
-import org.boxoffice.grid.BlockCommand;
 import org.boxoffice.grid.BlockOutcome;
-import org.boxoffice.grid.Inventory;
+import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.ShowSnapshots;
 
 import java.math.BigDecimal;
@@ -55,19 +54,19 @@ public final class AdminService implements HttpService {
     private final Authenticator auth;
     private final CatalogRepository catalog;
     private final ShowDirectory shows;
-    private final Inventory inventory;
+    private final Seats seats;
     private final ShowSnapshots snapshots;
     private final AppSettings.HoldDefaults defaults;
     private final Consumer<Show> announce;
     private final LongSupplier clock;
 
-    public AdminService(Authenticator auth, CatalogRepository catalog, ShowDirectory shows, Inventory inventory,
+    public AdminService(Authenticator auth, CatalogRepository catalog, ShowDirectory shows, Seats seats,
                         ShowSnapshots snapshots, AppSettings.HoldDefaults defaults, Consumer<Show> announce,
                         LongSupplier clock) {
         this.auth = auth;
         this.catalog = catalog;
         this.shows = shows;
-        this.inventory = inventory;
+        this.seats = seats;
         this.snapshots = snapshots;
         this.defaults = defaults;
         this.announce = announce;
@@ -231,17 +230,14 @@ public final class AdminService implements HttpService {
                 }
             }
         }
+        java.util.SortedMap<Integer, int[]> seatsByBlock = new TreeMap<>();
+        byBlock.forEach((blockId, list) -> seatsByBlock.put(blockId, list.stream().mapToInt(Integer::intValue).toArray()));
         int changed = 0;
-        for (Map.Entry<Integer, List<Integer>> e : byBlock.entrySet()) {
-            int[] seats = e.getValue().stream().mapToInt(Integer::intValue).toArray();
-            BlockCommand command = block ? new BlockCommand.Block(seats, now, actor, why)
-                    : new BlockCommand.Unblock(seats, now, actor, why);
-            BlockOutcome outcome = inventory.execute(show, e.getKey(), command);
+        for (BlockOutcome outcome : seats.block(show, seatsByBlock, block, now, actor, why).values()) {
             if (outcome.result() == BlockOutcome.Result.REJECTED) {
                 throw new ApiException(409, "SEAT_SOLD", "sold seats are cancelled before they are blocked");
             }
             if (outcome.result() == BlockOutcome.Result.CHANGED) {
-                snapshots.record(show, e.getKey(), outcome.seats(), block ? SeatState.Status.BLOCKED : SeatState.Status.AVAILABLE);
                 changed += outcome.seats().length;
             }
         }

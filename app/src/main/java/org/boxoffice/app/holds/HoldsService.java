@@ -9,7 +9,7 @@ import org.boxoffice.app.admission.AdmissionGate;
 import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.http.ApiException;
-import org.boxoffice.app.http.ErrorHandlers;
+import org.boxoffice.app.http.Refusals;
 import org.boxoffice.app.http.Json;
 
 import org.boxoffice.app.ops.OpsMetrics;
@@ -65,27 +65,22 @@ public final class HoldsService implements HttpService {
     /** Counts every hold request by outcome and records its latency. */
     private void create(ServerRequest req, ServerResponse res) {
         long start = System.nanoTime();
-        String outcome = "held";
+        String outcome = "INTERNAL";
         try {
-            if (!createHold(req, res)) {
-                outcome = Rejection.SEATS_UNAVAILABLE.name();
-            }
+            outcome = createHold(req, res);
         } catch (ApiException e) {
             outcome = e.code();
             throw e;
         } catch (InventoryUnavailableException e) {
             outcome = "GRID_UNAVAILABLE";
             throw e;
-        } catch (RuntimeException e) {
-            outcome = "INTERNAL";
-            throw e;
         } finally {
             metrics.hold(outcome, System.nanoTime() - start);
         }
     }
 
-    /** Returns false if the fast gate refused the request (already answered 409). */
-    private boolean createHold(ServerRequest req, ServerResponse res) {
+    /** Answers one hold request; returns its outcome for the metrics ({@code held} or the error code). */
+    private String createHold(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
         String showId = req.path().pathParameters().get("showId");
         boolean throughRoom = gate.check(req, caller, showId);
@@ -97,45 +92,62 @@ public final class HoldsService implements HttpService {
         // done (whose own hold may be what the snapshot shows as taken) gets that request's answer.
         Optional<byte[]> refused = holds.refusalFromSnapshot(showId, request);
         if (refused.isPresent() && (key.isEmpty() || !idempotency.known(caller.accountId(), key.get()))) {
-            Json.sendBytes(res, 409, refused.get());
-            return false;
+            Json.sendBytes(res, Refusals.status(Rejection.SEATS_UNAVAILABLE), refused.get());
+            return Rejection.SEATS_UNAVAILABLE.name();
         }
         if (key.isEmpty()) {
-            HoldView held = holds.hold(caller, showId, request);
-            if (throughRoom) {
-                rooms.converted(showId);
-            }
-            Json.send(res, 201, held);
-            return true;
+            HoldManager.Outcome outcome = hold(caller, showId, request, throughRoom);
+            Idempotency.Reply reply = reply(outcome);
+            Json.sendRaw(res, reply.status(), reply.body());
+            return outcomeName(outcome);
         }
         String fingerprint = "POST /v1/shows/" + showId + "/holds " + Json.write(body);
+        String[] name = {"held"};
         Idempotency.Reply reply = idempotency.execute(caller.accountId(), key.get(), fingerprint, () -> {
-            try {
-                HoldView held = holds.hold(caller, showId, request);
-                if (throughRoom) {
-                    rooms.converted(showId);
-                }
-                return new Idempotency.Reply(201, Json.write(held));
-            } catch (ApiException e) {
-                if (e.status() >= 500) {
-                    throw e;
-                }
-                return new Idempotency.Reply(e.status(), Json.write(ErrorHandlers.body(e)));
-            }
+            HoldManager.Outcome outcome = hold(caller, showId, request, throughRoom);
+            name[0] = outcomeName(outcome);
+            return reply(outcome);
         });
         Json.sendRaw(res, reply.status(), reply.body());
-        return true;
+        return name[0];
+    }
+
+    private HoldManager.Outcome hold(Principal caller, String showId, HoldRequest request, boolean throughRoom) {
+        HoldManager.Outcome outcome = holds.hold(caller, showId, request);
+        if (throughRoom && outcome instanceof HoldManager.Outcome.Held) {
+            rooms.converted(showId);
+        }
+        return outcome;
+    }
+
+    /** The answer to an outcome, as the idempotency record keeps it. */
+    private static Idempotency.Reply reply(HoldManager.Outcome outcome) {
+        return switch (outcome) {
+            case HoldManager.Outcome.Held held -> new Idempotency.Reply(201, Json.write(held.hold()));
+            case HoldManager.Outcome.Refused r -> new Idempotency.Reply(Refusals.status(r.reason()),
+                    Json.write(Refusals.body(r.reason(), r.message(), r.details())));
+        };
+    }
+
+    private static String outcomeName(HoldManager.Outcome outcome) {
+        return outcome instanceof HoldManager.Outcome.Refused r ? Refusals.code(r.reason()) : "held";
     }
 
     private void get(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
-        Json.send(res, 200, holds.get(caller, req.path().pathParameters().get("holdId")));
+        String holdId = req.path().pathParameters().get("holdId");
+        Json.send(res, 200, holds.find(caller, holdId).orElseThrow(() -> ApiException.notFound("hold " + holdId)));
     }
 
     private void release(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
-        holds.release(caller, req.path().pathParameters().get("holdId"));
-        res.status(204).send();
+        String holdId = req.path().pathParameters().get("holdId");
+        switch (holds.release(caller, holdId)) {
+            case RELEASED -> res.status(204).send();
+            case NOT_FOUND -> throw ApiException.notFound("hold " + holdId);
+            case CONFIRMED -> throw new ApiException(409, "HOLD_CONFIRMED",
+                    "this hold became a booking; cancel the booking instead");
+        }
     }
 
     /** Exactly one of {@code seatIds} or {@code bestAvailable}; anything else is a 400. */
@@ -156,15 +168,19 @@ public final class HoldsService implements HttpService {
             if (!seatIds.isArray()) {
                 throw ApiException.badRequest("'seatIds' must be an array of seat id strings");
             }
+            if (seatIds.size() > 1_000) {
+                throw ApiException.badRequest("too many seat ids");
+            }
             List<String> ids = new ArrayList<>();
+            Set<String> seen = new java.util.HashSet<>();
             for (JsonNode n : seatIds) {
                 if (!n.isTextual() || n.asText().isBlank() || n.asText().length() > 64) {
                     throw ApiException.badRequest("'seatIds' must be an array of seat id strings");
                 }
+                if (!seen.add(n.asText())) {
+                    throw ApiException.badRequest("seat " + n.asText() + " is listed twice");
+                }
                 ids.add(n.asText());
-            }
-            if (ids.size() > 1_000) {
-                throw ApiException.badRequest("too many seat ids");
             }
             return new HoldRequest.Seats(ids);
         }

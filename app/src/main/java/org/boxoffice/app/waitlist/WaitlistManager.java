@@ -166,12 +166,11 @@ public final class WaitlistManager {
     public List<OfferView> offers(Principal caller) {
         List<OfferView> out = new ArrayList<>();
         for (WaitlistStanding s : repository.offersOf(caller.accountId())) {
-            HoldView hold;
-            try {
-                hold = holds.get(caller, s.holdId());
-            } catch (ApiException e) {
+            Optional<HoldView> found = holds.find(caller, s.holdId());
+            if (found.isEmpty()) {
                 continue;
             }
+            HoldView hold = found.get();
             if ("HELD".equals(hold.status())) {
                 out.add(new OfferView(hold.holdId(), hold.showId(), Long.toString(s.entry().entryId()), hold.seatIds(),
                         hold.expiresAt(), hold.totalAmount(), hold.currency(), "/v1/holds/" + hold.holdId() + "/checkout"));

@@ -8,7 +8,6 @@ import com.hazelcast.map.listener.EntryUpdatedListener;
 import org.boxoffice.domain.HoldRecord;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.SeatBlock;
-import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
 import org.boxoffice.domain.WaitlistEntry;
@@ -16,11 +15,9 @@ import org.boxoffice.domain.WaitlistEntry.State;
 import org.boxoffice.domain.WaitlistMatcher;
 import org.boxoffice.domain.WaitlistRepository;
 import org.boxoffice.domain.WaitlistStanding;
-import org.boxoffice.grid.Allowances;
-import org.boxoffice.grid.BlockCommand;
 import org.boxoffice.grid.BlockKey;
 import org.boxoffice.grid.GridMaps;
-import org.boxoffice.grid.Inventory;
+import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.ShowSnapshot;
 import org.boxoffice.grid.ShowSnapshots;
 
@@ -63,7 +60,7 @@ import java.util.logging.Logger;
  * queue is tidied against the referee, and the {@link WaitlistMatcher} picks waiters while free
  * seats (a fresh snapshot) fit them.
  *
- * <p><b>Safety.</b> An offer is a hold made through {@link Inventory#hold} like any other, so the
+ * <p><b>Safety.</b> An offer is a hold made through {@link Seats#hold} like any other, so the
  * block processors and the referee decide: passes racing for one show (an ownership change, a test)
  * waste work but cannot hold a seat twice. An entry is offered at most once: WAITING to OFFERING and
  * OFFERING to OFFERED (with the offer's hold id) are conditional writes, and a hold whose entry
@@ -100,8 +97,7 @@ public final class WaitlistOffers implements AutoCloseable {
 
     private final HazelcastInstance hz;
     private final Waitlists waitlists;
-    private final Inventory inventory;
-    private final Allowances allowances;
+    private final Seats seats;
     private final ShowSnapshots snapshots;
     private final InventoryRepository holds;
     private final WaitlistRepository repository;
@@ -115,13 +111,11 @@ public final class WaitlistOffers implements AutoCloseable {
     private final IMap<BlockKey, SeatBlock> inventoryMap;
     private final UUID listener;
 
-    public WaitlistOffers(HazelcastInstance hz, Inventory inventory, Allowances allowances, ShowSnapshots snapshots,
-                          InventoryRepository holds, WaitlistRepository repository,
+    public WaitlistOffers(HazelcastInstance hz, Seats seats, ShowSnapshots snapshots, InventoryRepository holds, WaitlistRepository repository,
                           Function<String, Optional<Show>> shows, LongSupplier clock, Settings settings) {
         this.hz = hz;
         this.waitlists = new Waitlists(hz);
-        this.inventory = inventory;
-        this.allowances = allowances;
+        this.seats = seats;
         this.snapshots = snapshots;
         this.holds = holds;
         this.repository = repository;
@@ -340,35 +334,16 @@ public final class WaitlistOffers implements AutoCloseable {
             boolean busy = s.isPresent() && s.get().entry().entryId() == e.entryId() && s.get().state() == State.OFFERING;
             return busy ? Outcome.BUSY : Outcome.GONE;
         }
-        long grace = show.policy().graceMillis();
-        int remaining;
-        try {
-            remaining = allowances.reserve(show.showId(), e.accountId(), holdId, e.quantity(), expiresAt, now, grace,
-                    show.policy().maxPerAccount());
-        } catch (RuntimeException ex) {
-            repository.abandonOffer(e.entryId(), holdId, now);
-            throw ex;
-        }
-        if (remaining >= 0) {
-            if (repository.end(e.entryId(), Set.of(State.OFFERING), State.REFUSED, "the account may take only "
-                    + remaining + " more seats of this show", now)) {
-                waitlists.remove(show.showId(), List.of(e));
-            }
-            return Outcome.GONE;
-        }
         SortedMap<Integer, int[]> byBlock = show.layout().byBlockOf(match.seatIds());
-        Inventory.ClaimResult result;
+        Seats.Claim claim;
         try {
-            result = inventory.hold(show, holdId, e.accountId(), byBlock, expiresAt, now,
-                    match.seatIds().toArray(String[]::new));
+            claim = seats.hold(show, holdId, e.accountId(), byBlock, expiresAt, now, match.seatIds().toArray(String[]::new));
         } catch (RuntimeException ex) {
-            allowances.release(show.showId(), e.accountId(), holdId);
             repository.abandonOffer(e.entryId(), holdId, now);
             throw ex;
         }
-        switch (result) {
-            case Inventory.ClaimResult.Held held -> {
-                byBlock.forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.HELD));
+        switch (claim) {
+            case Seats.Claim.Held held -> {
                 take(show.layout(), free, byBlock);
                 if (repository.offered(e.entryId(), holdId, match.seatIds(), expiresAt, now)) {
                     waitlists.remove(show.showId(), List.of(e));
@@ -379,11 +354,17 @@ public final class WaitlistOffers implements AutoCloseable {
                 withdraw(show, e, holdId, byBlock, now);
                 return Outcome.GONE;
             }
-            case Inventory.ClaimResult.Rejected rejected -> {
-                allowances.release(show.showId(), e.accountId(), holdId);
+            case Seats.Claim.OverLimit over -> {
+                if (repository.end(e.entryId(), Set.of(State.OFFERING), State.REFUSED, "the account may take only "
+                        + over.remaining() + " more seats of this show", now)) {
+                    waitlists.remove(show.showId(), List.of(e));
+                }
+                return Outcome.GONE;
+            }
+            case Seats.Claim.Refused refused -> {
                 repository.abandonOffer(e.entryId(), holdId, now);
-                boolean known = rejected.seatsByBlock().values().stream().anyMatch(s -> s.length > 0);
-                take(show.layout(), free, known ? rejected.seatsByBlock() : byBlock);
+                boolean known = refused.takenByBlock().values().stream().anyMatch(t -> t.length > 0);
+                take(show.layout(), free, known ? refused.takenByBlock() : byBlock);
                 return Outcome.SEATS_TAKEN;
             }
         }
@@ -392,13 +373,7 @@ public final class WaitlistOffers implements AutoCloseable {
     /** The entry moved on while its seats were being held (a concurrent pass settled it): give them back. */
     private void withdraw(Show show, WaitlistEntry e, String holdId, SortedMap<Integer, int[]> byBlock, long now) {
         LOG.info(() -> "waitlist entry " + e.entryId() + " moved on while offer " + holdId + " was made; releasing it");
-        inventory.executeAll(show, byBlock.keySet(), block -> new BlockCommand.Release(holdId, now, ACTOR, "offer withdrawn"))
-                .forEach((block, outcome) -> {
-                    if (outcome.result() == org.boxoffice.grid.BlockOutcome.Result.CHANGED) {
-                        snapshots.record(show, block, outcome.seats(), SeatState.Status.AVAILABLE);
-                    }
-                });
-        allowances.release(show.showId(), e.accountId(), holdId);
+        seats.release(show, holdId, e.accountId(), byBlock.keySet(), now, ACTOR, "offer withdrawn", false);
     }
 
     private static void take(ShowLayout layout, BitSet free, Map<Integer, int[]> byBlock) {

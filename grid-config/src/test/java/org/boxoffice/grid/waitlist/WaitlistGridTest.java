@@ -12,6 +12,7 @@ import org.boxoffice.domain.Show;
 import org.boxoffice.domain.WaitlistEntry;
 import org.boxoffice.domain.WaitlistEntry.State;
 import org.boxoffice.grid.Allowances;
+import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.BlockCommand;
 import org.boxoffice.grid.BlockKey;
 import org.boxoffice.grid.member.GridMember;
@@ -127,7 +128,7 @@ class WaitlistGridTest {
             Inventory inventory = new Inventory(m);
             ShowSnapshots snapshots = new ShowSnapshots(inventory, System::currentTimeMillis, 60_000);
             closeables.add(snapshots);
-            WaitlistOffers o = new WaitlistOffers(m, inventory, new Allowances(m), snapshots, inventoryRepo, waitlistRepo,
+            WaitlistOffers o = new WaitlistOffers(m, new Seats(inventory, new Allowances(m), snapshots), snapshots, inventoryRepo, waitlistRepo,
                     id -> id.equals(show.showId()) ? Optional.of(show) : Optional.empty(), System::currentTimeMillis,
                     new WaitlistOffers.Settings(600_000, 0, 3_600_000));
             offers.add(o);

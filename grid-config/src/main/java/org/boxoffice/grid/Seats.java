@@ -1,0 +1,210 @@
+package org.boxoffice.grid;
+
+import org.boxoffice.domain.Rejection;
+import org.boxoffice.domain.SeatState;
+import org.boxoffice.domain.Show;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SortedMap;
+
+/**
+ * The one place that changes seats: holds, releases, extends, confirms, cancels, blocks. Each
+ * operation is the whole sequence the product needs, in its order: the account's allowance, the
+ * block processors in ascending block order (each written through to the referee before it is
+ * acknowledged), the rollback when a later block refuses, and this member's seat-map snapshot
+ * updated with what changed. Callers ask for a business operation and get its outcome as a value;
+ * none of them touches the allowances, the block processors or the snapshots.
+ *
+ * <p>Thread-safe; every call blocks until the referee has answered. Technical failures (grid below
+ * its quorum, referee unreachable) are {@link InventoryUnavailableException}s; business refusals
+ * are values.
+ */
+public final class Seats {
+
+    private final Inventory inventory;
+    private final Allowances allowances;
+    private final ShowSnapshots snapshots;
+
+    public Seats(Inventory inventory, Allowances allowances, ShowSnapshots snapshots) {
+        this.inventory = inventory;
+        this.allowances = allowances;
+        this.snapshots = snapshots;
+    }
+
+    /** The outcome of claiming seats for a new hold. */
+    public sealed interface Claim {
+        /** Every seat is held for the hold, durably. */
+        record Held() implements Claim {
+        }
+
+        /** The account may take only {@code remaining} more seats of this show; nothing was claimed. */
+        record OverLimit(int remaining) implements Claim {
+        }
+
+        /**
+         * A block refused; nothing stays claimed. {@code takenByBlock}: the seats that caused the
+         * refusal, by block (empty arrays when the block did not say).
+         */
+        record Refused(Rejection reason, Map<Integer, int[]> takenByBlock) implements Claim {
+        }
+    }
+
+    /**
+     * Claims {@code seatsByBlock} for a new hold of {@code accountId}, all or nothing: reserves the
+     * account's allowance, holds block by block, rolls back on a refusal, and records the outcome
+     * in the snapshot (held seats, or the seats found taken).
+     */
+    public Claim hold(Show show, String holdId, String accountId, SortedMap<Integer, int[]> seatsByBlock, long expiresAt,
+                      long now, String[] holdSeatIds) {
+        int seatCount = 0;
+        for (int[] seats : seatsByBlock.values()) {
+            seatCount += seats.length;
+        }
+        int remaining = allowances.reserve(show.showId(), accountId, holdId, seatCount, expiresAt, now,
+                show.policy().graceMillis(), show.policy().maxPerAccount());
+        if (remaining >= 0) {
+            return new Claim.OverLimit(remaining);
+        }
+        Inventory.ClaimResult result;
+        try {
+            result = inventory.hold(show, holdId, accountId, seatsByBlock, expiresAt, now, holdSeatIds);
+        } catch (RuntimeException e) {
+            allowances.release(show.showId(), accountId, holdId);
+            throw e;
+        }
+        return switch (result) {
+            case Inventory.ClaimResult.Held held -> {
+                seatsByBlock.forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.HELD));
+                yield new Claim.Held();
+            }
+            case Inventory.ClaimResult.Rejected rejected -> {
+                allowances.release(show.showId(), accountId, holdId);
+                if (rejected.reason() == Rejection.SEATS_UNAVAILABLE) {
+                    rejected.seatsByBlock().forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.HELD));
+                }
+                yield new Claim.Refused(rejected.reason(), rejected.seatsByBlock());
+            }
+        };
+    }
+
+    /**
+     * Releases what hold {@code holdId} of {@code accountId} still holds in {@code blocks}, gives its
+     * allowance back, and puts the freed seats on this member's map.
+     *
+     * @param knownActive the referee calls the hold ACTIVE: a block copy that does not know it may be
+     *                    stale (for a moment after a split heals), so that copy is dropped, reloaded
+     *                    from PostgreSQL and asked again
+     * @return the outcome per block
+     */
+    public Map<Integer, BlockOutcome> release(Show show, String holdId, String accountId, Set<Integer> blocks, long now,
+                                              String actor, String reason, boolean knownActive) {
+        Map<Integer, BlockOutcome> outcomes = new LinkedHashMap<>(inventory.executeAll(show, blocks,
+                block -> new BlockCommand.Release(holdId, now, actor, reason)));
+        if (knownActive) {
+            for (Map.Entry<Integer, BlockOutcome> e : outcomes.entrySet()) {
+                if (e.getValue().result() == BlockOutcome.Result.UNCHANGED) {
+                    inventory.evict(show, e.getKey());
+                    e.setValue(inventory.execute(show, e.getKey(), new BlockCommand.Release(holdId, now, actor, reason)));
+                }
+            }
+        }
+        recordChanged(show, outcomes, SeatState.Status.AVAILABLE);
+        allowances.release(show.showId(), accountId, holdId);
+        return outcomes;
+    }
+
+    /**
+     * Extends a hold to {@code expiresAt} in every block and in the allowance. If any block no longer
+     * holds it (it lapsed), nothing is extended, the hold is released everywhere, and false is returned.
+     */
+    public boolean extend(Show show, String holdId, String accountId, Set<Integer> blocks, long expiresAt, long now,
+                          String actor, String reasonIfLapsed) {
+        long grace = show.policy().graceMillis();
+        Map<Integer, BlockOutcome> outcomes = inventory.executeAll(show, blocks,
+                block -> new BlockCommand.Extend(holdId, expiresAt, now, grace));
+        if (outcomes.values().stream().allMatch(BlockOutcome::applied)) {
+            allowances.extend(show.showId(), accountId, holdId, expiresAt);
+            return true;
+        }
+        release(show, holdId, accountId, blocks, now, actor, reasonIfLapsed, false);
+        return false;
+    }
+
+    /**
+     * Sells the seats hold {@code holdId} holds, block by block, to booking {@code bookingId}; blocks
+     * already in {@code confirmed} are skipped and every block confirmed now is added to it, so a
+     * caller can resume or undo. Returns null if every block is confirmed, else the first refusal.
+     * {@link #sold} completes a sale once every block is confirmed.
+     */
+    public Rejection confirm(Show show, String holdId, SortedMap<Integer, int[]> seatsByBlock, long bookingId, long now,
+                             List<Integer> confirmed) {
+        long grace = show.policy().graceMillis();
+        for (Map.Entry<Integer, int[]> e : seatsByBlock.entrySet()) {
+            if (confirmed.contains(e.getKey())) {
+                continue;
+            }
+            BlockOutcome outcome = inventory.execute(show, e.getKey(),
+                    new BlockCommand.Confirm(holdId, e.getValue(), bookingId, now, grace));
+            if (!outcome.applied()) {
+                return outcome.reason() == null ? Rejection.HOLD_NOT_FOUND : outcome.reason();
+            }
+            confirmed.add(e.getKey());
+        }
+        return null;
+    }
+
+    /** A confirmed sale: the hold's allowance counts as bought, and the seats show as sold on this member's map. */
+    public void sold(Show show, String accountId, String holdId, SortedMap<Integer, int[]> seatsByBlock) {
+        allowances.confirm(show.showId(), accountId, holdId);
+        seatsByBlock.forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.SOLD));
+    }
+
+    /**
+     * Puts booking {@code bookingId}'s seats in {@code blocks} back on sale (a cancelled or refused
+     * sale); with {@code accountId}, the account's allowance gives the seats back too.
+     *
+     * @return how many seats went back on sale
+     */
+    public int cancelSale(Show show, long bookingId, String accountId, Set<Integer> blocks, long now, String actor,
+                          String reason) {
+        Map<Integer, BlockOutcome> outcomes = inventory.executeAll(show, blocks,
+                block -> new BlockCommand.Cancel(bookingId, now, actor, reason));
+        int released = recordChanged(show, outcomes, SeatState.Status.AVAILABLE);
+        if (released > 0 && accountId != null) {
+            allowances.cancelSale(show.showId(), accountId, released);
+        }
+        return released;
+    }
+
+    /** Blocks or unblocks seats (admin); the outcome per block, in ascending order, stopping at a refusal. */
+    public Map<Integer, BlockOutcome> block(Show show, SortedMap<Integer, int[]> seatsByBlock, boolean block, long now,
+                                            String actor, String reason) {
+        Map<Integer, BlockOutcome> outcomes = new LinkedHashMap<>();
+        for (Map.Entry<Integer, int[]> e : seatsByBlock.entrySet()) {
+            BlockCommand command = block ? new BlockCommand.Block(e.getValue(), now, actor, reason)
+                    : new BlockCommand.Unblock(e.getValue(), now, actor, reason);
+            BlockOutcome outcome = inventory.execute(show, e.getKey(), command);
+            outcomes.put(e.getKey(), outcome);
+            if (outcome.result() == BlockOutcome.Result.REJECTED) {
+                break;
+            }
+        }
+        recordChanged(show, outcomes, block ? SeatState.Status.BLOCKED : SeatState.Status.AVAILABLE);
+        return outcomes;
+    }
+
+    /** Writes the changed blocks' seats into this member's snapshot; returns how many seats changed. */
+    private int recordChanged(Show show, Map<Integer, BlockOutcome> outcomes, SeatState.Status status) {
+        int changed = 0;
+        for (Map.Entry<Integer, BlockOutcome> e : outcomes.entrySet()) {
+            if (e.getValue().result() == BlockOutcome.Result.CHANGED) {
+                snapshots.record(show, e.getKey(), e.getValue().seats(), status);
+                changed += e.getValue().seats().length;
+            }
+        }
+        return changed;
+    }
+}
