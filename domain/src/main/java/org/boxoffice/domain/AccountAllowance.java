@@ -74,6 +74,6 @@ public record AccountAllowance(List<HoldEntry> holds, int soldSeats) {
     }
 
     private List<HoldEntry> active(long now, long graceMillis) {
-        return holds.stream().filter(h -> h.expiresAt() + graceMillis > now).toList();
+        return holds.stream().filter(h -> !HoldPolicy.lapsed(h.expiresAt(), graceMillis, now)).toList();
     }
 }

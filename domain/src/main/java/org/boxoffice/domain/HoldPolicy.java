@@ -19,6 +19,24 @@ public record HoldPolicy(int maxSeatsPerHold, int maxPerAccount, long holdMillis
         }
     }
 
+    /**
+     * The one rule for when a hold has lapsed: its expiry plus the grace has passed. Until then its
+     * seats count as held everywhere (claims, sweeps, allowances, the API); from then on as free.
+     */
+    public static boolean lapsed(long expiresAt, long graceMillis, long now) {
+        return lapsesAt(expiresAt, graceMillis) <= now;
+    }
+
+    /** The moment a hold expiring at {@code expiresAt} lapses: from then on {@link #lapsed} is true. */
+    public static long lapsesAt(long expiresAt, long graceMillis) {
+        return expiresAt + graceMillis;
+    }
+
+    /** Whether a hold expiring at {@code expiresAt} has lapsed under this show's grace. */
+    public boolean lapsed(long expiresAt, long now) {
+        return lapsed(expiresAt, graceMillis, now);
+    }
+
     /** Rejects a hold of {@code seats} seats that breaks the per-hold limit. */
     public Optional<Rejection> checkSize(int seats) {
         return seats < 1 || seats > maxSeatsPerHold ? Optional.of(Rejection.TOO_MANY_SEATS) : Optional.empty();

@@ -13,7 +13,7 @@ public record HoldRecord(String holdId, String showId, String accountId, List<St
     /** The status a client sees at {@code now}: an ACTIVE hold past its expiry plus grace is EXPIRED. */
     public String statusAt(long now, long graceMillis) {
         if ("ACTIVE".equals(status)) {
-            return expiresAt + graceMillis <= now ? "EXPIRED" : "HELD";
+            return HoldPolicy.lapsed(expiresAt, graceMillis, now) ? "EXPIRED" : "HELD";
         }
         return status;
     }

@@ -161,7 +161,7 @@ public final class SeatBlock {
     public SeatState.Status effectiveStatus(int seat, long now, long graceMillis) {
         byte s = statuses[seat];
         if (s == SeatState.Status.HELD.ordinal()
-                && holds.get((int) refs[seat]).expiresAt() + graceMillis <= now) {
+                && HoldPolicy.lapsed(holds.get((int) refs[seat]).expiresAt(), graceMillis, now)) {
             return SeatState.Status.AVAILABLE;
         }
         return STATUSES[s];
@@ -185,7 +185,7 @@ public final class SeatBlock {
     public long nextLapseAfter(long now, long graceMillis) {
         long min = Long.MAX_VALUE;
         for (HoldSlot h : holds) {
-            long lapse = h.expiresAt() + graceMillis;
+            long lapse = HoldPolicy.lapsesAt(h.expiresAt(), graceMillis);
             if (lapse > now && lapse < min) {
                 min = lapse;
             }
@@ -246,8 +246,8 @@ public final class SeatBlock {
         SeatState.Held target = new SeatState.Available().hold(holdId, accountId, expiresAt);
         List<HoldSlot> slots = new ArrayList<>(holds);
         slots.add(new HoldSlot(holdId, accountId, expiresAt));
-        return apply(Transition.Kind.HOLD, now, accountId, "hold", sorted, target,
-                slots.size() - 1, slots, target.holdId(), accountId, expiresAt, 0, holdSeatIds);
+        return apply(new Change(Transition.Kind.HOLD, now, accountId, "hold", sorted, target)
+                .of(new Owner(holdId, accountId, 0, holdSeatIds)).withSlots(slots, slots.size() - 1));
     }
 
     /** Returns the seats of {@code holdId} to sale. Nothing to do if the hold holds no seat here. */
@@ -256,19 +256,17 @@ public final class SeatBlock {
         if (seats.length == 0) {
             return new BlockDecision.Unchanged();
         }
-        return apply(Transition.Kind.RELEASE, now, actor, reason, seats, new SeatState.Available(),
-                0, holds, null, null, 0, 0, new String[0]);
+        return apply(new Change(Transition.Kind.RELEASE, now, actor, reason, seats, new SeatState.Available()));
     }
 
     /** Returns every seat whose hold lapsed ({@code expiresAt + grace <= now}) to sale. */
     public BlockDecision expire(long now, long graceMillis) {
         int[] seats = seatsWhere(i -> statuses[i] == SeatState.Status.HELD.ordinal()
-                && holds.get((int) refs[i]).expiresAt() + graceMillis <= now);
+                && HoldPolicy.lapsed(holds.get((int) refs[i]).expiresAt(), graceMillis, now));
         if (seats.length == 0) {
             return new BlockDecision.Unchanged();
         }
-        return apply(Transition.Kind.EXPIRE, now, "system:sweeper", "expired", seats,
-                new SeatState.Available(), 0, holds, null, null, 0, 0, new String[0]);
+        return apply(new Change(Transition.Kind.EXPIRE, now, "system:sweeper", "expired", seats, new SeatState.Available()));
     }
 
     /**
@@ -281,7 +279,7 @@ public final class SeatBlock {
             return new BlockDecision.Rejected(Rejection.HOLD_NOT_FOUND, new int[0]);
         }
         HoldSlot current = holds.get(slot);
-        if (current.expiresAt() + graceMillis <= now) {
+        if (HoldPolicy.lapsed(current.expiresAt(), graceMillis, now)) {
             return new BlockDecision.Rejected(Rejection.HOLD_EXPIRED, seatsOf(holdId));
         }
         if (current.expiresAt() >= newExpiresAt) {
@@ -291,9 +289,8 @@ public final class SeatBlock {
         slots.set(slot, new HoldSlot(holdId, current.accountId(), newExpiresAt));
         SeatState.Held target = new SeatState.Held(holdId, current.accountId(), current.expiresAt())
                 .extendTo(newExpiresAt);
-        return apply(Transition.Kind.EXTEND, now, current.accountId(), "payment started",
-                seatsOf(holdId), target, slot, slots, holdId, current.accountId(), newExpiresAt, 0,
-                new String[0]);
+        return apply(new Change(Transition.Kind.EXTEND, now, current.accountId(), "payment started", seatsOf(holdId), target)
+                .of(new Owner(holdId, current.accountId(), 0, NO_IDS)).withSlots(slots, slot));
     }
 
     /**
@@ -315,12 +312,12 @@ public final class SeatBlock {
             return new BlockDecision.Rejected(Rejection.HOLD_NOT_FOUND, sorted);
         }
         HoldSlot h = holds.get(slot);
-        if (h.expiresAt() + graceMillis <= now) {
+        if (HoldPolicy.lapsed(h.expiresAt(), graceMillis, now)) {
             return new BlockDecision.Rejected(Rejection.HOLD_EXPIRED, sorted);
         }
         SeatState.Sold target = new SeatState.Held(holdId, h.accountId(), h.expiresAt()).confirm(bookingId);
-        return apply(Transition.Kind.CONFIRM, now, h.accountId(), "payment captured", sorted, target,
-                0, holds, holdId, h.accountId(), 0, bookingId, new String[0]);
+        return apply(new Change(Transition.Kind.CONFIRM, now, h.accountId(), "payment captured", sorted, target)
+                .of(new Owner(holdId, h.accountId(), bookingId, NO_IDS)));
     }
 
     /** Returns the seats sold to {@code bookingId} to sale (after the refund). */
@@ -329,8 +326,8 @@ public final class SeatBlock {
         if (seats.length == 0) {
             return new BlockDecision.Unchanged();
         }
-        return apply(Transition.Kind.CANCEL, now, actor, reason, seats, new SeatState.Sold(bookingId).cancel(),
-                0, holds, null, null, 0, bookingId, new String[0]);
+        return apply(new Change(Transition.Kind.CANCEL, now, actor, reason, seats, new SeatState.Sold(bookingId).cancel())
+                .of(new Owner(null, null, bookingId, NO_IDS)));
     }
 
     /** Takes seats off sale (admin). Sold seats cannot be blocked; held ones can (the hold loses them). */
@@ -347,8 +344,7 @@ public final class SeatBlock {
         if (change.length == 0) {
             return new BlockDecision.Unchanged();
         }
-        return apply(Transition.Kind.BLOCK, now, actor, reason, change, new SeatState.Available().block(),
-                0, holds, null, null, 0, 0, new String[0]);
+        return apply(new Change(Transition.Kind.BLOCK, now, actor, reason, change, new SeatState.Available().block()));
     }
 
     /** Puts blocked seats back on sale (admin). */
@@ -361,8 +357,7 @@ public final class SeatBlock {
         if (change.length == 0) {
             return new BlockDecision.Unchanged();
         }
-        return apply(Transition.Kind.UNBLOCK, now, actor, reason, change, new SeatState.Blocked().unblock(),
-                0, holds, null, null, 0, 0, new String[0]);
+        return apply(new Change(Transition.Kind.UNBLOCK, now, actor, reason, change, new SeatState.Blocked().unblock()));
     }
 
     // ---------------------------------------------------------------- mechanics
@@ -382,10 +377,11 @@ public final class SeatBlock {
      * Builds the next value: copies the per-seat arrays, moves {@code seats} to {@code target},
      * bumps their versions, drops hold slots no seat refers to any more and records the transition.
      */
-    private BlockDecision apply(Transition.Kind kind, long now, String actor, String reason, int[] seats,
-                                SeatState target, int targetSlot, List<HoldSlot> slots,
-                                String holdId, String accountId, long expiresAt, long bookingId,
-                                String[] holdSeatIds) {
+    private BlockDecision apply(Change change) {
+        int[] seats = change.seats();
+        SeatState target = change.target();
+        List<HoldSlot> slots = change.slots() == null ? holds : change.slots();
+        int targetSlot = change.targetSlot();
         byte[] nextStatuses = statuses.clone();
         int[] nextVersions = versions.clone();
         long[] nextRefs = refs.clone();
@@ -406,10 +402,46 @@ public final class SeatBlock {
             };
         }
         List<HoldSlot> compacted = compact(nextStatuses, nextRefs, slots);
-        Transition t = new Transition(kind, now, actor, reason, seats, expected, oldStatuses, oldHolds,
-                target.status(), holdId, accountId, expiresAt, bookingId, holdSeatIds);
+        Owner owner = change.owner();
+        long expiresAt = target instanceof SeatState.Held h ? h.expiresAt() : 0;
+        Transition t = new Transition(change.kind(), change.now(), change.actor(), change.reason(), seats, expected,
+                oldStatuses, oldHolds, target.status(), owner.holdId(), owner.accountId(), expiresAt, owner.bookingId(),
+                owner.holdSeatIds());
         return new BlockDecision.Changed(new SeatBlock(showId, blockId, revision + seats.length,
                 nextStatuses, nextVersions, nextRefs, compacted, t));
+    }
+
+    private static final String[] NO_IDS = new String[0];
+
+    /**
+     * Whom a change is for: the hold (HOLD, EXTEND, CONFIRM) and the booking (CONFIRM, CANCEL) the
+     * transition names; {@link #NOBODY} for releases, expiries and blocking.
+     *
+     * @param holdSeatIds for HOLD, every seat id of the whole hold (it may span blocks)
+     */
+    private record Owner(String holdId, String accountId, long bookingId, String[] holdSeatIds) {
+        static final Owner NOBODY = new Owner(null, null, 0, NO_IDS);
+    }
+
+    /**
+     * One change asked of this block: every seat of {@code seats} (ascending) moves to
+     * {@code target}, for {@code owner}; {@code slots} are the hold slots after the change when they
+     * differ from the block's (a new hold, a new expiry), else null, and {@code targetSlot} the one
+     * a seat moving to HELD refers to.
+     */
+    private record Change(Transition.Kind kind, long now, String actor, String reason, int[] seats, SeatState target,
+                          Owner owner, List<HoldSlot> slots, int targetSlot) {
+        Change(Transition.Kind kind, long now, String actor, String reason, int[] seats, SeatState target) {
+            this(kind, now, actor, reason, seats, target, Owner.NOBODY, null, 0);
+        }
+
+        Change of(Owner by) {
+            return new Change(kind, now, actor, reason, seats, target, by, slots, targetSlot);
+        }
+
+        Change withSlots(List<HoldSlot> next, int slot) {
+            return new Change(kind, now, actor, reason, seats, target, owner, next, slot);
+        }
     }
 
     /** Keeps only the slots some HELD seat refers to, renumbering the references in place. */

@@ -56,7 +56,7 @@ public sealed interface SeatState {
         }
 
         public boolean lapsed(long now, long graceMillis) {
-            return expiresAt + graceMillis <= now;
+            return HoldPolicy.lapsed(expiresAt, graceMillis, now);
         }
 
         public Sold confirm(long bookingId) {

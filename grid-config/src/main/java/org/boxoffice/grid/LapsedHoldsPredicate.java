@@ -11,6 +11,6 @@ public record LapsedHoldsPredicate(long now, long graceMillis) implements Predic
     @Override
     public boolean apply(Map.Entry<BlockKey, SeatBlock> entry) {
         SeatBlock block = entry.getValue();
-        return block != null && block.nextExpiry() != Long.MAX_VALUE && block.nextExpiry() + graceMillis <= now;
+        return block != null && block.nextExpiry() != Long.MAX_VALUE && org.boxoffice.domain.HoldPolicy.lapsed(block.nextExpiry(), graceMillis, now);
     }
 }
