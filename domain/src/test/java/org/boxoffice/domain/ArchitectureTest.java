@@ -5,10 +5,20 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /** The domain stays plain Java: testable with JUnit alone, usable from every other module. */
 class ArchitectureTest {
+
+    @Test
+    void domain_dependsOnNothingButTheJdk() {
+        classes().that().resideInAPackage("org.boxoffice.domain..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("org.boxoffice.domain..", "java..")
+                .check(new ClassFileImporter()
+                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .importPackages("org.boxoffice.domain"));
+    }
 
     @Test
     void domain_dependsOnNoFrameworkGridOrDatabase() {
