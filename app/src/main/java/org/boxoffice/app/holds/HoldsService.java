@@ -97,8 +97,12 @@ public final class HoldsService implements HttpService {
         }
         if (key.isEmpty()) {
             HoldManager.Outcome outcome = hold(caller, showId, request, throughRoom);
-            Idempotency.Reply reply = reply(outcome);
-            Json.sendRaw(res, reply.status(), reply.body());
+            if (outcome instanceof HoldManager.Outcome.Held held) {
+                Json.sendBytes(res, 201, held.hold().json());
+            } else {
+                Idempotency.Reply reply = reply(outcome);
+                Json.sendRaw(res, reply.status(), reply.body());
+            }
             return outcomeName(outcome);
         }
         String fingerprint = "POST /v1/shows/" + showId + "/holds " + Json.write(body);
@@ -123,7 +127,8 @@ public final class HoldsService implements HttpService {
     /** The answer to an outcome, as the idempotency record keeps it. */
     private static Idempotency.Reply reply(HoldManager.Outcome outcome) {
         return switch (outcome) {
-            case HoldManager.Outcome.Held held -> new Idempotency.Reply(201, Json.write(held.hold()));
+            case HoldManager.Outcome.Held held -> new Idempotency.Reply(201, new String(held.hold().json(),
+                    java.nio.charset.StandardCharsets.UTF_8));
             case HoldManager.Outcome.Refused r -> new Idempotency.Reply(Refusals.status(r.reason()),
                     Json.write(Refusals.body(r.reason(), r.message(), r.details())));
         };

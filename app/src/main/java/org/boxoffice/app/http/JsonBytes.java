@@ -33,6 +33,18 @@ public final class JsonBytes {
         return this;
     }
 
+    /** A decimal number as Jackson writes a {@link java.math.BigDecimal}: plain, its scale kept. */
+    public JsonBytes field(String name, java.math.BigDecimal value) {
+        name(name);
+        out.writeBytes(value.toString().getBytes(StandardCharsets.US_ASCII));
+        return this;
+    }
+
+    /** An instant as the service's mapper writes one: ISO-8601 in UTC. */
+    public JsonBytes field(String name, java.time.Instant value) {
+        return field(name, value.toString());
+    }
+
     public JsonBytes fieldOfLists(String name, List<List<String>> values) {
         name(name);
         out.write('[');
