@@ -76,9 +76,13 @@ public record PaymentAttempt(String paymentId, String holdId, int attempt, Strin
         return report == Report.CAPTURED ? Status.CAPTURED : Status.DECLINED;
     }
 
-    /** Whether money may still be moving for this attempt (so a new attempt should not start yet). */
+    /**
+     * Whether money may still be moving for this attempt, so no other attempt of its hold may start:
+     * undecided (PENDING, or UNKNOWN after a timeout: the charge may still be captured), or captured
+     * and not yet settled. The store enforces the same predicate with a unique index (migration V5).
+     */
     public boolean inFlight() {
-        return status == Status.PENDING
+        return undecided().contains(status)
                 || (status == Status.CAPTURED && (settlement == Settlement.NONE || settlement == Settlement.SETTLING));
     }
 
