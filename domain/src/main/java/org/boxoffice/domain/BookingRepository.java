@@ -170,4 +170,16 @@ public interface BookingRepository {
 
     /** Bookings refunded whose seats may not be back on sale yet. */
     List<Booking> refundedNotCancelled();
+
+    /** Bookings made before {@code createdBefore} whose charge has not been confirmed with the provider yet, oldest first. */
+    List<Booking> chargesToConfirm(long createdBefore, int limit);
+
+    /**
+     * Records what the provider said about a booking's charge: confirmed (captured, that amount), or
+     * flagged with {@code note} (the provider does not know it, or records it otherwise).
+     */
+    void chargeChecked(long bookingId, boolean confirmed, String note);
+
+    /** Bookings whose charge the provider did not confirm, for operators. */
+    List<Booking> flaggedCharges();
 }

@@ -455,6 +455,23 @@ public final class PostgresBookingRepository implements BookingRepository {
         return bookingsWhere("status = 'REFUNDED' ORDER BY booking_id LIMIT 1000");
     }
 
+    @Override
+    public List<Booking> chargesToConfirm(long createdBefore, int limit) {
+        return bookingsWhere("charge_check = 'UNCHECKED' AND created_at < ? ORDER BY booking_id LIMIT ?",
+                ts(createdBefore), limit);
+    }
+
+    @Override
+    public void chargeChecked(long bookingId, boolean confirmed, String note) {
+        update("UPDATE bookings SET charge_check = ?, charge_note = ? WHERE booking_id = ? AND charge_check = 'UNCHECKED'",
+                confirmed ? "CONFIRMED" : "FLAGGED", note, bookingId);
+    }
+
+    @Override
+    public List<Booking> flaggedCharges() {
+        return bookingsWhere("charge_check = 'FLAGGED' ORDER BY booking_id LIMIT 1000");
+    }
+
     // ------------------------------------------------------------------ mapping and plumbing
 
     /** The payment attempts that meet {@code condition} (what follows {@code WHERE}, ordering and limit included). */
