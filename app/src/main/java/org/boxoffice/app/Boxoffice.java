@@ -151,7 +151,7 @@ public final class Boxoffice implements AutoCloseable {
         checkout.routing(routing);
         waitlist.routing(routing);
         if (settings.auth().devTokens() && authenticator.canIssue()) {
-            routing.register("/v1", new DevTokenService(authenticator));
+            routing.register("/v1", new DevTokenService(authenticator, settings.auth().devRoles()));
         }
         routing.any("/v1/*", (req, res) -> {
             throw new ApiException(404, "NOT_FOUND", "no such resource: " + req.prologue().method() + " " + req.path().path());

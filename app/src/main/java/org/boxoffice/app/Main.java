@@ -64,5 +64,21 @@ public final class Main {
         }, "boxoffice-shutdown"));
         LOG.info(() -> "Boxoffice is serving on http://localhost:" + server.port() + " (database: "
                 + (embedded != null ? "embedded, data in " + settings.dataDir() : "external") + ")");
+        if (settings.demoMode()) {
+            String host = config.get("server.host").asString().orElse("0.0.0.0");
+            LOG.warning(() -> "DEMO MODE: anyone who reaches this service can mint tokens (boxoffice.auth.devtokens)"
+                    + (settings.auth().devRoles() ? ", admin ones included (boxoffice.auth.devroles)" : "")
+                    + ", and the demo secrets are public. Listening on " + host
+                    + (isLoopback(host) ? " (this machine only)." : ": NOT loopback, others on the network can reach it.")
+                    + " For production, see docs/configuration.md.");
+        }
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return java.net.InetAddress.getByName(host).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 }

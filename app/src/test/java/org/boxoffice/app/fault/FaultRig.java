@@ -187,6 +187,7 @@ final class FaultRig implements AutoCloseable {
         env.put("BOXOFFICE_GRID_BACKUPS", "1");
         env.put("BOXOFFICE_DEMO_SEED", "true");
         env.put("BOXOFFICE_AUTH_DEVTOKENS", "true");
+        env.put("BOXOFFICE_AUTH_DEVROLES", "true");
         env.put("BOXOFFICE_LIMITS_ACCOUNT", "0");
         env.put("BOXOFFICE_LIMITS_ADDRESS", "0");
         env.put("BOXOFFICE_INVARIANTS_MILLIS", "5000");
