@@ -24,6 +24,7 @@ import org.boxoffice.app.holds.HoldsService;
 import org.boxoffice.app.holds.Idempotency;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.ErrorHandlers;
+import org.boxoffice.app.http.RequestGuard;
 import org.boxoffice.app.http.OpenApiService;
 import org.boxoffice.app.ops.AuditService;
 import org.boxoffice.app.ops.InvariantChecker;
@@ -137,6 +138,7 @@ public final class Boxoffice implements AutoCloseable {
     /** Every route of the service, with errors mapped in one place. */
     public void routing(HttpRouting.Builder routing) {
         ErrorHandlers.register(routing);
+        routing.addFilter(new RequestGuard());
         routing.register("/v1", new CatalogService(search, directory, snapshots, clock))
                 .register("/v1", new HoldsService(holds, authenticator, idempotency, gate, rooms, metrics))
                 .register("/v1", new QueueService(authenticator, directory, rooms, passTokens,

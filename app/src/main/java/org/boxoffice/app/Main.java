@@ -6,6 +6,7 @@ import io.helidon.logging.common.LogConfig;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import org.boxoffice.app.catalog.DemoCatalog;
+import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.mapstore.DataSources;
 import org.boxoffice.mapstore.DbSettings;
 import org.boxoffice.mapstore.EmbeddedDatabase;
@@ -28,9 +29,22 @@ public final class Main {
     private Main() {
     }
 
-    /** The web server as configured under {@code server} ({@code connection-options.tcp-no-delay} on by default). */
+    /**
+     * The web server as configured under {@code server} ({@code connection-options.tcp-no-delay} on
+     * by default), with {@link #listenerDefaults}.
+     */
     static WebServerConfig.Builder serverBuilder(Config server) {
-        return WebServer.builder().config(server);
+        WebServerConfig.Builder builder = WebServer.builder().config(server);
+        listenerDefaults(builder);
+        return builder;
+    }
+
+    /**
+     * What every listener of the service has, in production and in the tests: requests that fail
+     * before routing (unreadable, over a limit) are answered with the JSON error body.
+     */
+    public static void listenerDefaults(WebServerConfig.Builder builder) {
+        builder.directHandlers(ErrorHandlers.directHandlers());
     }
 
     public static void main(String[] args) {
