@@ -47,6 +47,7 @@ import org.boxoffice.grid.catalog.CatalogSearch;
 import org.boxoffice.grid.catalog.EventListing;
 import org.boxoffice.grid.room.WaitingRooms;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
+import org.boxoffice.mapstore.PostgresIdempotencyReplies;
 import org.boxoffice.mapstore.PostgresInventoryRepository;
 import org.boxoffice.mapstore.PostgresWaitlistRepository;
 
@@ -104,7 +105,7 @@ public final class Boxoffice implements AutoCloseable {
                 .start(settings.sweepEvery().toMillis(), settings.reconcileEvery().toMillis());
         this.search = new CatalogSearch(hz);
         this.authenticator = new Authenticator(settings.auth(), clock);
-        this.idempotency = new Idempotency(hz, clock);
+        this.idempotency = new Idempotency(hz, new PostgresIdempotencyReplies(dataSource), clock).start();
         this.holds = new HoldManager(directory, inventory, new Allowances(hz), snapshots, inventoryRepository,
                 hz.getFlakeIdGenerator(GridMaps.HOLD_IDS), clock);
         AppSettings.AdmissionSettings admission = settings.admission();
@@ -265,6 +266,7 @@ public final class Boxoffice implements AutoCloseable {
         waitlist.close();
         checkout.close();
         invariants.close();
+        idempotency.close();
         rooms.close();
         sweeper.close();
         snapshots.close();
