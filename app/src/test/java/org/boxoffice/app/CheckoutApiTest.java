@@ -163,16 +163,19 @@ class CheckoutApiTest {
             }
             go.countDown();
             int booked = 0;
+            java.util.Set<Long> bookingIds = new java.util.HashSet<>();
             for (Future<TestApp.Http.Reply> r : replies) {
                 TestApp.Http.Reply reply = r.get();
                 if (reply.status() == 200) {
                     booked++;
                     assertEquals("BOOKED", json(reply).get("status").asText());
+                    bookingIds.add(json(reply).get("bookingId").asLong());
                 } else {
                     assertError(reply, 409, "PAYMENT_IN_PROGRESS");
                 }
             }
             assertTrue(booked >= 1, "one checkout books the hold");
+            assertEquals(1, bookingIds.size(), "every 200 names the same booking");
         }
         f.quiet();
         String prefix = "bx-" + holdId + "-";

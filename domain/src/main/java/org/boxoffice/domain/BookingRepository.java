@@ -11,7 +11,7 @@ import java.util.Optional;
  * reconciliation) agree on one outcome: the first writer wins and the others see its result.
  *
  * <p>Rules the store enforces, whatever the callers do: one booking per hold; a seat in at most
- * one live booking; one attempt of a hold in flight at a time; one attempt of a hold settling or
+ * one live booking; one live attempt (in flight or booked) per hold; one attempt of a hold settling or
  * booked at a time; an event id is applied once. Thread-safe.
  */
 public interface BookingRepository {
@@ -24,16 +24,16 @@ public interface BookingRepository {
         record Started(PaymentAttempt attempt) implements AttemptStart {
         }
 
-        /** Another attempt of the hold may still move money ({@link PaymentAttempt#inFlight}); nothing was recorded. */
+        /** Another attempt of the hold holds or may still move its money ({@link PaymentAttempt#live}); nothing was recorded. */
         record InFlight(PaymentAttempt other) implements AttemptStart {
         }
     }
 
     /**
      * Records a new attempt for {@code hold} with the next free attempt number, PENDING, for the
-     * hold's amount, unless another attempt of the hold is in flight. Decided atomically by the
-     * store (a unique index over the in-flight attempts of a hold), so of any number of concurrent
-     * callers at most one starts an attempt and the others are told which one is in flight.
+     * hold's amount, unless another attempt of the hold is live (in flight or booked). Decided
+     * atomically by the store (a unique index over the live attempts of a hold), so of any number of
+     * concurrent callers at most one starts an attempt and the others are told which one is live.
      */
     AttemptStart startAttempt(HoldRecord hold, String method, String recipient, long now);
 

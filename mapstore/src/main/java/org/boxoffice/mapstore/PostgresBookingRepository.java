@@ -26,8 +26,8 @@ import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
  *
  * <p>Every change is one conditional statement, or one short transaction where several rows must
  * change together (a booking with its seats and its mail; a refund with its booking). The schema's
- * unique indexes are the last word: one booking per hold, one live booking per seat, one attempt
- * in flight per hold (V5), one settling attempt per hold. Thread-safe; every method borrows one
+ * unique indexes are the last word: one booking per hold, one live booking per seat, one live
+ * attempt per hold (V5), one settling attempt per hold. Thread-safe; every method borrows one
  * pooled connection and returns it.
  */
 public final class PostgresBookingRepository implements BookingRepository {
@@ -80,10 +80,10 @@ public final class PostgresBookingRepository implements BookingRepository {
                 if (!UNIQUE_VIOLATION.equals(e.getSQLState()) || tries >= 10) {
                     throw new DatabaseException("recording a payment attempt for hold " + hold.holdId(), e);
                 }
-                // another attempt is in flight (the index decided), or a concurrent caller took this
-                // attempt number and then left the in-flight set already: look, and try the next number
+                // another attempt is live (the index decided), or a concurrent caller took this
+                // attempt number and then stopped being live already: look, and try the next number
                 Optional<PaymentAttempt> inFlight = attemptsOf(hold.holdId()).stream()
-                        .filter(PaymentAttempt::inFlight).findFirst();
+                        .filter(PaymentAttempt::live).findFirst();
                 if (inFlight.isPresent()) {
                     return new AttemptStart.InFlight(inFlight.get());
                 }

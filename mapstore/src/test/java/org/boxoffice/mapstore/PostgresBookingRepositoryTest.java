@@ -129,6 +129,7 @@ class PostgresBookingRepositoryTest {
         }
         PaymentAttempt only = bookings.attemptsOf(h.holdId()).get(0);
         assertEquals(1, bookings.attemptsOf(h.holdId()).size());
+        assertTrue(only.live());
         bookings.markUnknown(only.paymentId(), T0);
         assertInstanceOf(AttemptStart.InFlight.class, bookings.startAttempt(h, "card", "a@x.test", T0),
                 "an attempt whose outcome is unknown may still be captured");
@@ -154,9 +155,10 @@ class PostgresBookingRepositoryTest {
         assertEquals(bookingId, bookings.book(a.paymentId(), bookingId, T0).bookingId(), "booking twice is the same booking");
         assertEquals(1, PostgresMailOutbox.ticketMails(db).claim(100, T0 + 1, 1_000).stream()
                 .filter(m -> m.bookingId() == bookingId).count(), "one ticket mail, written with the booking");
-        PaymentAttempt b = forcedCapturedAttempt(h, 2);
-        assertEquals(a.paymentId(), assertInstanceOf(SettlementClaim.HoldTaken.class,
-                bookings.claimSettlement(b.paymentId(), T0, T0 - 30_000)).other().paymentId());
+        assertEquals(a.paymentId(), assertInstanceOf(AttemptStart.InFlight.class,
+                bookings.startAttempt(h, "card", "a@x.test", T0)).other().paymentId(), "a booked hold takes no new attempt");
+        DatabaseException second = assertThrows(DatabaseException.class, () -> forcedCapturedAttempt(h, 2));
+        assertTrue(second.getCause().getMessage().contains("payments_one_live_attempt_per_hold"), second.getCause().getMessage());
     }
 
     @Test
@@ -177,10 +179,7 @@ class PostgresBookingRepositoryTest {
         assertTrue(seatTwice.getMessage().contains("booking_seats_live_once"), seatTwice.getMessage());
     }
 
-    /**
-     * A second captured attempt of a hold whose first attempt is settled, written straight into the
-     * table (a row from before migration V5 would look like this): settlement still refuses it.
-     */
+    /** A second captured attempt of a hold, written straight into the table past the service. */
     private static PaymentAttempt forcedCapturedAttempt(HoldRecord h, int attempt) {
         String id = PaymentAttempt.paymentId(h.holdId(), attempt);
         try (Connection c = db.getConnection(); PreparedStatement p = c.prepareStatement("INSERT INTO payments (payment_id,"

@@ -44,9 +44,10 @@ import java.util.logging.Logger;
  *
  * <p>An attempt whose outcome is unknown (the provider timed out) is never assumed to have failed:
  * it is answered PENDING, and the webhook, a status lookup or reconciliation decides it later. A hold
- * has at most one attempt in flight, decided atomically by PostgreSQL
+ * has at most one live attempt (in flight or booked), decided atomically by PostgreSQL
  * ({@link BookingRepository#startAttempt}): while one may still move money, any other checkout of
- * that hold, however concurrent, answers 409 PAYMENT_IN_PROGRESS without calling the provider.
+ * that hold, however concurrent, answers 409 PAYMENT_IN_PROGRESS (or the booking) without calling
+ * the provider.
  */
 public final class CheckoutManager implements AutoCloseable {
 
@@ -98,7 +99,7 @@ public final class CheckoutManager implements AutoCloseable {
             return new Result.Booked(booked.get().bookingId(), booked.get().paymentId());
         }
         for (PaymentAttempt a : bookings.attemptsOf(holdId)) {
-            if (a.inFlight() && !abandonedBeforeTheProvider(a)) {
+            if (a.live() && !abandonedBeforeTheProvider(a)) {
                 return inFlight(a);
             }
         }
@@ -118,9 +119,9 @@ public final class CheckoutManager implements AutoCloseable {
     }
 
     /**
-     * What a checkout of a hold whose attempt {@code a} may still move money answers, without calling
-     * the provider: captured money is settled (or its settlement reported); an undecided charge is a
-     * 409 PAYMENT_IN_PROGRESS naming it, so a second tab never charges the card a second time.
+     * What a checkout of a hold whose attempt {@code a} is live answers, without calling the
+     * provider: captured money is settled, or its settlement (the booking) reported; an undecided
+     * charge is a 409 PAYMENT_IN_PROGRESS naming it, so a second tab never charges the card again.
      */
     private Result inFlight(PaymentAttempt a) {
         if (a.status() == PaymentAttempt.Status.CAPTURED) {
