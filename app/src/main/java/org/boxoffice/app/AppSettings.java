@@ -2,12 +2,15 @@ package org.boxoffice.app;
 
 import io.helidon.config.Config;
 import org.boxoffice.app.checkout.CheckoutSettings;
+import org.boxoffice.app.payments.PaymentSettings;
 import org.boxoffice.app.waitlist.WaitlistSettings;
 import org.boxoffice.grid.GridSettings;
 import org.boxoffice.mapstore.DbSettings;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -80,15 +83,88 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
      * @param hmacSecret   HS256 secret (at least 32 bytes), or null
      * @param rsaPublicKey RS256 public key (PEM), or null; exactly one of the two is set
      * @param issuer       required {@code iss} claim, or null for any
-     * @param devTokens    serve {@code POST /v1/dev/tokens} (demo only; off in production)
+     * @param devTokens    serve {@code POST /v1/dev/tokens}: demo mode (see {@link AppSettings#demoMode()})
+     * @param devRoles     dev tokens may carry roles (admin, staff); a separate demo switch, off by default
      */
-    public record AuthSettings(String hmacSecret, String rsaPublicKey, String issuer, boolean devTokens) {
+    public record AuthSettings(String hmacSecret, String rsaPublicKey, String issuer, boolean devTokens,
+                               boolean devRoles) {
+
+        /** Dev tokens without roles. */
+        public AuthSettings(String hmacSecret, String rsaPublicKey, String issuer, boolean devTokens) {
+            this(hmacSecret, rsaPublicKey, issuer, devTokens, false);
+        }
+    }
+
+    /** The public demo value of {@code boxoffice.auth.secret}: accepted in demo mode only. */
+    public static final String DEMO_AUTH_SECRET = "boxoffice-demo-secret-change-me-in-production";
+    /** The public demo value of {@code boxoffice.room.secret}: accepted in demo mode only. */
+    public static final String DEMO_ROOM_SECRET = "boxoffice-demo-room-secret-change-me-in-production";
+    /** Outside demo mode every secret has at least this many bytes (an HMAC-SHA256 key's size). */
+    public static final int MIN_SECRET_BYTES = 32;
+
+    /**
+     * Demo mode: the service issues its own tokens ({@code boxoffice.auth.devtokens}), so anyone who
+     * can reach it can be anyone, and the public demo secrets protect nothing more. Outside demo mode
+     * (production) every secret must be set to a value of the operator's own ({@link #secretProblems}).
+     */
+    public boolean demoMode() {
+        return auth.devTokens();
+    }
+
+    /**
+     * What keeps these settings from a start outside demo mode: each secret (auth, unless an RS256
+     * public key is set; room; tickets; webhook) that is missing, a public demo value, or shorter
+     * than {@value #MIN_SECRET_BYTES} bytes, one line per setting naming it and its environment
+     * variable. Empty if nothing.
+     */
+    public List<String> secretProblems() {
+        List<String> problems = new ArrayList<>();
+        if (auth.rsaPublicKey() == null) {
+            checkSecret(problems, "boxoffice.auth.secret", auth.hmacSecret(), DEMO_AUTH_SECRET);
+        }
+        checkSecret(problems, "boxoffice.room.secret", admission.passSecret(), DEMO_ROOM_SECRET);
+        checkSecret(problems, "boxoffice.tickets.secret", checkout.ticketSecret(), CheckoutSettings.DEMO_TICKET_SECRET);
+        checkSecret(problems, "boxoffice.payments.webhooksecret", checkout.payments().webhookSecret(),
+                PaymentSettings.DEMO_WEBHOOK_SECRET);
+        return problems;
+    }
+
+    private static void checkSecret(List<String> problems, String key, String value, String demoValue) {
+        String env = key.toUpperCase(java.util.Locale.ROOT).replace('.', '_');
+        if (value == null || value.isBlank()) {
+            problems.add(key + " is not set (" + env + ")");
+        } else if (value.equals(demoValue)) {
+            problems.add(key + " is the public demo value; set your own secret (" + env + ")");
+        } else if (value.getBytes(StandardCharsets.UTF_8).length < MIN_SECRET_BYTES) {
+            problems.add(key + " is shorter than " + MIN_SECRET_BYTES + " bytes (" + env + ")");
+        }
+    }
+
+    /**
+     * These settings, if they may start: in demo mode always; outside it only with every secret set to
+     * a strong value of the operator's own. Otherwise throws, naming every setting to change.
+     */
+    public AppSettings requireStartable() {
+        List<String> problems = demoMode() ? List.of() : secretProblems();
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("refusing to start outside demo mode (boxoffice.auth.devtokens is false) "
+                    + "with unsafe secrets:\n  - " + String.join("\n  - ", problems)
+                    + "\nsee docs/configuration.md, \"Production mode\"");
+        }
+        if (!demoMode() && auth.devRoles()) {
+            throw new IllegalStateException("boxoffice.auth.devroles is a demo setting; it needs boxoffice.auth.devtokens");
+        }
+        return this;
     }
 
     private static String blankToNull(String s) {
         return s == null || s.isBlank() ? null : s.trim();
     }
 
+    /**
+     * Reads the settings under {@code boxoffice}; throws if they may not start
+     * ({@link #requireStartable}: outside demo mode, a missing, demo or short secret).
+     */
     public static AppSettings from(Config root) {
         Config c = root.get("boxoffice");
         Path dataDir = Path.of(c.get("data.dir").asString().orElse("./data")).toAbsolutePath().normalize();
@@ -125,18 +201,19 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
                 Duration.ofSeconds(c.get("holds.seconds").asLong().orElse(420L)),
                 Duration.ofSeconds(c.get("holds.grace").asLong().orElse(5L)),
                 c.get("holds.groups").asInt().orElse(16));
-        String secret = c.get("auth.secret").asString().orElse("");
+        String secret = c.get("auth.secret").asString().orElse(DEMO_AUTH_SECRET);
         String publicKey = c.get("auth.publickey").asString().orElse("");
         String issuer = c.get("auth.issuer").asString().orElse("");
         AuthSettings auth = new AuthSettings(secret.isBlank() ? null : secret, publicKey.isBlank() ? null : publicKey,
-                issuer.isBlank() ? null : issuer, c.get("auth.devtokens").asBoolean().orElse(false));
+                issuer.isBlank() ? null : issuer, c.get("auth.devtokens").asBoolean().orElse(false),
+                c.get("auth.devroles").asBoolean().orElse(false));
         return new AppSettings(dataDir, db, c.get("db.port").asInt().orElse(0), pool, grid, holds, auth,
                 c.get("demo.seed").asBoolean().orElse(true),
                 Duration.ofMillis(c.get("sweep.millis").asLong().orElse(500L)),
                 Duration.ofMillis(c.get("reconcile.millis").asLong().orElse(10_000L)),
                 Duration.ofMillis(c.get("snapshot.millis").asLong().orElse(250L)),
                 new AdmissionSettings(
-                        c.get("room.secret").asString().orElse("boxoffice-demo-room-secret-change-me-in-production"),
+                        c.get("room.secret").asString().orElse(DEMO_ROOM_SECRET),
                         Duration.ofSeconds(c.get("room.passseconds").asLong().orElse(600L)),
                         c.get("room.rate").asDouble().orElse(50.0),
                         c.get("room.seatsperbuyer").asDouble().orElse(2.5),
@@ -146,6 +223,6 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
                         c.get("limits.streams").asInt().orElse(2000)),
                 Duration.ofMillis(c.get("invariants.millis").asLong().orElse(30_000L)),
                 CheckoutSettings.from(c, root.get("server.port").asInt().orElse(8080)),
-                WaitlistSettings.from(c));
+                WaitlistSettings.from(c)).requireStartable();
     }
 }

@@ -24,6 +24,7 @@ import org.boxoffice.app.holds.HoldsService;
 import org.boxoffice.app.holds.Idempotency;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.ErrorHandlers;
+import org.boxoffice.app.http.RequestGuard;
 import org.boxoffice.app.http.OpenApiService;
 import org.boxoffice.app.ops.AuditService;
 import org.boxoffice.app.ops.InvariantChecker;
@@ -47,6 +48,7 @@ import org.boxoffice.grid.catalog.CatalogSearch;
 import org.boxoffice.grid.catalog.EventListing;
 import org.boxoffice.grid.room.WaitingRooms;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
+import org.boxoffice.mapstore.PostgresIdempotencyReplies;
 import org.boxoffice.mapstore.PostgresInventoryRepository;
 import org.boxoffice.mapstore.PostgresWaitlistRepository;
 
@@ -113,7 +115,7 @@ public final class Boxoffice implements AutoCloseable {
                 .start(settings.sweepEvery().toMillis(), settings.reconcileEvery().toMillis());
         this.search = new CatalogSearch(hz);
         this.authenticator = new Authenticator(settings.auth(), clock);
-        this.idempotency = new Idempotency(hz, clock);
+        this.idempotency = new Idempotency(hz, new PostgresIdempotencyReplies(dataSource), clock).start();
         this.seats = new Seats(inventory, new Allowances(hz), snapshots);
         this.holds = new HoldManager(directory, seats, snapshots, inventoryRepository,
                 hz.getFlakeIdGenerator(GridMaps.HOLD_IDS), clock);
@@ -148,6 +150,7 @@ public final class Boxoffice implements AutoCloseable {
     /** Every route of the service, with errors mapped in one place. */
     public void routing(HttpRouting.Builder routing) {
         ErrorHandlers.register(routing);
+        routing.addFilter(new RequestGuard());
         routing.register("/v1", new CatalogService(search, directory, snapshots, clock))
                 .register("/v1", new HoldsService(holds, authenticator, idempotency, gate, rooms, metrics))
                 .register("/v1", new QueueService(authenticator, directory, rooms, passTokens,
@@ -162,7 +165,7 @@ public final class Boxoffice implements AutoCloseable {
         checkout.routing(routing);
         waitlist.routing(routing);
         if (settings.auth().devTokens() && authenticator.canIssue()) {
-            routing.register("/v1", new DevTokenService(authenticator));
+            routing.register("/v1", new DevTokenService(authenticator, settings.auth().devRoles()));
         }
         routing.any("/v1/*", (req, res) -> {
             throw new ApiException(404, "NOT_FOUND", "no such resource: " + req.prologue().method() + " " + req.path().path());
@@ -274,6 +277,7 @@ public final class Boxoffice implements AutoCloseable {
         waitlist.close();
         checkout.close();
         invariants.close();
+        idempotency.close();
         rooms.close();
         sweeper.close();
         snapshots.close();

@@ -6,6 +6,7 @@ import io.helidon.logging.common.LogConfig;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import org.boxoffice.app.catalog.DemoCatalog;
+import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.mapstore.DataSources;
 import org.boxoffice.mapstore.DbSettings;
 import org.boxoffice.mapstore.EmbeddedDatabase;
@@ -28,9 +29,22 @@ public final class Main {
     private Main() {
     }
 
-    /** The web server as configured under {@code server} ({@code connection-options.tcp-no-delay} on by default). */
+    /**
+     * The web server as configured under {@code server} ({@code connection-options.tcp-no-delay} on
+     * by default), with {@link #listenerDefaults}.
+     */
     static WebServerConfig.Builder serverBuilder(Config server) {
-        return WebServer.builder().config(server);
+        WebServerConfig.Builder builder = WebServer.builder().config(server);
+        listenerDefaults(builder);
+        return builder;
+    }
+
+    /**
+     * What every listener of the service has, in production and in the tests: requests that fail
+     * before routing (unreadable, over a limit) are answered with the JSON error body.
+     */
+    public static void listenerDefaults(WebServerConfig.Builder builder) {
+        builder.directHandlers(ErrorHandlers.directHandlers());
     }
 
     public static void main(String[] args) {
@@ -64,5 +78,21 @@ public final class Main {
         }, "boxoffice-shutdown"));
         LOG.info(() -> "Boxoffice is serving on http://localhost:" + server.port() + " (database: "
                 + (embedded != null ? "embedded, data in " + settings.dataDir() : "external") + ")");
+        if (settings.demoMode()) {
+            String host = config.get("server.host").asString().orElse("0.0.0.0");
+            LOG.warning(() -> "DEMO MODE: anyone who reaches this service can mint tokens (boxoffice.auth.devtokens)"
+                    + (settings.auth().devRoles() ? ", admin ones included (boxoffice.auth.devroles)" : "")
+                    + ", and the demo secrets are public. Listening on " + host
+                    + (isLoopback(host) ? " (this machine only)." : ": NOT loopback, others on the network can reach it.")
+                    + " For production, see docs/configuration.md.");
+        }
+    }
+
+    private static boolean isLoopback(String host) {
+        try {
+            return java.net.InetAddress.getByName(host).isLoopbackAddress();
+        } catch (java.net.UnknownHostException e) {
+            return false;
+        }
     }
 }

@@ -196,6 +196,12 @@ class HoldPage {
       case 'HOLD_RELEASED':
         this.ended('These seats were released', 'Pick seats again.');
         break;
+      case 'PAYMENT_IN_PROGRESS':
+        // another tab (or an earlier try) is paying for this hold: follow it, never charge again
+        this.busy(true, 'Waiting for your bank…');
+        this.status('info', 'A payment for these seats is already under way', 'You will not be charged twice. Please keep this page open.');
+        this.waitForBooking(Date.now() + 60_000);
+        break;
       case 'UNAUTHORIZED':
         break;
       default:

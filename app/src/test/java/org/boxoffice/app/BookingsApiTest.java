@@ -95,6 +95,32 @@ class BookingsApiTest {
     }
 
     @Test
+    void tenCancellationsOfOneBookingAtOnce_refundOnce() throws Exception {
+        String cleo = app.token("cleo-b");
+        long bookingId = book(cleo, SHOW, "CIRCLE-2-1", "CIRCLE-2-2");
+        long refundedBefore = app.app.checkout().simulator().refundedCents();
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        java.util.List<java.util.concurrent.Future<TestApp.Http.Reply>> replies = new java.util.ArrayList<>();
+        try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(10)) {
+            for (int i = 0; i < 10; i++) {
+                replies.add(pool.submit(() -> {
+                    go.await();
+                    return f.http.delete("/v1/bookings/" + bookingId, cleo);
+                }));
+            }
+            go.countDown();
+            for (java.util.concurrent.Future<TestApp.Http.Reply> r : replies) {
+                TestApp.Http.Reply reply = r.get();
+                assertTrue(reply.status() == 200 || reply.status() == 503, reply.body());
+            }
+        }
+        f.quiet();
+        assertEquals(13_000, app.app.checkout().simulator().refundedCents() - refundedBefore, "one refund, whole");
+        assertEquals("CANCELLED", f.one("select status from bookings where booking_id = ?", bookingId));
+        f.assertMoneyConserved();
+    }
+
+    @Test
     void cancellationAfterThePolicyDeadline_is422_andChangesNothing() {
         String admin = app.token("ops", "admin");
         String startsAt = Instant.now().plus(Duration.ofHours(3)).toString();

@@ -10,7 +10,13 @@ import org.junit.jupiter.api.Test;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static org.boxoffice.app.CheckoutFixture.assertError;
 import static org.boxoffice.app.CheckoutFixture.json;
@@ -129,7 +135,7 @@ class CheckoutApiTest {
         assertEquals(Duration.ofMinutes(5), Duration.between(before, extended));
         assertEquals("t", f.one("select extended from holds where hold_id = ?", holdId));
         TestApp.Http.Reply again = f.checkout(dave, holdId, "card_ok");
-        assertEquals(202, again.status(), again.body());
+        assertError(again, 409, "PAYMENT_IN_PROGRESS");
         assertEquals(paymentId, json(again).get("paymentId").asText(), "money may be moving: no second charge");
         assertTrue(waitFor(() -> f.count("select count(*) from bookings where hold_id = ?", holdId) == 1,
                 Duration.ofSeconds(10)), "the captured webhook books the hold");
@@ -137,6 +143,64 @@ class CheckoutApiTest {
                 "extended once only");
         TestApp.Http.Reply booked = f.checkout(dave, holdId, "card_ok");
         assertEquals(200, booked.status(), booked.body());
+        assertEquals(1, f.count("select count(*) from payments where hold_id = ?", holdId));
+    }
+
+    @Test
+    void twentyCheckoutsOfOneHoldAtOnce_chargeTheCardOnce() throws Exception {
+        String olga = app.token("olga-c");
+        String holdId = f.hold(olga, SHOW, "STALLS-7-1", "STALLS-7-2");
+        int tabs = 20;
+        CountDownLatch go = new CountDownLatch(1);
+        List<Future<TestApp.Http.Reply>> replies = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(tabs)) {
+            for (int i = 0; i < tabs; i++) {
+                String key = "tab-" + i;
+                replies.add(pool.submit(() -> {
+                    go.await();
+                    return f.checkout(olga, holdId, "card_ok", key);
+                }));
+            }
+            go.countDown();
+            int booked = 0;
+            java.util.Set<Long> bookingIds = new java.util.HashSet<>();
+            for (Future<TestApp.Http.Reply> r : replies) {
+                TestApp.Http.Reply reply = r.get();
+                if (reply.status() == 200) {
+                    booked++;
+                    assertEquals("BOOKED", json(reply).get("status").asText());
+                    bookingIds.add(json(reply).get("bookingId").asLong());
+                } else {
+                    assertError(reply, 409, "PAYMENT_IN_PROGRESS");
+                }
+            }
+            assertTrue(booked >= 1, "one checkout books the hold");
+            assertEquals(1, bookingIds.size(), "every 200 names the same booking");
+        }
+        f.quiet();
+        String prefix = "bx-" + holdId + "-";
+        assertEquals(1, app.app.checkout().simulator().ledger().stream()
+                .filter(c -> c.idempotencyKey().startsWith(prefix)).count(), "exactly one charge at the provider");
+        assertEquals(1, f.count("select count(*) from payments where hold_id = ?", holdId));
+        assertEquals(0, f.count("select count(*) from payments where hold_id = ? and refund <> 'NONE'", holdId));
+        assertEquals(1, f.count("select count(*) from bookings where hold_id = ? and status = 'CONFIRMED'", holdId));
+    }
+
+    @Test
+    void aCheckoutWhileAPaymentIsUndecided_answers409_andChargesNothing() {
+        String pia = app.token("pia-c");
+        String holdId = f.hold(pia, SHOW, "STALLS-7-5");
+        TestApp.Http.Reply pending = f.checkout(pia, holdId, "card_late_success");
+        assertEquals(202, pending.status(), pending.body());
+        int charges = app.app.checkout().simulator().chargeCount();
+
+        TestApp.Http.Reply second = f.checkout(pia, holdId, "card_ok");
+
+        assertError(second, 409, "PAYMENT_IN_PROGRESS");
+        assertEquals(json(pending).get("paymentId").asText(), json(second).get("paymentId").asText());
+        assertEquals(charges, app.app.checkout().simulator().chargeCount(), "the provider was not called");
+        assertTrue(waitFor(() -> f.count("select count(*) from bookings where hold_id = ? and status = 'CONFIRMED'",
+                holdId) == 1, Duration.ofSeconds(10)), "the late success books the hold");
         assertEquals(1, f.count("select count(*) from payments where hold_id = ?", holdId));
     }
 

@@ -4,8 +4,11 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.checkout.CheckoutSettings;
+import org.boxoffice.app.checkout.Reconciliation;
+import org.boxoffice.app.checkout.Settlement;
 import org.boxoffice.app.payments.SimulatedPaymentGateway;
 import org.boxoffice.app.payments.WebhookSignature;
+import org.boxoffice.domain.PaymentAttempt;
 import org.boxoffice.domain.PaymentGateway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -47,9 +50,16 @@ class PaymentWebhookTest {
         app.close();
     }
 
-    private static String event(String id, String type, String key) {
-        return "{\"id\":\"" + id + "\",\"type\":\"" + type + "\",\"created\":1,\"data\":{\"chargeId\":\"ch_x\","
-                + "\"idempotencyKey\":\"" + key + "\",\"amount\":8900,\"currency\":\"EUR\",\"reason\":\"card_declined\"}}";
+    /** An event as the provider would send it: the provider's charge id for {@code key}, the seat's price. */
+    private String event(String id, String type, String key) {
+        String chargeId = app.app.checkout().simulator().status(key).map(PaymentGateway.ChargeStatus::chargeId).orElse("ch_x");
+        return event(id, type, key, chargeId, 8900);
+    }
+
+    private static String event(String id, String type, String key, String chargeId, long amount) {
+        return "{\"id\":\"" + id + "\",\"type\":\"" + type + "\",\"created\":1,\"data\":{\"chargeId\":\"" + chargeId
+                + "\",\"idempotencyKey\":\"" + key + "\",\"amount\":" + amount + ",\"currency\":\"EUR\","
+                + "\"reason\":\"card_declined\"}}";
     }
 
     private TestApp.Http.Reply send(String body) {
@@ -107,7 +117,7 @@ class PaymentWebhookTest {
 
         assertEquals("APPLIED", json(captured).get("outcome").asText(), captured.body());
         assertEquals("DUPLICATE_EVENT", json(duplicate).get("outcome").asText());
-        assertEquals("IGNORED", json(contradiction).get("outcome").asText());
+        assertError(contradiction, 422, "PAYMENT_MISMATCH");
         assertEquals("IGNORED", json(again).get("outcome").asText());
         assertEquals("CAPTURED", f.one("select status from payments where hold_id = ?", holdId));
         assertEquals(1, f.count("select count(*) from bookings where hold_id = ? and status = 'CONFIRMED'", holdId));
@@ -116,12 +126,14 @@ class PaymentWebhookTest {
     }
 
     @Test
-    void aDeclineDeliveredBeforeTheCapture_decides_andReconciliationGivesTheMoneyBack() {
+    void anAttemptDeclinedHere_butCapturedByTheProvider_isRefundedByReconciliation_once() {
         String holdId = pendingHold("cat-w", "STALLS-10-3");
         String key = "bx-" + holdId + "-1";
         long refunded = app.app.checkout().simulator().refundedCents();
+        // as when a checkout gives up on an attempt the provider had not heard of, and it arrives after all
+        app.app.checkout().bookings().report(null, null, key, PaymentAttempt.Report.DECLINED, null,
+                "never reached the payment provider", System.currentTimeMillis());
 
-        assertEquals("APPLIED", json(send(event("evt-c1", "payment.declined", key))).get("outcome").asText());
         assertEquals("IGNORED", json(send(event("evt-c2", "payment.captured", key))).get("outcome").asText());
 
         assertEquals("DECLINED", f.one("select status from payments where hold_id = ?", holdId));
@@ -131,6 +143,74 @@ class PaymentWebhookTest {
                 "the provider captured it after all: reconciliation refunds it");
         app.app.checkout().reconciliation().reconcileOnce();
         assertEquals(8_900, app.app.checkout().simulator().refundedCents() - refunded, "and only once");
+    }
+
+    @Test
+    void aSignedCaptureTheProviderNeverMade_isRefused_andChangesNothing() {
+        String eve = app.token("eve-w");
+        String holdId = f.hold(eve, SHOW, "STALLS-11-1");
+        assertEquals(202, f.checkout(eve, holdId, "card_timeout").status(), "never charged: the request was lost");
+        String key = "bx-" + holdId + "-1";
+        String before = String.join(",", f.query("select status || settlement || refund from payments where hold_id = ?", holdId));
+
+        assertError(send(event("evt-e1", "payment.captured", key, "ch_invented", 1)), 422, "PAYMENT_MISMATCH");
+        assertError(send(event("evt-e2", "payment.captured", key, "ch_invented", 8900)), 422, "PAYMENT_MISMATCH");
+        assertError(send(event("evt-e3", "payment.captured", key, null, 8900).replace(",\"amount\":8900", "")),
+                422, "PAYMENT_MISMATCH");
+
+        assertEquals(before, String.join(",", f.query("select status || settlement || refund from payments where hold_id = ?",
+                holdId)));
+        assertEquals(0, f.count("select count(*) from bookings where hold_id = ?", holdId));
+        assertEquals(0, f.count("select count(*) from payment_events where event_id like 'evt-e%'"));
+        assertEquals(0, f.soldRows(SHOW, "STALLS-11-1"));
+    }
+
+    @Test
+    void aCaptureForAnotherAmountOrCurrency_isRefused_andTheRealOneBooks() {
+        String holdId = pendingHold("fay-w", "STALLS-11-2");
+        String key = "bx-" + holdId + "-1";
+        String chargeId = app.app.checkout().simulator().status(key).orElseThrow().chargeId();
+
+        assertError(send(event("evt-f1", "payment.captured", key, chargeId, 1)), 422, "PAYMENT_MISMATCH");
+        assertError(send(event("evt-f2", "payment.captured", key, chargeId, 8900).replace("EUR", "USD")), 422,
+                "PAYMENT_MISMATCH");
+        assertError(send(event("evt-f3", "payment.captured", key, "ch_other", 8900)), 422, "PAYMENT_MISMATCH");
+        assertEquals("PENDING", f.one("select status from payments where hold_id = ?", holdId));
+
+        assertEquals("APPLIED", json(send(event("evt-f4", "payment.captured", key, chargeId, 8900))).get("outcome").asText());
+        assertEquals(1, f.count("select count(*) from bookings where hold_id = ? and status = 'CONFIRMED'", holdId));
+        // a refund asked for but not made: a signed "refunded" the provider contradicts must not end the booking
+        assertTrue(app.app.checkout().bookings().requestRefund(holdId + "-P1", "test", System.currentTimeMillis()));
+        assertError(send(event("evt-f5", "refund.succeeded", key, chargeId, 8900)), 422, "PAYMENT_MISMATCH");
+        assertEquals(1, f.count("select count(*) from bookings where hold_id = ? and status = 'CONFIRMED'", holdId));
+        assertEquals("REQUESTED", f.one("select refund from payments where hold_id = ?", holdId));
+    }
+
+    @Test
+    void aBookingWhoseChargeTheProviderDoesNotKnow_isFlaggedByReconciliation_once() {
+        String gus = app.token("gus-w");
+        String holdId = f.hold(gus, SHOW, "STALLS-11-3");
+        assertEquals(202, f.checkout(gus, holdId, "card_timeout").status());
+        String paymentId = holdId + "-P1";
+        // what a forged capture used to do: the attempt recorded as captured without the provider's word
+        app.app.checkout().bookings().report(null, null, "bx-" + holdId + "-1", PaymentAttempt.Report.CAPTURED, "ch_forged",
+                null, System.currentTimeMillis());
+        assertTrue(app.app.checkout().settlement().settle(paymentId) instanceof Settlement.Result.Booked);
+        String legit = f.hold(gus, SHOW, "STALLS-11-4");
+        assertEquals(200, f.checkout(gus, legit, "card_ok").status());
+        f.query("update bookings set created_at = created_at - interval '1 day' where hold_id in (?, ?) returning 1",
+                holdId, legit);
+
+        Reconciliation.Report first = app.app.checkout().reconciliation().reconcileOnce();
+        Reconciliation.Report second = app.app.checkout().reconciliation().reconcileOnce();
+
+        assertEquals(1, first.flagged(), first.toString());
+        assertEquals(0, second.flagged(), "flagged once, kept for an operator");
+        assertEquals("FLAGGED", f.one("select charge_check from bookings where hold_id = ?", holdId));
+        assertTrue(f.one("select charge_note from bookings where hold_id = ?", holdId).contains("knows no charge"));
+        assertEquals("CONFIRMED", f.one("select charge_check from bookings where hold_id = ?", legit));
+        assertEquals(List.of(paymentId), app.app.checkout().bookings().flaggedCharges().stream()
+                .map(org.boxoffice.domain.Booking::paymentId).toList());
     }
 
     @Test

@@ -10,6 +10,9 @@ import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 import static org.boxoffice.app.TestApp.assertError;
 import static org.boxoffice.app.TestApp.json;
@@ -108,13 +111,47 @@ class QueueApiTest {
         String forged = beaPass.substring(0, beaPass.length() - 4) + "AAAA";
         assertError(http.post("/v1/shows/mahler-5-1/holds", bea, hold, "Queue-Pass", forged), 403, "PASS_INVALID");
         String otherSecret = new PassTokens("another-secret-entirely-0123456789-xyz", System::currentTimeMillis)
-                .pass("bea", "mahler-5-1", 1, 60_000);
+                .pass("bea", "mahler-5-1", 1, System.currentTimeMillis(), 60_000);
         assertError(http.post("/v1/shows/mahler-5-1/holds", bea, hold, "Queue-Pass", otherSecret), 403, "PASS_INVALID");
-        String expired = new PassTokens(ROOM_SECRET, () -> System.currentTimeMillis() - 3_600_000).pass("bea", "mahler-5-1", 1, 60_000);
+        String expired = new PassTokens(ROOM_SECRET, System::currentTimeMillis)
+                .pass("bea", "mahler-5-1", 1, System.currentTimeMillis() - 3_600_000, 60_000);
         assertError(http.post("/v1/shows/mahler-5-1/holds", bea, hold, "Queue-Pass", expired), 403, "PASS_REQUIRED");
-        String otherShow = new PassTokens(ROOM_SECRET, System::currentTimeMillis).pass("bea", "jazz-1", 1, 60_000);
+        String otherShow = new PassTokens(ROOM_SECRET, System::currentTimeMillis)
+                .pass("bea", "jazz-1", 1, System.currentTimeMillis(), 60_000);
         assertError(http.post("/v1/shows/mahler-5-1/holds", bea, hold, "Queue-Pass", otherShow), 403, "PASS_INVALID");
         assertEquals(201, http.post("/v1/shows/mahler-5-1/holds", bea, hold, "Queue-Pass", beaPass).status());
+    }
+
+    @Test
+    void oneAdmission_isOnePass_howeverOftenTheBuyerPolls() throws Exception {
+        rush("comedy-1", "{\"mode\":\"ON\",\"admissionRate\":50}");
+        List<String> buyers = List.of("polly-1", "polly-2", "polly-3");
+        for (String buyer : buyers) {
+            String token = app.token(buyer);
+            String queueToken = json(http.post("/v1/shows/comedy-1/queue", token, null)).get("queueToken").asText();
+            Set<String> passes = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            Set<String> expiries = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            // a page polling from several tabs at once: still one pass
+            try (java.util.concurrent.ExecutorService tabs = java.util.concurrent.Executors.newFixedThreadPool(4)) {
+                List<java.util.concurrent.Future<JsonNode>> polls = new java.util.ArrayList<>();
+                for (int poll = 0; poll < 8; poll++) {
+                    polls.add(tabs.submit(() -> json(http.get("/v1/shows/comedy-1/queue/status?wait=10", token,
+                            "Queue-Token", queueToken))));
+                }
+                for (java.util.concurrent.Future<JsonNode> poll : polls) {
+                    JsonNode status = poll.get();
+                    assertTrue(status.get("admitted").asBoolean(), status.toString());
+                    passes.add(status.get("pass").asText());
+                    expiries.add(status.get("passExpiresAt").asText());
+                }
+            }
+            assertEquals(1, passes.size(), "a re-poll returns the same pass");
+            assertEquals(1, expiries.size(), "and the same expiry: polling does not extend a pass");
+        }
+        JsonNode admin = json(http.get("/v1/admin/shows/comedy-1/queue", app.token("ops", "admin")));
+        assertEquals(buyers.size(), admin.get("admitted").asLong(), admin.toString());
+        assertEquals(admin.get("admitted").asLong(), admin.get("passes").asLong(),
+                "outstanding passes are the admitted buyers, one each");
     }
 
     @Test

@@ -162,5 +162,25 @@ class ReconciliationTest {
                 + "and bs.seat_id = s.seat_id and bs.live)", SHORT));
         assertTrue(sim().capturedCents() > 0 && sim().refundedCents() > 0, "the run exercised captures and refunds");
         f.assertMoneyConserved();
+        assertEquals(0, f.count("select count(*) from bookings where charge_check = 'FLAGGED'"),
+                "the provider confirms every booking's charge");
+    }
+
+    @Test
+    void aCancelledBooking_isNotCancelledAgain_byLaterPasses() {
+        String cal = app.token("cal-r");
+        String holdId = f.hold(cal, "fado-1", "GALERIA-2-1");
+        TestApp.Http.Reply booked = f.checkout(cal, holdId, "card_ok");
+        assertEquals(200, booked.status(), booked.body());
+        long bookingId = json(booked).get("bookingId").asLong();
+        for (int i = 0; i < 5 && !"CANCELLED".equals(json(f.http.get("/v1/bookings/" + bookingId, cal)).get("status").asText()); i++) {
+            f.http.delete("/v1/bookings/" + bookingId, cal);     // refunds may fail here (30% injected)
+            reconciliation().reconcileOnce();
+        }
+        assertEquals("CANCELLED", f.one("select status from bookings where booking_id = ?", bookingId));
+
+        for (int pass = 0; pass < 3; pass++) {
+            assertEquals(0, reconciliation().reconcileOnce().cancellationsFinished(), "nothing left to finish");
+        }
     }
 }

@@ -108,6 +108,32 @@ class RecoveryTest {
     }
 
     @Test
+    void aHoldsIdempotencyKey_survivesARestart_andTheRetryGetsTheSameHold() throws Exception {
+        Node first = start(TestApp.start());
+        String token = first.app().token("dora");
+        String body = "{\"seatIds\":[\"STALLS-4-1\",\"STALLS-4-2\"]}";
+        TestApp.Http.Reply held = first.http().post("/v1/shows/comedy-1/holds", token, body, "Idempotency-Key", "dora-1");
+        assertEquals(201, held.status(), held.body());
+
+        first.server().stop();
+        first.app().app.close();
+        Node second = start(TestApp.restartOn(first.app().db));
+        TestApp.Http.Reply retry = second.http().post("/v1/shows/comedy-1/holds", token, body, "Idempotency-Key", "dora-1");
+        TestApp.Http.Reply other = second.http().post("/v1/shows/comedy-1/holds", token,
+                "{\"seatIds\":[\"STALLS-4-3\"]}", "Idempotency-Key", "dora-1");
+
+        assertEquals(201, retry.status(), retry.body());
+        assertEquals(json(held).get("holdId").asText(), json(retry).get("holdId").asText(), "the same hold, not a second one");
+        assertError(other, 422, "IDEMPOTENCY_KEY_REUSED");
+        try (Connection c = second.app().dataSource.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("select count(*) from holds where account_id = 'dora'")) {
+            rs.next();
+            assertEquals(1, rs.getInt(1), "one hold for one request");
+        }
+        assertEquals("AVAILABLE", state(second.app(), "comedy-1", "STALLS-4-3"));
+    }
+
+    @Test
     void aLapsedHold_isReleasedBySweeper_withoutAnyRequestTouchingTheShow() throws Exception {
         Node node = start(TestApp.start());
         String admin = node.app().token("ops", "admin");

@@ -70,7 +70,7 @@ public final class TestApp implements AutoCloseable {
         return new AppSettings(Path.of("target/test-data"), db, 0, db.poolSize(),
                 new GridSettings(cluster, "127.0.0.1", null, port, List.of("127.0.0.1:" + port), 1),
                 new AppSettings.HoldDefaults(10, 10, Duration.ofMinutes(7), Duration.ofSeconds(5), 16),
-                new AppSettings.AuthSettings(SECRET, null, null, true),
+                new AppSettings.AuthSettings(SECRET, null, null, true, true),
                 false, Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMillis(100),
                 new AppSettings.AdmissionSettings("test-room-secret-for-boxoffice-tests-0123456789", Duration.ofMinutes(10),
                         50, 2, Duration.ofMillis(100), 0, 0, 0),

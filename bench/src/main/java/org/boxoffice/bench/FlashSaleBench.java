@@ -175,6 +175,7 @@ final class FlashSaleBench {
             // a cluster name of its own: never join another member running on this machine
             env.put("BOXOFFICE_GRID_CLUSTER", "bench-" + HexFormat.of().formatHex(randomBytes(4)));
             env.put("BOXOFFICE_AUTH_DEVTOKENS", "true");
+            env.put("BOXOFFICE_AUTH_DEVROLES", "true");
             // the load generator is one client address standing in for thousands of fans' addresses;
             // the per-account limit stays on, as every simulated fan is an account of its own
             env.put("BOXOFFICE_LIMITS_ADDRESS", "0");

@@ -11,18 +11,31 @@ import java.util.Optional;
  * reconciliation) agree on one outcome: the first writer wins and the others see its result.
  *
  * <p>Rules the store enforces, whatever the callers do: one booking per hold; a seat in at most
- * one live booking; one attempt of a hold settling or booked at a time; an event id is applied
- * once. Thread-safe.
+ * one live booking; one live attempt (in flight or booked) per hold; one attempt of a hold settling or
+ * booked at a time; an event id is applied once. Thread-safe.
  */
 public interface BookingRepository {
 
     // ------------------------------------------------------------------ payment attempts
 
+    /** The answer to starting a payment attempt for a hold. */
+    sealed interface AttemptStart {
+        /** A new PENDING attempt was recorded: charge it. */
+        record Started(PaymentAttempt attempt) implements AttemptStart {
+        }
+
+        /** Another attempt of the hold holds or may still move its money ({@link PaymentAttempt#live}); nothing was recorded. */
+        record InFlight(PaymentAttempt other) implements AttemptStart {
+        }
+    }
+
     /**
      * Records a new attempt for {@code hold} with the next free attempt number, PENDING, for the
-     * hold's amount.
+     * hold's amount, unless another attempt of the hold is live (in flight or booked). Decided
+     * atomically by the store (a unique index over the live attempts of a hold), so of any number of
+     * concurrent callers at most one starts an attempt and the others are told which one is live.
      */
-    PaymentAttempt newAttempt(HoldRecord hold, String method, String recipient, long now);
+    AttemptStart startAttempt(HoldRecord hold, String method, String recipient, long now);
 
     Optional<PaymentAttempt> payment(String paymentId);
 
@@ -157,4 +170,16 @@ public interface BookingRepository {
 
     /** Bookings refunded whose seats may not be back on sale yet. */
     List<Booking> refundedNotCancelled();
+
+    /** Bookings made before {@code createdBefore} whose charge has not been confirmed with the provider yet, oldest first. */
+    List<Booking> chargesToConfirm(long createdBefore, int limit);
+
+    /**
+     * Records what the provider said about a booking's charge: confirmed (captured, that amount), or
+     * flagged with {@code note} (the provider does not know it, or records it otherwise).
+     */
+    void chargeChecked(long bookingId, boolean confirmed, String note);
+
+    /** Bookings whose charge the provider did not confirm, for operators. */
+    List<Booking> flaggedCharges();
 }

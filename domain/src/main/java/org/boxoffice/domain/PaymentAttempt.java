@@ -76,10 +76,24 @@ public record PaymentAttempt(String paymentId, String holdId, int attempt, Strin
         return report == Report.CAPTURED ? Status.CAPTURED : Status.DECLINED;
     }
 
-    /** Whether money may still be moving for this attempt (so a new attempt should not start yet). */
+    /**
+     * Whether money may still be moving for this attempt, so no other attempt of its hold may start:
+     * undecided (PENDING, or UNKNOWN after a timeout: the charge may still be captured), or captured
+     * and not yet settled.
+     */
     public boolean inFlight() {
-        return status == Status.PENDING
+        return undecided().contains(status)
                 || (status == Status.CAPTURED && (settlement == Settlement.NONE || settlement == Settlement.SETTLING));
+    }
+
+    /**
+     * Whether this attempt holds its hold's money, or may still: in flight, or booked. While one
+     * attempt of a hold is live no other may start, so a hold is never charged twice; the store
+     * enforces this with a unique index (migration V5). A new attempt follows only a decline, or
+     * captured money that was refused and refunded.
+     */
+    public boolean live() {
+        return inFlight() || (status == Status.CAPTURED && settlement == Settlement.BOOKED);
     }
 
     /** Captured money the service still holds for this attempt: captured and not refunded. */

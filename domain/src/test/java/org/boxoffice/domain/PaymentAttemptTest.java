@@ -36,13 +36,17 @@ class PaymentAttemptTest {
     }
 
     @Test
-    void moneyMayBeMoving_whilePendingOrCapturedButUnsettled() {
+    void moneyMayBeMoving_whileUndecidedOrCapturedButUnsettled() {
         assertTrue(attempt(PaymentAttempt.Status.PENDING, PaymentAttempt.Settlement.NONE).inFlight());
         assertTrue(attempt(PaymentAttempt.Status.CAPTURED, PaymentAttempt.Settlement.SETTLING).inFlight());
         assertFalse(attempt(PaymentAttempt.Status.CAPTURED, PaymentAttempt.Settlement.BOOKED).inFlight());
         assertFalse(attempt(PaymentAttempt.Status.DECLINED, PaymentAttempt.Settlement.NONE).inFlight());
-        assertFalse(attempt(PaymentAttempt.Status.UNKNOWN, PaymentAttempt.Settlement.NONE).inFlight(),
-                "after a timeout the buyer may try again; a second capture is refunded");
+        assertTrue(attempt(PaymentAttempt.Status.UNKNOWN, PaymentAttempt.Settlement.NONE).inFlight(),
+                "after a timeout the charge may still be captured: no second charge until it is decided");
+        assertTrue(attempt(PaymentAttempt.Status.CAPTURED, PaymentAttempt.Settlement.BOOKED).live(),
+                "a booked attempt keeps its hold: no new attempt after it");
+        assertFalse(attempt(PaymentAttempt.Status.CAPTURED, PaymentAttempt.Settlement.REJECTED).live());
+        assertFalse(attempt(PaymentAttempt.Status.DECLINED, PaymentAttempt.Settlement.NONE).live());
     }
 
     @Test

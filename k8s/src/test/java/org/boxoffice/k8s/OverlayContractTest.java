@@ -51,7 +51,7 @@ class OverlayContractTest {
     static final Set<String> SECRET_ENV = Set.of(
             "BOXOFFICE_DB_URL", "BOXOFFICE_DB_USER", "BOXOFFICE_DB_PASSWORD",
             "BOXOFFICE_AUTH_SECRET", "BOXOFFICE_AUTH_PUBLICKEY", "BOXOFFICE_ROOM_SECRET",
-            "BOXOFFICE_PAYMENTS_WEBHOOKSECRET");
+            "BOXOFFICE_PAYMENTS_WEBHOOKSECRET", "BOXOFFICE_TICKETS_SECRET");
 
     private static final String GRID_SERVICE = "boxoffice-grid";
     private static final String HTTP_SERVICE = "boxoffice";
@@ -257,11 +257,14 @@ class OverlayContractTest {
         ConfigMap config = manifests.memberConfigMap();
         assertAll(
                 () -> assertEquals(String.valueOf(serverPort(manifests)), config.getData().get("SERVER_PORT")),
+                () -> assertEquals("0.0.0.0", config.getData().get("SERVER_HOST"),
+                        "the service binds to loopback unless told otherwise; a pod must listen on its own address"),
                 () -> assertEquals(List.of(), config.getData().keySet().stream().filter(SECRET_ENV::contains).toList(),
                         "credentials in the ConfigMap"),
                 () -> {
                     for (String name : List.of("BOXOFFICE_DB_URL", "BOXOFFICE_DB_USER", "BOXOFFICE_DB_PASSWORD",
-                            "BOXOFFICE_AUTH_SECRET", "BOXOFFICE_ROOM_SECRET", "BOXOFFICE_PAYMENTS_WEBHOOKSECRET")) {
+                            "BOXOFFICE_AUTH_SECRET", "BOXOFFICE_ROOM_SECRET", "BOXOFFICE_PAYMENTS_WEBHOOKSECRET",
+                            "BOXOFFICE_TICKETS_SECRET")) {
                         EnvVar env = manifests.memberEnv(name).orElseGet(() -> fail(name + " is not set"));
                         assertNull(env.getValue(), name + " is written in the manifest");
                         assertNotNull(env.getValueFrom().getSecretKeyRef(), name + " does not come from a Secret");

@@ -46,7 +46,8 @@ class ProdOverlayTest {
                 "BOXOFFICE_DB_PASSWORD", "boxoffice-db/password",
                 "BOXOFFICE_AUTH_SECRET", "boxoffice-auth/jwt-secret",
                 "BOXOFFICE_ROOM_SECRET", "boxoffice-auth/room-secret",
-                "BOXOFFICE_PAYMENTS_WEBHOOKSECRET", "boxoffice-payments/webhook-secret");
+                "BOXOFFICE_PAYMENTS_WEBHOOKSECRET", "boxoffice-payments/webhook-secret",
+                "BOXOFFICE_TICKETS_SECRET", "boxoffice-auth/ticket-secret");
         expected.forEach((name, secretAndKey) -> {
             EnvVar env = prod.memberEnv(name).orElseThrow(() -> new AssertionError(name + " is not set"));
             SecretKeySelector ref = env.getValueFrom().getSecretKeyRef();

@@ -26,8 +26,9 @@ import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
  *
  * <p>Every change is one conditional statement, or one short transaction where several rows must
  * change together (a booking with its seats and its mail; a refund with its booking). The schema's
- * unique indexes are the last word: one booking per hold, one live booking per seat, one settling
- * attempt per hold. Thread-safe; every method borrows one pooled connection and returns it.
+ * unique indexes are the last word: one booking per hold, one live booking per seat, one live
+ * attempt per hold (V5), one settling attempt per hold. Thread-safe; every method borrows one
+ * pooled connection and returns it.
  */
 public final class PostgresBookingRepository implements BookingRepository {
 
@@ -50,13 +51,12 @@ public final class PostgresBookingRepository implements BookingRepository {
     // ------------------------------------------------------------------ payment attempts
 
     @Override
-    public PaymentAttempt newAttempt(HoldRecord hold, String method, String recipient, long now) {
+    public AttemptStart startAttempt(HoldRecord hold, String method, String recipient, long now) {
         String sql = """
                 INSERT INTO payments (payment_id, hold_id, attempt, idempotency_key, show_id, account_id, amount_cents,
                                       currency, method, recipient, status, created_at, updated_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)
                 RETURNING""" + " " + PAYMENT_COLUMNS;
-        // two checkouts of one hold at once may pick the same number: the loser takes the next
         for (int tries = 0; ; tries++) {
             int attempt = nextAttempt(hold.holdId());
             try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
@@ -74,11 +74,18 @@ public final class PostgresBookingRepository implements BookingRepository {
                 ps.setObject(12, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
-                    return payment(rs);
+                    return new AttemptStart.Started(payment(rs));
                 }
             } catch (SQLException e) {
                 if (!UNIQUE_VIOLATION.equals(e.getSQLState()) || tries >= 10) {
                     throw new DatabaseException("recording a payment attempt for hold " + hold.holdId(), e);
+                }
+                // another attempt is live (the index decided), or a concurrent caller took this
+                // attempt number and then stopped being live already: look, and try the next number
+                Optional<PaymentAttempt> inFlight = attemptsOf(hold.holdId()).stream()
+                        .filter(PaymentAttempt::live).findFirst();
+                if (inFlight.isPresent()) {
+                    return new AttemptStart.InFlight(inFlight.get());
                 }
             }
         }
@@ -446,6 +453,23 @@ public final class PostgresBookingRepository implements BookingRepository {
     @Override
     public List<Booking> refundedNotCancelled() {
         return bookingsWhere("status = 'REFUNDED' ORDER BY booking_id LIMIT 1000");
+    }
+
+    @Override
+    public List<Booking> chargesToConfirm(long createdBefore, int limit) {
+        return bookingsWhere("charge_check = 'UNCHECKED' AND created_at < ? ORDER BY booking_id LIMIT ?",
+                ts(createdBefore), limit);
+    }
+
+    @Override
+    public void chargeChecked(long bookingId, boolean confirmed, String note) {
+        update("UPDATE bookings SET charge_check = ?, charge_note = ? WHERE booking_id = ? AND charge_check = 'UNCHECKED'",
+                confirmed ? "CONFIRMED" : "FLAGGED", note, bookingId);
+    }
+
+    @Override
+    public List<Booking> flaggedCharges() {
+        return bookingsWhere("charge_check = 'FLAGGED' ORDER BY booking_id LIMIT 1000");
     }
 
     // ------------------------------------------------------------------ mapping and plumbing

@@ -2,6 +2,7 @@ package org.boxoffice.mapstore;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
@@ -10,7 +11,10 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.DriverManager;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.boxoffice.domain.Venue;
 import org.junit.jupiter.api.Test;
@@ -57,28 +61,91 @@ class EmbeddedDatabaseTest {
     }
 
     @Test
-    void start_afterTheOwningJvmWasKilled_stopsItsOrphanedServer_andKeepsTheData() throws Exception {
+    void theServer_endsWithItsJvm_evenAfterKill9_andTheDataIsKept() throws Exception {
         Path data = dir.resolve("postgres");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process owner = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 KilledOwner.class.getName(), data.toString())
                 .redirectErrorStream(true).start();
-        long orphanPid;
+        long serverPid;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(owner.getInputStream()))) {
             String line;
             while ((line = out.readLine()) != null && !line.startsWith("READY")) {
                 // skip the child's log lines
             }
             assertTrue(line != null, "the owner JVM died before it was ready");
-            orphanPid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
-            owner.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            serverPid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+            assertTrue(ProcessHandle.of(serverPid).isPresent());
+            owner.destroyForcibly().waitFor(30, TimeUnit.SECONDS);    // SIGKILL: no hook, no close()
         }
-        assertTrue(ProcessHandle.of(orphanPid).isPresent(), "the server should outlive its killed owner");
+        // the watchdog notices within a second; a minute is only the bound of a stuck machine
+        ProcessHandle.of(serverPid).ifPresent(p -> p.onExit().completeOnTimeout(p, 60, TimeUnit.SECONDS).join());
+        assertFalse(ProcessHandle.of(serverPid).map(ProcessHandle::isAlive).orElse(false),
+                "PostgreSQL must not outlive the JVM that started it");
 
         try (EmbeddedDatabase db = EmbeddedDatabase.start(data, 0)) {
             assertEquals(List.of(new Venue("v-crash", "Campo Pequeno", "Lisbon")), venues(db));
         }
-        assertFalse(ProcessHandle.of(orphanPid).map(ProcessHandle::isAlive).orElse(false));
+    }
+
+    @Test
+    void theServer_isPrivate_passwordsOnly_noSocket_andTheServiceIsNoSuperuser() throws Exception {
+        Path data = dir.resolve("postgres");
+        try (EmbeddedDatabase db = EmbeddedDatabase.start(data, 0)) {
+            saveVenue(db, new Venue("v1", "Coliseu", "Lisbon"));
+            assertEquals("rw-------", PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(EmbeddedDatabase.secretsFile(data))));
+            assertEquals("rw-------", PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(EmbeddedDatabase.logFile(data))));
+            assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(data)));
+            assertFalse(Files.exists(Path.of("/tmp/.s.PGSQL." + db.port())), "no Unix socket in the shared temp folder");
+            try (java.sql.Connection admin = db.adminConnection(); java.sql.Statement st = admin.createStatement()) {
+                assertEquals("", show(st, "unix_socket_directories"), "no Unix socket anywhere");
+            }
+
+            for (String[] credentials : new String[][] {{db.user(), ""}, {db.user(), "wrong"}, {"postgres", ""},
+                    {"postgres", db.password()}}) {
+                java.sql.SQLException refused = assertThrows(java.sql.SQLException.class,
+                        () -> DriverManager.getConnection(db.jdbcUrl(), credentials[0], credentials[1]).close(),
+                        credentials[0] + " without its password");
+                assertTrue(Set.of("28P01", "08004").contains(refused.getSQLState()), refused.getMessage());
+            }
+            try (HikariDataSource ds = DataSources.pooled(db.settings(1));
+                 java.sql.Connection c = ds.getConnection(); java.sql.Statement st = c.createStatement()) {
+                assertEquals(EmbeddedDatabase.APP_ROLE, c.getMetaData().getUserName());
+                try (java.sql.ResultSet rs = st.executeQuery("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")) {
+                    rs.next();
+                    assertFalse(rs.getBoolean(1), "the service connects as a role without superuser rights");
+                }
+                java.sql.SQLException denied = assertThrows(java.sql.SQLException.class,
+                        () -> st.execute("COPY (SELECT 1) TO PROGRAM 'true'"));
+                assertEquals("42501", denied.getSQLState(), denied.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void aDirectoryFromBeforePasswords_isConverted_andKeepsItsData() throws Exception {
+        Path data = dir.resolve("postgres");
+        try (EmbeddedDatabase db = EmbeddedDatabase.start(data, 0)) {
+            saveVenue(db, new Venue("v-old", "Tivoli", "Lisbon"));
+            try (java.sql.Connection c = db.adminConnection(EmbeddedDatabase.DATABASE); java.sql.Statement st = c.createStatement()) {
+                // as an older version left it: everything the superuser's
+                st.execute("ALTER TABLE venues OWNER TO postgres");
+                st.execute("ALTER DATABASE boxoffice OWNER TO postgres");
+            }
+        }
+        // ... with trust for everyone and no passwords file
+        Files.writeString(data.resolve("pg_hba.conf"), "host all all 127.0.0.1/32 trust\nhost all all ::1/128 trust\n");
+        Files.delete(EmbeddedDatabase.secretsFile(data));
+
+        try (EmbeddedDatabase db = EmbeddedDatabase.start(data, 0)) {
+            assertEquals(List.of(new Venue("v-old", "Tivoli", "Lisbon")), venues(db), "the service's role owns the data now");
+            java.sql.SQLException refused = assertThrows(java.sql.SQLException.class,
+                    () -> DriverManager.getConnection(db.jdbcUrl(), "postgres", "").close());
+            assertTrue(Set.of("28P01", "08004").contains(refused.getSQLState()),
+                    "passwords are required from now on: " + refused.getMessage());
+        }
     }
 
     /** Runs in a child JVM that the test kills with SIGKILL, so no shutdown hook runs. */

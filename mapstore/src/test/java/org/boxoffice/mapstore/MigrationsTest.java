@@ -18,8 +18,9 @@ class MigrationsTest {
         try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
             int applied = Migrations.migrate(ds);
 
-            assertEquals(5, applied);
-            assertEquals(List.of("booking_seats", "bookings", "events", "holds", "payment_events", "payments",
+            assertEquals(8, applied);
+            assertEquals(List.of("booking_seats", "bookings", "events", "holds", "idempotency_replies",
+                    "payment_events", "payments",
                     "seat_events", "seat_transitions", "seats", "show_blocks", "show_sections", "shows", "ticket_mail", "venues",
                     "waitlist_entries", "waitlist_mail"), names(ds, """
                     SELECT table_name FROM information_schema.tables

@@ -13,6 +13,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.boxoffice.domain.BookingRepository.AttemptStart;
 import org.boxoffice.domain.BookingRepository.ReportOutcome;
 import org.boxoffice.domain.BookingRepository.SettlementClaim;
 import org.boxoffice.domain.BookingRepository.TicketCheck;
@@ -60,8 +61,12 @@ class PostgresBookingRepositoryTest {
         }
     }
 
+    private static PaymentAttempt started(HoldRecord h) {
+        return assertInstanceOf(AttemptStart.Started.class, bookings.startAttempt(h, "card", "a@x.test", T0)).attempt();
+    }
+
     private static PaymentAttempt captured(HoldRecord h) {
-        PaymentAttempt p = bookings.newAttempt(h, "card", "a@x.test", T0);
+        PaymentAttempt p = started(h);
         assertEquals(ReportOutcome.APPLIED, bookings.report(null, null, p.idempotencyKey(), PaymentAttempt.Report.CAPTURED,
                 "ch", null, T0));
         return bookings.payment(p.paymentId()).orElseThrow();
@@ -70,8 +75,9 @@ class PostgresBookingRepositoryTest {
     @Test
     void attempts_areNumberedPerHold_withTheirOwnKeys() {
         HoldRecord h = hold("A-1-1");
-        PaymentAttempt first = bookings.newAttempt(h, "card", "a@x.test", T0);
-        PaymentAttempt second = bookings.newAttempt(h, "card", "a@x.test", T0);
+        PaymentAttempt first = started(h);
+        bookings.report(null, null, first.idempotencyKey(), PaymentAttempt.Report.DECLINED, "ch", "no", T0);
+        PaymentAttempt second = started(h);
         assertEquals(1, first.attempt());
         assertEquals(2, second.attempt());
         assertEquals(PaymentAttempt.idempotencyKey(h.holdId(), 2), second.idempotencyKey());
@@ -87,7 +93,7 @@ class PostgresBookingRepositoryTest {
 
     @Test
     void anEventIsAppliedOnce_andTheFirstDecisiveReportWins() {
-        PaymentAttempt p = bookings.newAttempt(hold("A-1-2"), "card", "a@x.test", T0);
+        PaymentAttempt p = started(hold("A-1-2"));
         String key = p.idempotencyKey();
         assertEquals(ReportOutcome.APPLIED, bookings.report("e1", "t", key, PaymentAttempt.Report.DECLINED, "ch", "no", T0));
         assertEquals(ReportOutcome.DUPLICATE_EVENT, bookings.report("e1", "t", key, PaymentAttempt.Report.CAPTURED, "ch", null, T0));
@@ -97,18 +103,51 @@ class PostgresBookingRepositoryTest {
     }
 
     @Test
+    void aHoldHasOneAttemptInFlight_evenWhenManyStartAtOnce() throws Exception {
+        HoldRecord h = hold("A-2-1");
+        int callers = 16;
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<AttemptStart>> starts = new java.util.ArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(callers)) {
+            for (int i = 0; i < callers; i++) {
+                starts.add(pool.submit(() -> {
+                    go.await();
+                    return bookings.startAttempt(h, "card", "a@x.test", T0);
+                }));
+            }
+            go.countDown();
+            int started = 0;
+            for (var f : starts) {
+                AttemptStart s = f.get();
+                if (s instanceof AttemptStart.Started) {
+                    started++;
+                } else {
+                    assertEquals(PaymentAttempt.Status.PENDING, ((AttemptStart.InFlight) s).other().status());
+                }
+            }
+            assertEquals(1, started, "one attempt starts; the others are told it is in flight");
+        }
+        PaymentAttempt only = bookings.attemptsOf(h.holdId()).get(0);
+        assertEquals(1, bookings.attemptsOf(h.holdId()).size());
+        assertTrue(only.live());
+        bookings.markUnknown(only.paymentId(), T0);
+        assertInstanceOf(AttemptStart.InFlight.class, bookings.startAttempt(h, "card", "a@x.test", T0),
+                "an attempt whose outcome is unknown may still be captured");
+        bookings.report(null, null, only.idempotencyKey(), PaymentAttempt.Report.CAPTURED, "ch", null, T0);
+        assertInstanceOf(AttemptStart.InFlight.class, bookings.startAttempt(h, "card", "a@x.test", T0),
+                "captured and not settled: still in flight");
+    }
+
+    @Test
     void oneAttemptPerHoldSettles_andABookedHoldRefusesTheOther() {
         HoldRecord h = hold("A-1-3");
         PaymentAttempt a = captured(h);
-        PaymentAttempt b = captured(h);
 
         SettlementClaim first = bookings.claimSettlement(a.paymentId(), T0, T0 - 30_000);
         SettlementClaim again = bookings.claimSettlement(a.paymentId(), T0, T0 - 30_000);
-        SettlementClaim other = bookings.claimSettlement(b.paymentId(), T0, T0 - 30_000);
 
         long bookingId = assertInstanceOf(SettlementClaim.Claimed.class, first).bookingId();
         assertInstanceOf(SettlementClaim.Busy.class, again);
-        assertEquals(a.paymentId(), assertInstanceOf(SettlementClaim.HoldTaken.class, other).other().paymentId());
         SettlementClaim stale = bookings.claimSettlement(a.paymentId(), T0 + 60_000, T0 + 1);
         assertEquals(bookingId, assertInstanceOf(SettlementClaim.Claimed.class, stale).bookingId(),
                 "a re-drive settles into the same booking");
@@ -116,6 +155,10 @@ class PostgresBookingRepositoryTest {
         assertEquals(bookingId, bookings.book(a.paymentId(), bookingId, T0).bookingId(), "booking twice is the same booking");
         assertEquals(1, PostgresMailOutbox.ticketMails(db).claim(100, T0 + 1, 1_000).stream()
                 .filter(m -> m.bookingId() == bookingId).count(), "one ticket mail, written with the booking");
+        assertEquals(a.paymentId(), assertInstanceOf(AttemptStart.InFlight.class,
+                bookings.startAttempt(h, "card", "a@x.test", T0)).other().paymentId(), "a booked hold takes no new attempt");
+        DatabaseException second = assertThrows(DatabaseException.class, () -> forcedCapturedAttempt(h, 2));
+        assertTrue(second.getCause().getMessage().contains("payments_one_live_attempt_per_hold"), second.getCause().getMessage());
     }
 
     @Test
@@ -134,6 +177,24 @@ class PostgresBookingRepositoryTest {
         assertEquals("23505", twoForOneHold.getSQLState());
         assertEquals("23505", seatTwice.getSQLState());
         assertTrue(seatTwice.getMessage().contains("booking_seats_live_once"), seatTwice.getMessage());
+    }
+
+    /** A second captured attempt of a hold, written straight into the table past the service. */
+    private static PaymentAttempt forcedCapturedAttempt(HoldRecord h, int attempt) {
+        String id = PaymentAttempt.paymentId(h.holdId(), attempt);
+        try (Connection c = db.getConnection(); PreparedStatement p = c.prepareStatement("INSERT INTO payments (payment_id,"
+                + " hold_id, attempt, idempotency_key, show_id, account_id, amount_cents, currency, method, recipient,"
+                + " status, created_at, updated_at) VALUES (?, ?, ?, ?, 'pay-1', 'acct', 1, 'EUR', 'card', 'x',"
+                + " 'CAPTURED', now(), now())")) {
+            p.setString(1, id);
+            p.setString(2, h.holdId());
+            p.setInt(3, attempt);
+            p.setString(4, PaymentAttempt.idempotencyKey(h.holdId(), attempt));
+            p.executeUpdate();
+        } catch (SQLException e) {
+            throw new DatabaseException("forcing an attempt", e);
+        }
+        return bookings.payment(id).orElseThrow();
     }
 
     private static void insertBooking(long bookingId, String holdId, String seat) throws SQLException {

@@ -75,7 +75,7 @@ public final class TestDatabase {
     private static DbSettings create(boolean migrated, int poolSize) {
         EmbeddedDatabase db = server();
         String name = "test_" + COUNTER.incrementAndGet() + "_" + ProcessHandle.current().pid();
-        execute(db, "CREATE DATABASE " + name + (migrated ? " TEMPLATE " + TEMPLATE : ""));
+        execute(db, "CREATE DATABASE " + name + " OWNER " + db.user() + (migrated ? " TEMPLATE " + TEMPLATE : ""));
         return new DbSettings(db.jdbcUrl(name), db.user(), db.password(), poolSize);
     }
 
@@ -92,10 +92,12 @@ public final class TestDatabase {
             db.close();
             deleteRecursively(dir);
         }, "test-database-cleanup"));
-        execute(db, "CREATE DATABASE " + TEMPLATE);
+        execute(db, "CREATE DATABASE " + TEMPLATE + " OWNER " + db.user());
         PGSimpleDataSource template = new PGSimpleDataSource();
         template.setUrl(db.jdbcUrl(TEMPLATE));
+        // as the service's role, like production: the copies' tables are the service's
         template.setUser(db.user());
+        template.setPassword(db.password());
         // unpooled: a template may have no open connections while it is copied
         Migrations.migrate(template);
         return db;

@@ -21,7 +21,8 @@ import java.util.function.LongSupplier;
  *   <li>the <em>queue token</em> ({@code typ=queue}) names the holder's place ({@code pos}, 0 while
  *       in the pre-queue), so a waiting page can show progress from the public room summary alone;</li>
  *   <li>the <em>pass</em> ({@code typ=pass}) proves admission and is required on holds during a rush,
- *       valid for about ten minutes.</li>
+ *       valid for about ten minutes from the admission. One admission has one pass: it is signed from
+ *       the admission (its time and position), so asking again returns the same pass.</li>
  * </ul>
  */
 public final class PassTokens {
@@ -56,11 +57,16 @@ public final class PassTokens {
     }
 
     public String queueToken(String accountId, String showId, long position, long ttlMillis) {
-        return sign("queue", accountId, showId, position, ttlMillis);
+        return sign("queue", accountId, showId, position, clock.getAsLong(), ttlMillis);
     }
 
-    public String pass(String accountId, String showId, long position, long ttlMillis) {
-        return sign("pass", accountId, showId, position, ttlMillis);
+    /**
+     * The one pass of an admission: valid from {@code admittedAt} for {@code ttlMillis}. The same
+     * admission always gives the same pass (HS256 over the same claims), so polling again never
+     * mints another one.
+     */
+    public String pass(String accountId, String showId, long position, long admittedAt, long ttlMillis) {
+        return sign("pass", accountId, showId, position, admittedAt, ttlMillis);
     }
 
     /** Checks signature, type and expiry; binding to an account and show is the caller's check. */
@@ -89,15 +95,14 @@ public final class PassTokens {
         }
     }
 
-    private String sign(String type, String accountId, String showId, long position, long ttlMillis) {
-        long now = clock.getAsLong();
+    private String sign(String type, String accountId, String showId, long position, long issuedAt, long ttlMillis) {
         JWTClaimsSet claims = new JWTClaimsSet.Builder()
                 .subject(accountId)
                 .audience(List.of(showId))
                 .claim("typ", type)
                 .claim("pos", position)
-                .issueTime(new Date(now))
-                .expirationTime(new Date(now + ttlMillis))
+                .issueTime(new Date(issuedAt))
+                .expirationTime(new Date(issuedAt + ttlMillis))
                 .build();
         try {
             SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256), claims);

@@ -114,10 +114,15 @@ public final class QueueService implements HttpService {
             if (admitted || clock.getAsLong() >= deadline) {
                 Map<String, Object> body = statusBody(summary, position, token);
                 if (admitted) {
-                    String pass = tokens.pass(caller.accountId(), show.showId(), position, passMillis);
-                    rooms.passIssued(show.showId());
-                    body.put("pass", pass);
-                    body.put("passExpiresAt", Instant.ofEpochMilli(clock.getAsLong() + passMillis));
+                    // one admission, one pass: signed from the admission itself, so every poll gets the same one
+                    long admittedAt = rooms.lookup(show.showId(), caller.accountId()).map(RoomView::admittedAt).orElse(0L);
+                    if (admittedAt == 0) {
+                        body.put("status", "PASS_EXPIRED");
+                        body.put("pass", null);
+                    } else {
+                        body.put("pass", tokens.pass(caller.accountId(), show.showId(), position, admittedAt, passMillis));
+                        body.put("passExpiresAt", Instant.ofEpochMilli(admittedAt + passMillis));
+                    }
                 }
                 res.header(HeaderNames.CACHE_CONTROL, "private, no-store");
                 Json.send(res, 200, body);
@@ -200,7 +205,7 @@ public final class QueueService implements HttpService {
         m.put("admitted", v.admittedUpTo());
         m.put("admissionRate", v.ratePerSecond());
         m.put("seatsPerBuyer", v.seatsPerBuyer());
-        m.put("passes", v.passesIssued());
+        m.put("passes", v.validPasses());
         m.put("shuffled", v.shuffled());
         m.put("shuffleSeed", v.shuffled() ? Long.toString(v.seed()) : null);
         return m;

@@ -27,16 +27,27 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.regex.Pattern;
 
 /**
  * Verifies bearer tokens: signature (HS256 with the configured secret, or RS256 with the configured
- * public key; the token's algorithm must be the configured one), expiry, and issuer if one is
- * configured. Verified tokens are remembered until they expire, so a hot client pays for the
+ * public key; the token's algorithm must be the configured one), expiry, not-before and issue time
+ * (with {@value #CLOCK_LEEWAY_MILLIS} ms of leeway for clock skew), the subject (an account id of at
+ * most {@value #MAX_ACCOUNT_ID} printable characters), and issuer if one is configured. Verified tokens are remembered until they expire, so a hot client pays for the
  * signature check once. Thread-safe.
  */
 public final class Authenticator {
 
     private static final int CACHE_LIMIT = 200_000;
+    /**
+     * How far ahead of this member's clock a token's {@code nbf} and {@code iat} may be: the skew
+     * between the identity provider's clock and ours. Documented in docs/api.md.
+     */
+    public static final long CLOCK_LEEWAY_MILLIS = 60_000;
+    /** The longest account id (a token's {@code sub}). */
+    public static final int MAX_ACCOUNT_ID = 64;
+    /** An account id: 1 to 64 printable ASCII characters, no spaces (so no NUL, no line breaks). */
+    private static final Pattern ACCOUNT_ID = Pattern.compile("[!-~]{1," + MAX_ACCOUNT_ID + "}");
 
     private final JWSAlgorithm algorithm;
     private final JWSVerifier verifier;
@@ -106,12 +117,21 @@ public final class Authenticator {
             if (exp == null || exp.getTime() <= now) {
                 throw invalid("expired");
             }
+            Date nbf = claims.getNotBeforeTime();
+            if (nbf != null && nbf.getTime() > now + CLOCK_LEEWAY_MILLIS) {
+                throw invalid("not valid yet");
+            }
+            Date iat = claims.getIssueTime();
+            if (iat != null && iat.getTime() > now + CLOCK_LEEWAY_MILLIS) {
+                throw invalid("issued in the future");
+            }
             if (issuer != null && !issuer.equals(claims.getIssuer())) {
                 throw invalid("wrong issuer");
             }
             String subject = claims.getSubject();
-            if (subject == null || subject.isBlank()) {
-                throw invalid("no subject");
+            if (subject == null || !ACCOUNT_ID.matcher(subject).matches()) {
+                throw invalid("the subject must be an account id of 1 to " + MAX_ACCOUNT_ID
+                        + " printable characters without spaces");
             }
             List<String> roles = claims.getStringListClaim("roles");
             Principal principal = new Principal(subject, roles == null ? Set.of() : Set.copyOf(new HashSet<>(roles)));

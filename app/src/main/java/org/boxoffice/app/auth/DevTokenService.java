@@ -18,11 +18,14 @@ import java.util.regex.Pattern;
 
 /**
  * Issues tokens in the embedded demo, so a newcomer can try the API without an identity
- * provider. Registered only when {@code boxoffice.auth.devtokens} is true; production turns it off.
+ * provider. Registered only when {@code boxoffice.auth.devtokens} is true (demo mode); production
+ * turns it off. A dev token carries roles (admin, staff) only when the separate demo setting
+ * {@code boxoffice.auth.devroles} is true; otherwise asking for a role is 403, so a demo reachable
+ * by others does not hand out admins.
  *
  * <pre>
  * curl -X POST localhost:8080/v1/dev/tokens -d '{"accountId":"alice"}'
- * curl -X POST localhost:8080/v1/dev/tokens -d '{"accountId":"ops","roles":["admin"]}'
+ * curl -X POST localhost:8080/v1/dev/tokens -d '{"accountId":"ops","roles":["admin"]}'   # devroles only
  * </pre>
  */
 public final class DevTokenService implements HttpService {
@@ -32,9 +35,12 @@ public final class DevTokenService implements HttpService {
     private static final Duration LIFETIME = Duration.ofHours(12);
 
     private final Authenticator auth;
+    private final boolean rolesAllowed;
 
-    public DevTokenService(Authenticator auth) {
+    /** @param rolesAllowed whether tokens may carry roles ({@code boxoffice.auth.devroles}) */
+    public DevTokenService(Authenticator auth, boolean rolesAllowed) {
         this.auth = auth;
+        this.rolesAllowed = rolesAllowed;
     }
 
     @Override
@@ -66,6 +72,10 @@ public final class DevTokenService implements HttpService {
                 }
                 roles.add(n.asText());
             }
+        }
+        if (!roles.isEmpty() && !rolesAllowed) {
+            throw new ApiException(403, "FORBIDDEN", "dev tokens carry no roles unless the demo setting "
+                    + "boxoffice.auth.devroles is true");
         }
         String token = auth.issue(account.asText(), roles, LIFETIME);
         Json.send(res, 201, Map.of("token", token, "accountId", account.asText(), "roles", roles,

@@ -50,6 +50,8 @@ import java.util.regex.Pattern;
 public final class AdminService implements HttpService {
 
     private static final Pattern ID = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
+    /** A price: whole units and up to two decimals, small enough that its cents fit any long. */
+    private static final Pattern PRICE = Pattern.compile("[0-9]{1,9}(\\.[0-9]{1,2})?");
 
     private final Authenticator auth;
     private final CatalogRepository catalog;
@@ -141,15 +143,12 @@ public final class AdminService implements HttpService {
             if (!name.matches("[A-Za-z0-9]{1,16}") || !names.add(name)) {
                 throw ApiException.badRequest("section names are 1-16 letters or digits, each used once");
             }
-            BigDecimal price;
-            try {
-                price = new BigDecimal(text(s, "price", true));
-            } catch (NumberFormatException e) {
-                throw ApiException.badRequest("'price' is a decimal string such as \"49.90\"");
+            String priceText = text(s, "price", true);
+            if (!PRICE.matcher(priceText).matches()) {
+                throw ApiException.badRequest("'price' is a decimal string such as \"49.90\": up to 9 digits, "
+                        + "at most 2 decimals, no sign or exponent");
             }
-            if (price.signum() < 0 || price.scale() > 2) {
-                throw ApiException.badRequest("'price' is a non-negative amount with at most 2 decimals");
-            }
+            BigDecimal price = new BigDecimal(priceText);
             int rows = integer(s, "rows", 0, 1, 500);
             int perRow = integer(s, "seatsPerRow", 0, 1, 500);
             totalSeats += (long) rows * perRow;

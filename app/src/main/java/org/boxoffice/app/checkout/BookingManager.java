@@ -108,20 +108,24 @@ public final class BookingManager {
 
     /**
      * Drives a started cancellation as far as it can go: refund, then seats back on sale. Used by
-     * {@link #cancel} and by reconciliation; safe to repeat.
+     * {@link #cancel} and by reconciliation; safe to repeat. True if this call finished it (the
+     * booking became CANCELLED now); false if there was nothing to finish (not cancelling, or
+     * CANCELLED already) or the refund could not be made yet.
      */
-    public void finishCancellation(long bookingId) {
+    public boolean finishCancellation(long bookingId) {
         Booking b = bookings.booking(bookingId).orElseThrow();
         if (b.status() == Booking.Status.CONFIRMED && b.cancelling()) {
             PaymentAttempt p = bookings.payment(b.paymentId()).orElseThrow();
             if (!settlement.refund(p)) {
-                return;
+                return false;
             }
             b = bookings.booking(bookingId).orElseThrow();
         }
         if (b.status() == Booking.Status.REFUNDED) {
             releaseSeats(b);
+            return true;
         }
+        return false;
     }
 
     /** Moves a refunded booking's seats back on sale and marks it CANCELLED. */

@@ -43,9 +43,11 @@ import java.util.logging.Logger;
  * captured money at once. Thread-safe; called on the web server's virtual threads.
  *
  * <p>An attempt whose outcome is unknown (the provider timed out) is never assumed to have failed:
- * it is answered PENDING, and the webhook, a status lookup or reconciliation decides it later. While
- * an attempt of a hold may still move money, a new checkout of that hold answers with it instead of
- * charging again.
+ * it is answered PENDING, and the webhook, a status lookup or reconciliation decides it later. A hold
+ * has at most one live attempt (in flight or booked), decided atomically by PostgreSQL
+ * ({@link BookingRepository#startAttempt}): while one may still move money, any other checkout of
+ * that hold, however concurrent, answers 409 PAYMENT_IN_PROGRESS (or the booking) without calling
+ * the provider.
  */
 public final class CheckoutManager implements AutoCloseable {
 
@@ -97,8 +99,8 @@ public final class CheckoutManager implements AutoCloseable {
             return new Result.Booked(booked.get().bookingId(), booked.get().paymentId());
         }
         for (PaymentAttempt a : bookings.attemptsOf(holdId)) {
-            if (a.inFlight()) {
-                return new Result.Pending(a.paymentId());
+            if (a.live() && !abandonedBeforeTheProvider(a)) {
+                return inFlight(a);
             }
         }
         Show show = shows.find(hold.showId()).orElseThrow(() -> ApiException.notFound("show " + hold.showId()));
@@ -110,8 +112,51 @@ public final class CheckoutManager implements AutoCloseable {
             default -> throw holdExpired("this hold expired; hold the seats again", Map.of());
         }
         extendOnce(show, hold, now);
-        PaymentAttempt attempt = bookings.newAttempt(hold, method, recipient, now);
-        return pay(attempt);
+        return switch (bookings.startAttempt(hold, method, recipient, now)) {
+            case BookingRepository.AttemptStart.Started started -> pay(started.attempt());
+            case BookingRepository.AttemptStart.InFlight other -> inFlight(other.other());
+        };
+    }
+
+    /**
+     * What a checkout of a hold whose attempt {@code a} is live answers, without calling the
+     * provider: captured money is settled, or its settlement (the booking) reported; an undecided
+     * charge is a 409 PAYMENT_IN_PROGRESS naming it, so a second tab never charges the card again.
+     */
+    private Result inFlight(PaymentAttempt a) {
+        if (a.status() == PaymentAttempt.Status.CAPTURED) {
+            return settled(a.paymentId());
+        }
+        throw new ApiException(409, "PAYMENT_IN_PROGRESS", "a payment for this hold is already in progress ("
+                + a.paymentId() + "); wait for its outcome (GET the hold) instead of paying again",
+                Map.of("paymentId", a.paymentId()));
+    }
+
+    /**
+     * An attempt left UNKNOWN (the charge call got no answer) that the provider has never heard of,
+     * asked again after the charge timeout, never reached it: it is declined here, so the buyer can
+     * pay with a new attempt instead of waiting for reconciliation. Should the lost request reach
+     * the provider after all, reconciliation refunds that charge ("captured after the attempt was
+     * declined"). True if the attempt was given up.
+     */
+    private boolean abandonedBeforeTheProvider(PaymentAttempt a) {
+        long now = clock.getAsLong();
+        if (a.status() != PaymentAttempt.Status.UNKNOWN
+                || a.updatedAt() > now - settings.payments().chargeTimeout().toMillis()) {
+            return false;
+        }
+        Optional<PaymentGateway.ChargeStatus> status;
+        try {
+            status = bounded(() -> gateway.status(a.idempotencyKey()));
+        } catch (PaymentGatewayException e) {
+            return false;
+        }
+        if (status.isPresent()) {
+            return false;
+        }
+        bookings.report(null, null, a.idempotencyKey(), PaymentAttempt.Report.DECLINED, null,
+                "never reached the payment provider", now);
+        return bookings.payment(a.paymentId()).map(p -> !p.inFlight()).orElse(false);
     }
 
     /**

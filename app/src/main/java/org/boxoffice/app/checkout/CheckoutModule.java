@@ -53,7 +53,7 @@ public final class CheckoutModule implements AutoCloseable {
                 settings, clock);
         TicketCodes codes = new TicketCodes(settings.ticketSecret());
         this.bookingManager = new BookingManager(shows, inventory, allowances, snapshots, bookings, settlement, codes, clock);
-        this.events = new PaymentEvents(bookings, settlement, clock);
+        this.events = new PaymentEvents(bookings, settlement, gateway, clock);
         this.reconciliation = new Reconciliation(bookings, gateway, settlement, bookingManager, settings, clock, hz).start();
         this.mailer = new MailDispatcher<>(PostgresMailOutbox.ticketMails(dataSource),
                 new TicketMailComposer(bookings, shows, codes), settings.mail(), clock).start();

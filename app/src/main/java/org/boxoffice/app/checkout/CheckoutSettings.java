@@ -24,6 +24,9 @@ public record CheckoutSettings(PaymentSettings payments, Duration paymentWindow,
                                Duration reconcileEvery, Duration reconcileGrace, Duration settleLease,
                                Duration abandonAfter, String ticketSecret, MailSettings mail) {
 
+    /** The public demo value of {@code boxoffice.tickets.secret}: accepted in demo mode only. */
+    public static final String DEMO_TICKET_SECRET = "boxoffice-demo-ticket-secret-change-me";
+
     public CheckoutSettings {
         if (ticketSecret == null || ticketSecret.length() < 16) {
             throw new IllegalArgumentException("boxoffice.tickets.secret needs at least 16 characters");
@@ -45,7 +48,7 @@ public record CheckoutSettings(PaymentSettings payments, Duration paymentWindow,
                 Duration.ofSeconds(checkout.get("reconcile.graceseconds").asLong().orElse(60L)),
                 Duration.ofSeconds(checkout.get("settleleaseseconds").asLong().orElse(30L)),
                 Duration.ofSeconds(checkout.get("abandonseconds").asLong().orElse(3_600L)),
-                boxoffice.get("tickets.secret").asString().orElse("boxoffice-demo-ticket-secret-change-me"),
+                boxoffice.get("tickets.secret").asString().orElse(DEMO_TICKET_SECRET),
                 new MailSettings(
                         mail.get("host").asString().orElse(""),
                         mail.get("port").asInt().orElse(25),

@@ -15,7 +15,9 @@ import java.util.Map;
 
 /**
  * The payment provider's webhook. The body must carry a valid {@code Boxoffice-Signature}
- * (HMAC-SHA256 with the shared secret), else 401 and nothing changes. Each event id is applied once.
+ * (HMAC-SHA256 with the shared secret), else 401 and nothing changes. Each event id is applied once;
+ * an event whose amount, currency or claim disagrees with the payment attempt or the provider's
+ * own record of the charge is 422 PAYMENT_MISMATCH and changes nothing ({@link PaymentEvents}).
  *
  * <pre>
  * body='{"id":"evt_1","type":"payment.captured","created":0,"data":{"chargeId":"ch_1","idempotencyKey":"bx-H1-1","amount":17800,"currency":"EUR"}}'
@@ -69,7 +71,20 @@ public final class PaymentWebhookService implements HttpService {
             throw ApiException.badRequest("'data' must be an object");
         }
         return new PaymentEvents.Event(text(node, "id", true), text(node, "type", true),
-                text(data, "idempotencyKey", true), text(data, "chargeId", false), text(data, "reason", false));
+                text(data, "idempotencyKey", true), text(data, "chargeId", false), text(data, "reason", false),
+                cents(data, "amount"), text(data, "currency", false));
+    }
+
+    /** An amount in cents: a whole number from 0 up, or null if absent. */
+    private static Long cents(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.canConvertToExactIntegral() || !value.canConvertToLong() || value.asLong() < 0) {
+            throw ApiException.badRequest("'" + field + "' must be a whole number of cents from 0 up");
+        }
+        return value.asLong();
     }
 
     private static String text(JsonNode node, String field, boolean required) {

@@ -30,7 +30,9 @@ import java.util.logging.Logger;
  *   <li>a captured charge whose attempt was declined here first is refunded;</li>
  *   <li>captured attempts not settled (their settler died) are settled; refunds asked for but not
  *       made are made; refunded bookings whose seats are not back on sale are finished;</li>
- *   <li>undecided attempts the provider never heard of are given up after a while.</li>
+ *   <li>undecided attempts the provider never heard of are given up after a while;</li>
+ *   <li>every booking's charge is confirmed with the provider once; a booking whose charge the
+ *       provider does not know (or records otherwise) is flagged for an operator.</li>
  * </ul>
  * Everything it does goes through the same idempotent steps as the live paths, so it is safe at any
  * time, twice, and on several members at once; attempts younger than the grace period are left to
@@ -48,8 +50,12 @@ public final class Reconciliation implements AutoCloseable {
     /** Charges looked up in the service's attempts per query. */
     private static final int PAGE = 500;
 
-    /** What one pass did. */
-    public record Report(int charges, int settled, int refunded, int cancellationsFinished, int abandoned) {
+    /**
+     * What one pass did.
+     *
+     * @param flagged bookings whose charge the provider did not confirm (logged, and kept FLAGGED for an operator)
+     */
+    public record Report(int charges, int settled, int refunded, int cancellationsFinished, int abandoned, int flagged) {
     }
 
     private final BookingRepository bookings;
@@ -141,14 +147,50 @@ public final class Reconciliation implements AutoCloseable {
             }
         }
         for (Booking b : bookings.refundedNotCancelled()) {
-            bookingManager.finishCancellation(b.bookingId());
-            counts[3]++;
+            if (bookingManager.finishCancellation(b.bookingId())) {
+                counts[3]++;
+            }
         }
-        Report report = new Report(counts[0], counts[1], counts[2], counts[3], counts[4]);
-        if (report.settled() + report.refunded() + report.cancellationsFinished() + report.abandoned() > 0) {
+        int flagged = confirmCharges(settledBefore);
+        Report report = new Report(counts[0], counts[1], counts[2], counts[3], counts[4], flagged);
+        if (report.settled() + report.refunded() + report.cancellationsFinished() + report.abandoned()
+                + report.flagged() > 0) {
             LOG.info(() -> "payment reconciliation: " + report);
         }
         return report;
+    }
+
+    /**
+     * Confirms each booking's charge with the provider once, by a status look-up under its attempt's
+     * key: a booking whose charge the provider does not know, or records as anything but captured for
+     * the booking's amount, is flagged (logged as SEVERE and kept FLAGGED for an operator). Returns
+     * how many were flagged in this pass.
+     */
+    private int confirmCharges(long createdBefore) {
+        int flagged = 0;
+        for (Booking b : bookings.chargesToConfirm(createdBefore, PAGE)) {
+            Optional<PaymentAttempt> p = bookings.payment(b.paymentId());
+            Optional<ChargeStatus> charge;
+            try {
+                charge = p.isEmpty() ? Optional.empty() : gateway.status(p.get().idempotencyKey());
+            } catch (PaymentGatewayException e) {
+                LOG.log(Level.FINE, "could not confirm the charge of booking " + b.bookingId() + " now", e);
+                return flagged;
+            }
+            String problem = charge.isEmpty() ? "the payment provider knows no charge for it"
+                    : charge.get().state() != ChargeStatus.State.CAPTURED ? "the provider records its charge as "
+                    + charge.get().state()
+                    : charge.get().amountCents() != b.amountCents() || !b.currency().equals(charge.get().currency())
+                    ? "the provider captured " + charge.get().amountCents() + " " + charge.get().currency()
+                    + ", the booking is for " + b.amountCents() + " " + b.currency()
+                    : null;
+            bookings.chargeChecked(b.bookingId(), problem == null, problem);
+            if (problem != null) {
+                flagged++;
+                LOG.severe(() -> "booking " + b.bookingId() + " (payment " + b.paymentId() + ") FLAGGED: " + problem);
+            }
+        }
+        return flagged;
     }
 
     /** Brings one attempt in line with what the provider says about its charge (if anything). */
@@ -196,9 +238,7 @@ public final class Reconciliation implements AutoCloseable {
             return;
         }
         if (p.settlement() == PaymentAttempt.Settlement.BOOKED) {
-            Booking b = bookings.booking(p.bookingId()).orElseThrow();
-            if (b.cancelling() || b.status() != Booking.Status.CONFIRMED) {
-                bookingManager.finishCancellation(b.bookingId());
+            if (bookingManager.finishCancellation(p.bookingId())) {
                 counts[3]++;
             }
             return;

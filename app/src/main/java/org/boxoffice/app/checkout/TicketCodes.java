@@ -1,5 +1,7 @@
 package org.boxoffice.app.checkout;
 
+import org.boxoffice.app.http.RequestGuard;
+
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
@@ -58,7 +60,9 @@ public final class TicketCodes {
             return Optional.empty();
         }
         String[] fields = new String(payload, StandardCharsets.UTF_8).split("/", 3);
-        if (fields.length != 3) {
+        // ids as the service issues them, never anything the database would refuse (a NUL)
+        if (fields.length != 3 || !RequestGuard.ID.matcher(fields[1]).matches()
+                || !RequestGuard.ID.matcher(fields[2]).matches()) {
             return Optional.empty();
         }
         try {

@@ -5,33 +5,77 @@ import com.hazelcast.map.IMap;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.grid.GridMaps;
 import org.boxoffice.grid.StoredResponse;
+import org.boxoffice.mapstore.PostgresIdempotencyReplies;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Runs a request once per account and {@code Idempotency-Key}, and answers retries with the
- * remembered response (for 24 hours, on the grid with a backup). The same key with a different
- * request is refused with 422; a retry that arrives while the first is still running waits for it.
- * Server failures (5xx) are not remembered, so a retry after one runs again.
+ * remembered response for 24 hours. The same key with a different request is refused with 422; a
+ * retry that arrives while the first is still running waits for it. Server failures (5xx) are not
+ * remembered, so a retry after one runs again.
+ *
+ * <p>Answers are remembered twice: on the grid (with a backup), where retries find them fast, and
+ * in PostgreSQL ({@link PostgresIdempotencyReplies}), so that a key outlives a restart of the whole
+ * cluster like the holds and payments it answers for. A request whose key the grid does not know
+ * asks PostgreSQL once before it runs. What remains: a member that dies after the request changed
+ * something and before its answer is written leaves the key unanswered, and a retry runs again.
  */
-public final class Idempotency {
+public final class Idempotency implements AutoCloseable {
 
     private static final long WAIT_FOR_FIRST_MILLIS = 5_000;
     private static final long IN_FLIGHT_TTL_SECONDS = 120;
     private static final long REMEMBER_HOURS = 24;
+    private static final long REMEMBER_MILLIS = TimeUnit.HOURS.toMillis(REMEMBER_HOURS);
+
+    private static final Logger LOG = Logger.getLogger(Idempotency.class.getName());
 
     private final IMap<String, StoredResponse> map;
+    private final PostgresIdempotencyReplies durable;
+    private final ScheduledExecutorService janitor = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "idempotency-janitor");
+        t.setDaemon(true);
+        return t;
+    });
     private final LongSupplier clock;
 
-    public Idempotency(HazelcastInstance hz, LongSupplier clock) {
+    public Idempotency(HazelcastInstance hz, PostgresIdempotencyReplies durable, LongSupplier clock) {
         this.map = hz.getMap(GridMaps.IDEMPOTENCY);
+        this.durable = durable;
         this.clock = clock;
+    }
+
+    /** Forgets the durable answers older than the 24 hours keys are honoured. */
+    public int forgetExpired() {
+        return durable.forgetBefore(clock.getAsLong() - REMEMBER_MILLIS);
+    }
+
+    /** Forgets expired durable answers every hour from now on (any member may; deleting twice is harmless). */
+    public Idempotency start() {
+        janitor.scheduleWithFixedDelay(() -> {
+            try {
+                forgetExpired();
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "could not forget expired Idempotency-Key answers now", e);
+            }
+        }, 1, 1, TimeUnit.HOURS);
+        return this;
+    }
+
+    @Override
+    public void close() {
+        janitor.shutdownNow();
     }
 
     /** A response to send: status and JSON body. */
@@ -60,7 +104,25 @@ public final class Idempotency {
         if (existing == null) {
             Reply reply;
             try {
+                Optional<PostgresIdempotencyReplies.Reply> before =
+                        durable.find(accountId, key, clock.getAsLong() - REMEMBER_MILLIS);
+                if (before.isPresent()) {
+                    // answered before the grid last started: the first answer stands
+                    PostgresIdempotencyReplies.Reply b = before.get();
+                    map.set(mapKey, new StoredResponse(b.requestHash(), b.status(), b.body(), b.createdAt()),
+                            Math.max(1, b.createdAt() + REMEMBER_MILLIS - clock.getAsLong()), TimeUnit.MILLISECONDS);
+                    if (!b.requestHash().equals(hash)) {
+                        throw reused();
+                    }
+                    return new Reply(b.status(), b.body());
+                }
                 reply = action.get();
+                if (reply.status() < 500) {
+                    PostgresIdempotencyReplies.Reply kept = durable.remember(accountId, key,
+                            new PostgresIdempotencyReplies.Reply(hash, reply.status(), reply.body(), clock.getAsLong()),
+                            clock.getAsLong() - REMEMBER_MILLIS);
+                    reply = new Reply(kept.status(), kept.body());
+                }
             } catch (RuntimeException e) {
                 map.remove(mapKey);
                 throw e;
@@ -74,8 +136,7 @@ public final class Idempotency {
             return reply;
         }
         if (!existing.requestHash().equals(hash)) {
-            throw ApiException.unprocessable("IDEMPOTENCY_KEY_REUSED",
-                    "this Idempotency-Key was used for a different request; use a new key");
+            throw reused();
         }
         long deadline = clock.getAsLong() + WAIT_FOR_FIRST_MILLIS;
         StoredResponse current = existing;
@@ -90,6 +151,11 @@ public final class Idempotency {
             throw new ApiException(409, "REQUEST_IN_PROGRESS", "a request with this Idempotency-Key is still running");
         }
         return new Reply(current.status(), current.body());
+    }
+
+    private static ApiException reused() {
+        return ApiException.unprocessable("IDEMPOTENCY_KEY_REUSED",
+                "this Idempotency-Key was used for a different request; use a new key");
     }
 
     private static void sleep() {

@@ -1,6 +1,7 @@
 package org.boxoffice.app.http;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,14 +13,21 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
 import java.nio.charset.StandardCharsets;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The one JSON mapper of the service, and helpers to read request bodies strictly and send responses. */
 public final class Json {
 
+    /**
+     * Strict on input: a field given twice in one object is an error (Jackson would otherwise keep the
+     * last one silently, so {@code {"seatIds":["A"],"seatIds":["B"]}} would hold B).
+     */
     public static final ObjectMapper MAPPER = JsonMapper.builder()
             .addModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
     private static final int MAX_BODY = 64 * 1024;
@@ -40,7 +48,7 @@ public final class Json {
             }
             return node;
         } catch (JsonProcessingException e) {
-            throw ApiException.badRequest("malformed JSON: " + e.getOriginalMessage());
+            throw ApiException.badRequest(problem(e));
         } catch (java.io.IOException e) {
             throw ApiException.badRequest("unreadable body");
         }
@@ -66,6 +74,19 @@ public final class Json {
         } catch (java.io.IOException e) {
             throw ApiException.badRequest("unreadable body");
         }
+    }
+
+    private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '([^']{1,64})'.*", Pattern.DOTALL);
+
+    /** What is wrong with a body Jackson could not read, in plain words (no parser internals). */
+    public static String problem(JsonProcessingException e) {
+        Matcher duplicate = DUPLICATE.matcher(String.valueOf(e.getOriginalMessage()));
+        String where = e.getLocation() == null || e.getLocation().getLineNr() < 1 ? ""
+                : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+        if (duplicate.matches()) {
+            return "the field '" + duplicate.group(1) + "' appears more than once" + where;
+        }
+        return "the body is not well-formed JSON" + where;
     }
 
     public static String write(Object value) {

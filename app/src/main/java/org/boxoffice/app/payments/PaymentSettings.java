@@ -15,6 +15,9 @@ import java.time.Duration;
  */
 public record PaymentSettings(String provider, String webhookSecret, Duration chargeTimeout, Simulator simulator) {
 
+    /** The public demo value of {@code boxoffice.payments.webhooksecret}: accepted in demo mode only. */
+    public static final String DEMO_WEBHOOK_SECRET = "boxoffice-demo-webhook-secret-change-me";
+
     /**
      * The simulated provider's behaviour. Rates are probabilities between 0 and 1, drawn per charge
      * for payment methods that do not name an outcome (see {@link SimulatedPaymentGateway}).
@@ -71,7 +74,7 @@ public record PaymentSettings(String provider, String webhookSecret, Duration ch
         String url = sim.get("webhookurl").asString().orElse("");
         return new PaymentSettings(
                 payments.get("provider").asString().orElse("simulator"),
-                payments.get("webhooksecret").asString().orElse("boxoffice-demo-webhook-secret-change-me"),
+                payments.get("webhooksecret").asString().orElse(DEMO_WEBHOOK_SECRET),
                 Duration.ofMillis(payments.get("timeoutmillis").asLong().orElse(10_000L)),
                 new Simulator(
                         Duration.ofMillis(sim.get("minlatencymillis").asLong().orElse(50L)),

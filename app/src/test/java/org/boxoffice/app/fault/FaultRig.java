@@ -139,7 +139,7 @@ final class FaultRig implements AutoCloseable {
     }
 
     Connection connect() throws SQLException {
-        return DriverManager.getConnection(jdbcUrl(), "postgres", "");
+        return DriverManager.getConnection(jdbcUrl(), db.user(), db.password());
     }
 
     /** Rows of a query, each mapped by {@code row}. */
@@ -178,8 +178,8 @@ final class FaultRig implements AutoCloseable {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("SERVER_PORT", Integer.toString(httpPorts.get(index)));
         env.put("BOXOFFICE_DB_URL", jdbcUrl());
-        env.put("BOXOFFICE_DB_USER", "postgres");
-        env.put("BOXOFFICE_DB_PASSWORD", "");
+        env.put("BOXOFFICE_DB_USER", db.user());
+        env.put("BOXOFFICE_DB_PASSWORD", db.password());
         env.put("BOXOFFICE_GRID_CLUSTER", cluster);
         env.put("BOXOFFICE_GRID_PORT", Integer.toString(gridPorts.get(index)));
         env.put("BOXOFFICE_GRID_MEMBERS", String.join(",", members));
@@ -187,6 +187,7 @@ final class FaultRig implements AutoCloseable {
         env.put("BOXOFFICE_GRID_BACKUPS", "1");
         env.put("BOXOFFICE_DEMO_SEED", "true");
         env.put("BOXOFFICE_AUTH_DEVTOKENS", "true");
+        env.put("BOXOFFICE_AUTH_DEVROLES", "true");
         env.put("BOXOFFICE_LIMITS_ACCOUNT", "0");
         env.put("BOXOFFICE_LIMITS_ADDRESS", "0");
         env.put("BOXOFFICE_INVARIANTS_MILLIS", "5000");

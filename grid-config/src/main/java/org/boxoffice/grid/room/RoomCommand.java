@@ -16,8 +16,6 @@ public sealed interface RoomCommand {
     record Converted(long now) implements RoomCommand {
     }
 
-    record PassIssued() implements RoomCommand {
-    }
 
     /** Reads only; {@code accountId} may be null for the room's counters alone. */
     record Read(String accountId) implements RoomCommand {

@@ -42,11 +42,6 @@ public record RoomProcessor(RoomCommand command) implements EntryProcessor<Strin
                 entry.setValue(room);
                 yield room.view(null);
             }
-            case RoomCommand.PassIssued p -> {
-                room.passIssued();
-                entry.setValue(room);
-                yield room.view(null);
-            }
             case RoomCommand.Read r -> room.view(r.accountId());
             case RoomCommand.Configure c -> throw new IllegalStateException("handled above");
         };

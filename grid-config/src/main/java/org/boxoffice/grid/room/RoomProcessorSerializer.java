@@ -17,7 +17,6 @@ public final class RoomProcessorSerializer implements CompactSerializer<RoomProc
             case "JOIN" -> new RoomCommand.Join(account, now, seed);
             case "TICK" -> new RoomCommand.Tick(now, in.readInt32("available"), seed);
             case "CONVERTED" -> new RoomCommand.Converted(now);
-            case "PASS_ISSUED" -> new RoomCommand.PassIssued();
             case "READ" -> new RoomCommand.Read(account);
             default -> throw new IllegalArgumentException("unknown room command");
         };
@@ -51,7 +50,6 @@ public final class RoomProcessorSerializer implements CompactSerializer<RoomProc
             case RoomCommand.Converted c -> {
                 kind = "CONVERTED"; now = c.now();
             }
-            case RoomCommand.PassIssued x -> kind = "PASS_ISSUED";
             case RoomCommand.Read r -> {
                 kind = "READ"; account = r.accountId();
             }

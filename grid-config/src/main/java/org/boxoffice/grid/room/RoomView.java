@@ -6,12 +6,15 @@ package org.boxoffice.grid.room;
  * @param length        positions handed out so far (after the opening)
  * @param preQueueSize  fans who joined before the opening
  * @param admittedUpTo  every position up to this one is admitted
+ * @param validPasses   passes outstanding: buyers admitted within the last pass lifetime, one pass each
  * @param position      the account's position, 0 if it has none (yet)
  * @param inPreQueue    the account waits in the pre-queue for the opening shuffle
+ * @param admittedAt    when the account's position was admitted (its pass is valid from then), 0 if it
+ *                      is not admitted or its pass has expired
  */
 public record RoomView(String showId, WaitingRoom.Mode mode, long opensAt, double ratePerSecond, double seatsPerBuyer,
                        long passMillis, boolean shuffled, long seed, long length, int preQueueSize, long admittedUpTo,
-                       long passesIssued, long position, boolean inPreQueue) {
+                       long validPasses, long position, boolean inPreQueue, long admittedAt) {
 
     public boolean admitted() {
         return position > 0 && position <= admittedUpTo;

@@ -10,7 +10,8 @@ public final class RoomViewSerializer implements CompactSerializer<RoomView> {
         return new RoomView(in.readString("showId"), WaitingRoom.Mode.valueOf(in.readString("mode")), in.readInt64("opensAt"),
                 in.readFloat64("rate"), in.readFloat64("seatsPerBuyer"), in.readInt64("passMillis"), in.readBoolean("shuffled"),
                 in.readInt64("seed"), in.readInt64("length"), in.readInt32("preQueueSize"), in.readInt64("admittedUpTo"),
-                in.readInt64("passesIssued"), in.readInt64("position"), in.readBoolean("inPreQueue"));
+                in.readInt64("validPasses"), in.readInt64("position"), in.readBoolean("inPreQueue"),
+                in.readInt64("admittedAt"));
     }
 
     @Override
@@ -26,9 +27,10 @@ public final class RoomViewSerializer implements CompactSerializer<RoomView> {
         out.writeInt64("length", v.length());
         out.writeInt32("preQueueSize", v.preQueueSize());
         out.writeInt64("admittedUpTo", v.admittedUpTo());
-        out.writeInt64("passesIssued", v.passesIssued());
+        out.writeInt64("validPasses", v.validPasses());
         out.writeInt64("position", v.position());
         out.writeBoolean("inPreQueue", v.inPreQueue());
+        out.writeInt64("admittedAt", v.admittedAt());
     }
 
     @Override

@@ -45,21 +45,23 @@ public final class WaitingRoom {
     long admittedUpTo;
     double credit;
     long lastTick;
-    long passesIssued;
-    /** (admittedAt, count) of recent admissions, for the outstanding-pass estimate. */
+    /**
+     * (admittedAt, count) of the admissions of the last pass lifetime, oldest first: each admitted
+     * buyer holds exactly one pass, valid from its admission for {@code passMillis}, so these are
+     * also the passes outstanding and the time each one was issued.
+     */
     final Deque<long[]> admissions;
     /** times of recent conversions (an admitted buyer made a hold). */
     final Deque<Long> conversions;
 
     public WaitingRoom(String showId, Mode mode, long opensAt, double ratePerSecond, double seatsPerBuyer, long passMillis) {
         this(showId, mode, opensAt, ratePerSecond, seatsPerBuyer, passMillis, new ArrayList<>(), false, 0,
-                new HashMap<>(), 1, 0, 0, 0, 0, new ArrayDeque<>(), new ArrayDeque<>());
+                new HashMap<>(), 1, 0, 0, 0, new ArrayDeque<>(), new ArrayDeque<>());
     }
 
     WaitingRoom(String showId, Mode mode, long opensAt, double ratePerSecond, double seatsPerBuyer, long passMillis,
                 List<String> preQueue, boolean shuffled, long seed, Map<String, Long> positions, long nextPosition,
-                long admittedUpTo, double credit, long lastTick, long passesIssued, Deque<long[]> admissions,
-                Deque<Long> conversions) {
+                long admittedUpTo, double credit, long lastTick, Deque<long[]> admissions, Deque<Long> conversions) {
         this.showId = showId;
         this.mode = mode;
         this.opensAt = opensAt;
@@ -75,7 +77,6 @@ public final class WaitingRoom {
         this.admittedUpTo = admittedUpTo;
         this.credit = credit;
         this.lastTick = lastTick;
-        this.passesIssued = passesIssued;
         this.admissions = admissions;
         this.conversions = conversions;
     }
@@ -160,15 +161,37 @@ public final class WaitingRoom {
         conversions.addLast(now);
     }
 
-    void passIssued() {
-        passesIssued++;
+    /** Passes outstanding: buyers admitted within the last pass lifetime (as of the last tick), one pass each. */
+    long validPasses() {
+        return admissions.stream().mapToLong(a -> a[1]).sum();
+    }
+
+    /**
+     * When {@code position} was admitted, so its one pass is the same on every request; 0 if it is
+     * not admitted, or was admitted longer than a pass lifetime ago (its pass has expired).
+     */
+    long admittedAt(long position) {
+        if (position <= 0 || position > admittedUpTo) {
+            return 0;
+        }
+        long upper = admittedUpTo;
+        for (java.util.Iterator<long[]> it = admissions.descendingIterator(); it.hasNext(); ) {
+            long[] batch = it.next();
+            long lower = upper - batch[1];
+            if (position > lower) {
+                return batch[0];
+            }
+            upper = lower;
+        }
+        return 0;
     }
 
     public RoomView view(String accountId) {
         Long position = accountId == null ? null : positions.get(accountId);
         boolean pre = accountId != null && position == null && preQueued.contains(accountId);
+        long p = position == null ? 0 : position;
         return new RoomView(showId, mode, opensAt, ratePerSecond, seatsPerBuyer, passMillis, shuffled, seed,
-                nextPosition - 1, preQueue.size(), admittedUpTo, passesIssued, position == null ? 0 : position, pre);
+                nextPosition - 1, preQueue.size(), admittedUpTo, validPasses(), p, pre, admittedAt(p));
     }
 
     public String showId() {

@@ -36,7 +36,7 @@ public final class WaitingRoomSerializer implements CompactSerializer<WaitingRoo
                 in.readInt64("opensAt"), in.readFloat64("rate"), in.readFloat64("seatsPerBuyer"), in.readInt64("passMillis"),
                 new ArrayList<>(Arrays.asList(in.readArrayOfString("preQueue"))), in.readBoolean("shuffled"),
                 in.readInt64("seed"), map, in.readInt64("nextPosition"), in.readInt64("admittedUpTo"),
-                in.readFloat64("credit"), in.readInt64("lastTick"), in.readInt64("passesIssued"), admissions, conversions);
+                in.readFloat64("credit"), in.readInt64("lastTick"), admissions, conversions);
     }
 
     @Override
@@ -63,7 +63,6 @@ public final class WaitingRoomSerializer implements CompactSerializer<WaitingRoo
         out.writeInt64("admittedUpTo", r.admittedUpTo);
         out.writeFloat64("credit", r.credit);
         out.writeInt64("lastTick", r.lastTick);
-        out.writeInt64("passesIssued", r.passesIssued);
         out.writeArrayOfInt64("admittedAt", r.admissions.stream().mapToLong(a -> a[0]).toArray());
         out.writeArrayOfInt64("admittedCount", r.admissions.stream().mapToLong(a -> a[1]).toArray());
         out.writeArrayOfInt64("conversions", r.conversions.stream().mapToLong(Long::longValue).toArray());

@@ -92,10 +92,6 @@ public final class WaitingRooms implements AutoCloseable {
         map.executeOnKey(showId, new RoomProcessor(new RoomCommand.Converted(clock.getAsLong())));
     }
 
-    public void passIssued(String showId) {
-        map.executeOnKey(showId, new RoomProcessor(new RoomCommand.PassIssued()));
-    }
-
     /** Admits on every room this member owns; public for tests that drive time themselves. */
     public void tickOwnedRooms() {
         try {

@@ -1,0 +1,123 @@
+package org.boxoffice.app;
+
+import io.helidon.config.Config;
+import io.helidon.config.ConfigSources;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.testing.junit5.ServerTest;
+import io.helidon.webserver.testing.junit5.SetUpServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
+
+import static org.boxoffice.app.TestApp.assertError;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Demo mode and production mode as {@code Main} reads them from the shipped configuration: the demo
+ * starts out of the box on loopback with dev tokens that carry no roles; outside demo mode the
+ * service refuses to start with any missing, public or short secret, naming each setting.
+ */
+@ServerTest
+class DemoModeTest {
+
+    private static final String STRONG = "an-operators-own-secret-of-more-than-32-bytes-";
+    private static TestApp app;
+    private final TestApp.Http http;
+
+    DemoModeTest(URI uri) {
+        this.http = TestApp.Http.on(uri);
+    }
+
+    @SetUpServer
+    static void server(WebServerConfig.Builder server) {
+        app = TestApp.start(s -> new AppSettings(s.dataDir(), s.db(), s.embeddedDbPort(), s.dbPoolSize(), s.grid(),
+                s.holds(), new AppSettings.AuthSettings(TestApp.SECRET, null, null, true, false), s.seedDemo(),
+                s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), s.admission(), s.invariantEvery(), s.checkout(),
+                s.waitlist()));
+        server.routing(app.app::routing);
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
+
+    /** The shipped application.yaml with {@code overrides} on top (no environment, no system properties). */
+    private static AppSettings settings(Map<String, String> overrides) {
+        return AppSettings.from(Config.just(ConfigSources.create(overrides), ConfigSources.classpath("application.yaml")));
+    }
+
+    private static Map<String, String> production() {
+        Map<String, String> m = new HashMap<>();
+        m.put("boxoffice.auth.devtokens", "false");
+        m.put("boxoffice.demo.seed", "false");
+        return m;
+    }
+
+    @Test
+    void theShippedConfiguration_isDemoMode_andStarts() {
+        AppSettings demo = settings(Map.of());
+        assertTrue(demo.demoMode());
+        assertFalse(demo.auth().devRoles(), "dev tokens carry no roles unless asked for");
+        assertFalse(demo.secretProblems().isEmpty(), "the shipped secrets are the public demo values");
+    }
+
+    @Test
+    void outsideDemoMode_theDemoSecrets_refuseToStart_namingEverySettingToChange() {
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> settings(production()));
+        for (String key : new String[] {"boxoffice.auth.secret", "boxoffice.room.secret", "boxoffice.tickets.secret",
+                "boxoffice.payments.webhooksecret"}) {
+            assertTrue(e.getMessage().contains(key + " is the public demo value"), e.getMessage());
+        }
+        assertTrue(e.getMessage().contains("BOXOFFICE_TICKETS_SECRET"), e.getMessage());
+    }
+
+    @Test
+    void outsideDemoMode_aShortOrMissingSecret_refusesToStart() {
+        Map<String, String> m = production();
+        m.put("boxoffice.auth.secret", STRONG + "auth");
+        m.put("boxoffice.room.secret", STRONG + "room");
+        m.put("boxoffice.tickets.secret", "only-twenty-bytes-xx");
+        m.put("boxoffice.payments.webhooksecret", STRONG + "webhook");
+        IllegalStateException shortOne = assertThrows(IllegalStateException.class, () -> settings(m));
+        assertTrue(shortOne.getMessage().contains("boxoffice.tickets.secret is shorter than 32 bytes"), shortOne.getMessage());
+        assertFalse(shortOne.getMessage().contains("boxoffice.auth.secret"), shortOne.getMessage());
+
+        m.put("boxoffice.tickets.secret", STRONG + "tickets");
+        m.put("boxoffice.auth.secret", "");
+        IllegalStateException missing = assertThrows(IllegalStateException.class, () -> settings(m));
+        assertTrue(missing.getMessage().contains("boxoffice.auth.secret is not set"), missing.getMessage());
+    }
+
+    @Test
+    void outsideDemoMode_strongSecretsOfTheOperatorsOwn_start() {
+        Map<String, String> m = production();
+        m.put("boxoffice.auth.secret", STRONG + "auth");
+        m.put("boxoffice.room.secret", STRONG + "room");
+        m.put("boxoffice.tickets.secret", STRONG + "tickets");
+        m.put("boxoffice.payments.webhooksecret", STRONG + "webhook");
+        AppSettings prod = settings(m);
+        assertFalse(prod.demoMode());
+        assertEquals(java.util.List.of(), prod.secretProblems());
+
+        m.put("boxoffice.auth.devroles", "true");
+        assertThrows(IllegalStateException.class, () -> settings(m), "dev roles are a demo setting");
+    }
+
+    @Test
+    void aDevToken_carriesNoRole_unlessTheDemoAllowsIt() {
+        assertError(http.post("/v1/dev/tokens", null, "{\"accountId\":\"mallory\",\"roles\":[\"admin\"]}"), 403, "FORBIDDEN");
+        assertError(http.post("/v1/dev/tokens", null, "{\"accountId\":\"mallory\",\"roles\":[\"staff\"]}"), 403, "FORBIDDEN");
+        TestApp.Http.Reply plain = http.post("/v1/dev/tokens", null, "{\"accountId\":\"mallory\"}");
+        assertEquals(201, plain.status(), plain.body());
+        String token = plain.json().get("token").asText();
+        assertTrue(plain.json().get("roles").isEmpty());
+        assertEquals(403, http.post("/v1/admin/shows", token, "{}").status(), "a plain dev token is no admin");
+    }
+}
