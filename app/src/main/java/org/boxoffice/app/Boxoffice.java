@@ -128,8 +128,8 @@ public final class Boxoffice implements AutoCloseable {
                 new RateLimiter(admission.addressPerMinute(), clock));
         this.showEvents = new ShowEvents(snapshots, java.time.Duration.ofMillis(100));
         this.streams = new ShowEventsService(directory, showEvents, admission.streamsPerMember());
-        this.checkout = new CheckoutModule(settings.checkout(), dataSource, hz, directory, inventory, new Allowances(hz),
-                snapshots, inventoryRepository, authenticator, idempotency, clock);
+        this.checkout = new CheckoutModule(settings.checkout(), dataSource, hz, directory, seats, inventoryRepository,
+                authenticator, idempotency, clock);
         this.waitlist = new WaitlistModule(settings.waitlist(), settings.checkout().mail(), dataSource, hz, directory,
                 seats, snapshots, inventoryRepository, waitlistRepository, holds, authenticator,
                 clock);

@@ -6,14 +6,9 @@ import org.boxoffice.app.http.ApiException;
 import org.boxoffice.domain.Booking;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.PaymentAttempt;
-import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
-import org.boxoffice.grid.Allowances;
-import org.boxoffice.grid.BlockCommand;
-import org.boxoffice.grid.BlockOutcome;
-import org.boxoffice.grid.Inventory;
-import org.boxoffice.grid.ShowSnapshots;
+import org.boxoffice.grid.Seats;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -41,20 +36,15 @@ public final class BookingManager {
     private static final String ACTOR = "system:cancellation";
 
     private final ShowDirectory shows;
-    private final Inventory inventory;
-    private final Allowances allowances;
-    private final ShowSnapshots snapshots;
+    private final Seats seats;
     private final BookingRepository bookings;
     private final Settlement settlement;
     private final TicketCodes codes;
     private final LongSupplier clock;
 
-    public BookingManager(ShowDirectory shows, Inventory inventory, Allowances allowances, ShowSnapshots snapshots,
-                          BookingRepository bookings, Settlement settlement, TicketCodes codes, LongSupplier clock) {
+    public BookingManager(ShowDirectory shows, Seats seats, BookingRepository bookings, Settlement settlement, TicketCodes codes, LongSupplier clock) {
         this.shows = shows;
-        this.inventory = inventory;
-        this.allowances = allowances;
-        this.snapshots = snapshots;
+        this.seats = seats;
         this.bookings = bookings;
         this.settlement = settlement;
         this.codes = codes;
@@ -133,18 +123,7 @@ public final class BookingManager {
         Show show = show(b);
         long now = clock.getAsLong();
         SortedMap<Integer, int[]> byBlock = show.layout().byBlockOf(b.seatIds());
-        Map<Integer, BlockOutcome> outcomes = inventory.executeAll(show, byBlock.keySet(),
-                block -> new BlockCommand.Cancel(b.bookingId(), now, ACTOR, "booking cancelled and refunded"));
-        int released = 0;
-        for (Map.Entry<Integer, BlockOutcome> e : outcomes.entrySet()) {
-            if (e.getValue().result() == BlockOutcome.Result.CHANGED) {
-                snapshots.record(show, e.getKey(), e.getValue().seats(), SeatState.Status.AVAILABLE);
-                released += e.getValue().seats().length;
-            }
-        }
-        if (released > 0) {
-            allowances.cancelSale(show.showId(), b.accountId(), released);
-        }
+        seats.cancelSale(show, b.bookingId(), b.accountId(), byBlock.keySet(), now, ACTOR, "booking cancelled and refunded");
         bookings.cancelled(b.bookingId(), now);
     }
 

@@ -13,14 +13,9 @@ import org.boxoffice.domain.PaymentAttempt;
 import org.boxoffice.domain.PaymentGateway;
 import org.boxoffice.domain.PaymentGateway.ChargeResult;
 import org.boxoffice.domain.PaymentGatewayException;
-import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.Show;
-import org.boxoffice.grid.Allowances;
-import org.boxoffice.grid.BlockCommand;
-import org.boxoffice.grid.BlockOutcome;
-import org.boxoffice.grid.Inventory;
+import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.InventoryUnavailableException;
-import org.boxoffice.grid.ShowSnapshots;
 import org.boxoffice.mapstore.DatabaseException;
 
 import java.util.LinkedHashMap;
@@ -65,9 +60,7 @@ public final class CheckoutManager implements AutoCloseable {
     }
 
     private final ShowDirectory shows;
-    private final Inventory inventory;
-    private final Allowances allowances;
-    private final ShowSnapshots snapshots;
+    private final Seats seats;
     private final InventoryRepository holds;
     private final BookingRepository bookings;
     private final PaymentGateway gateway;
@@ -76,13 +69,10 @@ public final class CheckoutManager implements AutoCloseable {
     private final LongSupplier clock;
     private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
 
-    public CheckoutManager(ShowDirectory shows, Inventory inventory, Allowances allowances, ShowSnapshots snapshots,
-                           InventoryRepository holds, BookingRepository bookings, PaymentGateway gateway,
+    public CheckoutManager(ShowDirectory shows, Seats seats, InventoryRepository holds, BookingRepository bookings, PaymentGateway gateway,
                            Settlement settlement, CheckoutSettings settings, LongSupplier clock) {
         this.shows = shows;
-        this.inventory = inventory;
-        this.allowances = allowances;
-        this.snapshots = snapshots;
+        this.seats = seats;
         this.holds = holds;
         this.bookings = bookings;
         this.gateway = gateway;
@@ -168,22 +158,11 @@ public final class CheckoutManager implements AutoCloseable {
             return;
         }
         long target = hold.expiresAt() + settings.paymentWindow().toMillis();
-        long grace = show.policy().graceMillis();
         SortedMap<Integer, int[]> byBlock = show.layout().byBlockOf(hold.seatIds());
-        Map<Integer, BlockOutcome> outcomes = inventory.executeAll(show, byBlock.keySet(),
-                block -> new BlockCommand.Extend(hold.holdId(), target, now, grace));
-        if (outcomes.values().stream().allMatch(BlockOutcome::applied)) {
-            allowances.extend(show.showId(), hold.accountId(), hold.holdId(), target);
+        if (seats.extend(show, hold.holdId(), hold.accountId(), byBlock.keySet(), target, now, "system:checkout",
+                "lapsed before payment")) {
             return;
         }
-        inventory.executeAll(show, byBlock.keySet(),
-                block -> new BlockCommand.Release(hold.holdId(), now, "system:checkout", "lapsed before payment"))
-                .forEach((block, outcome) -> {
-                    if (outcome.result() == BlockOutcome.Result.CHANGED) {
-                        snapshots.record(show, block, outcome.seats(), SeatState.Status.AVAILABLE);
-                    }
-                });
-        allowances.release(show.showId(), hold.accountId(), hold.holdId());
         throw holdExpired("this hold expired before the payment could start; hold the seats again", Map.of());
     }
 

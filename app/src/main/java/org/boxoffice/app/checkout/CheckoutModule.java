@@ -11,9 +11,7 @@ import org.boxoffice.app.payments.WebhookSignature;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.MailOutbox.TicketMail;
-import org.boxoffice.grid.Allowances;
-import org.boxoffice.grid.Inventory;
-import org.boxoffice.grid.ShowSnapshots;
+import org.boxoffice.grid.Seats;
 import org.boxoffice.mapstore.PostgresBookingRepository;
 import org.boxoffice.mapstore.PostgresMailOutbox;
 
@@ -41,18 +39,17 @@ public final class CheckoutModule implements AutoCloseable {
     private final MailDispatcher<TicketMail> mailer;
 
     public CheckoutModule(CheckoutSettings settings, DataSource dataSource, HazelcastInstance hz, ShowDirectory shows,
-                          Inventory inventory, Allowances allowances, ShowSnapshots snapshots,
-                          InventoryRepository holds, Authenticator auth, Idempotency idempotency, LongSupplier clock) {
+                          Seats seats, InventoryRepository holds, Authenticator auth, Idempotency idempotency, LongSupplier clock) {
         this.settings = settings;
         this.auth = auth;
         this.idempotency = idempotency;
         this.bookings = new PostgresBookingRepository(dataSource);
         this.gateway = new SimulatedPaymentGateway(settings.payments(), clock);
-        this.settlement = new Settlement(shows, inventory, allowances, snapshots, holds, bookings, gateway, settings, clock);
-        this.checkout = new CheckoutManager(shows, inventory, allowances, snapshots, holds, bookings, gateway, settlement,
+        this.settlement = new Settlement(shows, seats, holds, bookings, gateway, settings, clock);
+        this.checkout = new CheckoutManager(shows, seats, holds, bookings, gateway, settlement,
                 settings, clock);
         TicketCodes codes = new TicketCodes(settings.ticketSecret());
-        this.bookingManager = new BookingManager(shows, inventory, allowances, snapshots, bookings, settlement, codes, clock);
+        this.bookingManager = new BookingManager(shows, seats, bookings, settlement, codes, clock);
         this.events = new PaymentEvents(bookings, settlement, gateway, clock);
         this.reconciliation = new Reconciliation(bookings, gateway, settlement, bookingManager, settings, clock, hz).start();
         this.mailer = new MailDispatcher<>(PostgresMailOutbox.ticketMails(dataSource),

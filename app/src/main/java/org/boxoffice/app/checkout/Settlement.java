@@ -10,14 +10,10 @@ import org.boxoffice.domain.PaymentAttempt;
 import org.boxoffice.domain.PaymentGateway;
 import org.boxoffice.domain.PaymentGatewayException;
 import org.boxoffice.domain.Rejection;
-import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.Show;
-import org.boxoffice.grid.Allowances;
 import org.boxoffice.grid.BlockCommand;
-import org.boxoffice.grid.BlockOutcome;
-import org.boxoffice.grid.Inventory;
+import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.InventoryUnavailableException;
-import org.boxoffice.grid.ShowSnapshots;
 import org.boxoffice.mapstore.DatabaseException;
 
 import java.util.ArrayList;
@@ -81,22 +77,17 @@ public final class Settlement {
     }
 
     private final ShowDirectory shows;
-    private final Inventory inventory;
-    private final Allowances allowances;
-    private final ShowSnapshots snapshots;
+    private final Seats seats;
     private final InventoryRepository holds;
     private final BookingRepository bookings;
     private final PaymentGateway gateway;
     private final CheckoutSettings settings;
     private final LongSupplier clock;
 
-    public Settlement(ShowDirectory shows, Inventory inventory, Allowances allowances, ShowSnapshots snapshots,
-                      InventoryRepository holds, BookingRepository bookings, PaymentGateway gateway,
+    public Settlement(ShowDirectory shows, Seats seats, InventoryRepository holds, BookingRepository bookings, PaymentGateway gateway,
                       CheckoutSettings settings, LongSupplier clock) {
         this.shows = shows;
-        this.inventory = inventory;
-        this.allowances = allowances;
-        this.snapshots = snapshots;
+        this.seats = seats;
         this.holds = holds;
         this.bookings = bookings;
         this.gateway = gateway;
@@ -140,14 +131,13 @@ public final class Settlement {
     private Result drive(PaymentAttempt p, long bookingId, long now) {
         HoldRecord hold = holds.findHold(p.holdId()).orElseThrow();
         Show show = shows.find(hold.showId()).orElseThrow();
-        long grace = show.policy().graceMillis();
         SortedMap<Integer, int[]> byBlock = show.layout().byBlockOf(hold.seatIds());
         String reclaimId = hold.holdId() + "~" + Long.toString(bookingId, 36);
         List<String> involved = List.of(hold.holdId(), reclaimId);
         List<Integer> confirmed = new ArrayList<>();
 
         String soldVia = hold.holdId();
-        Rejection failure = confirm(show, hold.holdId(), byBlock, bookingId, now, grace, confirmed);
+        Rejection failure = seats.confirm(show, hold.holdId(), byBlock, bookingId, now, confirmed);
         if (failure != null && confirmed.isEmpty()
                 && (failure == Rejection.HOLD_EXPIRED || failure == Rejection.HOLD_NOT_FOUND)) {
             Optional<String> refusal = reclaim(show, hold, reclaimId, byBlock, now);
@@ -157,33 +147,15 @@ public final class Settlement {
             soldVia = reclaimId;
             LOG.info(() -> "payment " + p.paymentId() + " arrived after hold " + hold.holdId()
                     + " lapsed; its seats were still free and are re-claimed as " + reclaimId);
-            failure = confirm(show, reclaimId, byBlock, bookingId, now, grace, confirmed);
+            failure = seats.confirm(show, reclaimId, byBlock, bookingId, now, confirmed);
         }
         if (failure != null) {
             return refuse(p, reasonFor(failure), show, hold, byBlock, confirmed, bookingId, involved, now);
         }
         Booking booking = bookings.book(p.paymentId(), bookingId, now);
-        allowances.confirm(show.showId(), hold.accountId(), soldVia);
-        byBlock.forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.SOLD));
+        seats.sold(show, hold.accountId(), soldVia, byBlock);
         LOG.fine(() -> "payment " + p.paymentId() + " booked as " + bookingId);
         return new Result.Booked(booking);
-    }
-
-    /** Confirms every block not yet in {@code confirmed}; the first refusal's reason, or null if all confirmed. */
-    private Rejection confirm(Show show, String holdId, SortedMap<Integer, int[]> byBlock, long bookingId, long now,
-                              long grace, List<Integer> confirmed) {
-        for (Map.Entry<Integer, int[]> e : byBlock.entrySet()) {
-            if (confirmed.contains(e.getKey())) {
-                continue;
-            }
-            BlockOutcome outcome = inventory.execute(show, e.getKey(),
-                    new BlockCommand.Confirm(holdId, e.getValue(), bookingId, now, grace));
-            if (!outcome.applied()) {
-                return outcome.reason() == null ? Rejection.HOLD_NOT_FOUND : outcome.reason();
-            }
-            confirmed.add(e.getKey());
-        }
-        return null;
     }
 
     /**
@@ -193,45 +165,22 @@ public final class Settlement {
     private Optional<String> reclaim(Show show, HoldRecord hold, String reclaimId, SortedMap<Integer, int[]> byBlock,
                                      long now) {
         long expiresAt = now + settings.reclaimHold().toMillis();
-        long grace = show.policy().graceMillis();
-        int remaining = allowances.reserve(show.showId(), hold.accountId(), reclaimId, hold.seatIds().size(), expiresAt,
-                now, grace, show.policy().maxPerAccount());
-        if (remaining >= 0) {
-            return Optional.of("the payment arrived after the hold expired, and the account is at its seat limit");
-        }
-        Inventory.ClaimResult result;
-        try {
-            result = inventory.hold(show, reclaimId, hold.accountId(), byBlock, expiresAt, now,
-                    hold.seatIds().toArray(String[]::new));
-        } catch (RuntimeException e) {
-            allowances.release(show.showId(), hold.accountId(), reclaimId);
-            throw e;
-        }
-        if (result instanceof Inventory.ClaimResult.Rejected rejected) {
-            allowances.release(show.showId(), hold.accountId(), reclaimId);
-            rejected.seatsByBlock().forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.HELD));
-            return Optional.of("the payment arrived after the hold expired, and its seats were taken by someone else");
-        }
-        return Optional.empty();
+        return switch (seats.hold(show, reclaimId, hold.accountId(), byBlock, expiresAt, now,
+                hold.seatIds().toArray(String[]::new))) {
+            case Seats.Claim.Held held -> Optional.empty();
+            case Seats.Claim.OverLimit over ->
+                    Optional.of("the payment arrived after the hold expired, and the account is at its seat limit");
+            case Seats.Claim.Refused refused ->
+                    Optional.of("the payment arrived after the hold expired, and its seats were taken by someone else");
+        };
     }
 
     /** Puts back what this settlement took, records the refusal, and refunds. */
     private Result refuse(PaymentAttempt p, String reason, Show show, HoldRecord hold, SortedMap<Integer, int[]> byBlock,
                           List<Integer> confirmed, long bookingId, List<String> holdIds, long now) {
-        for (int block : confirmed) {
-            BlockOutcome outcome = inventory.execute(show, block, new BlockCommand.Cancel(bookingId, now, ACTOR, reason));
-            if (outcome.result() == BlockOutcome.Result.CHANGED) {
-                snapshots.record(show, block, outcome.seats(), SeatState.Status.AVAILABLE);
-            }
-        }
+        seats.cancelSale(show, bookingId, null, new java.util.TreeSet<>(confirmed), now, ACTOR, reason);
         for (String holdId : holdIds) {
-            inventory.executeAll(show, byBlock.keySet(), block -> new BlockCommand.Release(holdId, now, ACTOR, reason))
-                    .forEach((block, outcome) -> {
-                        if (outcome.result() == BlockOutcome.Result.CHANGED) {
-                            snapshots.record(show, block, outcome.seats(), SeatState.Status.AVAILABLE);
-                        }
-                    });
-            allowances.release(show.showId(), hold.accountId(), holdId);
+            seats.release(show, holdId, hold.accountId(), byBlock.keySet(), now, ACTOR, reason, false);
         }
         bookings.reject(p.paymentId(), reason, holdIds, now);
         LOG.info(() -> "payment " + p.paymentId() + " for hold " + hold.holdId() + " refused and refunded: " + reason);
