@@ -248,6 +248,11 @@ export class SeatMap {
       target.tx += (rect.x + rect.w / 2) * (target.s - MAX_SCALE);
       target.ty += (rect.y + rect.h / 2) * (target.s - MAX_SCALE);
       target.s = MAX_SCALE;
+    } else if (target.s < SEAT_LOD) {
+      // a narrow screen (a 320 px phone): close enough to tap seats, centred on the section
+      target.tx = this.width / 2 - (rect.x + rect.w / 2) * SEAT_LOD;
+      target.ty = this.height / 2 - (rect.y + rect.h / 2) * SEAT_LOD;
+      target.s = SEAT_LOD;
     }
     this.moveCamera(target, animate);
     this.onSectionChange(section);

@@ -256,10 +256,13 @@ class ShowPage {
         h('span', {class: 'muted small'}, m.loaded
           ? `${count(t.sections.reduce((n, s) => n + s.available, 0))} left` : '')),
       h('div', {class: 'tier__sections'}, t.sections.map(s => h('button', {
-        class: 'chip', type: 'button',
-        'aria-label': `Show section ${s.name}: ${count(s.available)} of ${count(s.seats)} seats available`,
+        class: 'chip', type: 'button', title: `Show section ${s.name}`,
         onclick: () => { this.map.zoomToSection(s); this.map.canvas.focus({preventScroll: true}); },
-      }, h('span', {class: 'chip__name'}, s.name), h('span', {class: 'chip__count'}, m.loaded ? count(s.available) : '…'))))))));
+      }, // read as "Section A: 2,480 of 2,500 seats available"; the name holds the visible text, as WCAG 2.5.3 asks
+      h('span', {class: 'visually-hidden'}, 'Section '), h('span', {class: 'chip__name'}, s.name),
+      h('span', {class: 'visually-hidden'}, ': '),
+      h('span', {class: 'chip__count'}, m.loaded ? count(s.available) : '…'),
+      h('span', {class: 'visually-hidden'}, m.loaded ? ` of ${count(s.seats)} seats available` : ' seats available'))))))));
     if (m.loaded) {
       box.append(h('p', {class: 'muted small prices__total'},
         `${count(m.available)} of ${count(m.seatCount)} seats available`));
