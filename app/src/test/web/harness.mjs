@@ -205,7 +205,7 @@ export async function assertFits(page, what) {
 export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 const AXE_LOG = path.join(SHOTS, '..', 'axe.log');
-fs.writeFileSync(AXE_LOG, '');
+let axeLogOpen = false;
 
 /**
  * Runs axe-core on the page as it is now and fails on any serious or critical violation of the
@@ -218,6 +218,8 @@ export async function audit(page, what) {
   const line = (v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map(n => n.target.join(' ')).slice(0, 6).join(', ')}`
     + (v.nodes.length > 6 ? ` (+${v.nodes.length - 6} more)` : '');
   const all = result.violations.map(line);
+  if (!axeLogOpen) fs.writeFileSync(AXE_LOG, '');
+  axeLogOpen = true;
   fs.appendFileSync(AXE_LOG, `${what} @ ${width} px: ${result.passes.length} rules pass, ${all.length} violated\n`
     + all.map(l => `  ${l}\n`).join(''));
   const blocking = result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical');

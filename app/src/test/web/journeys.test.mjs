@@ -41,7 +41,7 @@ function seconds(text) {
   return m * 60 + s;
 }
 
-journey(test, 'a fan searches, picks two stadium seats on the map, pays and gets one QR ticket per seat', {timeout: 120_000}, async () => {
+journey(test, 'a fan searches, picks two stadium seats on the map, pays and gets one QR ticket per seat', {timeout: 240_000}, async () => {
   await crowd('echoes-berlin-1', 'B');
   const fan = await newFan(browser, {viewport: {width: 1440, height: 1000}});
   const {page} = fan;
@@ -423,12 +423,12 @@ async function phoneJourney({browser, font, width, height, who, roomShow, docs})
   assertNoErrors(fan);
 }
 
-journey(test, 'on a 390 px phone every page fits and passes axe, signed out and in, in rush mode and out; a tap holds a seat from the bottom bar', {timeout: 120_000}, async () => {
+journey(test, 'on a 390 px phone every page fits and passes axe, signed out and in, in rush mode and out; a tap holds a seat from the bottom bar', {timeout: 240_000}, async () => {
   await phoneJourney({browser, font: FONTS.typical, width: 390, height: 844, who: 'pia', roomShow: 'mahler-5-1',
     docs: process.env.DOCS_PNG});
 });
 
-journey(test, 'on a 320 px phone that falls back to a wide font (DejaVu Sans) every page still fits and passes axe', {timeout: 120_000}, async () => {
+journey(test, 'on a 320 px phone that falls back to a wide font (DejaVu Sans) every page still fits and passes axe', {timeout: 240_000}, async () => {
   wideBrowser = await launch({font: FONTS.wide});
   await phoneJourney({browser: wideBrowser, font: FONTS.wide, width: 320, height: 640, who: 'wes', roomShow: 'comedy-2'});
 });

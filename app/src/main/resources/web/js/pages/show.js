@@ -2,12 +2,15 @@
 
 import {api, ApiError, newKey, requireSession, room} from '../api.js';
 import {h, clear, icon, money, count, plural, dateTime, date, announce, toast} from '../dom.js';
-import {ShowModel, LiveSeats, AVAILABLE, STATUS_NAMES} from '../seats.js';
+import {ShowModel, LiveSeats, AVAILABLE, STATUS_NAMES, requestAvailability} from '../seats.js';
 import {SeatMap, SEAT_COLORS} from '../seatmap.js';
 import {rememberHold} from './hold.js';
 
 export async function render(main, [showId]) {
   const id = encodeURIComponent(showId);
+  // the seats' statuses are asked for with the layout, not after it: the first draw comes sooner
+  const availability = requestAvailability(showId);
+  availability.catch(() => {}); // a failure shows when the map is loaded
   const [show, summary] = await Promise.all([
     api(`/v1/shows/${id}`),
     api(`/v1/shows/${id}/queue/summary`).catch(() => ({active: false})),
@@ -17,11 +20,11 @@ export async function render(main, [showId]) {
     location.replace(`#/show/${id}/queue`);
     return null;
   }
-  return new ShowPage(main, show, summary).cleanup;
+  return new ShowPage(main, show, summary, availability).cleanup;
 }
 
 class ShowPage {
-  constructor(main, show, summary) {
+  constructor(main, show, summary, availability) {
     this.show = show;
     this.rush = summary.active;
     this.model = new ShowModel(show);
@@ -47,7 +50,7 @@ class ShowPage {
       onChange: changed => this.changed(changed),
       onState: state => this.liveState(state),
     });
-    this.live.start().catch(e => this.notice({kind: 'error', title: 'The seat map could not be loaded yet', text: e.message}));
+    this.live.start(availability).catch(e => this.notice({kind: 'error', title: 'The seat map could not be loaded yet', text: e.message}));
 
     window.boxoffice.page = this;
     this.cleanup = () => {
