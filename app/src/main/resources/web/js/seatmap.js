@@ -358,6 +358,11 @@ export class SeatMap {
 
     this.drawStage();
     const seats = s >= SEAT_LOD;
+    // While the map moves, the cheapest filter that still looks right keeps a slow phone's frames
+    // short: none when the bitmaps are enlarged (each seat a sharp block), a plain one when they
+    // are shrunk. At rest the map is drawn once more with the finest.
+    const moving = this.animating || this.pointers.size > 0;
+    const smoothing = !moving || (s * this.dpr) / CELL < 1;
     const view = {x0: -tx / s, y0: -ty / s, x1: (this.width - tx) / s, y1: (this.height - ty) / s};
     for (const section of this.model.sections) {
       if (section.x > view.x1 || section.x + section.w < view.x0
@@ -380,9 +385,8 @@ export class SeatMap {
           section.bitmap.getContext('2d').putImageData(section.image, 0, 0);
           section.dirty = false;
         }
-        ctx.imageSmoothingEnabled = true;
-        // while the map moves, the cheaper filter (a slow phone keeps up); at rest, the finer one
-        ctx.imageSmoothingQuality = this.animating || this.pointers.size > 0 ? 'low' : 'high';
+        ctx.imageSmoothingEnabled = smoothing;
+        ctx.imageSmoothingQuality = moving ? 'low' : 'high';
         ctx.drawImage(section.bitmap, p.x, p.y, section.w * s, section.h * s);
       }
       this.drawLabel(section, p, seats);
@@ -626,7 +630,10 @@ export class SeatMap {
     c.addEventListener('pointerdown', e => this.pointerDown(e));
     c.addEventListener('pointermove', e => this.pointerMove(e));
     c.addEventListener('pointerup', e => this.pointerUp(e));
-    c.addEventListener('pointercancel', e => this.pointers.delete(e.pointerId));
+    c.addEventListener('pointercancel', e => {
+      this.pointers.delete(e.pointerId);
+      this.invalidate();
+    });
     c.addEventListener('pointerleave', () => this.hover(-1, null));
     c.addEventListener('wheel', e => this.wheel(e), {passive: false});
     c.addEventListener('keydown', e => this.key(e));
