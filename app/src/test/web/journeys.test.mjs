@@ -346,6 +346,12 @@ async function phoneJourney({browser, font, width, height, who, roomShow, docs})
   await assertFits(page, `the event list, signed in (${where})`);
   await docShot('signed-in');
   await audit(page, `the event list, signed in (${where})`);
+  // the signed-in header and the event list across the phone widths the app supports
+  for (const other of [320, 360, 414, 430].filter(w => w !== width)) {
+    await page.setViewportSize({width: other, height});
+    await assertFits(page, `the event list, signed in (${other} px, ${font.family})`);
+  }
+  await page.setViewportSize({width, height});
 
   // the account menu: who is signed in, and signing out, within reach
   await account.tap();
