@@ -64,6 +64,7 @@ function fontConfig(font) {
   if (fontConfigs.has(font)) return fontConfigs.get(font);
   assert.ok(fs.existsSync(font.file), `the browser tests pin the font ${font.family}: install the Debian package ${font.pkg}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'boxoffice-fonts-'));
+  process.on('exit', () => fs.rmSync(dir, {recursive: true, force: true}));
   const xml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
   fs.writeFileSync(path.join(dir, 'fonts.conf'), `<?xml version="1.0"?>
 <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
