@@ -3,11 +3,14 @@
 //
 // Environment: BASE_URL (the running service), SCREENSHOTS (folder for the step screenshots; default
 // app/target/web-tests/screenshots),
-// CHROMIUM (default /usr/bin/chromium), SEATMAP_PNG (optional: where to save the README's seat map).
+// CHROMIUM (default /usr/bin/chromium), SEATMAP_PNG (optional: where to save the README's seat map),
+// DOCS_PNG (optional: a folder where the docs' phone-header screenshots are saved).
 
 import {chromium} from 'playwright-core';
+import {AxeBuilder} from '@axe-core/playwright';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 
@@ -31,9 +34,76 @@ export function fanName(name) {
   return `${name}-${RUN}`;
 }
 
-/** A headless Chromium; launch() gives it a fresh temporary profile (user data dir) of its own. */
-export function launch() {
-  return chromium.launch({executablePath: CHROMIUM, headless: true, args: ARGS});
+// ---- fonts --------------------------------------------------------------------------------------
+
+/**
+ * The fonts pages are measured with, each from one named Debian package (.ci/run installs both).
+ * A fan's phone picks its own fonts, so the tests do not take whatever this machine has: the
+ * browser sees only the pinned font, and every family the stylesheet asks for (Inter, system-ui,
+ * Arial, sans-serif, monospace...) falls back to it.
+ *
+ * - TYPICAL: Liberation Sans, with Arial's metrics: about as wide as Roboto, Helvetica and San
+ *   Francisco, the fonts most phones draw with. Every journey runs with it.
+ * - WIDE: DejaVu Sans (Verdana's proportions), about 13% wider than Arial in regular text and 20%
+ *   wider in bold: the widest sans-serif a fan's device plausibly falls back to. The phone journey
+ *   runs again with it on the narrowest supported screen, so a layout that only fits narrow fonts
+ *   fails here.
+ */
+export const FONTS = {
+  typical: {family: 'Liberation Sans', pkg: 'fonts-liberation', file: '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf'},
+  wide: {family: 'DejaVu Sans', pkg: 'fonts-dejavu-core', file: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'},
+};
+
+const fontConfigs = new Map();
+
+/**
+ * A fontconfig file that offers Chromium the font's folder and nothing else, with the font put
+ * first for every family asked for; Chromium reads it through FONTCONFIG_FILE.
+ */
+function fontConfig(font) {
+  if (fontConfigs.has(font)) return fontConfigs.get(font);
+  assert.ok(fs.existsSync(font.file), `the browser tests pin the font ${font.family}: install the Debian package ${font.pkg}`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'boxoffice-fonts-'));
+  process.on('exit', () => fs.rmSync(dir, {recursive: true, force: true}));
+  const xml = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+  fs.writeFileSync(path.join(dir, 'fonts.conf'), `<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig>
+  <dir>${xml(path.dirname(font.file))}</dir>
+  <cachedir>${xml(path.join(dir, 'cache'))}</cachedir>
+  <match target="pattern">
+    <edit name="family" mode="prepend" binding="strong"><string>${xml(font.family)}</string></edit>
+  </match>
+</fontconfig>
+`);
+  const file = path.join(dir, 'fonts.conf');
+  fontConfigs.set(font, file);
+  return file;
+}
+
+/**
+ * A headless Chromium that draws every text in `font` (one of FONTS); launch() gives it a fresh
+ * temporary profile (user data dir) of its own.
+ */
+export function launch({font = FONTS.typical} = {}) {
+  return chromium.launch({executablePath: CHROMIUM, headless: true, args: ARGS,
+    env: {...process.env, FONTCONFIG_FILE: fontConfig(font)}});
+}
+
+/** Fails unless the element's text is drawn in the given font family (as Chromium reports it, not as CSS asks). */
+export async function assertDrawnIn(page, selector, family) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('DOM.enable');
+    await cdp.send('CSS.enable');
+    const {root} = await cdp.send('DOM.getDocument', {depth: 0});
+    const {nodeId} = await cdp.send('DOM.querySelector', {nodeId: root.nodeId, selector});
+    assert.ok(nodeId, `no element ${selector}`);
+    const {fonts} = await cdp.send('CSS.getPlatformFontsForNode', {nodeId});
+    assert.deepEqual([...new Set(fonts.map(f => f.familyName))], [family], `${selector} is drawn in the pinned font`);
+  } finally {
+    await cdp.detach().catch(() => {});
+  }
 }
 
 /**
@@ -95,10 +165,66 @@ export function assertNoErrors(fan) {
 let shotCount = 0;
 
 /** Saves a screenshot of the viewport (or the whole page) under SCREENSHOTS, numbered in order. */
-export async function shot(page, name, {fullPage = false} = {}) {
+export async function shot(page, name, {fullPage = false, clip} = {}) {
   const file = path.join(SHOTS, `${String(++shotCount).padStart(2, '0')}-${name}.png`);
-  await page.screenshot({path: file, fullPage});
+  await page.screenshot({path: file, fullPage, clip});
   return file;
+}
+
+// ---- layout and accessibility checks ------------------------------------------------------------
+
+/**
+ * Fails unless the page fits its screen's width: no sideways scrolling (a phone browser widens its
+ * layout viewport to fit content that is too wide), and every control, heading and line of text in
+ * the header and the page lies within the screen (a wide row cut off by an overflow rule scrolls
+ * nothing, yet its right end cannot be reached).
+ */
+export async function assertFits(page, what) {
+  const report = await page.evaluate(() => {
+    const width = window.innerWidth;
+    const scroll = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth);
+    const outside = [];
+    const name = el => el.tagName.toLowerCase() + (el.id ? `#${el.id}` : '')
+      + (typeof el.className === 'string' && el.className ? `.${el.className.trim().split(/\s+/).join('.')}` : '')
+      + ` "${(el.getAttribute('aria-label') || el.textContent || '').trim().replace(/\s+/g, ' ').slice(0, 40)}"`;
+    const selector = '.topbar a, .topbar button, main a, main button, main input, main select, main h1, main h2, main h3, '
+      + 'main p, main li, main dd, main dt, main label, main .badge, .selbar, .selbar button';
+    for (const el of document.querySelectorAll(selector)) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0 || el.closest('.visually-hidden, [hidden], dialog:not([open])')) continue;
+      const style = getComputedStyle(el);
+      if (style.visibility === 'hidden' || style.position === 'absolute' && r.width <= 1) continue;
+      if (r.left < -0.5 || r.right > width + 0.5) outside.push(`${name(el)} spans ${Math.round(r.left)}..${Math.round(r.right)}`);
+    }
+    return {width, scroll, outside};
+  });
+  assert.equal(report.scroll, report.width, `${what} fits a ${report.width} px screen without sideways scrolling`);
+  assert.deepEqual(report.outside, [], `${what}: everything lies within the ${report.width} px screen`);
+}
+
+/** The WCAG 2.2 A and AA rules that axe-core checks (2.0 and 2.1 included). */
+export const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+const AXE_LOG = path.join(SHOTS, '..', 'axe.log');
+let axeLogOpen = false;
+
+/**
+ * Runs axe-core on the page as it is now and fails on any serious or critical violation of the
+ * WCAG A/AA rules. Every audit's outcome (including minor and moderate findings, which do not fail)
+ * goes to target/web-tests/axe.log.
+ */
+export async function audit(page, what) {
+  const result = await new AxeBuilder({page}).withTags(WCAG_TAGS).analyze();
+  const width = page.viewportSize()?.width;
+  const line = (v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map(n => n.target.join(' ')).slice(0, 6).join(', ')}`
+    + (v.nodes.length > 6 ? ` (+${v.nodes.length - 6} more)` : '');
+  const all = result.violations.map(line);
+  if (!axeLogOpen) fs.writeFileSync(AXE_LOG, '');
+  axeLogOpen = true;
+  fs.appendFileSync(AXE_LOG, `${what} @ ${width} px: ${result.passes.length} rules pass, ${all.length} violated\n`
+    + all.map(l => `  ${l}\n`).join(''));
+  const blocking = result.violations.filter(v => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(blocking.map(line), [], `axe finds no serious or critical WCAG A/AA violation on ${what} (${width} px)`);
 }
 
 // ---- the API, for setting scenes ----------------------------------------------------------------

@@ -4,19 +4,22 @@
 import {test, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import {
   BASE, launch, newFan, assertNoErrors, shot, call, token, mapReady, openSection, clickSeat, seatState,
-  freeSeats, GREY, hexToRgb, sameColor, fanName, journey,
+  freeSeats, GREY, hexToRgb, sameColor, fanName, journey, FONTS, assertDrawnIn, assertFits, audit,
 } from './harness.mjs';
 
 let browser;
+let wideBrowser;
 
 before(async () => {
-  browser = await launch();
+  browser = await launch({font: FONTS.typical});
 });
 
 after(async () => {
   await browser?.close();
+  await wideBrowser?.close();
 });
 
 /** Other fans have been busy in a section: some seats held, some sold. */
@@ -38,26 +41,31 @@ function seconds(text) {
   return m * 60 + s;
 }
 
-journey(test, 'a fan searches, picks two stadium seats on the map, pays and gets one QR ticket per seat', {timeout: 120_000}, async () => {
+journey(test, 'a fan searches, picks two stadium seats on the map, pays and gets one QR ticket per seat', {timeout: 240_000}, async () => {
   await crowd('echoes-berlin-1', 'B');
   const fan = await newFan(browser, {viewport: {width: 1440, height: 1000}});
   const {page} = fan;
 
   await page.goto(`${BASE}/`);
   await page.getByRole('heading', {name: 'All events'}).waitFor();
+  await assertDrawnIn(page, '.topnav a', FONTS.typical.family);
   await shot(page, 'browse');
+  await audit(page, 'the event list');
 
   await page.getByLabel('Artist, event or venue').fill('echoes');
   await page.getByLabel('City').selectOption('Berlin');
   await page.getByRole('button', {name: 'Search'}).click();
   await page.getByRole('heading', {name: '1 event found'}).waitFor();
   await shot(page, 'search-results');
+  await audit(page, 'the search results');
 
   await page.getByRole('link', {name: 'Midnight Echoes: World Tour'}).click();
   await page.getByRole('list', {name: 'Shows of Midnight Echoes: World Tour'}).waitFor();
+  await audit(page, 'an event page');
   await page.getByRole('link', {name: /^Choose seats/}).first().click();
   await mapReady(page);
   await shot(page, 'stadium-whole-venue');
+  await audit(page, 'the show page (whole venue)');
 
   await openSection(page, 'B');
   const taken = await seatState(page, 'B-1-24');
@@ -76,12 +84,14 @@ journey(test, 'a fan searches, picks two stadium seats on the map, pays and gets
   await page.mouse.move(1, 1);
   const file = await shot(page, 'seats-selected');
   if (process.env.SEATMAP_PNG) fs.copyFileSync(file, process.env.SEATMAP_PNG);
+  await audit(page, 'the show page (a section open, two seats selected)');
 
   await hold.click();
   const dialog = page.getByRole('dialog', {name: 'Who is buying?'});
   await dialog.waitFor();
   await page.getByLabel('Your name').fill(fanName('alice'));
   await shot(page, 'sign-in');
+  await audit(page, 'the sign-in dialog');
   await dialog.getByRole('button', {name: 'Continue'}).click();
 
   await page.waitForURL(/#\/hold\//);
@@ -93,6 +103,7 @@ journey(test, 'a fan searches, picks two stadium seats on the map, pays and gets
   assert.ok(seconds(await countdown.textContent()) < first, 'the countdown runs');
   for (const seat of seats) await page.getByText(`Seat ${seat.split('-')[2]}`).first().waitFor();
   await shot(page, 'hold-countdown');
+  await audit(page, 'the hold and checkout page');
 
   await page.getByLabel(/Test card — approved/).check();
   await page.locator('#pay-button').click();
@@ -108,6 +119,7 @@ journey(test, 'a fan searches, picks two stadium seats on the map, pays and gets
     await page.getByRole('listitem', {name: `Ticket for section B, row ${row}, seat ${number}`}).waitFor();
   }
   await shot(page, 'tickets', {fullPage: true});
+  await audit(page, 'the booking page with its tickets');
 
   // a reload revalidates the cached modules and styles (304 Not Modified) and shows the same tickets
   await page.reload();
@@ -117,6 +129,7 @@ journey(test, 'a fan searches, picks two stadium seats on the map, pays and gets
   await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name: 'My tickets'}).click();
   await page.getByRole('heading', {name: 'My tickets'}).waitFor();
   await page.locator(`a.booking-card[href="#/booking/${bookingId}"]`).waitFor();
+  await audit(page, 'My tickets');
   assertNoErrors(fan);
 });
 
@@ -152,6 +165,7 @@ journey(test, 'two fans race for one seat: one holds it, the other sees it taken
   const alternative = notice.getByRole('button').filter({hasText: /^(Hold|Find)/}).first();
   await alternative.waitFor();
   await shot(loser.page, 'race-seat-taken-with-alternatives');
+  await audit(loser.page, 'the show page with a "seat taken" notice and alternatives');
 
   await alternative.click();
   await loser.page.waitForURL(/#\/hold\//);
@@ -213,7 +227,8 @@ journey(test, 'a hold made elsewhere turns the seat grey on an open map within a
 
 journey(test, 'in rush mode the waiting room shows the fan their place, admits them and they hold with the pass', {timeout: 90_000}, async () => {
   const admin = await token('ops', ['admin']);
-  const on = await call('PUT', '/v1/admin/shows/fado-1/queue', {token: admin, body: {mode: 'ON', admissionRate: 1}});
+  // a slow room (one fan every 10 s) while the fan looks at it; then the organiser lets fans in faster
+  const on = await call('PUT', '/v1/admin/shows/fado-1/queue', {token: admin, body: {mode: 'ON', admissionRate: 0.1}});
   assert.equal(on.status, 200, JSON.stringify(on.body));
   try {
     for (const name of ['early-1', 'early-2', 'early-3']) {
@@ -229,12 +244,16 @@ journey(test, 'in rush mode the waiting room shows the fan their place, admits t
     const place = Number((await position.textContent()).replace(/\D/g, ''));
     assert.ok(place >= 2, `three fans joined first; wanda's place is ${place}`);
     await shot(page, 'waiting-room');
+    await audit(page, 'the waiting room');
+    const faster = await call('PUT', '/v1/admin/shows/fado-1/queue', {token: admin, body: {mode: 'ON', admissionRate: 2}});
+    assert.equal(faster.status, 200, JSON.stringify(faster.body));
 
     await page.getByText('It’s your turn!').waitFor({timeout: 30_000});
     await shot(page, 'waiting-room-admitted');
     await page.waitForURL(/#\/show\/fado-1$/, {timeout: 10_000});
     await page.getByText('Waiting room passed').waitFor();
     await mapReady(page);
+    await audit(page, 'the show page in rush mode (waiting room passed)');
     await openSection(page, 'PLATEIA');
     await clickSeat(page, (await freeSeats(page, 'PLATEIA', 3, 1))[0]);
     await page.getByRole('button', {name: 'Hold 1 seat'}).click();
@@ -290,33 +309,134 @@ journey(test, 'the seat map, the selection and holding work with the keyboard al
   assertNoErrors(fan);
 });
 
-journey(test, 'on a phone-sized screen the page fits, a tap zooms into a section and a seat is held from the bottom bar', {timeout: 60_000}, async () => {
-  const fan = await newFan(browser, {account: fanName('pia'), viewport: {width: 390, height: 844}, phone: true});
+/**
+ * A fan on a phone: signed out and in, through every page a fan visits (the event list, an event, a
+ * show's seat map, the sign-in dialog, the account menu, a hold, a booking, My tickets, and in rush
+ * mode the waiting room and the show with its pass). Each page must fit the screen with nothing cut
+ * off, and pass axe.
+ */
+async function phoneJourney({browser, font, width, height, who, roomShow, docs}) {
+  const fan = await newFan(browser, {viewport: {width, height}, phone: true});
   const {page} = fan;
-  // a phone browser widens its layout viewport to fit content that is too wide
-  const fits = async what => {
-    const width = await page.evaluate(() => Math.max(window.innerWidth, document.documentElement.scrollWidth));
-    assert.equal(width, 390, `${what} fits a 390 px screen without sideways scrolling`);
+  const where = `${width} px, ${font.family}`;
+  const header = {x: 0, y: 0, width, height: 132};
+  const docShot = async name => {
+    const file = await shot(page, `phone-${width}-${name}`, {clip: header});
+    if (docs) fs.copyFileSync(file, path.join(docs, `phone-header-${name}.png`));
   };
+
   await page.goto(`${BASE}/`);
   await page.getByRole('heading', {name: 'All events'}).waitFor();
-  await fits('the event list');
+  await assertDrawnIn(page, '.topnav a', font.family);
+  await assertDrawnIn(page, 'main h1', font.family);
+  await assertFits(page, `the event list, signed out (${where})`);
+  await docShot('signed-out');
+  await audit(page, `the event list, signed out (${where})`);
+
+  // signing in from the header
+  await page.getByRole('button', {name: 'Sign in'}).tap();
+  const dialog = page.getByRole('dialog', {name: 'Who is buying?'});
+  await dialog.waitFor();
+  await page.getByLabel('Your name').fill(fanName(who));
+  await assertFits(page, `the sign-in dialog (${where})`);
+  await audit(page, `the sign-in dialog (${where})`);
+  await dialog.getByRole('button', {name: 'Continue'}).tap();
+  const account = page.getByRole('button', {name: new RegExp(`^Account menu for ${fanName(who)}`)});
+  await account.waitFor();
+  await assertFits(page, `the event list, signed in (${where})`);
+  await docShot('signed-in');
+  await audit(page, `the event list, signed in (${where})`);
+  // the signed-in header and the event list across the phone widths the app supports
+  for (const other of [320, 360, 414, 430].filter(w => w !== width)) {
+    await page.setViewportSize({width: other, height});
+    await assertFits(page, `the event list, signed in (${other} px, ${font.family})`);
+  }
+  await page.setViewportSize({width, height});
+
+  // the account menu: who is signed in, and signing out, within reach
+  await account.tap();
+  const signOut = page.getByRole('button', {name: 'Sign out'});
+  await signOut.waitFor();
+  assert.equal(await account.getAttribute('aria-expanded'), 'true');
+  await assertFits(page, `the open account menu (${where})`);
+  await shot(page, `phone-${width}-account-menu`, {clip: {...header, height: 220}});
+  await audit(page, `the open account menu (${where})`);
+  await page.keyboard.press('Escape');
+  await signOut.waitFor({state: 'hidden'});
+
+  await page.getByRole('link', {name: 'Midnight Echoes: World Tour'}).tap();
+  await page.getByRole('list', {name: 'Shows of Midnight Echoes: World Tour'}).waitFor();
+  await assertFits(page, `an event page (${where})`);
+  await audit(page, `an event page (${where})`);
+
   await page.goto(`${BASE}/#/show/echoes-berlin-1`);
   await mapReady(page);
-  await fits('the show page');
+  await assertFits(page, `the show page (${where})`);
+  await audit(page, `the show page (${where})`);
   await openSection(page, 'F', {touch: true});
   const [seat] = await freeSeats(page, 'F', 2, 1);
   await clickSeat(page, seat, {touch: true});
   const bar = page.locator('.selbar--visible');
   await bar.waitFor();
   assert.match(await bar.textContent(), /1 seat/);
-  await shot(page, 'phone-seat-map');
+  await assertFits(page, `the show page with a seat selected (${where})`);
+  await shot(page, `phone-${width}-seat-map`);
+  await audit(page, `the show page with a seat selected (${where})`);
   await bar.locator('button').tap();
   await page.waitForURL(/#\/hold\//);
   await page.locator('#countdown').waitFor();
-  await fits('the hold page');
-  await shot(page, 'phone-hold', {fullPage: true});
+  await assertFits(page, `the hold page (${where})`);
+  await shot(page, `phone-${width}-hold`, {fullPage: true});
+  await audit(page, `the hold page (${where})`);
+
+  await page.getByLabel(/Test card — approved/).check();
+  await page.locator('#pay-button').tap();
+  await page.waitForURL(/#\/booking\/\d+/);
+  await page.waitForFunction(() => document.querySelectorAll('img.ticket__qr').length === 1
+    && [...document.querySelectorAll('img.ticket__qr')].every(img => img.complete && img.naturalWidth > 100));
+  await assertFits(page, `the booking page (${where})`);
+  await shot(page, `phone-${width}-booking`, {fullPage: true});
+  await audit(page, `the booking page (${where})`);
+  await page.getByRole('navigation', {name: 'Main'}).getByRole('link', {name: 'My tickets'}).tap();
+  await page.getByRole('heading', {name: 'My tickets'}).waitFor();
+  await page.locator('a.booking-card').first().waitFor();
+  await assertFits(page, `My tickets (${where})`);
+  await audit(page, `My tickets (${where})`);
+
+  // rush mode: the waiting room, then the show with the pass
+  const admin = await token('ops', ['admin']);
+  const room = body => call('PUT', `/v1/admin/shows/${roomShow}/queue`, {token: admin, body});
+  assert.equal((await room({mode: 'ON', admissionRate: 0.1})).status, 200);
+  try {
+    for (const name of ['early-1', 'early-2']) {
+      assert.equal((await call('POST', `/v1/shows/${roomShow}/queue`, {token: await token(fanName(`${who}-${name}`))})).status, 200);
+    }
+    await page.goto(`${BASE}/#/show/${roomShow}`);
+    await page.waitForURL(new RegExp(`#/show/${roomShow}/queue$`));
+    await page.locator('#queue-position').waitFor();
+    await assertFits(page, `the waiting room (${where})`);
+    await shot(page, `phone-${width}-waiting-room`, {fullPage: true});
+    await audit(page, `the waiting room (${where})`);
+    assert.equal((await room({mode: 'ON', admissionRate: 5})).status, 200);
+    await page.waitForURL(new RegExp(`#/show/${roomShow}$`), {timeout: 30_000});
+    await page.getByText('Waiting room passed').waitFor();
+    await mapReady(page);
+    await assertFits(page, `the show page in rush mode (${where})`);
+    await audit(page, `the show page in rush mode (${where})`);
+  } finally {
+    await room({mode: 'OFF'});
+  }
   assertNoErrors(fan);
+}
+
+journey(test, 'on a 390 px phone every page fits and passes axe, signed out and in, in rush mode and out; a tap holds a seat from the bottom bar', {timeout: 240_000}, async () => {
+  await phoneJourney({browser, font: FONTS.typical, width: 390, height: 844, who: 'pia', roomShow: 'mahler-5-1',
+    docs: process.env.DOCS_PNG});
+});
+
+journey(test, 'on a 320 px phone that falls back to a wide font (DejaVu Sans) every page still fits and passes axe', {timeout: 240_000}, async () => {
+  wideBrowser = await launch({font: FONTS.wide});
+  await phoneJourney({browser: wideBrowser, font: FONTS.wide, width: 320, height: 640, who: 'wes', roomShow: 'comedy-2'});
 });
 
 journey(test, 'a declined card keeps the seats held; a card the bank confirms later still ends with tickets', {timeout: 60_000}, async () => {
@@ -336,11 +456,13 @@ journey(test, 'a declined card keeps the seats held; a card the bank confirms la
   await page.getByText('Your payment was declined').waitFor();
   assert.ok(await page.locator('#pay-button').isEnabled(), 'the fan can pay again');
   await shot(page, 'payment-declined');
+  await audit(page, 'the checkout page after a declined card');
 
   await page.getByLabel(/bank confirms later/).check();
   await page.locator('#pay-button').click();
   await page.getByText('Your bank is confirming the payment').waitFor();
   await shot(page, 'payment-pending');
+  await audit(page, 'the checkout page while the bank confirms');
   await page.waitForURL(/#\/booking\/\d+/, {timeout: 30_000});
   await page.waitForFunction(() => document.querySelectorAll('img.ticket__qr').length === 3
     && [...document.querySelectorAll('img.ticket__qr')].every(img => img.complete && img.naturalWidth > 100));

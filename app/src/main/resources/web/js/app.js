@@ -2,7 +2,7 @@
 // render(main, params, query) and may return a cleanup function, called when the fan leaves the page.
 
 import {session, setSignInPrompt, signIn, ApiError} from './api.js';
-import {h, clear, focusHeading} from './dom.js';
+import {h, clear, focusHeading, icon} from './dom.js';
 import * as browse from './pages/browse.js';
 import * as event from './pages/event.js';
 import * as show from './pages/show.js';
@@ -80,22 +80,58 @@ function errorPage(e) {
 
 // ---- header: who is signed in -----------------------------------------------------------------
 
+// Signed in, the header holds one button for the account (the avatar, and the name where there is
+// room) that opens a small panel with the name and "Sign out", so the header's row is as short on a
+// 320 px phone with a wide font as when signed out. A disclosure, not an ARIA menu: the panel holds
+// ordinary text and an ordinary button.
+
+let closeAccountMenu = () => {};
+
 function renderAccount() {
+  closeAccountMenu();
   const box = clear(document.getElementById('account'));
   const s = session.get();
-  if (s) {
-    box.append(
-      h('span', {class: 'account__name', title: 'Signed in'},
-        h('span', {class: 'account__avatar', 'aria-hidden': 'true'}, s.accountId.slice(0, 1).toUpperCase()),
-        h('span', {class: 'account__id'}, s.accountId)),
-      h('button', {class: 'btn btn--small btn--ghost-light', type: 'button', onclick: () => {
-        session.clear();
-        location.hash = '#/';
-      }}, 'Sign out'));
-  } else {
+  if (!s) {
     box.append(h('button', {class: 'btn btn--small btn--light', type: 'button',
       onclick: () => askName().catch(() => {})}, 'Sign in'));
+    return;
   }
+  const panel = h('div', {class: 'account__panel', id: 'account-panel', hidden: true},
+    h('p', {class: 'account__who'}, 'Signed in as ', h('strong', {}, s.accountId)),
+    h('button', {class: 'btn btn--small btn--ghost btn--block', type: 'button', onclick: () => {
+      session.clear();
+      location.hash = '#/';
+    }}, 'Sign out'));
+  // the name is read as "Account menu for alice"; on a phone only the avatar shows
+  const button = h('button', {class: 'account__button', type: 'button', 'aria-expanded': 'false', 'aria-controls': 'account-panel'},
+    h('span', {class: 'account__avatar', 'aria-hidden': 'true'}, s.accountId.slice(0, 1).toUpperCase()),
+    h('span', {class: 'visually-hidden'}, 'Account menu for '),
+    h('span', {class: 'account__id'}, s.accountId),
+    icon('chevron'));
+  const onOutside = e => { if (!box.contains(e.target)) toggle(false); };
+  const onKey = e => {
+    if (e.key === 'Escape') {
+      toggle(false);
+      button.focus();
+    }
+  };
+  const toggle = open => {
+    if (open === !panel.hidden) return;
+    panel.hidden = !open;
+    button.setAttribute('aria-expanded', String(open));
+    if (open) {
+      document.addEventListener('pointerdown', onOutside, true);
+      document.addEventListener('focusin', onOutside, true);
+      document.addEventListener('keydown', onKey);
+    } else {
+      document.removeEventListener('pointerdown', onOutside, true);
+      document.removeEventListener('focusin', onOutside, true);
+      document.removeEventListener('keydown', onKey);
+    }
+  };
+  button.addEventListener('click', () => toggle(panel.hidden));
+  closeAccountMenu = () => toggle(false);
+  box.append(button, panel);
 }
 
 // ---- the sign-in dialog -----------------------------------------------------------------------
@@ -153,5 +189,8 @@ dialog.addEventListener('close', () => {
 setSignInPrompt(askName);
 session.onChange(renderAccount);
 renderAccount();
-window.addEventListener('hashchange', route);
+window.addEventListener('hashchange', () => {
+  closeAccountMenu();
+  route();
+});
 route();

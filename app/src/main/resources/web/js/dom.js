@@ -134,6 +134,7 @@ export function icon(name) {
     spark: '<path d="M12 3v4M12 17v4M3 12h4M17 12h4M6 6l2.5 2.5M15.5 15.5L18 18M6 18l2.5-2.5M15.5 8.5L18 6"/>',
     people: '<circle cx="9" cy="8" r="3"/><path d="M3 19a6 6 0 0 1 12 0"/><circle cx="17" cy="9" r="2.5"/><path d="M16 14.2A5 5 0 0 1 21 19"/>',
     check: '<path d="M5 12.5l4.5 4.5L19 7.5"/>',
+    chevron: '<path d="M7 10l5 5 5-5"/>',
   };
   // parsed by a template so that the elements get the SVG namespace
   const t = document.createElement('template');

@@ -166,6 +166,9 @@ export class SeatMap {
       s.image = new ImageData(s.w * CELL, s.h * CELL);
       s.pixels = new Uint32Array(s.image.data.buffer);
       s.available32 = rgba(s.color);
+      // the bitmap can stand in for the seats only where its cells line up with them: rows
+      // centred on whole seats
+      s.aligned = s.rows.every(row => (s.w - row.count) % 2 === 0);
       for (const row of s.rows) {
         for (let n = 0; n < row.count; n++) this.paintPixel(row.start + n);
       }
@@ -248,6 +251,11 @@ export class SeatMap {
       target.tx += (rect.x + rect.w / 2) * (target.s - MAX_SCALE);
       target.ty += (rect.y + rect.h / 2) * (target.s - MAX_SCALE);
       target.s = MAX_SCALE;
+    } else if (target.s < SEAT_LOD) {
+      // a narrow screen (a 320 px phone): close enough to tap seats, centred on the section
+      target.tx = this.width / 2 - (rect.x + rect.w / 2) * SEAT_LOD;
+      target.ty = this.height / 2 - (rect.y + rect.h / 2) * SEAT_LOD;
+      target.s = SEAT_LOD;
     }
     this.moveCamera(target, animate);
     this.onSectionChange(section);
@@ -285,9 +293,9 @@ export class SeatMap {
       const s = from.s * Math.pow(to.s / from.s, e);
       const f = (to.s === from.s) ? e : (s - from.s) / (to.s - from.s);
       this.camera = {s, tx: from.tx + (to.tx - from.tx) * f, ty: from.ty + (to.ty - from.ty) * f};
+      this.animating = t < 1;
       this.draw();
       if (t < 1) this.animation = requestAnimationFrame(step);
-      else this.animating = false;
     };
     this.animation = requestAnimationFrame(step);
   }
@@ -350,6 +358,11 @@ export class SeatMap {
 
     this.drawStage();
     const seats = s >= SEAT_LOD;
+    // While the map moves, the cheapest filter that still looks right keeps a slow phone's frames
+    // short: none when the bitmaps are enlarged (each seat a sharp block), a plain one when they
+    // are shrunk. At rest the map is drawn once more with the finest.
+    const moving = this.animating || this.pointers.size > 0;
+    const smoothing = !moving || (s * this.dpr) / CELL < 1;
     const view = {x0: -tx / s, y0: -ty / s, x1: (this.width - tx) / s, y1: (this.height - ty) / s};
     for (const section of this.model.sections) {
       if (section.x > view.x1 || section.x + section.w < view.x0
@@ -372,8 +385,8 @@ export class SeatMap {
           section.bitmap.getContext('2d').putImageData(section.image, 0, 0);
           section.dirty = false;
         }
-        ctx.imageSmoothingEnabled = true;
-        ctx.imageSmoothingQuality = 'high';
+        ctx.imageSmoothingEnabled = smoothing;
+        ctx.imageSmoothingQuality = moving ? 'low' : 'high';
         ctx.drawImage(section.bitmap, p.x, p.y, section.w * s, section.h * s);
       }
       this.drawLabel(section, p, seats);
@@ -408,6 +421,10 @@ export class SeatMap {
     const size = s * (1 - 2 * inset);
     const rounded = s >= 12;
     const radius = Math.min(4, size * 0.28);
+    if (!rounded && section.aligned) {
+      this.blitSeats(section, view);
+      return;
+    }
     const paths = new Map();
     const path = key => {
       let p = paths.get(key);
@@ -509,14 +526,60 @@ export class SeatMap {
         ctx.fillText(row.label, right.x, right.y);
       }
     }
-    if (this.hoverSeat >= 0 && model.section(this.hoverSeat) === section) {
-      const w = this.seatXY(this.hoverSeat);
-      const p = this.toScreen(w.x, w.y);
-      ctx.lineWidth = 2;
-      ctx.strokeStyle = COLORS.hover;
-      roundRect(ctx, p.x + 0.5, p.y + 0.5, s - 1, s - 1, Math.min(5, s * 0.3));
-      ctx.stroke();
+    this.drawHover(section);
+  }
+
+  /** A ring around the seat under the mouse. */
+  drawHover(section) {
+    if (this.hoverSeat < 0 || this.model.section(this.hoverSeat) !== section) return;
+    const ctx = this.ctx;
+    const {s} = this.camera;
+    const w = this.seatXY(this.hoverSeat);
+    const p = this.toScreen(w.x, w.y);
+    ctx.lineWidth = 2;
+    ctx.strokeStyle = COLORS.hover;
+    roundRect(ctx, p.x + 0.5, p.y + 0.5, s - 1, s - 1, Math.min(5, s * 0.3));
+    ctx.stroke();
+  }
+
+  /**
+   * Seats too small for rounded corners or labels (the most of them on screen at once): the
+   * section's bitmap, scaled without smoothing so each seat stays a sharp block of its colour,
+   * shifted so that each seat sits in the middle of its place. One image instead of a path per
+   * seat keeps a frame short on a slow phone whatever the number of seats in view; the selection's
+   * rings and the hover are drawn over it.
+   */
+  blitSeats(section, view) {
+    const ctx = this.ctx;
+    const {s} = this.camera;
+    if (section.dirty) {
+      section.bitmap.getContext('2d').putImageData(section.image, 0, 0);
+      section.dirty = false;
     }
+    const p = this.toScreen(section.x, section.y);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(section.bitmap, p.x + s / (2 * CELL), p.y + s / (2 * CELL), section.w * s, section.h * s);
+    ctx.imageSmoothingEnabled = true;
+    const r0 = Math.max(0, Math.floor(view.y0 - section.y));
+    const r1 = Math.min(section.h - 1, Math.floor(view.y1 - section.y));
+    const size = s * (CELL - 1) / CELL;
+    ctx.lineWidth = Math.max(1.5, Math.min(3, s * 0.14));
+    ctx.strokeStyle = COLORS.focus;
+    ctx.beginPath();
+    for (let r = r0; r <= r1; r++) {
+      const row = section.rows[r];
+      const offset = section.x + (section.w - row.count) / 2;
+      const n0 = Math.max(0, Math.floor(view.x0 - offset));
+      const n1 = Math.min(row.count - 1, Math.floor(view.x1 - offset));
+      for (let n = n0; n <= n1; n++) {
+        if (!this.isSelected(row.start + n)) continue;
+        const q = this.toScreen(offset + n, section.y + r);
+        const o = (s - size) / 2 - ctx.lineWidth / 2 - 0.5;
+        ctx.rect(q.x + o, q.y + o, size + ctx.lineWidth + 1, size + ctx.lineWidth + 1);
+      }
+    }
+    ctx.stroke();
+    this.drawHover(section);
   }
 
   drawCursor() {
@@ -567,7 +630,10 @@ export class SeatMap {
     c.addEventListener('pointerdown', e => this.pointerDown(e));
     c.addEventListener('pointermove', e => this.pointerMove(e));
     c.addEventListener('pointerup', e => this.pointerUp(e));
-    c.addEventListener('pointercancel', e => this.pointers.delete(e.pointerId));
+    c.addEventListener('pointercancel', e => {
+      this.pointers.delete(e.pointerId);
+      this.invalidate();
+    });
     c.addEventListener('pointerleave', () => this.hover(-1, null));
     c.addEventListener('wheel', e => this.wheel(e), {passive: false});
     c.addEventListener('keydown', e => this.key(e));
@@ -649,6 +715,7 @@ export class SeatMap {
     this.canvas.classList.remove('is-panning');
     if (wasPinch || this.moved) {
       this.syncOpenSection();
+      this.invalidate(); // at rest again: drawn with the finer filter
       return;
     }
     this.tap(p.x, p.y);

@@ -144,6 +144,13 @@ export function decode(base64, seatCount) {
   return out;
 }
 
+/** GET .../availability, with If-None-Match when the map at hand has this ETag. */
+export function requestAvailability(showId, etag = null) {
+  const headers = {Accept: 'application/json'};
+  if (etag) headers['If-None-Match'] = etag;
+  return fetch(`/v1/shows/${encodeURIComponent(showId)}/availability`, {headers, cache: 'no-store'});
+}
+
 /**
  * Keeps a ShowModel current: the availability map first (GET .../availability, so the map draws at
  * once), then the show's event stream (GET .../events). If the stream cannot be opened the map is
@@ -166,10 +173,13 @@ export class LiveSeats {
     this.state = 'connecting';
   }
 
-  /** Loads the map, then follows the stream (which also delivers the map should the first load fail). */
-  async start() {
+  /**
+   * Loads the map (from `first`, an availability request already on its way, if given), then
+   * follows the stream (which also delivers the map should the first load fail).
+   */
+  async start(first = null) {
     try {
-      await this.refresh();
+      await this.refresh(first);
     } finally {
       this.connect();
     }
@@ -182,11 +192,8 @@ export class LiveSeats {
     }
   }
 
-  async refresh() {
-    const id = encodeURIComponent(this.model.show.showId);
-    const headers = {Accept: 'application/json'};
-    if (this.etag) headers['If-None-Match'] = this.etag;
-    const response = await fetch(`/v1/shows/${id}/availability`, {headers, cache: 'no-store'});
+  async refresh(request = null) {
+    const response = await (request || requestAvailability(this.model.show.showId, this.etag));
     if (response.status === 304 || !response.ok) return;
     this.etag = response.headers.get('ETag');
     const body = await response.json();

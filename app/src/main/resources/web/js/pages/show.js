@@ -2,12 +2,15 @@
 
 import {api, ApiError, newKey, requireSession, room} from '../api.js';
 import {h, clear, icon, money, count, plural, dateTime, date, announce, toast} from '../dom.js';
-import {ShowModel, LiveSeats, AVAILABLE, STATUS_NAMES} from '../seats.js';
+import {ShowModel, LiveSeats, AVAILABLE, STATUS_NAMES, requestAvailability} from '../seats.js';
 import {SeatMap, SEAT_COLORS} from '../seatmap.js';
 import {rememberHold} from './hold.js';
 
 export async function render(main, [showId]) {
   const id = encodeURIComponent(showId);
+  // the seats' statuses are asked for with the layout, not after it: the first draw comes sooner
+  const availability = requestAvailability(showId);
+  availability.catch(() => {}); // a failure shows when the map is loaded
   const [show, summary] = await Promise.all([
     api(`/v1/shows/${id}`),
     api(`/v1/shows/${id}/queue/summary`).catch(() => ({active: false})),
@@ -17,11 +20,11 @@ export async function render(main, [showId]) {
     location.replace(`#/show/${id}/queue`);
     return null;
   }
-  return new ShowPage(main, show, summary).cleanup;
+  return new ShowPage(main, show, summary, availability).cleanup;
 }
 
 class ShowPage {
-  constructor(main, show, summary) {
+  constructor(main, show, summary, availability) {
     this.show = show;
     this.rush = summary.active;
     this.model = new ShowModel(show);
@@ -47,7 +50,7 @@ class ShowPage {
       onChange: changed => this.changed(changed),
       onState: state => this.liveState(state),
     });
-    this.live.start().catch(e => this.notice({kind: 'error', title: 'The seat map could not be loaded yet', text: e.message}));
+    this.live.start(availability).catch(e => this.notice({kind: 'error', title: 'The seat map could not be loaded yet', text: e.message}));
 
     window.boxoffice.page = this;
     this.cleanup = () => {
@@ -256,10 +259,13 @@ class ShowPage {
         h('span', {class: 'muted small'}, m.loaded
           ? `${count(t.sections.reduce((n, s) => n + s.available, 0))} left` : '')),
       h('div', {class: 'tier__sections'}, t.sections.map(s => h('button', {
-        class: 'chip', type: 'button',
-        'aria-label': `Show section ${s.name}: ${count(s.available)} of ${count(s.seats)} seats available`,
+        class: 'chip', type: 'button', title: `Show section ${s.name}`,
         onclick: () => { this.map.zoomToSection(s); this.map.canvas.focus({preventScroll: true}); },
-      }, h('span', {class: 'chip__name'}, s.name), h('span', {class: 'chip__count'}, m.loaded ? count(s.available) : '…'))))))));
+      }, // read as "Section A: 2,480 of 2,500 seats available"; the name holds the visible text, as WCAG 2.5.3 asks
+      h('span', {class: 'visually-hidden'}, 'Section '), h('span', {class: 'chip__name'}, s.name),
+      h('span', {class: 'visually-hidden'}, ': '),
+      h('span', {class: 'chip__count'}, m.loaded ? count(s.available) : '…'),
+      h('span', {class: 'visually-hidden'}, m.loaded ? ` of ${count(s.seats)} seats available` : ' seats available'))))))));
     if (m.loaded) {
       box.append(h('p', {class: 'muted small prices__total'},
         `${count(m.available)} of ${count(m.seatCount)} seats available`));

@@ -25,17 +25,23 @@ import static org.junit.jupiter.api.Assertions.fail;
  * they all pass. Screenshots of each step go to {@code target/web-tests/screenshots/}, the
  * runner's output to {@code target/web-tests/output.log}.
  *
- * <p>Needs {@code node} (18.19+; {@code npm} too when {@code node_modules} is missing) and
- * {@code /usr/bin/chromium} (or {@code CHROMIUM}). Without them the test is skipped on a developer
- * machine and fails in CI ({@code CI=true}), where {@code .ci/run} installs them. Run
- * {@code mvn test -Dtest=WebJourneyTest -Dweb.seatmap=../docs/seatmap.png} to refresh the docs'
- * seat-map screenshot.
+ * <p>Needs {@code node} (18.19+; {@code npm} too when {@code node_modules} is missing),
+ * {@code /usr/bin/chromium} (or {@code CHROMIUM}) and the two fonts the pages are measured with
+ * (Debian's {@code fonts-liberation} and {@code fonts-dejavu-core}: the journeys show Chromium those
+ * fonts and no others, so the outcome does not depend on the fonts a machine happens to have).
+ * Without them the test is skipped on a developer machine and fails in CI ({@code CI=true}), where
+ * {@code .ci/run} installs them. Run {@code mvn test -Dtest=WebJourneyTest
+ * -Dweb.seatmap=../docs/seatmap.png -Dweb.docs=../docs} to refresh the docs' screenshots.
  */
 class WebJourneyTest {
 
     private static final Path WEB_TESTS = Path.of("src/test/web").toAbsolutePath();
     private static final Path OUT = Path.of("target/web-tests").toAbsolutePath();
-    private static final long TIME_LIMIT_SECONDS = 600;
+    private static final long TIME_LIMIT_SECONDS = 900;
+    /** The fonts that harness.mjs pins, by the Debian package that installs each. */
+    private static final Map<String, Path> FONTS = Map.of(
+            "fonts-liberation", Path.of("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"),
+            "fonts-dejavu-core", Path.of("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"));
 
     private static TestApp app;
     private static WebServer server;
@@ -45,7 +51,7 @@ class WebJourneyTest {
         String missing = missingTools();
         if (missing != null) {
             if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                fail("the browser tests cannot run: " + missing + " (.ci/run installs node, npm and chromium)");
+                fail("the browser tests cannot run: " + missing + " (.ci/run installs node, npm, chromium and the fonts)");
             }
             Assumptions.abort("browser tests skipped: " + missing);
         }
@@ -71,7 +77,12 @@ class WebJourneyTest {
 
     @Test
     void fanJourneys_passInHeadlessChromium() throws Exception {
-        Files.createDirectories(OUT.resolve("screenshots"));
+        Path screenshots = Files.createDirectories(OUT.resolve("screenshots"));
+        try (var old = Files.newDirectoryStream(screenshots, "*.png")) {
+            for (Path png : old) {
+                Files.delete(png); // an earlier run's pictures would pass for this run's
+            }
+        }
         Path log = OUT.resolve("output.log");
         ProcessBuilder pb = new ProcessBuilder("node", "--test", "--test-reporter=spec", "journeys.test.mjs")
                 .directory(WEB_TESTS.toFile())
@@ -84,6 +95,10 @@ class WebJourneyTest {
         String seatmap = System.getProperty("web.seatmap");
         if (seatmap != null && !seatmap.isBlank()) {
             env.put("SEATMAP_PNG", Path.of(seatmap).toAbsolutePath().normalize().toString());
+        }
+        String docs = System.getProperty("web.docs");
+        if (docs != null && !docs.isBlank()) {
+            env.put("DOCS_PNG", Path.of(docs).toAbsolutePath().normalize().toString());
         }
         Process node = pb.start();
         boolean finished = node.waitFor(TIME_LIMIT_SECONDS, TimeUnit.SECONDS);
@@ -106,6 +121,10 @@ class WebJourneyTest {
         if (!Files.isExecutable(Path.of(chromium))) {
             return chromium + " is not installed";
         }
+        List<String> fonts = FONTS.entrySet().stream().filter(f -> !Files.isReadable(f.getValue())).map(Map.Entry::getKey).sorted().toList();
+        if (!fonts.isEmpty()) {
+            return "the font packages " + String.join(", ", fonts) + " are not installed";
+        }
         String version = run(WEB_TESTS, "node", "--version");
         if (version == null) {
             return "node is not installed";
@@ -113,10 +132,13 @@ class WebJourneyTest {
         if (!nodeIsRecentEnough(version.trim())) {
             return "node " + version.trim() + " is too old (18.19 or newer)";
         }
-        if (!Files.isDirectory(WEB_TESTS.resolve("node_modules/playwright-core"))) {
-            if (run(WEB_TESTS, "npm", "ci", "--no-audit", "--no-fund") == null
-                    || !Files.isDirectory(WEB_TESTS.resolve("node_modules/playwright-core"))) {
-                return "playwright-core is not installed (npm ci in " + WEB_TESTS + " failed)";
+        List<String> modules = List.of("playwright-core", "@axe-core/playwright");
+        if (!modules.stream().allMatch(m -> Files.isDirectory(WEB_TESTS.resolve("node_modules").resolve(m)))) {
+            run(WEB_TESTS, "npm", "ci", "--no-audit", "--no-fund");
+            for (String m : modules) {
+                if (!Files.isDirectory(WEB_TESTS.resolve("node_modules").resolve(m))) {
+                    return m + " is not installed (npm ci in " + WEB_TESTS + " failed)";
+                }
             }
         }
         return null;
