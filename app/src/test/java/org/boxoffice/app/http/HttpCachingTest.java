@@ -1,0 +1,61 @@
+package org.boxoffice.app.http;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** If-None-Match matching, ETags and cache lifetimes, without a server. */
+class HttpCachingTest {
+
+    private static final String TAG = "\"abc\"";
+
+    @Test
+    void ifNoneMatch_matchesTheTag_weakOrStrong_anywhereInAList() {
+        assertTrue(HttpCaching.notModified("\"abc\"", TAG));
+        assertTrue(HttpCaching.notModified("W/\"abc\"", TAG));
+        assertTrue(HttpCaching.notModified("\"x\", \"abc\"", TAG));
+        assertTrue(HttpCaching.notModified("\"x\",W/\"abc\" ,\"y\"", TAG));
+        assertTrue(HttpCaching.notModified("\"a,b\", \"abc\"", TAG), "a comma inside a tag is part of it");
+    }
+
+    @Test
+    void ifNoneMatch_star_matchesAnyCurrentAnswer() {
+        assertTrue(HttpCaching.notModified("*", TAG));
+        assertTrue(HttpCaching.notModified(" * ", TAG));
+    }
+
+    @Test
+    void ifNoneMatch_doesNotMatch_otherTags_prefixes_orGarbage() {
+        assertFalse(HttpCaching.notModified(null, TAG));
+        assertFalse(HttpCaching.notModified("", TAG));
+        assertFalse(HttpCaching.notModified("\"ab\"", TAG));
+        assertFalse(HttpCaching.notModified("\"abcd\"", TAG));
+        assertFalse(HttpCaching.notModified("abc", TAG), "unquoted is not an entity tag");
+        assertFalse(HttpCaching.notModified("\"abc", TAG), "unterminated");
+        assertFalse(HttpCaching.notModified("\"x\", \"y\"", TAG));
+    }
+
+    @Test
+    void etag_namesTheBytes() {
+        HttpCaching.Encoded a = HttpCaching.Encoded.json(Map.of("a", 1));
+        HttpCaching.Encoded same = HttpCaching.Encoded.json(Map.of("a", 1));
+        HttpCaching.Encoded other = HttpCaching.Encoded.json(Map.of("a", 2));
+        assertEquals(a.etag(), same.etag());
+        assertNotEquals(a.etag(), other.etag());
+        assertTrue(a.etag().matches("\"[A-Za-z0-9_-]{16}\""), a.etag());
+    }
+
+    @Test
+    void policy_isCappedByWhenTheContentExpires() {
+        HttpCaching.Policy p = new HttpCaching.Policy(30, 60);
+        assertEquals("public, max-age=30, stale-while-revalidate=60", p.header());
+        assertEquals(p, p.atMost(Long.MAX_VALUE));
+        assertEquals("public, max-age=7, stale-while-revalidate=7", p.atMost(7).header());
+        assertEquals("public, max-age=0, stale-while-revalidate=0", p.atMost(0).header());
+    }
+}
