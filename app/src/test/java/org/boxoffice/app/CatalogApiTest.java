@@ -148,6 +148,27 @@ class CatalogApiTest {
     }
 
     @Test
+    void largeAnswers_goGzipped_toClientsThatAcceptIt_underTheirOwnETag() throws Exception {
+        String path = "/v1/shows/echoes-berlin-2";
+        TestApp.Http.Reply plain = http.get(path, null);
+        java.net.http.HttpResponse<byte[]> zipped = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(http.base().resolve(path)).header("Accept-Encoding", "gzip, br").build(),
+                java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, zipped.statusCode());
+        assertEquals("gzip", zipped.headers().firstValue("Content-Encoding").orElse(null));
+        assertEquals("Accept-Encoding", zipped.headers().firstValue("Vary").orElse(null));
+        assertTrue(zipped.body().length < plain.body().length() / 5, zipped.body().length + " bytes of " + plain.body().length());
+        try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(zipped.body()))) {
+            assertEquals(plain.body(), new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        }
+        String plainTag = plain.headers().firstValue("ETag").orElseThrow();
+        String zippedTag = zipped.headers().firstValue("ETag").orElseThrow();
+        assertEquals(plainTag.substring(0, plainTag.length() - 1) + "-gz\"", zippedTag);
+        assertEquals(304, http.get(path, null, "If-None-Match", zippedTag).status(), "either copy's tag is current");
+        assertEquals(304, http.get(path, null, "If-None-Match", plainTag).status());
+    }
+
+    @Test
     void ifNoneMatch_answers304_whenAnyListedTagOrAStarMatches() {
         String path = "/v1/events/midnight-echoes";
         String etag = http.get(path, null).headers().firstValue("ETag").orElseThrow();

@@ -5,10 +5,14 @@ import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.zip.GZIPOutputStream;
 
 /**
  * Who may keep an answer, and for how long: the one place that writes {@code Cache-Control},
@@ -18,12 +22,16 @@ import java.util.Base64;
  *   <li>Every {@code /v1} answer is {@code no-store} unless its handler says otherwise, so nothing
  *       personal (holds, bookings, tickets, queue places) is ever kept by a browser or a CDN.
  *   <li>Public reads ({@link #sendPublic}) say {@code public, max-age, stale-while-revalidate} and
- *       carry a strong ETag; an {@code If-None-Match} naming it (or {@code *}) gets a 304.
+ *       carry a strong ETag; an {@code If-None-Match} naming it (or {@code *}) gets a 304. Bodies of
+ *       1 KB and more go gzipped to clients that accept it, compressed once per answer.
  *   <li>A request that carries a bearer token never gets a publicly cacheable answer, even from a
  *       public read: it gets {@code private, no-store}.
  * </ul>
  */
 public final class HttpCaching {
+
+    /** Bodies from this size on are offered gzipped to clients that accept it. */
+    static final int GZIP_MIN_BYTES = 1024;
 
     /** What personal and changing answers say: nobody keeps them. */
     public static final String NO_STORE = "no-store";
@@ -56,13 +64,60 @@ public final class HttpCaching {
         }
     }
 
-    /** An answer as sent: its JSON bytes and their strong ETag. Immutable; encoded once, sent many times. */
-    public record Encoded(byte[] body, String etag) {
+    /**
+     * An answer as sent: its JSON bytes, their strong ETag, and (for bodies worth it) the same bytes
+     * gzipped, compressed once on first use, with an ETag of their own (a strong ETag names one
+     * representation). Encoded once, sent many times; thread-safe.
+     */
+    public static final class Encoded {
+
+        private final byte[] body;
+        private final String etag;
+        private volatile byte[] gzip;
+
+        public Encoded(byte[] body, String etag) {
+            this.body = body;
+            this.etag = etag;
+        }
 
         /** The bytes of {@code value} as JSON, tagged by their content: members that encode the same bytes give the same ETag. */
         public static Encoded json(Object value) {
             byte[] body = value instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : Json.bytes(value);
             return new Encoded(body, etagOf(body));
+        }
+
+        public byte[] body() {
+            return body;
+        }
+
+        public String etag() {
+            return etag;
+        }
+
+        /** Whether a gzipped copy is offered: small bodies gain nothing from it. */
+        public boolean compressible() {
+            return body.length >= GZIP_MIN_BYTES;
+        }
+
+        /** The ETag of the gzipped copy: the identity ETag with {@code -gz} inside the quotes. */
+        public String gzipEtag() {
+            return etag.substring(0, etag.length() - 1) + "-gz\"";
+        }
+
+        /** The body gzipped (computed once; a race computes it twice, harmlessly). */
+        public byte[] gzip() {
+            byte[] g = gzip;
+            if (g == null) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream(body.length / 4 + 64);
+                try (GZIPOutputStream z = new GZIPOutputStream(out)) {
+                    z.write(body);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                g = out.toByteArray();
+                gzip = g;
+            }
+            return g;
         }
     }
 
@@ -77,19 +132,60 @@ public final class HttpCaching {
     }
 
     /**
-     * Sends a public read: 304 without a body if the request's {@code If-None-Match} names its ETag,
-     * else 200 with the body. Either way with its ETag and cache lifetime (private to a request that
-     * carries a token).
+     * Sends a public read: 304 without a body if the request's {@code If-None-Match} names its ETag
+     * (either copy's), else 200 with the body, gzipped if the client accepts it and the body is
+     * worth it. Either way with the ETag of the copy the client gets and the cache lifetime
+     * (private to a request that carries a token).
      */
     public static void sendPublic(ServerRequest req, ServerResponse res, Encoded answer, Policy policy) {
-        res.header(HeaderNames.ETAG, answer.etag());
+        boolean gzip = answer.compressible() && acceptsGzip(req.headers().first(HeaderNames.ACCEPT_ENCODING).orElse(null));
+        String etag = gzip ? answer.gzipEtag() : answer.etag();
+        res.header(HeaderNames.ETAG, etag);
         res.header(HeaderNames.CACHE_CONTROL,
                 req.headers().contains(HeaderNames.AUTHORIZATION) ? PRIVATE : policy.header());
-        if (notModified(req.headers().first(HeaderNames.IF_NONE_MATCH).orElse(null), answer.etag())) {
+        if (answer.compressible()) {
+            res.header(HeaderNames.VARY, "Accept-Encoding"); // a cache keeps the gzipped and the plain copy apart
+        }
+        String ifNoneMatch = req.headers().first(HeaderNames.IF_NONE_MATCH).orElse(null);
+        if (notModified(ifNoneMatch, answer.etag()) || (answer.compressible() && notModified(ifNoneMatch, answer.gzipEtag()))) {
             res.status(304).send();
             return;
         }
-        Json.sendBytes(res, 200, answer.body());
+        if (gzip) {
+            res.header(HeaderNames.CONTENT_ENCODING, "gzip");
+            Json.sendBytes(res, 200, answer.gzip());
+        } else {
+            Json.sendBytes(res, 200, answer.body());
+        }
+    }
+
+    /** Whether an {@code Accept-Encoding} value accepts gzip: {@code gzip} or {@code *}, without {@code q=0}. */
+    static boolean acceptsGzip(String acceptEncoding) {
+        if (acceptEncoding == null) {
+            return false;
+        }
+        for (String item : acceptEncoding.split(",")) {
+            String[] parts = item.split(";");
+            String coding = parts[0].trim().toLowerCase(java.util.Locale.ROOT);
+            if (!coding.equals("gzip") && !coding.equals("*")) {
+                continue;
+            }
+            boolean refused = false;
+            for (int i = 1; i < parts.length; i++) {
+                String p = parts[i].trim().toLowerCase(java.util.Locale.ROOT);
+                if (p.startsWith("q=")) {
+                    try {
+                        refused = Double.parseDouble(p.substring(2)) <= 0;
+                    } catch (NumberFormatException e) {
+                        refused = true;
+                    }
+                }
+            }
+            if (!refused) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

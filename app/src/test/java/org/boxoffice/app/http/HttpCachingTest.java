@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.Map;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -48,6 +49,31 @@ class HttpCachingTest {
         assertEquals(a.etag(), same.etag());
         assertNotEquals(a.etag(), other.etag());
         assertTrue(a.etag().matches("\"[A-Za-z0-9_-]{16}\""), a.etag());
+    }
+
+    @Test
+    void gzip_isAccepted_byNameOrStar_unlessItsWeightIsZero() {
+        assertTrue(HttpCaching.acceptsGzip("gzip"));
+        assertTrue(HttpCaching.acceptsGzip("gzip, deflate, br"));
+        assertTrue(HttpCaching.acceptsGzip("br;q=1.0, GZIP;q=0.5"));
+        assertTrue(HttpCaching.acceptsGzip("*"));
+        assertFalse(HttpCaching.acceptsGzip(null));
+        assertFalse(HttpCaching.acceptsGzip("identity"));
+        assertFalse(HttpCaching.acceptsGzip("gzip;q=0"));
+        assertFalse(HttpCaching.acceptsGzip("gzip;q=0.000, br"));
+        assertFalse(HttpCaching.acceptsGzip("x-gzip2"));
+    }
+
+    @Test
+    void theGzippedCopy_isTheSameBytes_underAnETagOfItsOwn() throws Exception {
+        HttpCaching.Encoded big = HttpCaching.Encoded.json(Map.of("data", "A".repeat(20_000)));
+        assertTrue(big.compressible());
+        assertTrue(big.gzip().length < big.body().length / 10, "a seat map of free seats compresses well");
+        try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(big.gzip()))) {
+            assertArrayEquals(big.body(), in.readAllBytes());
+        }
+        assertEquals(big.etag().substring(0, big.etag().length() - 1) + "-gz\"", big.gzipEtag());
+        assertFalse(HttpCaching.Encoded.json(Map.of("a", 1)).compressible(), "small bodies go as they are");
     }
 
     @Test
