@@ -164,6 +164,16 @@ final class ReadBench {
                         availability + " with If-None-Match"));
 
         ReadLoad.Source emptySource = ReadLoad.always("empty", "/health", null);
+        // one round over everything first, closed and paced, so the first endpoint measured does
+        // not pay for the service's (and the load generator's) JIT compiling the common paths
+        log("warming up every endpoint");
+        for (Target t : targets) {
+            ReadLoad load = new ReadLoad(HOST, t.server().port(), o.connections);
+            load.closed(t.source(), WARM);
+            load.paced(t.source(), WARM, 10_000);
+        }
+        new ReadLoad(HOST, empty.port(), o.connections).closed(emptySource, WARM);
+        report.setup("load average before", loadAverage());
         ReadReport.Endpoint first = endpoint("empty handler", "/health", false, empty, emptySource, 0);
         report.endpoint(first);
         report.empty(first.closed().perSecond(), first.serverMicros());
@@ -178,6 +188,7 @@ final class ReadBench {
         }
         ReadReport.Endpoint last = endpoint("empty handler (again)", "/health", false, empty, emptySource, 0);
         report.endpoint(last);
+        report.setup("load average after", loadAverage());
         report.empty((first.closed().perSecond() + last.closed().perSecond()) / 2, (first.serverMicros() + last.serverMicros()) / 2);
         report.note(String.format(Locale.ROOT, "the empty handler's two passes differ by %.0f%% (how much the machine's"
                         + " load moved during the run)",
@@ -203,7 +214,11 @@ final class ReadBench {
         long n = Math.max(1, closed.total().requests());
         double serverMicros = 1e6 * cpu.getOrDefault("server", 0.0) / n;
         double clientMicros = 1e6 * cpu.getOrDefault("load generator", 0.0) / n;
-        ReadLoad.KindResult pacedResult = paced > 0 ? load.paced(source, phase, paced).total() : null;
+        ReadLoad.KindResult pacedResult = null;
+        if (paced > 0) {
+            load.paced(source, Duration.ofSeconds(1), paced); // connections settle into the pace first
+            pacedResult = load.paced(source, phase, paced).total();
+        }
         log(String.format(Locale.ROOT, "%-22s %,8.0f req/s  p99 %6.2f ms  %5.0f µs server CPU/req%s", name,
                 closed.total().perSecond(), closed.total().latency().p99(), serverMicros,
                 pacedResult == null ? "" : String.format(Locale.ROOT, "  p99 %6.2f ms at %,.0f req/s",
@@ -252,6 +267,16 @@ final class ReadBench {
         JfrProfile.dumpAndStop(Files.isExecutable(jcmd) ? jcmd : Path.of("jcmd"), server.pid(), file);
         report.profile(name, JfrProfile.summarize(file));
         log("profiled " + name + " -> " + file.getFileName());
+    }
+
+    /** The machine's 1, 5 and 15-minute load averages (other work on the same cores shows here). */
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + " " + f[1] + " " + f[2] + " (" + Runtime.getRuntime().availableProcessors() + " cores)";
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
     }
 
     private static CpuMeter meter(Server server) {

@@ -34,7 +34,8 @@ class OnSaleMixTest {
 
     @Test
     void aFan_sendsTheETagOfTheLastMapItGot() {
-        OnSaleMix mix = new OnSaleMix("s", "e", List.of("/v1/events"), 1, 1, 2.0, new int[]{100, 0, 0, 0}, 1);
+        // one poll every 2 s on one connection: one fan
+        OnSaleMix mix = new OnSaleMix("s", "e", List.of("/v1/events"), 1, 0.5, 2.0, new int[]{100, 0, 0, 0}, 1);
         assertEquals(1, mix.fansPerConnection());
         ReadLoad.Request first = mix.next(0);
         assertNull(first.ifNoneMatch(), "a new fan has no map yet");
