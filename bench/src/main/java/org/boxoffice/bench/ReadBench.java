@@ -94,7 +94,7 @@ final class ReadBench {
             Server service = startService(db, work);
             measure(service, empty);
             String text = report.render();
-            Files.writeString(out.resolve("reads.txt"), "command: " + command() + "\n" + text);
+            Files.writeString(out.resolve("reads.txt"), text);
             HttpResponse.JSON.copy().enable(SerializationFeature.INDENT_OUTPUT)
                     .writeValue(out.resolve("reads.json").toFile(), report.json());
             System.out.println();

@@ -159,31 +159,45 @@ public final class HttpCaching {
         }
     }
 
-    /** Whether an {@code Accept-Encoding} value accepts gzip: {@code gzip} or {@code *}, without {@code q=0}. */
+    /**
+     * Whether an {@code Accept-Encoding} value accepts gzip: {@code gzip} or {@code *}, without
+     * {@code q=0}. Scans in place: it runs on every public read.
+     */
     static boolean acceptsGzip(String acceptEncoding) {
         if (acceptEncoding == null) {
             return false;
         }
-        for (String item : acceptEncoding.split(",")) {
-            String[] parts = item.split(";");
-            String coding = parts[0].trim().toLowerCase(java.util.Locale.ROOT);
-            if (!coding.equals("gzip") && !coding.equals("*")) {
-                continue;
-            }
-            boolean refused = false;
-            for (int i = 1; i < parts.length; i++) {
-                String p = parts[i].trim().toLowerCase(java.util.Locale.ROOT);
-                if (p.startsWith("q=")) {
-                    try {
-                        refused = Double.parseDouble(p.substring(2)) <= 0;
-                    } catch (NumberFormatException e) {
-                        refused = true;
-                    }
-                }
-            }
-            if (!refused) {
+        int n = acceptEncoding.length();
+        int i = 0;
+        while (i < n) {
+            int comma = acceptEncoding.indexOf(',', i);
+            int end = comma < 0 ? n : comma;
+            int semicolon = acceptEncoding.indexOf(';', i);
+            int nameEnd = semicolon >= 0 && semicolon < end ? semicolon : end;
+            String name = acceptEncoding.substring(i, nameEnd).strip();
+            if ((name.equalsIgnoreCase("gzip") || name.equals("*")) && !zeroWeight(acceptEncoding, nameEnd, end)) {
                 return true;
             }
+            i = end + 1;
+        }
+        return false;
+    }
+
+    /** Whether the parameters ({@code ;name=value}) between {@code from} and {@code to} give a weight of 0. */
+    private static boolean zeroWeight(String value, int from, int to) {
+        int p = value.indexOf(';', from);
+        while (p >= 0 && p < to) {
+            int next = value.indexOf(';', p + 1);
+            int stop = next < 0 || next > to ? to : next;
+            String param = value.substring(p + 1, stop).strip();
+            if (param.regionMatches(true, 0, "q=", 0, 2)) {
+                try {
+                    return Double.parseDouble(param.substring(2)) <= 0;
+                } catch (NumberFormatException e) {
+                    return true; // a weight we cannot read is no promise to accept gzip
+                }
+            }
+            p = stop == to ? -1 : next;
         }
         return false;
     }
