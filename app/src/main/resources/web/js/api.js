@@ -28,6 +28,9 @@ export function serverNow() {
  * on a busy machine is not.
  */
 function learnClock(response, sentAt, receivedAt) {
+  // a public read may come from the browser's cache or a CDN with an old Date: only answers that
+  // nobody keeps (no-store) say what the server's clock reads now
+  if (/\bpublic\b/.test(response.headers.get('Cache-Control') || '')) return;
   const date = Date.parse(response.headers.get('Date') || '');
   if (Number.isNaN(date)) return;
   if (date > receivedAt) clockOffset = date - receivedAt;             // the server is ahead

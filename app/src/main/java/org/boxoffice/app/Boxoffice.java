@@ -3,11 +3,8 @@ package org.boxoffice.app;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.topic.ITopic;
-import io.helidon.health.HealthCheckResponse;
-import io.helidon.health.HealthCheckType;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.observe.ObserveFeature;
-import io.helidon.webserver.observe.health.HealthObserver;
 import org.boxoffice.app.admission.AdmissionGate;
 import org.boxoffice.app.admission.PassTokens;
 import org.boxoffice.app.admission.QueueService;
@@ -15,6 +12,7 @@ import org.boxoffice.app.admission.RateLimiter;
 import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.auth.DevTokenService;
 import org.boxoffice.app.catalog.AdminService;
+import org.boxoffice.app.catalog.CatalogAnswers;
 import org.boxoffice.app.catalog.CatalogService;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.checkout.CheckoutModule;
@@ -24,9 +22,11 @@ import org.boxoffice.app.holds.HoldsService;
 import org.boxoffice.app.holds.Idempotency;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.ErrorHandlers;
+import org.boxoffice.app.http.HttpCaching;
 import org.boxoffice.app.http.RequestGuard;
 import org.boxoffice.app.http.OpenApiService;
 import org.boxoffice.app.ops.AuditService;
+import org.boxoffice.app.ops.HealthProbes;
 import org.boxoffice.app.ops.InvariantChecker;
 import org.boxoffice.app.ops.MeteredInventoryRepository;
 import org.boxoffice.app.ops.OpsMetrics;
@@ -44,6 +44,7 @@ import org.boxoffice.grid.member.GridMember;
 import org.boxoffice.grid.HoldSweeper;
 import org.boxoffice.grid.Inventory;
 import org.boxoffice.grid.ShowSnapshots;
+import org.boxoffice.grid.catalog.CatalogChanges;
 import org.boxoffice.grid.catalog.CatalogSearch;
 import org.boxoffice.grid.catalog.EventListing;
 import org.boxoffice.grid.room.WaitingRooms;
@@ -54,6 +55,9 @@ import org.boxoffice.mapstore.PostgresWaitlistRepository;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
@@ -77,6 +81,9 @@ public final class Boxoffice implements AutoCloseable {
     private final ShowSnapshots snapshots;
     private final HoldSweeper sweeper;
     private final CatalogSearch search;
+    private final CatalogChanges catalogChanges;
+    private final CatalogAnswers answers;
+    private final HealthProbes probes;
     private final Authenticator authenticator;
     private final Seats seats;
     private final HoldManager holds;
@@ -114,6 +121,10 @@ public final class Boxoffice implements AutoCloseable {
         this.sweeper = new HoldSweeper(hz, inventory, inventoryRepository, directory::find, clock)
                 .start(settings.sweepEvery().toMillis(), settings.reconcileEvery().toMillis());
         this.search = new CatalogSearch(hz);
+        this.catalogChanges = new CatalogChanges(hz);
+        // the directory's version moves when this member learns of a show (the announcement may
+        // arrive after the search map's change event): answers wait for both
+        this.answers = new CatalogAnswers(() -> catalogChanges.version() + directory.version(), clock);
         this.authenticator = new Authenticator(settings.auth(), clock);
         this.idempotency = new Idempotency(hz, new PostgresIdempotencyReplies(dataSource), clock).start();
         this.seats = new Seats(inventory, new Allowances(hz), snapshots);
@@ -140,6 +151,8 @@ public final class Boxoffice implements AutoCloseable {
                 () -> hz.getLifecycleService().isRunning() ? hz.getCluster().getMembers().size() : 0);
         this.announcements = hz.getTopic(SHOW_ANNOUNCEMENTS);
         announcements.addMessageListener(m -> catalogRepository.show(m.getMessageObject()).ifPresent(directory::add));
+        this.probes = new HealthProbes("grid-member", () -> hz.getLifecycleService().isRunning(), this::readiness,
+                Duration.ofSeconds(1));
     }
 
     /** Starts a member on a migrated database. */
@@ -151,7 +164,9 @@ public final class Boxoffice implements AutoCloseable {
     public void routing(HttpRouting.Builder routing) {
         ErrorHandlers.register(routing);
         routing.addFilter(new RequestGuard());
-        routing.register("/v1", new CatalogService(search, directory, snapshots, clock))
+        HttpCaching.register(routing);
+        probes.routing(routing);
+        routing.register("/v1", new CatalogService(search, directory, snapshots, answers, clock))
                 .register("/v1", new HoldsService(holds, authenticator, idempotency, gate, rooms, metrics))
                 .register("/v1", new QueueService(authenticator, directory, rooms, passTokens,
                         settings.admission().passTtl().toMillis(), settings.admission().admissionRate(),
@@ -174,18 +189,17 @@ public final class Boxoffice implements AutoCloseable {
         routing.register("/", WebApp.assets());
     }
 
-    /** Health checks at {@code /observe/health}: live while the member and server run, ready when safe to take traffic. */
+    /**
+     * Metrics at {@code /observe/metrics}. The health probes at {@code /observe/health} are part of
+     * {@link #routing} ({@link HealthProbes}): liveness reads a flag, readiness is checked once a
+     * second off the request path.
+     */
     public ObserveFeature observe() {
-        return ObserveFeature.just(MetricsObserver.create(), HealthObserver.builder()
-                .details(true)
-                .addCheck(() -> HealthCheckResponse.builder().status(hz.getLifecycleService().isRunning())
-                        .detail("member", hz.getCluster().getLocalMember().getAddress().toString()).build(),
-                        HealthCheckType.LIVENESS, "grid-member")
-                .addCheck(this::readiness, HealthCheckType.READINESS, "boxoffice")
-                .build());
+        return ObserveFeature.just(MetricsObserver.create());
     }
 
-    private HealthCheckResponse readiness() {
+    /** Ready when this member runs, the cluster is safe, PostgreSQL answers and the catalog is loaded. */
+    private HealthProbes.Check readiness() {
         boolean running = hz.getLifecycleService().isRunning();
         boolean safe = running && hz.getPartitionService().isClusterSafe();
         boolean db;
@@ -195,10 +209,13 @@ public final class Boxoffice implements AutoCloseable {
             db = false;
         }
         boolean catalog = running && catalogLoaded();
-        return HealthCheckResponse.builder().status(running && safe && db && catalog)
-                .detail("member", running).detail("clusterSafe", safe).detail("database", db)
-                .detail("catalog", catalog).detail("members", running ? hz.getCluster().getMembers().size() : 0)
-                .build();
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("member", running);
+        data.put("clusterSafe", safe);
+        data.put("database", db);
+        data.put("catalog", catalog);
+        data.put("members", running ? hz.getCluster().getMembers().size() : 0);
+        return new HealthProbes.Check("boxoffice", running && safe && db && catalog, data);
     }
 
     /** Exports a waiting room's counters once an admin has configured it. */
@@ -273,6 +290,7 @@ public final class Boxoffice implements AutoCloseable {
 
     @Override
     public void close() {
+        probes.close();
         showEvents.close();
         waitlist.close();
         checkout.close();
@@ -281,6 +299,7 @@ public final class Boxoffice implements AutoCloseable {
         rooms.close();
         sweeper.close();
         snapshots.close();
+        catalogChanges.close();
         hz.shutdown();
         // after the member: its last stores (a graceful shutdown migrates, never writes) are done
         referee.close();

@@ -125,6 +125,87 @@ class CatalogApiTest {
     }
 
     @Test
+    void publicReads_carryAStrongETag_andALifetimeByHowFastTheyChange() {
+        assertCacheable("/v1/events?city=Berlin", "public, max-age=30, stale-while-revalidate=60");
+        assertCacheable("/v1/events/midnight-echoes", "public, max-age=30, stale-while-revalidate=60");
+        // shows no other test here holds seats of, so nothing changes between the 200 and the 304
+        assertCacheable("/v1/shows/echoes-berlin-2", "public, max-age=5, stale-while-revalidate=30");
+        assertCacheable("/v1/shows/jazz-1/seats?section=FRISAS", "public, max-age=1, stale-while-revalidate=1");
+        assertCacheable("/v1/shows/echoes-berlin-2/availability", "public, max-age=1, stale-while-revalidate=1");
+    }
+
+    private void assertCacheable(String path, String cacheControl) {
+        TestApp.Http.Reply r = http.get(path, null);
+        assertEquals(200, r.status(), r.body());
+        assertEquals(cacheControl, r.headers().firstValue("Cache-Control").orElse(null), path);
+        String etag = r.headers().firstValue("ETag").orElseThrow();
+        assertTrue(etag.startsWith("\"") && etag.endsWith("\""), "a strong ETag: " + etag);
+        TestApp.Http.Reply again = http.get(path, null, "If-None-Match", etag);
+        assertEquals(304, again.status(), path);
+        assertEquals("", again.body());
+        assertEquals(etag, again.headers().firstValue("ETag").orElse(null), "a 304 names what it confirms");
+        assertEquals(cacheControl, again.headers().firstValue("Cache-Control").orElse(null), "a 304 renews the lifetime");
+    }
+
+    @Test
+    void largeAnswers_goGzipped_toClientsThatAcceptIt_underTheirOwnETag() throws Exception {
+        String path = "/v1/shows/echoes-berlin-2";
+        TestApp.Http.Reply plain = http.get(path, null);
+        java.net.http.HttpResponse<byte[]> zipped = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(http.base().resolve(path)).header("Accept-Encoding", "gzip, br").build(),
+                java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, zipped.statusCode());
+        assertEquals("gzip", zipped.headers().firstValue("Content-Encoding").orElse(null));
+        assertEquals("Accept-Encoding", zipped.headers().firstValue("Vary").orElse(null));
+        assertTrue(zipped.body().length < plain.body().length() / 5, zipped.body().length + " bytes of " + plain.body().length());
+        try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(zipped.body()))) {
+            assertEquals(plain.body(), new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        }
+        String plainTag = plain.headers().firstValue("ETag").orElseThrow();
+        String zippedTag = zipped.headers().firstValue("ETag").orElseThrow();
+        assertEquals(plainTag.substring(0, plainTag.length() - 1) + "-gz\"", zippedTag);
+        assertEquals(304, http.get(path, null, "If-None-Match", zippedTag).status(), "either copy's tag is current");
+        assertEquals(304, http.get(path, null, "If-None-Match", plainTag).status());
+    }
+
+    @Test
+    void ifNoneMatch_answers304_whenAnyListedTagOrAStarMatches() {
+        String path = "/v1/events/midnight-echoes";
+        String etag = http.get(path, null).headers().firstValue("ETag").orElseThrow();
+        assertEquals(304, http.get(path, null, "If-None-Match", "\"old\", W/" + etag + ", \"older\"").status());
+        assertEquals(304, http.get(path, null, "If-None-Match", "*").status());
+        assertEquals(200, http.get(path, null, "If-None-Match", "\"old\", \"older\"").status());
+        assertEquals(200, http.get(path, null, "If-None-Match", etag.substring(0, etag.length() - 2) + "\"").status());
+    }
+
+    @Test
+    void aRequestWithAToken_neverGetsAPubliclyCacheableAnswer() {
+        String token = app.token("cache-1");
+        TestApp.Http.Reply show = http.get("/v1/shows/jazz-2", token);
+        assertEquals(200, show.status());
+        assertEquals("private, no-store", show.headers().firstValue("Cache-Control").orElse(null));
+        TestApp.Http.Reply hold = http.post("/v1/shows/fado-1/holds", token, "{\"seatIds\":[\"FRISAS-2-3\"]}");
+        assertEquals(201, hold.status(), hold.body());
+        assertEquals("no-store", hold.headers().firstValue("Cache-Control").orElse(null));
+        TestApp.Http.Reply mine = http.get("/v1/holds/" + json(hold).get("holdId").asText(), token);
+        assertEquals("no-store", mine.headers().firstValue("Cache-Control").orElse(null), mine.body());
+        assertEquals("no-store", http.get("/v1/shows/nope", null).headers().firstValue("Cache-Control").orElse(null),
+                "errors are not kept either");
+    }
+
+    @Test
+    void event_listsItsVenueAndEveryShow_and404sOtherwise() {
+        TestApp.Http.Reply r = http.get("/v1/events/midnight-echoes", null);
+        assertEquals(200, r.status(), r.body());
+        JsonNode event = json(r);
+        assertEquals("midnight-echoes", event.get("eventId").asText());
+        assertEquals("Berlin", event.get("venue").get("city").asText());
+        assertTrue(event.get("shows").size() >= 1);
+        assertTrue(event.get("shows").findValuesAsText("showId").contains(DemoCatalog.ON_SALE_SHOW), r.body());
+        assertError(http.get("/v1/events/no-such-event", null), 404, "NOT_FOUND");
+    }
+
+    @Test
     void openApiDocument_isServed() {
         TestApp.Http.Reply r = http.get("/openapi", null);
         assertEquals(200, r.status());

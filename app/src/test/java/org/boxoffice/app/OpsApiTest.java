@@ -45,7 +45,14 @@ class OpsApiTest {
         TestApp.Http.Reply ready = http.get("/observe/health/ready", null);
         assertEquals(200, ready.status(), ready.body());
         assertTrue(ready.body().contains("clusterSafe"), ready.body());
-        assertEquals(200, http.get("/observe/health/live", null).status());
+        assertEquals("UP", json(ready).get("status").asText());
+        assertEquals("no-store", ready.headers().firstValue("Cache-Control").orElse(null));
+        TestApp.Http.Reply live = http.get("/observe/health/live", null);
+        assertEquals(200, live.status());
+        assertEquals("UP", json(live).get("status").asText());
+        TestApp.Http.Reply both = http.get("/observe/health", null);
+        assertEquals(200, both.status());
+        assertEquals(2, json(both).get("checks").size(), both.body());
     }
 
     @Test

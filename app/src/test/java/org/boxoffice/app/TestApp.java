@@ -65,6 +65,19 @@ public final class TestApp implements AutoCloseable {
         return new TestApp(db, ds, settings, Boxoffice.start(settings, ds, System::currentTimeMillis));
     }
 
+    /** A second member on the same database that joins {@code first}'s cluster (two members in one JVM). */
+    public static TestApp joining(TestApp first) {
+        HikariDataSource ds = DataSources.pooled(first.db);
+        GridSettings firstGrid = first.settings.grid();
+        AppSettings own = settings(first.db, firstGrid.clusterName());
+        GridSettings grid = new GridSettings(firstGrid.clusterName(), "127.0.0.1", null, own.grid().port(),
+                List.of("127.0.0.1:" + firstGrid.port(), "127.0.0.1:" + own.grid().port()), 1);
+        AppSettings settings = new AppSettings(own.dataDir(), own.db(), own.embeddedDbPort(), own.dbPoolSize(), grid,
+                own.holds(), own.auth(), own.seedDemo(), own.sweepEvery(), own.reconcileEvery(), own.snapshotEvery(),
+                own.admission(), own.invariantEvery(), own.checkout(), own.waitlist());
+        return new TestApp(first.db, ds, settings, Boxoffice.start(settings, ds, System::currentTimeMillis));
+    }
+
     static AppSettings settings(DbSettings db, String cluster) {
         int port = 20000 + (int) (Math.random() * 20000);
         return new AppSettings(Path.of("target/test-data"), db, 0, db.poolSize(),

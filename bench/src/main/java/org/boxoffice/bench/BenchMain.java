@@ -4,7 +4,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * {@code ./boxoffice bench}: parses the command line and runs {@link FlashSaleBench}.
+ * {@code ./boxoffice bench}: parses the command line and runs {@link FlashSaleBench} (or, with
+ * {@code --reads}, {@link ReadBench}).
  * Exit codes: 0 done, 1 an invariant was violated or the run failed, 2 a bad command line.
  */
 public final class BenchMain {
@@ -30,7 +31,7 @@ public final class BenchMain {
         Logger.getLogger("").setLevel(Level.WARNING);
         int code;
         try {
-            code = new FlashSaleBench(options).run();
+            code = options.reads ? new ReadBench(options).run() : new FlashSaleBench(options).run();
         } catch (Exception e) {
             System.err.println("bench: failed: " + e.getMessage());
             e.printStackTrace();

@@ -52,6 +52,8 @@ public final class BenchOptions {
     boolean expiry = true;
     boolean memory = true;
     boolean profile;
+    /** The read benchmark ({@link ReadBench}) instead of the flash sale. */
+    boolean reads;
     String serviceOpts = "-Xmx2g";
     long seed = 42;
     Path out;
@@ -107,6 +109,9 @@ public final class BenchOptions {
         option("--no-baselines", null, "skip the PostgreSQL-only baselines", (o, v) -> o.baselines = false);
         option("--no-expiry", null, "skip the expiry check", (o, v) -> o.expiry = false);
         option("--no-memory", null, "skip the heap measurement", (o, v) -> o.memory = false);
+        option("--reads", null, "the read benchmark instead: every read endpoint and the on-sale's read mix beside an empty"
+                        + " handler (--duration: seconds per pass, default 5; --profile: one profile per endpoint)",
+                (o, v) -> o.reads = true);
         option("--profile", null, "record a Flight Recorder profile of the service during its run and summarize it", (o, v) -> o.profile = true);
         option("--service-opts", "OPTS", "JVM options of the service and the baseline server (default -Xmx2g)", (o, v) -> o.serviceOpts = v);
         option("--seed", "N", "seed of the crowd's wishes and choices (default 42)", (o, v) -> o.seed = longValue(v, "--seed"));

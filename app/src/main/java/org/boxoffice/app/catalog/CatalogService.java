@@ -1,12 +1,13 @@
 package org.boxoffice.app.catalog;
 
-import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.http.HttpCaching;
 import org.boxoffice.app.http.Json;
+import org.boxoffice.domain.Event;
 import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
@@ -17,7 +18,6 @@ import org.boxoffice.grid.catalog.CatalogSearch;
 import org.boxoffice.grid.catalog.EventListing;
 
 import java.math.BigDecimal;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -26,18 +26,22 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.zip.CRC32;
 
 /**
- * Browsing: event search, show details, seat lists and the compact availability map. Reads only;
- * seat statuses come from a snapshot at most a refresh interval old, never from a processor.
+ * Browsing: event search, an event, show details, seat lists and the compact availability map.
+ * Reads only; seat statuses come from a snapshot at most a refresh interval old, never from a
+ * processor. Every answer is encoded once into {@link CatalogAnswers} and sent as bytes with a
+ * strong ETag and a cache lifetime chosen by how fast it changes (see {@link #SEARCH} and below);
+ * {@code If-None-Match} gets a 304.
  *
  * <pre>
  * curl 'localhost:8080/v1/events?city=Berlin&amp;q=echoes&amp;from=2026-12-01&amp;to=2027-03-01'
+ * curl localhost:8080/v1/events/midnight-echoes
  * curl localhost:8080/v1/shows/echoes-berlin-1
  * curl 'localhost:8080/v1/shows/echoes-berlin-1/seats?section=A'
  * curl -i localhost:8080/v1/shows/echoes-berlin-1/availability
@@ -45,22 +49,35 @@ import java.util.zip.CRC32;
  */
 public final class CatalogService implements HttpService {
 
+    /** Search results change when the catalog does (rare) or a sale opens or closes (capped to that). */
+    static final HttpCaching.Policy SEARCH = new HttpCaching.Policy(30, 60);
+    /** An event and its shows: as search. */
+    static final HttpCaching.Policy EVENT = new HttpCaching.Policy(30, 60);
+    /** A show's layout never changes; its seat counts do, so a few seconds. */
+    static final HttpCaching.Policy SHOW = new HttpCaching.Policy(5, 30);
+    /** Seat statuses: as fresh as the snapshot they come from. */
+    static final HttpCaching.Policy SEATS = new HttpCaching.Policy(1, 1);
+    static final HttpCaching.Policy AVAILABILITY = new HttpCaching.Policy(1, 1);
+
     private final CatalogSearch search;
     private final ShowDirectory shows;
     private final ShowSnapshots snapshots;
+    private final CatalogAnswers answers;
     private final LongSupplier clock;
-    private final Map<String, EncodedMap> encoded = new ConcurrentHashMap<>();
 
-    public CatalogService(CatalogSearch search, ShowDirectory shows, ShowSnapshots snapshots, LongSupplier clock) {
+    public CatalogService(CatalogSearch search, ShowDirectory shows, ShowSnapshots snapshots, CatalogAnswers answers,
+                          LongSupplier clock) {
         this.search = search;
         this.shows = shows;
         this.snapshots = snapshots;
+        this.answers = answers;
         this.clock = clock;
     }
 
     @Override
     public void routing(HttpRules rules) {
         rules.get("/events", this::events)
+                .get("/events/{eventId}", this::event)
                 .get("/shows/{showId}", this::show)
                 .get("/shows/{showId}/seats", this::seats)
                 .get("/shows/{showId}/availability", this::availability);
@@ -77,12 +94,22 @@ public final class CatalogService implements HttpService {
         if (text != null && text.length() > 200) {
             throw ApiException.badRequest("q is limited to 200 characters");
         }
+        // search ignores case, so the key does too ("Berlin" and "berlin" share one answer); lengths
+        // keep one query's text from spelling another's key
+        String key = "events|" + part(city) + part(text) + from + "|" + to;
+        send(req, res, answers.get(key, null, () -> searchAnswer(city, text, from, to)), SEARCH);
+    }
+
+    private CatalogAnswers.Built searchAnswer(String city, String text, Long from, Long to) {
+        long now = clock.getAsLong();
+        long validUntil = Long.MAX_VALUE;
         List<Map<String, Object>> out = new ArrayList<>();
         for (EventListing e : search.search(new CatalogSearch.Query(city, text, from, to))) {
             List<Map<String, Object>> showList = new ArrayList<>();
             for (Show s : shows.showsOf(e.eventId())) {
                 if ((from == null || s.startsAt() >= from) && (to == null || s.startsAt() < to)) {
-                    showList.add(showSummary(s));
+                    showList.add(showSummary(s, now));
+                    validUntil = Math.min(validUntil, nextSaleChange(s, now));
                 }
             }
             if (showList.isEmpty() && (from != null || to != null)) {
@@ -94,35 +121,78 @@ public final class CatalogService implements HttpService {
             m.put("artist", e.artist());
             m.put("category", e.category());
             m.put("description", e.description());
-            m.put("venue", Map.of("venueId", e.venueId(), "name", e.venueName(), "city", e.city()));
+            m.put("venue", object("venueId", e.venueId(), "name", e.venueName(), "city", e.city()));
             m.put("shows", showList);
             out.add(m);
         }
-        Json.send(res, 200, Map.of("events", out));
+        return new CatalogAnswers.Built(HttpCaching.Encoded.json(Map.of("events", out)), validUntil);
     }
 
-    private Map<String, Object> showSummary(Show s) {
+    private void event(ServerRequest req, ServerResponse res) {
+        String id = req.path().pathParameters().get("eventId");
+        Event e = (id.length() > 100 ? Optional.<Event>empty() : shows.event(id))
+                .orElseThrow(() -> ApiException.notFound("event " + id));
+        send(req, res, answers.get("event|" + id, null, () -> eventAnswer(e)), EVENT);
+    }
+
+    private CatalogAnswers.Built eventAnswer(Event e) {
+        long now = clock.getAsLong();
+        long validUntil = Long.MAX_VALUE;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("eventId", e.eventId());
+        m.put("title", e.title());
+        m.put("artist", e.artist());
+        m.put("category", e.category());
+        m.put("description", e.description());
+        shows.venue(e.venueId()).ifPresent(v -> m.put("venue", venue(v)));
+        List<Map<String, Object>> showList = new ArrayList<>();
+        for (Show s : shows.showsOf(e.eventId())) {
+            showList.add(showSummary(s, now));
+            validUntil = Math.min(validUntil, nextSaleChange(s, now));
+        }
+        m.put("shows", showList);
+        return new CatalogAnswers.Built(HttpCaching.Encoded.json(m), validUntil);
+    }
+
+    /** When {@code onSale} next flips for the show: the sale opens or closes; never if it has closed. */
+    private static long nextSaleChange(Show s, long now) {
+        if (now < s.sale().opensAt()) {
+            return s.sale().opensAt();
+        }
+        return now < s.sale().closesAt() ? s.sale().closesAt() : Long.MAX_VALUE;
+    }
+
+    private static Map<String, Object> venue(Venue v) {
+        return object("venueId", v.venueId(), "name", v.name(), "city", v.city());
+    }
+
+    private static Map<String, Object> showSummary(Show s, long now) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("showId", s.showId());
         m.put("startsAt", Instant.ofEpochMilli(s.startsAt()));
         m.put("saleOpensAt", Instant.ofEpochMilli(s.sale().opensAt()));
         m.put("saleClosesAt", Instant.ofEpochMilli(s.sale().closesAt()));
-        m.put("onSale", s.sale().isOpen(clock.getAsLong()));
+        m.put("onSale", s.sale().isOpen(now));
         return m;
     }
 
+    /** The show document follows the snapshot for its counts: rebuilt at most once per snapshot. */
     private void show(ServerRequest req, ServerResponse res) {
         Show s = show(req);
         ShowSnapshot snapshot = snapshots.get(s);
+        send(req, res, answers.get("show|" + s.showId(), snapshot, () -> showAnswer(s, snapshot)), SHOW);
+    }
+
+    private CatalogAnswers.Built showAnswer(Show s, ShowSnapshot snapshot) {
+        long now = clock.getAsLong();
         int[] counts = snapshot.counts();
-        Map<String, Object> m = showSummary(s);
+        Map<String, Object> m = showSummary(s, now);
         shows.event(s.eventId()).ifPresent(e -> {
             m.put("eventId", e.eventId());
             m.put("title", e.title());
             m.put("artist", e.artist());
         });
-        Optional<Venue> venue = shows.venue(s.venueId());
-        venue.ifPresent(v -> m.put("venue", Map.of("venueId", v.venueId(), "name", v.name(), "city", v.city())));
+        shows.venue(s.venueId()).ifPresent(v -> m.put("venue", venue(v)));
         m.put("currency", s.currency());
         m.put("maxSeatsPerHold", s.policy().maxSeatsPerHold());
         m.put("maxPerAccount", s.policy().maxPerAccount());
@@ -132,7 +202,7 @@ public final class CatalogService implements HttpService {
         for (ShowLayout.Section sec : s.layout().sections()) {
             int seats = s.layout().blocks().stream().filter(b -> b.section().equals(sec.name()))
                     .mapToInt(ShowLayout.Block::size).sum();
-            sections.add(Map.of("name", sec.name(), "rank", sec.rank(), "price", price(sec.priceCents()), "seats", seats));
+            sections.add(object("name", sec.name(), "rank", sec.rank(), "price", price(sec.priceCents()), "seats", seats));
         }
         m.put("sections", sections);
         Map<String, Integer> countMap = new LinkedHashMap<>();
@@ -144,12 +214,12 @@ public final class CatalogService implements HttpService {
         for (ShowLayout.Block b : s.layout().blocks()) {
             List<Map<String, Object>> rows = new ArrayList<>();
             for (int r = 0; r < b.rows().size(); r++) {
-                rows.add(Map.of("row", b.rows().get(r), "seats", b.seatsInRow()[r]));
+                rows.add(object("row", b.rows().get(r), "seats", b.seatsInRow()[r]));
             }
-            blocks.add(Map.of("blockId", b.blockId(), "section", b.section(), "rows", rows));
+            blocks.add(object("blockId", b.blockId(), "section", b.section(), "rows", rows));
         }
-        m.put("layout", Map.of("seatCount", s.layout().totalSeats(), "blocks", blocks));
-        Json.send(res, 200, m);
+        m.put("layout", object("seatCount", s.layout().totalSeats(), "blocks", blocks));
+        return new CatalogAnswers.Built(HttpCaching.Encoded.json(m), nextSaleChange(s, now));
     }
 
     private void seats(ServerRequest req, ServerResponse res) {
@@ -159,6 +229,11 @@ public final class CatalogService implements HttpService {
             throw new ApiException(422, "UNKNOWN_SECTION", "this show has no section " + section);
         }
         ShowSnapshot snapshot = snapshots.get(s);
+        send(req, res, answers.get("seats|" + s.showId() + "|" + section, snapshot,
+                () -> CatalogAnswers.Built.forever(seatList(s, section, snapshot))), SEATS);
+    }
+
+    private static HttpCaching.Encoded seatList(Show s, String section, ShowSnapshot snapshot) {
         List<Map<String, Object>> seats = new ArrayList<>();
         for (ShowLayout.Block b : s.layout().blocks()) {
             if (section != null && !section.equals(b.section())) {
@@ -176,9 +251,8 @@ public final class CatalogService implements HttpService {
                 seats.add(m);
             }
         }
-        res.header(HeaderNames.CACHE_CONTROL, "public, max-age=1");
-        Json.send(res, 200, Map.of("showId", s.showId(), "version", snapshot.version(), "currency", s.currency(),
-                "seats", seats));
+        return HttpCaching.Encoded.json(object("showId", s.showId(), "version", snapshot.version(),
+                "currency", s.currency(), "seats", seats));
     }
 
     /**
@@ -190,23 +264,28 @@ public final class CatalogService implements HttpService {
     private void availability(ServerRequest req, ServerResponse res) {
         Show s = show(req);
         ShowSnapshot snapshot = snapshots.get(s);
-        EncodedMap map = encoded.get(s.showId());
-        if (map == null || map.snapshot() != snapshot) {
-            map = encode(s, snapshot);
-            encoded.put(s.showId(), map);
-        }
-        res.header(HeaderNames.ETAG, map.etag());
-        res.header(HeaderNames.CACHE_CONTROL, "public, max-age=1");
-        Optional<String> ifNoneMatch = req.headers().first(HeaderNames.IF_NONE_MATCH);
-        if (ifNoneMatch.isPresent() && (ifNoneMatch.get().equals(map.etag()) || ifNoneMatch.get().equals("W/" + map.etag()))) {
-            res.status(304).send();
-            return;
-        }
-        Json.sendBytes(res, 200, map.body());
+        send(req, res, answers.get("availability|" + s.showId(), snapshot,
+                () -> CatalogAnswers.Built.forever(encode(s, snapshot))), AVAILABILITY);
     }
 
-    /** A snapshot's seat map as sent: its ETag and its JSON body. */
-    private record EncodedMap(ShowSnapshot snapshot, String etag, byte[] body) {
+    private static void send(ServerRequest req, ServerResponse res, CatalogAnswers.Answer answer, HttpCaching.Policy policy) {
+        HttpCaching.sendPublic(req, res, answer.encoded(), policy.atMost(answer.secondsLeft()));
+    }
+
+    /**
+     * A JSON object with its fields in the order given. Never {@code Map.of} in an answer: its order
+     * differs between JVMs, and members must encode the same content to the same bytes (and ETag).
+     */
+    private static Map<String, Object> object(Object... fieldsAndValues) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < fieldsAndValues.length; i += 2) {
+            m.put((String) fieldsAndValues[i], fieldsAndValues[i + 1]);
+        }
+        return m;
+    }
+
+    private static String part(String s) {
+        return s == null ? "-|" : s.length() + ":" + s.toLowerCase(Locale.ROOT) + "|";
     }
 
     /**
@@ -214,7 +293,7 @@ public final class CatalogService implements HttpService {
      * without a write yet (the sweeper releases it a moment later) changes the map but not the
      * revisions. Members that see the same seats give the same ETag.
      */
-    private static EncodedMap encode(Show s, ShowSnapshot snapshot) {
+    private static HttpCaching.Encoded encode(Show s, ShowSnapshot snapshot) {
         byte[] packed = snapshot.packed();
         CRC32 crc = new CRC32();
         crc.update(packed);
@@ -227,7 +306,7 @@ public final class CatalogService implements HttpService {
         m.put("encoding", "2bit-base64");
         m.put("statuses", List.of("AVAILABLE", "HELD", "SOLD", "BLOCKED"));
         m.put("data", Base64.getEncoder().encodeToString(packed));
-        return new EncodedMap(snapshot, etag, Json.write(m).getBytes(StandardCharsets.UTF_8));
+        return new HttpCaching.Encoded(Json.bytes(m), etag);
     }
 
     private Show show(ServerRequest req) {

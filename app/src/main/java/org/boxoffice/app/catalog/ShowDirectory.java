@@ -10,11 +10,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Venues, events and shows, cached on this member: loaded once at start, extended when a show is
  * created here or announced by another member, and on a miss read from the durable catalog. A
- * show's layout and rules do not change once it exists, so entries never go stale.
+ * show's layout and rules do not change once it exists, so entries never go stale; {@link #version()}
+ * moves whenever something is added, so answers built from the directory know when to rebuild.
  */
 public final class ShowDirectory {
 
@@ -22,6 +24,7 @@ public final class ShowDirectory {
     private final Map<String, Show> shows = new ConcurrentHashMap<>();
     private final Map<String, Event> events = new ConcurrentHashMap<>();
     private final Map<String, Venue> venues = new ConcurrentHashMap<>();
+    private final AtomicLong version = new AtomicLong();
 
     public ShowDirectory(CatalogRepository catalog) {
         this.catalog = catalog;
@@ -30,9 +33,21 @@ public final class ShowDirectory {
 
     /** Reads everything from the durable catalog again. */
     public void reload() {
-        catalog.venues().forEach(v -> venues.put(v.venueId(), v));
-        catalog.events().forEach(e -> events.put(e.eventId(), e));
-        catalog.shows().forEach(s -> shows.put(s.showId(), s));
+        catalog.venues().forEach(v -> put(venues, v.venueId(), v));
+        catalog.events().forEach(e -> put(events, e.eventId(), e));
+        catalog.shows().forEach(s -> put(shows, s.showId(), s));
+    }
+
+    /** Puts a value, moving the version only if it is new or different: re-reading the same catalog changes nothing. */
+    private <T> void put(Map<String, T> map, String id, T value) {
+        if (!value.equals(map.put(id, value))) {
+            version.incrementAndGet();
+        }
+    }
+
+    /** Moves (never backwards) after every change to what this directory holds. */
+    public long version() {
+        return version.get();
     }
 
     public Optional<Show> find(String showId) {
@@ -51,7 +66,7 @@ public final class ShowDirectory {
     public Optional<Event> event(String eventId) {
         Event e = events.get(eventId);
         if (e == null && eventId != null) {
-            catalog.events().forEach(ev -> events.put(ev.eventId(), ev));
+            catalog.events().forEach(ev -> put(events, ev.eventId(), ev));
             e = events.get(eventId);
         }
         return Optional.ofNullable(e);
@@ -60,7 +75,7 @@ public final class ShowDirectory {
     public Optional<Venue> venue(String venueId) {
         Venue v = venues.get(venueId);
         if (v == null && venueId != null) {
-            catalog.venues().forEach(ve -> venues.put(ve.venueId(), ve));
+            catalog.venues().forEach(ve -> put(venues, ve.venueId(), ve));
             v = venues.get(venueId);
         }
         return Optional.ofNullable(v);
@@ -74,6 +89,6 @@ public final class ShowDirectory {
 
     /** Remembers a show created on this member or announced by another. */
     public void add(Show show) {
-        shows.put(show.showId(), show);
+        put(shows, show.showId(), show);
     }
 }

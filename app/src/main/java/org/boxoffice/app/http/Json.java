@@ -97,16 +97,21 @@ public final class Json {
         }
     }
 
+    /** {@code value} as UTF-8 JSON bytes. */
+    public static byte[] bytes(Object value) {
+        try {
+            return MAPPER.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot serialize response", e);
+        }
+    }
+
     public static void send(ServerResponse res, int status, Object value) {
         if (value instanceof String s) {
             sendRaw(res, status, s);
             return;
         }
-        try {
-            sendBytes(res, status, MAPPER.writeValueAsBytes(value)); // UTF-8 straight away, no String in between
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("cannot serialize response", e);
-        }
+        sendBytes(res, status, bytes(value)); // UTF-8 straight away, no String in between
     }
 
     public static void sendRaw(ServerResponse res, int status, String json) {

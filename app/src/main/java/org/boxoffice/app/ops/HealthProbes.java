@@ -1,0 +1,141 @@
+package org.boxoffice.app.ops;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.webserver.http.HttpRouting;
+import io.helidon.webserver.http.ServerResponse;
+import org.boxoffice.app.http.HttpCaching;
+import org.boxoffice.app.http.Json;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The probes at {@code /observe/health}, built so they never compete with an on-sale:
+ * <ul>
+ *   <li>{@code /observe/health/live}: a flag read (is the member running); no database, no grid
+ *       round trip, a body encoded once. Liveness must not fail because a dependency is slow, or a
+ *       busy member is restarted in the middle of a sale.
+ *   <li>{@code /observe/health/ready}: the readiness check (cluster safe, PostgreSQL answering,
+ *       catalog loaded) runs on a thread of its own once per {@code every}, never on a request;
+ *       requests get the last answer from memory. It is at most one period plus one check old.
+ *   <li>{@code /observe/health}: both.
+ * </ul>
+ * Answers are 200 when up, 503 when down, with a JSON body
+ * {@code {"status":"UP","checks":[{"name":..,"status":..,"data":{..}}]}} and {@code no-store}.
+ *
+ * <pre>
+ * curl -i localhost:8080/observe/health/ready
+ * </pre>
+ */
+public final class HealthProbes implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(HealthProbes.class.getName());
+
+    /** A check's outcome: up or down, and what it saw. */
+    public record Check(String name, boolean up, Map<String, Object> data) {
+    }
+
+    /** An answer as sent. */
+    private record Probe(int status, byte[] body) {
+
+        static Probe of(List<Check> checks) {
+            boolean up = checks.stream().allMatch(Check::up);
+            List<Map<String, Object>> list = checks.stream().map(c -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("name", c.name());
+                m.put("status", c.up() ? "UP" : "DOWN");
+                m.put("data", c.data());
+                return m;
+            }).toList();
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("status", up ? "UP" : "DOWN");
+            body.put("checks", list);
+            return new Probe(up ? 200 : 503, Json.bytes(body));
+        }
+    }
+
+    private final String liveName;
+    private final BooleanSupplier live;
+    private final Supplier<Check> readiness;
+    private final Probe liveUp;
+    private final Probe liveDown;
+    private final LongAdder checks = new LongAdder();
+    private final ScheduledExecutorService checker;
+    private volatile Check ready;
+    private volatile Probe readyProbe;
+    private volatile Probe bothProbe;
+
+    /**
+     * Runs the readiness check once now, then every {@code every} on a daemon thread.
+     *
+     * @param live      whether this member runs; must be a local read (no I/O)
+     * @param readiness the readiness check; may do I/O, runs off the request path
+     */
+    public HealthProbes(String liveName, BooleanSupplier live, Supplier<Check> readiness, Duration every) {
+        this.liveName = liveName;
+        this.live = live;
+        this.readiness = readiness;
+        this.liveUp = Probe.of(List.of(new Check(liveName, true, Map.of())));
+        this.liveDown = Probe.of(List.of(new Check(liveName, false, Map.of())));
+        refresh();
+        this.checker = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "readiness-probe");
+            t.setDaemon(true);
+            return t;
+        });
+        long period = Math.max(1, every.toMillis());
+        checker.scheduleWithFixedDelay(this::refresh, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs the readiness check and keeps its answer (the checker thread calls this; tests may too). */
+    void refresh() {
+        Check c;
+        try {
+            c = readiness.get();
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "readiness check failed", e);
+            c = new Check("boxoffice", false, Map.of("error", String.valueOf(e.getMessage())));
+        }
+        checks.increment();
+        Check liveCheck = new Check(liveName, true, Map.of());
+        ready = c;
+        readyProbe = Probe.of(List.of(c));
+        bothProbe = Probe.of(List.of(liveCheck, c));
+    }
+
+    /** How many times the readiness check has run (tests: requests never run it). */
+    long checks() {
+        return checks.sum();
+    }
+
+    /** The last readiness answer. */
+    public Check ready() {
+        return ready;
+    }
+
+    public void routing(HttpRouting.Builder routing) {
+        routing.get("/observe/health/live", (req, res) -> send(res, live.getAsBoolean() ? liveUp : liveDown))
+                .get("/observe/health/ready", (req, res) -> send(res, readyProbe))
+                .get("/observe/health", (req, res) -> send(res, live.getAsBoolean() ? bothProbe : liveDown));
+    }
+
+    private static void send(ServerResponse res, Probe probe) {
+        res.header(HeaderNames.CACHE_CONTROL, HttpCaching.NO_STORE);
+        Json.sendBytes(res, probe.status(), probe.body());
+    }
+
+    @Override
+    public void close() {
+        checker.shutdownNow();
+    }
+}
