@@ -14,6 +14,8 @@ import org.boxoffice.bench.http.HttpConnection;
 import org.boxoffice.bench.http.HttpResponse;
 import org.boxoffice.bench.load.Buyer;
 import org.boxoffice.bench.load.LoadRun;
+import org.boxoffice.bench.load.OpenLoopRun;
+import org.boxoffice.bench.load.Sweep;
 import org.boxoffice.bench.load.RunResult;
 import org.boxoffice.bench.load.SeatMap;
 import org.boxoffice.bench.load.ShowPlan;
@@ -106,12 +108,20 @@ final class FlashSaleBench {
             systems.addAll(baselines(db));
 
             BenchReport report = new BenchReport(started, machine(db), command(), settings(), systems, ceiling,
-                    box.expiry(), box.memory(), Targets.evaluate(systems, box.expiry(), box.memory()), notes);
+                    box.expiry(), box.memory(), o.stampede ? Targets.stampede(systems, ceiling)
+                    : Targets.evaluate(systems, box.expiry(), box.memory()), notes);
             ResultsJson.write(report, out.resolve("results.json"));
             Chart.write(systems.stream().map(SystemOutcome::run).toList(),
                     String.format(Locale.ROOT, "Flash sale: %,d seats, %,d buyers, %d connections (%s)",
                             o.seats, o.buyers(), o.connections, report.machine().get("summary")),
                     out.resolve("chart.png"));
+            Map<String, Sweep.Result> sweeps = new LinkedHashMap<>();
+            systems.stream().filter(s -> s.sweep() != null).forEach(s -> sweeps.put(s.run().system(), s.sweep()));
+            if (!sweeps.isEmpty()) {
+                Chart.writeSweep(sweeps, String.format(Locale.ROOT, "Stampede rate sweep: %,d seats, %,d buyers, %d connections,"
+                        + " %d s per rate (%s)", o.seats, o.buyers(), o.connections, o.sweepStep.toSeconds(),
+                        report.machine().get("summary")), out.resolve("sweep.png"));
+            }
             String summary = SummaryTable.render(report);
             Files.writeString(out.resolve("summary.txt"), summary);
             System.out.println(summary);
@@ -182,6 +192,10 @@ final class FlashSaleBench {
             List<String> command = new ArrayList<>();
             command.add(o.java.toString());
             command.addAll(jvmOptions());
+            if (o.aotCache != null) {
+                // the launcher checked that this JDK reads AOT caches; a stale cache is ignored with a warning
+                command.add("-XX:AOTCache=" + o.aotCache.toAbsolutePath());
+            }
             command.add("-Dhazelcast.phone.home.enabled=false");
             command.add("-jar");
             command.add(o.appJar.toAbsolutePath().toString());
@@ -215,6 +229,12 @@ final class FlashSaleBench {
             String warmId = warm.path("showId").asText();
             return new Target("boxoffice-warmup", api.host(), api.port(), warmId, ShowPlan.fromShow(api.show(warmId)));
         });
+        Sweep.Result sweep = sweep("boxoffice", crowd, () -> {
+            JsonNode trial = api.createShow(admin, BoxofficeApi.showRequest(o.event, ShowPlan.regularSections(o.seats),
+                    HOLD_SECONDS, null, o.blockGroups));
+            String trialId = trial.path("showId").asText();
+            return new Target("boxoffice", api.host(), api.port(), trialId, ShowPlan.fromShow(api.show(trialId)));
+        });
         LoadRun.Room room = null;
         if (o.waitingRoom != null) {
             api.openWaitingRoom(admin, showId, o.waitingRoom);
@@ -232,7 +252,7 @@ final class FlashSaleBench {
         if (profiling) {
             JfrProfile.start(jcmd(), pid);
         }
-        SystemOutcome outcome = measure(target, crowd, room, db, pid, o.pay, () -> {
+        SystemOutcome outcome = measure(target, crowd, room, sweep, db, pid, o.pay, () -> {
             if (db == null) {
                 return null;
             }
@@ -308,10 +328,12 @@ final class FlashSaleBench {
         resources.push(server);
         awaitHealth(port, server);
         // a first pass warms the server and the client, the second is the figure
-        HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(1));
-        ceiling = HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(2));
-        log(String.format(Locale.ROOT, "HTTP ceiling (empty handler, same web server and client): %,.0f requests/s",
-                ceiling.requestsPerSecond()));
+        CpuMeter ceilingMeter = cpuMeter(null, server.pid());
+        HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(1), ceilingMeter);
+        ceiling = HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(3), ceilingMeter);
+        log(String.format(Locale.ROOT, "HTTP ceiling (empty handler, same web server and client): %,.0f requests/s;"
+                        + " CPU per request: server %.0f us, load generator %.0f us",
+                ceiling.requestsPerSecond(), ceiling.serverMicrosPerRequest(), ceiling.generatorMicrosPerRequest()));
 
         ShowPlan plan = ShowPlan.of(ShowPlan.regularSections(o.seats));
         ShowPlan warmPlan = ShowPlan.of(ShowPlan.regularSections(Math.min(o.seats, WARMUP_SEATS)));
@@ -331,9 +353,17 @@ final class FlashSaleBench {
                 }
                 return new Target(strategy.systemName() + "-warmup", HOST, port, warmId, warmPlan);
             });
+            int[] trials = {0};
+            Sweep.Result sweep = sweep(strategy.systemName(), crowd, () -> {
+                String trialId = showId + "-trial-" + ++trials[0];
+                try (Connection c = db.connect()) {
+                    BaselineSchema.createShow(c, trialId, strategy, HOLD_SECONDS * 1000L, plan);
+                }
+                return new Target(strategy.systemName(), HOST, port, trialId, plan);
+            });
             db.checkpoint();
             Target target = new Target(strategy.systemName(), HOST, port, showId, plan);
-            outcomes.add(measure(target, crowd, null, db, server.pid(), 0, () -> {
+            outcomes.add(measure(target, crowd, null, sweep, db, server.pid(), 0, () -> {
                 try (Connection c = db.connect()) {
                     return ReferenceState.baseline(c, showId);
                 }
@@ -356,14 +386,20 @@ final class FlashSaleBench {
      * @param payShare share of the buyers keeping their hold who pay for it (0 for the baselines: no checkout)
      * @param bookingReferee the show's bookings and money, or null where there is no checkout
      */
-    private SystemOutcome measure(Target target, List<Buyer> crowd, LoadRun.Room room, Database db, long serverPid,
+    private SystemOutcome measure(Target target, List<Buyer> crowd, LoadRun.Room room, Sweep.Result sweep, Database db, long serverPid,
                                   double payShare, Step<ReferenceState> referee, Step<BookingState> bookingReferee,
                                   long graceMillis, Step<JfrProfile.Summary> profile) throws Exception {
         CpuMeter meter = cpuMeter(db, serverPid);
         log("selling " + target.showId() + " on " + target.name());
         Map<String, Long> threadsBefore = serverPid > 0 ? CpuMeter.threadKinds(serverPid) : Map.of();
         CpuMeter.Sample before = meter.sample();
-        RunResult run = new LoadRun(target, crowd, settings(o.duration, o.abandon, payShare, false), room).run();
+        double rate = measuredRate(sweep);
+        if (o.stampede) {
+            log(String.format(Locale.ROOT, "stampede on %s: %,.0f hold attempts/s offered for %d s", target.name(), rate,
+                    o.duration.toSeconds()));
+        }
+        RunResult run = o.stampede ? new OpenLoopRun(target, crowd, openLoop(rate, o.duration), room).run()
+                : new LoadRun(target, crowd, settings(o.duration, o.abandon, payShare, false), room).run();
         CpuMeter.Sample after = meter.sample();
         Map<String, Double> serverThreads = new LinkedHashMap<>();
         if (serverPid > 0) {
@@ -400,7 +436,8 @@ final class FlashSaleBench {
             log(target.name() + ": invariant violations: " + violations
                     + (violations > 0 ? "  <<<<<<<<<<<<<<<< VIOLATION" : ""));
         }
-        return new SystemOutcome(run, invariants, bookings, CpuMeter.between(before, after), serverThreads, left, summary);
+        return new SystemOutcome(run, invariants, bookings, CpuMeter.between(before, after), serverThreads, left, summary,
+                sweep);
     }
 
     /**
@@ -452,6 +489,44 @@ final class FlashSaleBench {
         }
         log(String.format(Locale.ROOT, "warmed up %s for %.0f s (JIT compiler at %.0f%% of a core)", system,
                 (System.nanoTime() - start) / 1e9, 100 * jitShare));
+    }
+
+    /**
+     * --sweep: the highest rate the system sustains, each trial on a fresh show of the same size with
+     * the same crowd; null without --sweep. Not measured beyond the trials' own figures.
+     */
+    private Sweep.Result sweep(String system, List<Buyer> crowd, Step<Target> freshShow) throws Exception {
+        if (!o.stampede || !o.sweep) {
+            return null;
+        }
+        Sweep.Result result = Sweep.search(BenchOptions.SWEEP_START, BenchOptions.SWEEP_MAX, 2, BenchOptions.SWEEP_BUDGET_MS,
+                rate -> {
+                    Target show = freshShow.get();
+                    Sweep.Step step = Sweep.Step.of(new OpenLoopRun(show, crowd, openLoop(rate, o.sweepStep), null).run(),
+                            BenchOptions.SWEEP_BUDGET_MS);
+                    log(String.format(Locale.ROOT, "sweep %s: offered %,.0f/s, answered %,.0f/s, hold p50 %.1f ms p99 %.1f ms%s",
+                            system, step.offeredPerSecond(), step.achievedPerSecond(), step.holdP50Ms(), step.holdP99Ms(),
+                            step.sustained() ? "" : "  (not sustained)"));
+                    return step;
+                });
+        log(String.format(Locale.ROOT, "sweep %s: highest sustained rate %s", system,
+                result.bestRate() == null ? "none" : String.format(Locale.ROOT, "%,.0f/s", result.bestRate())));
+        return result;
+    }
+
+    /** The stampede's measured rate: --rate, else the system's sweep best, else the default. */
+    private double measuredRate(Sweep.Result sweep) {
+        if (o.rate != null) {
+            return o.rate;
+        }
+        if (sweep != null && sweep.bestRate() != null) {
+            return sweep.bestRate();
+        }
+        return BenchOptions.STAMPEDE_RATE;
+    }
+
+    private OpenLoopRun.Settings openLoop(double rate, Duration limit) {
+        return new OpenLoopRun.Settings(rate, limit, o.connections, o.retries, o.bestAvailable, o.readEvery, o.seed);
     }
 
     private LoadRun.Settings settings(Duration limit, double abandon, double pay, boolean recycle) {
@@ -616,6 +691,7 @@ final class FlashSaleBench {
         m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
         m.put("java", Runtime.version().toString() + " (" + System.getProperty("java.vm.vendor") + ")");
         m.put("postgresql", pg + (db != null ? " — " + db.describe() : ""));
+        m.put("postgresqlSettings", db == null ? null : db.durabilitySettings());
         m.put("summary", String.format(Locale.ROOT, "%d cores %s, %d GiB, Java %s, PostgreSQL %s", cores, cpu,
                 Math.round(memory / (1024.0 * 1024 * 1024)), Runtime.version().feature(), pg));
         return m;
