@@ -80,12 +80,26 @@ public final class NioHttpClient implements AutoCloseable {
      * @param extraHeader a complete header line without CRLF, or null
      */
     public byte[] request(String method, String path, String bearer, String ifNoneMatch, String extraHeader, String jsonBody) {
-        byte[] body = jsonBody == null ? null : jsonBody.getBytes(StandardCharsets.UTF_8);
-        StringBuilder head = new StringBuilder(200 + (bearer == null ? 0 : bearer.length()) + (extraHeader == null ? 0 : extraHeader.length()));
+        return request(prefix(method, path, bearer), ifNoneMatch, extraHeader, jsonBody);
+    }
+
+    /**
+     * The request line, Host and Authorization of a request, encoded once: a fan sends the same ones
+     * with every attempt, and copying bytes costs less than encoding a 300-character token again.
+     */
+    public byte[] prefix(String method, String path, String bearer) {
+        StringBuilder head = new StringBuilder(64 + path.length() + (bearer == null ? 0 : bearer.length()));
         head.append(method).append(' ').append(path).append(" HTTP/1.1\r\nHost: ").append(hostHeader).append("\r\n");
         if (bearer != null) {
             head.append("Authorization: Bearer ").append(bearer).append("\r\n");
         }
+        return head.toString().getBytes(StandardCharsets.ISO_8859_1);
+    }
+
+    /** A request from its {@link #prefix} and the rest. */
+    public byte[] request(byte[] prefix, String ifNoneMatch, String extraHeader, String jsonBody) {
+        byte[] body = jsonBody == null ? null : jsonBody.getBytes(StandardCharsets.UTF_8);
+        StringBuilder head = new StringBuilder(80 + (extraHeader == null ? 0 : extraHeader.length()));
         if (ifNoneMatch != null) {
             head.append("If-None-Match: ").append(ifNoneMatch).append("\r\n");
         }
@@ -97,12 +111,13 @@ public final class NioHttpClient implements AutoCloseable {
         }
         head.append("\r\n");
         int headLength = head.length();
-        byte[] out = new byte[headLength + (body == null ? 0 : body.length)];
+        byte[] out = new byte[prefix.length + headLength + (body == null ? 0 : body.length)];
+        System.arraycopy(prefix, 0, out, 0, prefix.length);
         for (int i = 0; i < headLength; i++) {
-            out[i] = (byte) head.charAt(i);
+            out[prefix.length + i] = (byte) head.charAt(i);
         }
         if (body != null) {
-            System.arraycopy(body, 0, out, headLength, body.length);
+            System.arraycopy(body, 0, out, prefix.length + headLength, body.length);
         }
         return out;
     }

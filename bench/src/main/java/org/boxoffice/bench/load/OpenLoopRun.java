@@ -1,5 +1,8 @@
 package org.boxoffice.bench.load;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.boxoffice.bench.check.AckedHold;
 import org.boxoffice.bench.http.HttpConnection;
@@ -50,6 +53,7 @@ public final class OpenLoopRun {
     /** One hold without a pass per this many arrivals while fans wait in the room. */
     static final int WITHOUT_PASS_EVERY = 50;
     private static final long SAMPLE_NANOS = 1_000_000_000L;
+    private static final JsonFactory JSON = new JsonFactory();
     private static final long ROOM_POLL_NANOS = 100_000_000L;
     /** After the schedule ends, answers still outstanding are waited for this long. */
     private static final long DRAIN_NANOS = 10_000_000_000L;
@@ -89,6 +93,8 @@ public final class OpenLoopRun {
         final boolean bestAvailableFirst;
         int attempts;
         int[] next;
+        /** The fan's request line, Host and Authorization, encoded at its first attempt. */
+        byte[] holdPrefix;
 
         Turn(Buyer buyer, long position, boolean bestAvailableFirst) {
             this.buyer = buyer;
@@ -106,6 +112,9 @@ public final class OpenLoopRun {
     private final SeatMap map;
     private final RunStats stats = new RunStats();
     private final ArrayDeque<Turn> retrying = new ArrayDeque<>();
+    /** Per group size: the map (etag, free seats) that last showed no such group; see {@link #pick}. */
+    private final String[] noGroupEtag = new String[11];
+    private final int[] noGroupFree = new int[11];
     private final ArrayDeque<Req> backlog = new ArrayDeque<>();
     private final ArrayDeque<Req> control = new ArrayDeque<>();
     private final List<AckedHold> acked = new ArrayList<>();
@@ -293,18 +302,17 @@ public final class OpenLoopRun {
             body = LoadRun.bestAvailableBody(t.buyer.quantity(), preferred.name());
             stats.bestAvailableAttempts.increment();
         } else {
-            int[] seats = t.next != null ? t.next : chooser.pick(map, preferred, t.buyer.quantity(), random);
-            if (seats == null) {
-                seats = SeatChooser.anyGroup(preferred, t.buyer.quantity(), random);
-            }
+            int[] seats = t.next != null ? t.next : pick(preferred, t.buyer.quantity());
             body = LoadRun.seatsBody(seats, target.plan());
         }
         t.next = null;
         t.attempts++;
         holdsInFlight++;
         String pass = room == null ? null : passes.get(t.buyer.accountId());
-        send(r, client.request("POST", target.holdsPath(), t.buyer.token(), null, pass == null ? null : "Queue-Pass: " + pass,
-                body), now);
+        if (t.holdPrefix == null) {
+            t.holdPrefix = client.prefix("POST", target.holdsPath(), t.buyer.token());
+        }
+        send(r, client.request(t.holdPrefix, null, pass == null ? null : "Queue-Pass: " + pass, body), now);
     }
 
     /** A fan still waiting in the room tries to hold without a pass: the system must refuse it. */
@@ -319,11 +327,26 @@ public final class OpenLoopRun {
         }
         r.turn = t;
         withoutPassAttempts++;
-        int[] seats = chooser.pick(map, section(t.buyer), t.buyer.quantity(), random);
-        if (seats == null) {
-            seats = SeatChooser.anyGroup(section(t.buyer), t.buyer.quantity(), random);
-        }
+        int[] seats = pick(section(t.buyer), t.buyer.quantity());
         send(r, client.request("POST", target.holdsPath(), t.buyer.token(), null, null, LoadRun.seatsBody(seats, target.plan())), now);
+    }
+
+    /**
+     * Seats the map shows free together, else seats clicked anyway. Once the map showed no group of
+     * a size, it cannot show one again before the next read (the answers only take seats away), so
+     * the search over the whole map is skipped until then: after the sell-out, searching every row
+     * for every attempt was the generator's largest cost in its profile.
+     */
+    private int[] pick(ShowPlan.Section preferred, int quantity) {
+        boolean knownAbsent = noGroupEtag[quantity] != null && noGroupEtag[quantity].equals(map.etag())
+                && map.freeCount() <= noGroupFree[quantity];
+        int[] seats = knownAbsent ? null : chooser.pick(map, preferred, quantity, random);
+        if (seats == null) {
+            noGroupEtag[quantity] = map.etag();
+            noGroupFree[quantity] = map.freeCount();
+            seats = SeatChooser.anyGroup(preferred, quantity, random);
+        }
+        return seats;
     }
 
     private ShowPlan.Section section(Buyer b) {
@@ -434,19 +457,44 @@ public final class OpenLoopRun {
         }
     }
 
+    /*
+     * The answers are read with Jackson's streaming parser, not as a tree: the generator reads
+     * thousands a second on the cores the systems under test need, and a tree costs several times
+     * the parse (the HashMap puts of the tree's fields were among the generator's top frames).
+     */
+
     private void held(Buyer buyer, HttpResponse response, long at) {
         lastSuccessNanos = Math.max(lastSuccessNanos, at);
-        JsonNode json = response.json();
-        String holdId = json.path("holdId").asText();
+        String holdId = null;
         List<String> seatIds = new ArrayList<>(4);
-        for (JsonNode id : json.path("seatIds")) {
-            seatIds.add(id.asText());
-            int index = target.plan().indexOf(id.asText());
+        long expiresAt = 0;
+        try (JsonParser p = JSON.createParser(response.body())) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("not an object");
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                switch (field) {
+                    case "holdId" -> holdId = p.getText();
+                    case "seatIds" -> {
+                        while (p.nextToken() == JsonToken.VALUE_STRING) {
+                            seatIds.add(p.getText());
+                        }
+                    }
+                    case "expiresAt" -> expiresAt = value == JsonToken.VALUE_STRING ? Instant.parse(p.getText()).toEpochMilli() : 0;
+                    default -> p.skipChildren();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            stats.error("hold-malformed");
+        }
+        for (String id : seatIds) {
+            int index = target.plan().indexOf(id);
             if (index >= 0) {
                 map.set(index, SeatMap.HELD);
             }
         }
-        long expiresAt = json.hasNonNull("expiresAt") ? Instant.parse(json.get("expiresAt").asText()).toEpochMilli() : 0;
         acked.add(new AckedHold(holdId, buyer.accountId(), seatIds, expiresAt));
         stats.successes.increment();
         stats.seatsHeld.add(seatIds.size());
@@ -454,31 +502,52 @@ public final class OpenLoopRun {
 
     /** Notes the seats the 409 names as taken; returns one of the first offered alternatives, or null. */
     private int[] conflict(HttpResponse response) {
-        JsonNode json;
-        try {
-            json = response.json();
-        } catch (RuntimeException e) {
-            return null;
-        }
-        for (JsonNode id : json.path("unavailable")) {
-            int index = target.plan().indexOf(id.asText());
-            if (index >= 0) {
-                map.set(index, SeatMap.HELD);
-            }
-        }
-        JsonNode alternatives = json.path("alternatives");
-        if (!alternatives.isArray() || alternatives.isEmpty()) {
-            return null;
-        }
-        JsonNode choice = alternatives.get(random.nextInt(Math.min(3, alternatives.size())));
-        int[] seats = new int[choice.size()];
-        for (int i = 0; i < seats.length; i++) {
-            seats[i] = target.plan().indexOf(choice.get(i).asText());
-            if (seats[i] < 0) {
+        // fans take one of the first three offers, not always the first
+        int[][] offers = new int[3][];
+        int offered = 0;
+        try (JsonParser p = JSON.createParser(response.body())) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
                 return null;
             }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if (field.equals("unavailable") && value == JsonToken.START_ARRAY) {
+                    while (p.nextToken() == JsonToken.VALUE_STRING) {
+                        int index = target.plan().indexOf(p.getText());
+                        if (index >= 0) {
+                            map.set(index, SeatMap.HELD);
+                        }
+                    }
+                } else if (field.equals("alternatives") && value == JsonToken.START_ARRAY) {
+                    while (p.nextToken() == JsonToken.START_ARRAY) {
+                        if (offered == offers.length) {
+                            p.skipChildren();
+                            continue;
+                        }
+                        int[] group = new int[4];
+                        int n = 0;
+                        boolean known = true;
+                        while (p.nextToken() == JsonToken.VALUE_STRING) {
+                            int index = target.plan().indexOf(p.getText());
+                            known &= index >= 0;
+                            if (n == group.length) {
+                                group = java.util.Arrays.copyOf(group, n * 2);
+                            }
+                            group[n++] = index;
+                        }
+                        if (known && n > 0) {
+                            offers[offered++] = java.util.Arrays.copyOf(group, n);
+                        }
+                    }
+                } else {
+                    p.skipChildren();
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return null;
         }
-        return seats.length > 0 ? seats : null;
+        return offered == 0 ? null : offers[random.nextInt(offered)];
     }
 
     private void readAnswer(HttpResponse response) {

@@ -7,8 +7,10 @@ import java.util.List;
  * Finds the highest offered rate a system sustains: each trial is an open-loop run at one rate on
  * a fresh show; a rate is sustained when the hold p99 (from the intended send times) stays under
  * the budget, the system answers at least {@value #KEEP_UP} of what was offered, and nothing is
- * left unanswered. The rate doubles from {@code start} until a trial fails (or {@code max}), then
- * {@code refinements} geometric bisections between the last sustained and the first failed rate.
+ * left unanswered. The rate doubles from {@code start} until a trial fails twice in a row (or
+ * {@code max}), then {@code refinements} geometric bisections between the last sustained and the
+ * first failed rate. A failure is tried once more before it counts: on a machine shared with
+ * others, one trial can lose its cores for a second, and the search must not stop on that.
  */
 public final class Sweep {
 
@@ -50,6 +52,10 @@ public final class Sweep {
         for (double rate = start; rate <= max; rate *= 2) {
             Step s = trial.run(rate);
             steps.add(s);
+            if (!s.sustained()) {
+                s = trial.run(rate);
+                steps.add(s);
+            }
             if (!s.sustained()) {
                 failed = rate;
                 break;

@@ -21,9 +21,18 @@ class SweepTest {
     void search_doublesUntilARateFails_thenBisectsBetweenTheLastGoodAndTheFirstBad() throws Exception {
         Sweep.Result r = Sweep.search(250, 64_000, 2, 250, rate -> system(rate, 1_500));
         List<Double> tried = r.steps().stream().map(Sweep.Step::offeredPerSecond).toList();
-        // 250, 500, 1000 hold; 2000 fails; sqrt(1000*2000) = 1414 holds; sqrt(1414*2000) = 1682 fails
-        assertEquals(List.of(250.0, 500.0, 1_000.0, 2_000.0, 1_414.0, 1_682.0), tried);
+        // 250, 500, 1000 hold; 2000 fails twice; sqrt(1000*2000) = 1414 holds; sqrt(1414*2000) = 1682 fails
+        assertEquals(List.of(250.0, 500.0, 1_000.0, 2_000.0, 2_000.0, 1_414.0, 1_682.0), tried);
         assertEquals(1_414.0, r.bestRate());
+    }
+
+    @Test
+    void search_triesAFailedRateOnceMore_beforeItStopsDoubling() throws Exception {
+        int[] calls = {0};
+        // the second trial (500/s) loses its cores once; its repeat holds
+        Sweep.Result r = Sweep.search(250, 2_000, 0, 250, rate -> ++calls[0] == 2 ? system(rate, 0) : system(rate, 1e9));
+        assertEquals(2_000.0, r.bestRate());
+        assertEquals(List.of(250.0, 500.0, 500.0, 1_000.0, 2_000.0), r.steps().stream().map(Sweep.Step::offeredPerSecond).toList());
     }
 
     @Test
