@@ -64,6 +64,10 @@ public final class BenchOptions {
     Duration sweepStep = Duration.ofSeconds(6);
     /** Start the service from its AOT cache when the launcher built one. */
     Path aotCache;
+    /** The AOT training run: write the service's cache here and stop. */
+    Path aotTrain;
+    /** Measure a fresh member's first minute with and without {@link #aotCache}. */
+    boolean warmStart;
     /** The options given on the command line, by name: the stampede's defaults apply to the others. */
     final java.util.Set<String> given = new java.util.HashSet<>();
     /** The arguments as given, for the results file. */
@@ -142,6 +146,10 @@ public final class BenchOptions {
                 (o, v) -> o.sweepStep = Duration.ofSeconds(intIn(v, "--sweep-step", 1, 120)));
         option("--aot-cache", "FILE", "start the service with -XX:AOTCache=FILE (the launcher passes the one it built, if any)",
                 (o, v) -> o.aotCache = Path.of(v));
+        option("--warm-start", null, "instead of a sale: a fresh member's first minute under load without and with --aot-cache"
+                + " (seconds to 80 % of its steady rate, JIT CPU over the first 30 s)", (o, v) -> o.warmStart = true);
+        option("--aot-train", "FILE", "instead of a sale: the AOT training run (the launcher's build step on JDK 25+)",
+                (o, v) -> o.aotTrain = Path.of(v));
         option("--help", null, "this text", (o, v) -> o.help = true);
     }
 

@@ -170,44 +170,11 @@ final class FlashSaleBench {
             log("using the service at " + o.url);
             api.awaitReady(Duration.ofMinutes(1), () -> true);
         } else {
-            int port = ChildProcess.freePort();
-            Map<String, String> env = new LinkedHashMap<>();
-            env.put("SERVER_PORT", Integer.toString(port));
-            env.put("SERVER_HOST", HOST);
-            env.put("BOXOFFICE_DATA_DIR", work.resolve("service").toString());
-            env.put("BOXOFFICE_DB_URL", db.url());
-            env.put("BOXOFFICE_DB_USER", db.user());
-            env.put("BOXOFFICE_DB_PASSWORD", db.password());
-            if (o.servicePool != null) {
-                env.put("BOXOFFICE_DB_POOL", Integer.toString(o.servicePool));
-            }
-            env.put("BOXOFFICE_GRID_PORT", Integer.toString(ChildProcess.freePort()));
-            // a cluster name of its own: never join another member running on this machine
-            env.put("BOXOFFICE_GRID_CLUSTER", "bench-" + HexFormat.of().formatHex(randomBytes(4)));
-            env.put("BOXOFFICE_AUTH_DEVTOKENS", "true");
-            // the load generator is one client address standing in for thousands of fans' addresses;
-            // the per-account limit stays on, as every simulated fan is an account of its own
-            env.put("BOXOFFICE_LIMITS_ADDRESS", "0");
-            env.put("BOXOFFICE_DEMO_SEED", "true");
-            List<String> command = new ArrayList<>();
-            command.add(o.java.toString());
-            command.addAll(jvmOptions());
-            if (o.aotCache != null) {
-                // the launcher checked that this JDK reads AOT caches; a stale cache is ignored with a warning
-                command.add("-XX:AOTCache=" + o.aotCache.toAbsolutePath());
-            }
-            command.add("-Dhazelcast.phone.home.enabled=false");
-            command.add("-jar");
-            command.add(o.appJar.toAbsolutePath().toString());
-            log("starting the service (" + o.appJar + ") on port " + port);
-            service = ChildProcess.start("service", command, env, out.resolve("service.log"));
+            ServiceLauncher.Started started = ServiceLauncher.start(o, db, work.resolve("service"), ServiceLauncher.aotCache(o),
+                    out.resolve("service.log"));
+            service = started.process();
             resources.push(service);
-            api = new BoxofficeApi(HOST, port);
-            try {
-                api.awaitReady(Duration.ofMinutes(3), service::isAlive);
-            } catch (IllegalStateException e) {
-                throw new IllegalStateException(e.getMessage() + "\n--- " + service.log() + " ---\n" + service.tail(30), e);
-            }
+            api = started.api();
         }
         String admin = api.adminToken();
         long t0 = System.nanoTime();
@@ -580,7 +547,7 @@ final class FlashSaleBench {
     }
 
     private List<String> jvmOptions() {
-        return Arrays.stream(o.serviceOpts.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
+        return ServiceLauncher.jvmOptions(o);
     }
 
     private Path jcmd() {
