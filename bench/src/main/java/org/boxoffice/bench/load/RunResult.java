@@ -86,6 +86,16 @@ public record RunResult(String system, String showId, int seatCount, int connect
         return elapsedSeconds > 0 ? successes / elapsedSeconds : 0;
     }
 
+    /**
+     * Successful holds per second while there were seats to hold: until the sell-out when the show
+     * sold out, else over the whole run. In a stampede every system sells the same seats, so the
+     * mean over a fixed run is the seat count divided by the run's length, whoever was faster.
+     */
+    public double holdsPerSecondWhileSelling() {
+        double span = sellOutSeconds != null && sellOutSeconds > 0 ? sellOutSeconds : elapsedSeconds;
+        return span > 0 ? successes / span : 0;
+    }
+
     /** The best whole interval of the timeline. */
     public double peakAttemptsPerSecond() {
         return timeline.stream().mapToDouble(RunStats.TimelinePoint::attemptsPerSecond).max().orElse(0);

@@ -81,6 +81,7 @@ public final class ResultsJson {
         m.put("peakHoldAttemptsPerSecond", r.peakAttemptsPerSecond());
         m.put("successfulHolds", r.successes());
         m.put("successfulHoldsPerSecond", r.holdsPerSecond());
+        m.put("successfulHoldsPerSecondUntilSoldOut", r.holdsPerSecondWhileSelling());
         m.put("peakSuccessfulHoldsPerSecond", r.peakHoldsPerSecond());
         m.put("seatsHeld", r.seatsHeld());
         m.put("conflicts", r.conflicts());

@@ -31,7 +31,7 @@ public final class StampedeRatios {
             m.put("cpuPerAttempt boxoffice/" + name, box.microsPerAttemptSum() / s.microsPerAttemptSum());
             m.put("serverCpuPerAttempt boxoffice/" + name, box.microsPerAttempt("server") / s.microsPerAttempt("server"));
             m.put("postgresCpuPerAttempt boxoffice/" + name, box.microsPerAttempt("postgresql") / s.microsPerAttempt("postgresql"));
-            m.put("holdsPerSecond boxoffice/" + name, box.run().holdsPerSecond() / s.run().holdsPerSecond());
+            m.put("holdsPerSecondUntilSoldOut boxoffice/" + name, box.run().holdsPerSecondWhileSelling() / s.run().holdsPerSecondWhileSelling());
             Double base = best(s);
             if (boxBest != null && base != null) {
                 m.put("sustainedAttemptsPerSecond boxoffice/" + name, boxBest / base);

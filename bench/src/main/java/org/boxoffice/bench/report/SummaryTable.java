@@ -46,6 +46,7 @@ public final class SummaryTable {
                 r.reads() == 0 ? 0 : 100.0 * r.notModified() / r.reads())));
         rows.add(row("seat-map p50/p95/p99/p99.9 ms", systems, r -> latency(r.readLatency())));
         if (systems.stream().anyMatch(s -> s.run().openLoop() != null)) {
+            rows.add(row("holds/s until sold out", systems, r -> fmt("%,.0f", r.holdsPerSecondWhileSelling())));
             rows.add(row("offered / answered attempts/s", systems, r -> r.openLoop() == null ? "-"
                     : fmt("%,.0f / %,.0f", r.openLoop().offeredPerSecond(), r.openLoop().achievedPerSecond())));
             rows.add(row("  arrivals with nobody to send", systems, r -> r.openLoop() == null ? "-" : fmt("%,d", r.openLoop().idleArrivals())));

@@ -99,11 +99,12 @@ public final class Targets {
                 out.add(new TargetCheck("highest sustained attempts/s vs HTTP ceiling", ">= 40 %",
                         fmt("%.1f %% (%,.0f/s of %,.0f/s)", 100 * share, boxBest, ceiling.requestsPerSecond()), share >= 0.4));
             }
-            SystemOutcome mostHolds = baselines.stream().max(java.util.Comparator.comparingDouble(s -> s.run().holdsPerSecond())).get();
-            double holds = box.run().holdsPerSecond() / mostHolds.run().holdsPerSecond();
-            out.add(new TargetCheck("durable successful holds/s vs best baseline", ">= 2x",
-                    fmt("%.2fx (%,.0f/s vs %s %,.0f/s)", holds, box.run().holdsPerSecond(), mostHolds.run().system(),
-                            mostHolds.run().holdsPerSecond()), holds >= 2));
+            SystemOutcome mostHolds = baselines.stream()
+                    .max(java.util.Comparator.comparingDouble(s -> s.run().holdsPerSecondWhileSelling())).get();
+            double holds = box.run().holdsPerSecondWhileSelling() / mostHolds.run().holdsPerSecondWhileSelling();
+            out.add(new TargetCheck("durable holds/s until sold out vs best baseline", ">= 2x",
+                    fmt("%.2fx (%,.0f/s vs %s %,.0f/s, each at its own best rate)", holds, box.run().holdsPerSecondWhileSelling(),
+                            mostHolds.run().system(), mostHolds.run().holdsPerSecondWhileSelling()), holds >= 2));
         }
         out.add(new TargetCheck("hold p99 / seat-map p99 at half the highest rate", "< 50 ms / < 20 ms",
                 "not measured by this run (--rate at half of the sweep's best)", null));
