@@ -170,7 +170,7 @@ public final class Chart {
             String label = v >= 1 || v == 0 ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%.1f", v);
             g.drawString(label, left - 8 - g.getFontMetrics().stringWidth(label), y + 4);
         }
-        int step = (int) Math.max(1, Math.ceil(tMax / 15));
+        int step = (int) Math.max(1, niceCeiling(tMax / 12));
         for (int t = 0; t <= tMax; t += step) {
             int x = (int) xPixel.applyAsDouble((double) t);
             g.setColor(new Color(0xF0, 0xF0, 0xF0));
