@@ -25,6 +25,7 @@ import org.boxoffice.bench.probe.ExpiryCheck;
 import org.boxoffice.bench.probe.HeapFootprint;
 import org.boxoffice.bench.probe.HttpCeiling;
 import org.boxoffice.bench.probe.JfrProfile;
+import org.boxoffice.bench.probe.PhaseCost;
 import org.boxoffice.bench.report.BenchReport;
 import org.boxoffice.bench.report.Chart;
 import org.boxoffice.bench.report.ResultsJson;
@@ -365,9 +366,23 @@ final class FlashSaleBench {
             log(String.format(Locale.ROOT, "stampede on %s: %,.0f hold attempts/s offered for %d s", target.name(), rate,
                     o.duration.toSeconds()));
         }
-        RunResult run = o.stampede ? new OpenLoopRun(target, crowd, openLoop(rate, o.duration), room).run()
-                : new LoadRun(target, crowd, settings(o.duration, o.abandon, payShare, false), room).run();
+        // the stampede's CPU over time, to price the refusals after the sell-out on their own
+        List<CpuMeter.Sample> cpuOverTime = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        if (o.stampede) {
+            sampler.scheduleAtFixedRate(() -> cpuOverTime.add(meter.sample()), 0, PhaseCost.SAMPLE_MILLIS,
+                    java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+        RunResult run;
+        try {
+            run = o.stampede ? new OpenLoopRun(target, crowd, openLoop(rate, o.duration), room).run()
+                    : new LoadRun(target, crowd, settings(o.duration, o.abandon, payShare, false), room).run();
+        } finally {
+            sampler.shutdown();
+            sampler.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+        }
         CpuMeter.Sample after = meter.sample();
+        PhaseCost refusals = PhaseCost.afterSellOut(run, List.copyOf(cpuOverTime));
         Map<String, Double> serverThreads = new LinkedHashMap<>();
         if (serverPid > 0) {
             CpuMeter.threadKinds(serverPid).entrySet().stream()
@@ -404,7 +419,7 @@ final class FlashSaleBench {
                     + (violations > 0 ? "  <<<<<<<<<<<<<<<< VIOLATION" : ""));
         }
         return new SystemOutcome(run, invariants, bookings, CpuMeter.between(before, after), serverThreads, left, summary,
-                sweep);
+                sweep, refusals);
     }
 
     /**

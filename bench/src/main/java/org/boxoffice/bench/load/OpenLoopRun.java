@@ -237,7 +237,7 @@ public final class OpenLoopRun {
                     stats.attempts.sum() / elapsed, (stoppedAt - startNanos) / 1e9, idleArrivals, unanswered, maxBacklog,
                     Latency.of(sendLag), requests, generatorCpu, client.reconnects(),
                     room == null ? null : new RunResult.Fairness(admittedUpTo, passes.size(), roomPolls, waitingAnswers,
-                            inversions, withoutPassAttempts, withoutPassHolds, Set.copyOf(passes.keySet())));
+                            inversions, withoutPassAttempts, withoutPassHolds, Set.copyOf(passes.keySet())), startNanos);
             return new RunResult(target.name(), target.showId(), target.plan().seatCount(), settings.connections(),
                     crowd.size(), elapsed, soldOut, sellOut, exhausted(), stats.attempts.sum(), stats.successes.sum(),
                     stats.seatsHeld.sum(), stats.conflicts.sum(), stats.bestAvailableAttempts.sum(), stats.errors(), 0, 0,

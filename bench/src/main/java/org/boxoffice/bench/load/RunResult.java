@@ -46,10 +46,11 @@ public record RunResult(String system, String showId, int seatCount, int connect
      * @param requests           requests sent (holds, reads and waiting-room calls)
      * @param generatorCpuSeconds CPU of the generator's one thread
      * @param fairness           the waiting room's checks, or null without a room
+     * @param startNanos         the {@link System#nanoTime()} the schedule and the timeline count from
      */
     public record OpenLoop(double offeredPerSecond, long scheduled, double achievedPerSecond, double scheduleSeconds,
                            long idleArrivals, long unanswered, int maxBacklog, Latency sendLag, long requests,
-                           double generatorCpuSeconds, long reconnects, Fairness fairness) {
+                           double generatorCpuSeconds, long reconnects, Fairness fairness, long startNanos) {
 
         public double generatorMicrosPerRequest() {
             return requests > 0 ? generatorCpuSeconds * 1e6 / requests : 0;

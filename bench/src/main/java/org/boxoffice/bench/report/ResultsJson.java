@@ -121,6 +121,7 @@ public final class ResultsJson {
             m.put("openLoop", open);
         }
         m.put("sweep", s.sweep());
+        m.put("afterSellOutCpuPerRefusal", s.refusals());
         m.put("serverCpuSecondsByThreadKind", s.serverThreadCpu());
         if (s.invariants() != null) {
             Map<String, Object> inv = new LinkedHashMap<>();

@@ -47,6 +47,10 @@ public final class StampedeRatios {
                     m.put("sustainedAttemptsPerSecond " + name + "/httpCeiling", best / ceiling);
                 }
                 m.put("serverCpuPerAttempt " + name + "/emptyHandler", s.microsPerAttempt("server") / floor);
+                if (s.refusals() != null) {
+                    m.put("serverCpuPerRefusalAfterSellOut " + name + "/emptyHandler",
+                            s.refusals().microsPerAttempt().getOrDefault("server", Double.NaN) / floor);
+                }
             }
         }
         return m;

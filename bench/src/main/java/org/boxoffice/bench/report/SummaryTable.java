@@ -57,6 +57,11 @@ public final class SummaryTable {
             rows.add(outcomeRow("CPU us/attempt: gen+server+pg", systems, s -> fmt("%.0f + %.0f + %.0f = %.0f",
                     s.microsPerAttempt("load generator"), s.microsPerAttempt("server"), s.microsPerAttempt("postgresql"),
                     s.microsPerAttemptSum())));
+            rows.add(outcomeRow("after sell-out: CPU us/refusal g+s+pg", systems, s -> s.refusals() == null ? "-"
+                    : fmt("%.0f + %.0f + %.0f (%,.0f in %.0f s)", s.refusals().microsPerAttempt().getOrDefault("load generator", Double.NaN),
+                    s.refusals().microsPerAttempt().getOrDefault("server", Double.NaN),
+                    s.refusals().microsPerAttempt().getOrDefault("postgresql", Double.NaN), s.refusals().attempts(),
+                    s.refusals().toSeconds() - s.refusals().fromSeconds())));
             rows.add(outcomeRow("  whole machine (neighbours too)", systems, s -> fmt("%.0f", s.microsPerAttempt(
                     org.boxoffice.bench.probe.CpuMeter.MACHINE))));
             rows.add(outcomeRow("PostgreSQL CPU us per durable hold", systems, s -> fmt("%.0f", s.postgresMicrosPerHold())));

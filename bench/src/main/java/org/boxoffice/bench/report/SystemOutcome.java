@@ -5,6 +5,7 @@ import org.boxoffice.bench.check.InvariantChecker;
 import org.boxoffice.bench.load.RunResult;
 import org.boxoffice.bench.load.Sweep;
 import org.boxoffice.bench.probe.JfrProfile;
+import org.boxoffice.bench.probe.PhaseCost;
 
 import java.util.Map;
 
@@ -18,10 +19,11 @@ import java.util.Map;
  * @param seatsLeft  seats the system's map still showed available after the run, or null
  * @param profile    the server's Flight Recorder summary, or null
  * @param sweep      the stampede's rate sweep, or null
+ * @param refusals   CPU per attempt after the stampede's sell-out (refusals only), or null
  */
 public record SystemOutcome(RunResult run, InvariantChecker.Report invariants, BookingChecker.Report bookings,
                             Map<String, Double> cpuSeconds, Map<String, Double> serverThreadCpu, Integer seatsLeft,
-                            JfrProfile.Summary profile, Sweep.Result sweep) {
+                            JfrProfile.Summary profile, Sweep.Result sweep, PhaseCost refusals) {
 
     /** CPU microseconds of one process group ({@code load generator}, {@code server}, {@code postgresql}) per hold attempt. */
     public double microsPerAttempt(String group) {

@@ -57,7 +57,7 @@ class SweepTest {
     private static RunResult run(double answeredPerSecond, Latency holds, long unanswered) {
         Latency none = new Latency(0, 0, 0, 0, 0, 0, 0);
         RunResult.OpenLoop open = new RunResult.OpenLoop(1_000, 10_000, answeredPerSecond, 10, 0, unanswered, 0, none,
-                10_000, 0.1, 0, null);
+                10_000, 0.1, 0, null, 0);
         return new RunResult("s", "show", 100, 8, 400, 10, false, null, false, (long) (answeredPerSecond * 10), 0, 0, 0, 0,
                 java.util.Map.of(), 0, 0, 0, 0, holds, none, none, none, List.of(), null, List.of(), java.util.Set.of(), null,
                 List.of(), java.util.Set.of(), open);
