@@ -31,7 +31,15 @@ public final class BenchMain {
         Logger.getLogger("").setLevel(Level.WARNING);
         int code;
         try {
-            code = options.reads ? new ReadBench(options).run() : new FlashSaleBench(options).run();
+            if (options.aotTrain != null) {
+                code = new WarmMembers(options).train();
+            } else if (options.warmStart) {
+                code = new WarmMembers(options).measure();
+            } else if (options.reads) {
+                code = new ReadBench(options).run();
+            } else {
+                code = new FlashSaleBench(options).run();
+            }
         } catch (Exception e) {
             System.err.println("bench: failed: " + e.getMessage());
             e.printStackTrace();

@@ -58,8 +58,31 @@ public final class BenchOptions {
     long seed = 42;
     Path out;
     boolean help;
+    /** Open-loop stampede (see {@link #STAMPEDE_HELP}). */
+    boolean stampede;
+    /** Offered hold attempts/s of the stampede's measured run; null: the sweep's best, else {@link #STAMPEDE_RATE}. */
+    Double rate;
+    boolean sweep;
+    Duration sweepStep = Duration.ofSeconds(6);
+    /** Start the service from its AOT cache when the launcher built one. */
+    Path aotCache;
+    /** The AOT training run: write the service's cache here and stop. */
+    Path aotTrain;
+    /** Measure a fresh member's first minute with and without {@link #aotCache}. */
+    boolean warmStart;
+    /** The options given on the command line, by name: the stampede's defaults apply to the others. */
+    final java.util.Set<String> given = new java.util.HashSet<>();
     /** The arguments as given, for the results file. */
     final List<String> arguments = new ArrayList<>();
+
+    static final String STAMPEDE_HELP = "an on-sale stampede, open loop: buyers = 4x the seats wanting 1-4 seats each"
+            + " (10x the seats in demand), each trying up to 3 times, hold attempts arriving at --rate a second (Poisson)"
+            + " whether or not the system keeps up, latency from each request's intended send time; defaults"
+            + " --seats 10000 --connections 256 --duration 20 --retries 2";
+    static final double STAMPEDE_RATE = 1_000;
+    static final double SWEEP_BUDGET_MS = 250;
+    static final double SWEEP_START = 250;
+    static final double SWEEP_MAX = 64_000;
 
     private static final Map<String, Option> OPTIONS = new LinkedHashMap<>();
 
@@ -118,6 +141,20 @@ public final class BenchOptions {
         option("--out", "DIR", "results folder (default bench/results/<timestamp>)", (o, v) -> o.out = Path.of(v));
         option("--java", "PATH", "java for the child processes (the launcher passes its JDK)", (o, v) -> o.java = Path.of(v));
         option("--app-jar", "PATH", "the service's jar (the launcher passes app/target/boxoffice.jar)", (o, v) -> o.appJar = Path.of(v));
+        option("--stampede", null, STAMPEDE_HELP, (o, v) -> o.stampede = true);
+        option("--rate", "N", "--stampede: offered hold attempts/s of the measured run (default: the sweep's best, else "
+                + (int) STAMPEDE_RATE + ")", (o, v) -> o.rate = positive(v, "--rate"));
+        option("--sweep", null, "--stampede: per system, find the highest offered rate with hold p99 under "
+                + (int) SWEEP_BUDGET_MS + " ms (doubling from " + (int) SWEEP_START + "/s, then bisecting), then measure at it",
+                (o, v) -> o.sweep = true);
+        option("--sweep-step", "SECONDS", "--sweep: length of each rate's trial, on a fresh show (default 6)",
+                (o, v) -> o.sweepStep = Duration.ofSeconds(intIn(v, "--sweep-step", 1, 120)));
+        option("--aot-cache", "FILE", "start the service with -XX:AOTCache=FILE (the launcher passes the one it built, if any)",
+                (o, v) -> o.aotCache = Path.of(v));
+        option("--warm-start", null, "instead of a sale: a fresh member's first minute under load without and with --aot-cache"
+                + " (seconds to 80 % of its steady rate, JIT CPU over the first 30 s)", (o, v) -> o.warmStart = true);
+        option("--aot-train", "FILE", "instead of a sale: the AOT training run (the launcher's build step on JDK 25+)",
+                (o, v) -> o.aotTrain = Path.of(v));
         option("--help", null, "this text", (o, v) -> o.help = true);
     }
 
@@ -144,6 +181,7 @@ public final class BenchOptions {
             } else if (option.argument() == null && value != null) {
                 throw new UsageException(arg + " takes no value");
             }
+            o.given.add(arg.equals("-h") ? "--help" : arg);
             try {
                 option.apply().accept(o, value);
             } catch (BadValue e) {
@@ -152,6 +190,11 @@ public final class BenchOptions {
         }
         if (o.stadium) {
             o.seats = 60_000;
+        }
+        if (o.stampede) {
+            o.stampedeDefaults();
+        } else if (o.rate != null || o.sweep) {
+            throw new UsageException("--rate and --sweep belong to --stampede");
         }
         if (o.url != null && !o.url.matches("https?://[^/:]+(:\\d+)?")) {
             throw new UsageException("--url must look like http://host:port, not '" + o.url + "'");
@@ -184,7 +227,24 @@ public final class BenchOptions {
     }
 
     public int buyers() {
-        return buyers != null ? buyers : Math.max(100, seats / 2);
+        return buyers != null ? buyers : stampede ? 4 * seats : Math.max(100, seats / 2);
+    }
+
+
+    /** The stampede's defaults for what the command line left open. */
+    private void stampedeDefaults() {
+        if (!given.contains("--seats") && !given.contains("--stadium")) {
+            seats = 10_000;
+        }
+        if (!given.contains("--connections")) {
+            connections = 256;
+        }
+        if (!given.contains("--duration")) {
+            duration = Duration.ofSeconds(20);
+        }
+        if (!given.contains("--retries")) {
+            retries = 2;
+        }
     }
 
     private static int intIn(String v, String name, int min, int max) {

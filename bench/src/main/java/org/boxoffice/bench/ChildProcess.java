@@ -60,13 +60,21 @@ final class ChildProcess implements AutoCloseable {
 
     @Override
     public void close() {
+        close(30);
+    }
+
+    /**
+     * Asks the process to stop and waits up to {@code seconds} before killing it (a JVM writing an
+     * AOT cache on its way out needs longer than the usual half minute).
+     */
+    void close(int seconds) {
         if (!process.isAlive()) {
             return;
         }
         process.destroy();
         try {
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                System.err.println("bench: " + name + " (pid " + process.pid() + ") did not stop in 30 s; killing it");
+            if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+                System.err.println("bench: " + name + " (pid " + process.pid() + ") did not stop in " + seconds + " s; killing it");
                 process.destroyForcibly();
                 process.waitFor(10, TimeUnit.SECONDS);
             }

@@ -88,6 +88,28 @@ final class Database implements AutoCloseable {
         }
     }
 
+    /**
+     * The settings that decide whether an acknowledged commit survives a crash, as the server runs
+     * them ({@code SHOW}), plus any per-database or per-role overrides: every system of a run writes
+     * to this one server, and neither the service nor the baseline server changes them per session.
+     */
+    java.util.Map<String, String> durabilitySettings() {
+        java.util.Map<String, String> m = new java.util.LinkedHashMap<>();
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            for (String name : new String[]{"fsync", "synchronous_commit", "full_page_writes", "wal_sync_method", "commit_delay"}) {
+                try (java.sql.ResultSet rs = s.executeQuery("SHOW " + name)) {
+                    m.put(name, rs.next() ? rs.getString(1) : "?");
+                }
+            }
+            try (java.sql.ResultSet rs = s.executeQuery("SELECT count(*) FROM pg_db_role_setting")) {
+                m.put("perDatabaseOrRoleOverrides", rs.next() ? rs.getString(1) : "?");
+            }
+        } catch (SQLException e) {
+            m.put("error", e.getMessage());
+        }
+        return m;
+    }
+
     String describe() {
         return embedded != null ? "embedded PostgreSQL on port " + embedded.port() + " (synchronous_commit on)" : url;
     }

@@ -14,6 +14,8 @@ import org.boxoffice.bench.http.HttpConnection;
 import org.boxoffice.bench.http.HttpResponse;
 import org.boxoffice.bench.load.Buyer;
 import org.boxoffice.bench.load.LoadRun;
+import org.boxoffice.bench.load.OpenLoopRun;
+import org.boxoffice.bench.load.Sweep;
 import org.boxoffice.bench.load.RunResult;
 import org.boxoffice.bench.load.SeatMap;
 import org.boxoffice.bench.load.ShowPlan;
@@ -23,6 +25,7 @@ import org.boxoffice.bench.probe.ExpiryCheck;
 import org.boxoffice.bench.probe.HeapFootprint;
 import org.boxoffice.bench.probe.HttpCeiling;
 import org.boxoffice.bench.probe.JfrProfile;
+import org.boxoffice.bench.probe.PhaseCost;
 import org.boxoffice.bench.report.BenchReport;
 import org.boxoffice.bench.report.Chart;
 import org.boxoffice.bench.report.ResultsJson;
@@ -106,12 +109,20 @@ final class FlashSaleBench {
             systems.addAll(baselines(db));
 
             BenchReport report = new BenchReport(started, machine(db), command(), settings(), systems, ceiling,
-                    box.expiry(), box.memory(), Targets.evaluate(systems, box.expiry(), box.memory()), notes);
+                    box.expiry(), box.memory(), o.stampede ? Targets.stampede(systems, ceiling)
+                    : Targets.evaluate(systems, box.expiry(), box.memory()), notes);
             ResultsJson.write(report, out.resolve("results.json"));
             Chart.write(systems.stream().map(SystemOutcome::run).toList(),
                     String.format(Locale.ROOT, "Flash sale: %,d seats, %,d buyers, %d connections (%s)",
                             o.seats, o.buyers(), o.connections, report.machine().get("summary")),
                     out.resolve("chart.png"));
+            Map<String, Sweep.Result> sweeps = new LinkedHashMap<>();
+            systems.stream().filter(s -> s.sweep() != null).forEach(s -> sweeps.put(s.run().system(), s.sweep()));
+            if (!sweeps.isEmpty()) {
+                Chart.writeSweep(sweeps, String.format(Locale.ROOT, "Stampede rate sweep: %,d seats, %,d buyers, %d connections,"
+                        + " %d s per rate (%s)", o.seats, o.buyers(), o.connections, o.sweepStep.toSeconds(),
+                        report.machine().get("summary")), out.resolve("sweep.png"));
+            }
             String summary = SummaryTable.render(report);
             Files.writeString(out.resolve("summary.txt"), summary);
             System.out.println(summary);
@@ -160,41 +171,11 @@ final class FlashSaleBench {
             log("using the service at " + o.url);
             api.awaitReady(Duration.ofMinutes(1), () -> true);
         } else {
-            int port = ChildProcess.freePort();
-            Map<String, String> env = new LinkedHashMap<>();
-            env.put("SERVER_PORT", Integer.toString(port));
-            env.put("SERVER_HOST", HOST);
-            env.put("BOXOFFICE_DATA_DIR", work.resolve("service").toString());
-            env.put("BOXOFFICE_DB_URL", db.url());
-            env.put("BOXOFFICE_DB_USER", db.user());
-            env.put("BOXOFFICE_DB_PASSWORD", db.password());
-            if (o.servicePool != null) {
-                env.put("BOXOFFICE_DB_POOL", Integer.toString(o.servicePool));
-            }
-            env.put("BOXOFFICE_GRID_PORT", Integer.toString(ChildProcess.freePort()));
-            // a cluster name of its own: never join another member running on this machine
-            env.put("BOXOFFICE_GRID_CLUSTER", "bench-" + HexFormat.of().formatHex(randomBytes(4)));
-            env.put("BOXOFFICE_AUTH_DEVTOKENS", "true");
-            env.put("BOXOFFICE_AUTH_DEVROLES", "true");
-            // the load generator is one client address standing in for thousands of fans' addresses;
-            // the per-account limit stays on, as every simulated fan is an account of its own
-            env.put("BOXOFFICE_LIMITS_ADDRESS", "0");
-            env.put("BOXOFFICE_DEMO_SEED", "true");
-            List<String> command = new ArrayList<>();
-            command.add(o.java.toString());
-            command.addAll(jvmOptions());
-            command.add("-Dhazelcast.phone.home.enabled=false");
-            command.add("-jar");
-            command.add(o.appJar.toAbsolutePath().toString());
-            log("starting the service (" + o.appJar + ") on port " + port);
-            service = ChildProcess.start("service", command, env, out.resolve("service.log"));
+            ServiceLauncher.Started started = ServiceLauncher.start(o, db, work.resolve("service"), ServiceLauncher.aotCache(o),
+                    out.resolve("service.log"));
+            service = started.process();
             resources.push(service);
-            api = new BoxofficeApi(HOST, port);
-            try {
-                api.awaitReady(Duration.ofMinutes(3), service::isAlive);
-            } catch (IllegalStateException e) {
-                throw new IllegalStateException(e.getMessage() + "\n--- " + service.log() + " ---\n" + service.tail(30), e);
-            }
+            api = started.api();
         }
         String admin = api.adminToken();
         long t0 = System.nanoTime();
@@ -216,6 +197,12 @@ final class FlashSaleBench {
             String warmId = warm.path("showId").asText();
             return new Target("boxoffice-warmup", api.host(), api.port(), warmId, ShowPlan.fromShow(api.show(warmId)));
         });
+        Sweep.Result sweep = sweep("boxoffice", crowd, () -> {
+            JsonNode trial = api.createShow(admin, BoxofficeApi.showRequest(o.event, ShowPlan.regularSections(o.seats),
+                    HOLD_SECONDS, null, o.blockGroups));
+            String trialId = trial.path("showId").asText();
+            return new Target("boxoffice", api.host(), api.port(), trialId, ShowPlan.fromShow(api.show(trialId)));
+        });
         LoadRun.Room room = null;
         if (o.waitingRoom != null) {
             api.openWaitingRoom(admin, showId, o.waitingRoom);
@@ -233,7 +220,7 @@ final class FlashSaleBench {
         if (profiling) {
             JfrProfile.start(jcmd(), pid);
         }
-        SystemOutcome outcome = measure(target, crowd, room, db, pid, o.pay, () -> {
+        SystemOutcome outcome = measure(target, crowd, room, sweep, db, pid, o.pay, () -> {
             if (db == null) {
                 return null;
             }
@@ -309,10 +296,12 @@ final class FlashSaleBench {
         resources.push(server);
         awaitHealth(port, server);
         // a first pass warms the server and the client, the second is the figure
-        HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(1));
-        ceiling = HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(2));
-        log(String.format(Locale.ROOT, "HTTP ceiling (empty handler, same web server and client): %,.0f requests/s",
-                ceiling.requestsPerSecond()));
+        CpuMeter ceilingMeter = cpuMeter(null, server.pid());
+        HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(1), ceilingMeter);
+        ceiling = HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(3), ceilingMeter);
+        log(String.format(Locale.ROOT, "HTTP ceiling (empty handler, same web server and client): %,.0f requests/s;"
+                        + " CPU per request: server %.0f us, load generator %.0f us",
+                ceiling.requestsPerSecond(), ceiling.serverMicrosPerRequest(), ceiling.generatorMicrosPerRequest()));
 
         ShowPlan plan = ShowPlan.of(ShowPlan.regularSections(o.seats));
         ShowPlan warmPlan = ShowPlan.of(ShowPlan.regularSections(Math.min(o.seats, WARMUP_SEATS)));
@@ -332,9 +321,17 @@ final class FlashSaleBench {
                 }
                 return new Target(strategy.systemName() + "-warmup", HOST, port, warmId, warmPlan);
             });
+            int[] trials = {0};
+            Sweep.Result sweep = sweep(strategy.systemName(), crowd, () -> {
+                String trialId = showId + "-trial-" + ++trials[0];
+                try (Connection c = db.connect()) {
+                    BaselineSchema.createShow(c, trialId, strategy, HOLD_SECONDS * 1000L, plan);
+                }
+                return new Target(strategy.systemName(), HOST, port, trialId, plan);
+            });
             db.checkpoint();
             Target target = new Target(strategy.systemName(), HOST, port, showId, plan);
-            outcomes.add(measure(target, crowd, null, db, server.pid(), 0, () -> {
+            outcomes.add(measure(target, crowd, null, sweep, db, server.pid(), 0, () -> {
                 try (Connection c = db.connect()) {
                     return ReferenceState.baseline(c, showId);
                 }
@@ -357,15 +354,35 @@ final class FlashSaleBench {
      * @param payShare share of the buyers keeping their hold who pay for it (0 for the baselines: no checkout)
      * @param bookingReferee the show's bookings and money, or null where there is no checkout
      */
-    private SystemOutcome measure(Target target, List<Buyer> crowd, LoadRun.Room room, Database db, long serverPid,
+    private SystemOutcome measure(Target target, List<Buyer> crowd, LoadRun.Room room, Sweep.Result sweep, Database db, long serverPid,
                                   double payShare, Step<ReferenceState> referee, Step<BookingState> bookingReferee,
                                   long graceMillis, Step<JfrProfile.Summary> profile) throws Exception {
         CpuMeter meter = cpuMeter(db, serverPid);
         log("selling " + target.showId() + " on " + target.name());
         Map<String, Long> threadsBefore = serverPid > 0 ? CpuMeter.threadKinds(serverPid) : Map.of();
         CpuMeter.Sample before = meter.sample();
-        RunResult run = new LoadRun(target, crowd, settings(o.duration, o.abandon, payShare, false), room).run();
+        double rate = measuredRate(sweep);
+        if (o.stampede) {
+            log(String.format(Locale.ROOT, "stampede on %s: %,.0f hold attempts/s offered for %d s", target.name(), rate,
+                    o.duration.toSeconds()));
+        }
+        // the stampede's CPU over time, to price the refusals after the sell-out on their own
+        List<CpuMeter.Sample> cpuOverTime = java.util.Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        if (o.stampede) {
+            sampler.scheduleAtFixedRate(() -> cpuOverTime.add(meter.sample()), 0, PhaseCost.SAMPLE_MILLIS,
+                    java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+        RunResult run;
+        try {
+            run = o.stampede ? new OpenLoopRun(target, crowd, openLoop(rate, o.duration), room).run()
+                    : new LoadRun(target, crowd, settings(o.duration, o.abandon, payShare, false), room).run();
+        } finally {
+            sampler.shutdown();
+            sampler.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+        }
         CpuMeter.Sample after = meter.sample();
+        PhaseCost refusals = PhaseCost.afterSellOut(run, List.copyOf(cpuOverTime));
         Map<String, Double> serverThreads = new LinkedHashMap<>();
         if (serverPid > 0) {
             CpuMeter.threadKinds(serverPid).entrySet().stream()
@@ -401,7 +418,8 @@ final class FlashSaleBench {
             log(target.name() + ": invariant violations: " + violations
                     + (violations > 0 ? "  <<<<<<<<<<<<<<<< VIOLATION" : ""));
         }
-        return new SystemOutcome(run, invariants, bookings, CpuMeter.between(before, after), serverThreads, left, summary);
+        return new SystemOutcome(run, invariants, bookings, CpuMeter.between(before, after), serverThreads, left, summary,
+                sweep, refusals);
     }
 
     /**
@@ -455,6 +473,45 @@ final class FlashSaleBench {
                 (System.nanoTime() - start) / 1e9, 100 * jitShare));
     }
 
+    /**
+     * --sweep: the highest rate the system sustains, each trial on a fresh show of the same size with
+     * the same crowd; null without --sweep. Not measured beyond the trials' own figures.
+     */
+    private Sweep.Result sweep(String system, List<Buyer> crowd, Step<Target> freshShow) throws Exception {
+        if (!o.stampede || !o.sweep) {
+            return null;
+        }
+        Sweep.Result result = Sweep.search(BenchOptions.SWEEP_START, BenchOptions.SWEEP_MAX, 2, BenchOptions.SWEEP_BUDGET_MS,
+                rate -> {
+                    Target show = freshShow.get();
+                    Sweep.Step step = Sweep.Step.of(new OpenLoopRun(show, crowd, openLoop(rate, o.sweepStep), null).run(),
+                            BenchOptions.SWEEP_BUDGET_MS);
+                    log(String.format(Locale.ROOT, "sweep %s: offered %,.0f/s, answered %,.0f/s, hold p50 %.1f ms p99 %.1f ms%s",
+                            system, step.offeredPerSecond(), step.achievedPerSecond(), step.holdP50Ms(), step.holdP99Ms(),
+                            step.sustained() ? "" : "  (not sustained)"));
+                    return step;
+                });
+        log(String.format(Locale.ROOT, "sweep %s: highest sustained rate %s", system,
+                result.bestRate() == null ? "none" : String.format(Locale.ROOT, "%,.0f/s", result.bestRate())));
+        return result;
+    }
+
+    /** The stampede's measured rate: --rate, else the system's sweep best, else the default. */
+    private double measuredRate(Sweep.Result sweep) {
+        if (o.rate != null) {
+            return o.rate;
+        }
+        if (sweep != null) {
+            // a system that sustained not even the first rate is measured at it: its figures then show by how much it misses
+            return sweep.bestRate() != null ? sweep.bestRate() : BenchOptions.SWEEP_START;
+        }
+        return BenchOptions.STAMPEDE_RATE;
+    }
+
+    private OpenLoopRun.Settings openLoop(double rate, Duration limit) {
+        return new OpenLoopRun.Settings(rate, limit, o.connections, o.retries, o.bestAvailable, o.readEvery, o.seed);
+    }
+
     private LoadRun.Settings settings(Duration limit, double abandon, double pay, boolean recycle) {
         return new LoadRun.Settings(o.connections, limit, o.retries, o.bestAvailable, abandon, pay, o.readEvery, o.seed, recycle);
     }
@@ -506,7 +563,7 @@ final class FlashSaleBench {
     }
 
     private List<String> jvmOptions() {
-        return Arrays.stream(o.serviceOpts.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
+        return ServiceLauncher.jvmOptions(o);
     }
 
     private Path jcmd() {
@@ -617,8 +674,12 @@ final class FlashSaleBench {
         m.put("os", System.getProperty("os.name") + " " + System.getProperty("os.version") + " " + System.getProperty("os.arch"));
         m.put("java", Runtime.version().toString() + " (" + System.getProperty("java.vm.vendor") + ")");
         m.put("postgresql", pg + (db != null ? " — " + db.describe() : ""));
+        Map<String, String> durability = db == null ? null : db.durabilitySettings();
+        m.put("postgresqlSettings", durability);
         m.put("summary", String.format(Locale.ROOT, "%d cores %s, %d GiB, Java %s, PostgreSQL %s", cores, cpu,
-                Math.round(memory / (1024.0 * 1024 * 1024)), Runtime.version().feature(), pg));
+                Math.round(memory / (1024.0 * 1024 * 1024)), Runtime.version().feature(), pg)
+                + (durability == null ? "" : " (fsync " + durability.get("fsync") + ", synchronous_commit "
+                + durability.get("synchronous_commit") + ")"));
         return m;
     }
 

@@ -322,35 +322,10 @@ final class ReadBench {
 
     /** The service as the flash-sale bench starts it: its own cluster, dev tokens, the demo catalog. */
     private Server startService(Database db, Path work) throws Exception {
-        int port = ChildProcess.freePort();
-        Map<String, String> env = new LinkedHashMap<>();
-        env.put("SERVER_PORT", Integer.toString(port));
-        env.put("SERVER_HOST", HOST);
-        env.put("BOXOFFICE_DATA_DIR", work.resolve("service").toString());
-        env.put("BOXOFFICE_DB_URL", db.url());
-        env.put("BOXOFFICE_DB_USER", db.user());
-        env.put("BOXOFFICE_DB_PASSWORD", db.password());
-        env.put("BOXOFFICE_GRID_PORT", Integer.toString(ChildProcess.freePort()));
-        env.put("BOXOFFICE_GRID_CLUSTER", "reads-" + HexFormat.of().formatHex(randomBytes(4)));
-        env.put("BOXOFFICE_AUTH_DEVTOKENS", "true");
-        env.put("BOXOFFICE_LIMITS_ADDRESS", "0");
-        env.put("BOXOFFICE_DEMO_SEED", "true");
-        List<String> command = new ArrayList<>();
-        command.add(o.java.toString());
-        command.addAll(jvmOptions());
-        command.add("-Dhazelcast.phone.home.enabled=false");
-        command.add("-jar");
-        command.add(o.appJar.toAbsolutePath().toString());
-        log("starting the service (" + o.appJar + ") on port " + port);
-        ChildProcess service = ChildProcess.start("service", command, env, out.resolve("service.log"));
-        resources.push(service);
-        BoxofficeApi api = new BoxofficeApi(HOST, port);
-        try {
-            api.awaitReady(Duration.ofMinutes(3), service::isAlive);
-        } catch (IllegalStateException e) {
-            throw new IllegalStateException(e.getMessage() + "\n--- " + service.log() + " ---\n" + service.tail(30), e);
-        }
-        return new Server("service", port, service.pid());
+        ServiceLauncher.Started started = ServiceLauncher.start(o, db, work.resolve("service"), ServiceLauncher.aotCache(o),
+                out.resolve("service.log"));
+        resources.push(started.process());
+        return new Server("service", started.port(), started.process().pid());
     }
 
     private List<String> jvmOptions() {

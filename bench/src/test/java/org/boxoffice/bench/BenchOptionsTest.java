@@ -22,6 +22,33 @@ class BenchOptionsTest {
     }
 
     @Test
+    void stampede_demandsTenTimesTheSeats_andKeepsWhatTheCommandLineGave() throws Exception {
+        BenchOptions o = BenchOptions.parse("--stampede", "--sweep");
+        assertEquals(10_000, o.seats);
+        // 4 buyers a seat wanting 2.5 seats on average: 10x the seats in demand
+        assertEquals(40_000, o.buyers());
+        assertEquals(256, o.connections);
+        assertEquals(2, o.retries, "each buyer tries at most 3 times");
+        assertEquals(Duration.ofSeconds(20), o.duration);
+        assertTrue(o.sweep);
+
+        BenchOptions given = BenchOptions.parse("--stampede", "--seats", "2000", "--connections", "64", "--retries", "1",
+                "--rate", "1500");
+        assertEquals(2_000, given.seats);
+        assertEquals(8_000, given.buyers());
+        assertEquals(64, given.connections);
+        assertEquals(1, given.retries);
+        assertEquals(1_500.0, given.rate);
+    }
+
+    @Test
+    void rateAndSweep_belongToTheStampede() {
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--rate", "100"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--sweep"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--stampede", "--rate", "0"));
+    }
+
+    @Test
     void pay_isAShareOfTheBuyersKeepingTheirHold() throws Exception {
         assertEquals(0.5, BenchOptions.parse("--pay", "0.5").pay);
         assertEquals(1.0, BenchOptions.parse("--pay=1").pay);

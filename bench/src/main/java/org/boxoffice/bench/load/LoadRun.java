@@ -168,7 +168,8 @@ public final class LoadRun {
                 Latency.of(stats.totalReads()), Latency.of(stats.totalReleases()), stats.timeline(),
                 room == null ? null : new RunResult.RoomStats(admittedUpTo, passesFetched.sum(), queuePolls.sum(), roomClosed.get()),
                 List.copyOf(acked), Set.copyOf(released), checkouts == null ? null : checkouts.summary(),
-                checkouts == null ? List.of() : checkouts.bookings(), checkouts == null ? Set.of() : checkouts.paidHolds());
+                checkouts == null ? List.of() : checkouts.bookings(), checkouts == null ? Set.of() : checkouts.paidHolds(),
+                null);
     }
 
     /** Follows the room's public counters, as a waiting page does, until the run ends. */

@@ -109,6 +109,23 @@ public final class SeatChooser {
     }
 
     /**
+     * {@code quantity} adjacent seats in a front-skewed random row of the section, whatever the map
+     * shows: what a fan clicks on a map that no longer shows anything free (a stampede's refusals).
+     */
+    public static int[] anyGroup(ShowPlan.Section section, int quantity, RandomGenerator random) {
+        List<ShowPlan.Row> rows = section.rows();
+        double u = random.nextDouble();
+        ShowPlan.Row row = rows.get((int) (rows.size() * u * u));
+        int q = Math.min(quantity, row.seats());
+        int start = row.offset() + random.nextInt(row.seats() - q + 1);
+        int[] out = new int[q];
+        for (int i = 0; i < q; i++) {
+            out[i] = start + i;
+        }
+        return out;
+    }
+
+    /**
      * The first run of {@code quantity} free seats in the row at or after seat {@code from}, else
      * the first one before it; -1 if the row has none. One pass over the row: a fan scanning a
      * nearly full map must not cost the load generator more than the request it sends.

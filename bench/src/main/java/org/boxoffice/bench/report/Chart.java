@@ -2,6 +2,7 @@ package org.boxoffice.bench.report;
 
 import org.boxoffice.bench.load.RunResult;
 import org.boxoffice.bench.load.RunStats;
+import org.boxoffice.bench.load.Sweep;
 
 import javax.imageio.ImageIO;
 import java.awt.BasicStroke;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -68,8 +70,52 @@ public final class Chart {
             latency.add(series(r.system() + " seat map p99", c, DOTTED, r, RunStats.TimelinePoint::readP99Ms));
         }
         double maxT = runs.stream().flatMap(r -> r.timeline().stream()).mapToDouble(RunStats.TimelinePoint::t).max().orElse(1);
-        panel(g, "Throughput per second", "requests/s", throughput, 60, 470, maxT, false);
-        panel(g, "Latency per second (ms, log scale)", "ms", latency, 540, 940, maxT, true);
+        panel(g, "Throughput per second", "requests/s", throughput, 60, 470, maxT, false, " s");
+        panel(g, "Latency per second (ms, log scale)", "ms", latency, 540, 940, maxT, true, " s");
+        g.dispose();
+        ImageIO.write(image, "png", file.toFile());
+    }
+
+    /**
+     * {@code sweep.png}: per system, each trial of the rate sweep: hold p99 (solid) and p50 (dashed)
+     * against the offered rate (log scale, the 250 ms budget as a grey line), and the answered
+     * rate against the offered one (the diagonal is keeping up).
+     */
+    public static void writeSweep(Map<String, Sweep.Result> sweeps, String title, Path file) throws IOException {
+        System.setProperty("java.awt.headless", "true");
+        BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
+        Graphics2D g = image.createGraphics();
+        g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
+        g.setRenderingHint(RenderingHints.KEY_TEXT_ANTIALIASING, RenderingHints.VALUE_TEXT_ANTIALIAS_ON);
+        g.setColor(Color.WHITE);
+        g.fillRect(0, 0, WIDTH, HEIGHT);
+        g.setColor(Color.BLACK);
+        g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
+        g.drawString(title, LEFT, 30);
+        List<Series> latency = new ArrayList<>();
+        List<Series> rates = new ArrayList<>();
+        double maxRate = 1;
+        int i = 0;
+        for (Map.Entry<String, Sweep.Result> e : sweeps.entrySet()) {
+            Color c = COLORS[i++ % COLORS.length];
+            List<Sweep.Step> steps = e.getValue().steps().stream()
+                    .sorted(java.util.Comparator.comparingDouble(Sweep.Step::offeredPerSecond)).toList();
+            latency.add(new Series(e.getKey() + " hold p99", c, SOLID,
+                    steps.stream().map(s -> new double[]{s.offeredPerSecond(), s.holdP99Ms()}).toList()));
+            latency.add(new Series(e.getKey() + " hold p50", c, DASHED,
+                    steps.stream().map(s -> new double[]{s.offeredPerSecond(), s.holdP50Ms()}).toList()));
+            rates.add(new Series(e.getKey() + " answered/s", c, SOLID,
+                    steps.stream().map(s -> new double[]{s.offeredPerSecond(), s.achievedPerSecond()}).toList()));
+            maxRate = Math.max(maxRate, steps.stream().mapToDouble(Sweep.Step::offeredPerSecond).max().orElse(1));
+            if (e.getValue().budgetMs() > 0 && i == 1) {
+                latency.add(new Series("budget " + (int) e.getValue().budgetMs() + " ms", Color.GRAY, DOTTED,
+                        List.of(new double[]{0, e.getValue().budgetMs()}, new double[]{niceCeiling(maxRate) * 2, e.getValue().budgetMs()})));
+            }
+        }
+        double xMax = niceCeiling(maxRate);
+        rates.add(new Series("offered (keeping up)", Color.GRAY, DOTTED, List.of(new double[]{0, 0}, new double[]{xMax, xMax})));
+        panel(g, "Hold latency vs offered rate (ms from intended send time, log scale)", "ms", latency, 60, 470, xMax, true, "/s");
+        panel(g, "Answered vs offered hold attempts/s", "attempts/s", rates, 540, 940, xMax, false, "/s");
         g.dispose();
         ImageIO.write(image, "png", file.toFile());
     }
@@ -84,7 +130,7 @@ public final class Chart {
     }
 
     private static void panel(Graphics2D g, String title, String unit, List<Series> series, int top, int bottom,
-                              double maxT, boolean log) {
+                              double maxT, boolean log, String xSuffix) {
         int left = LEFT;
         int right = WIDTH - RIGHT;
         int plotTop = top + 30;
@@ -102,7 +148,7 @@ public final class Chart {
             return bottom - f * (bottom - plotTop);
         };
         double tMax = Math.max(1, Math.ceil(maxT));
-        ToDoubleFunction<Double> xPixel = t -> left + t / tMax * (right - left);
+        ToDoubleFunction<Double> xPixel = t -> left + Math.min(t, tMax) / tMax * (right - left);
 
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
         g.setStroke(new BasicStroke(1f));
@@ -124,13 +170,13 @@ public final class Chart {
             String label = v >= 1 || v == 0 ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%.1f", v);
             g.drawString(label, left - 8 - g.getFontMetrics().stringWidth(label), y + 4);
         }
-        int step = (int) Math.max(1, Math.ceil(tMax / 15));
+        int step = (int) Math.max(1, niceCeiling(tMax / 12));
         for (int t = 0; t <= tMax; t += step) {
             int x = (int) xPixel.applyAsDouble((double) t);
             g.setColor(new Color(0xF0, 0xF0, 0xF0));
             g.drawLine(x, plotTop, x, bottom);
             g.setColor(Color.DARK_GRAY);
-            String label = t + " s";
+            String label = String.format(Locale.ROOT, "%,d", t) + xSuffix;
             g.drawString(label, x - g.getFontMetrics().stringWidth(label) / 2, bottom + 16);
         }
         g.setColor(Color.BLACK);

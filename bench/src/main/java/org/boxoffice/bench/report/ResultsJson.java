@@ -42,9 +42,19 @@ public final class ResultsJson {
                     ratios.put("holdsPerSecondVs_" + s.run().system(), box.run().holdsPerSecond() / s.run().holdsPerSecond());
                 }
             }
+            ratios.putAll(StampedeRatios.of(report));
             m.put("ratios", ratios);
         }
-        m.put("httpCeiling", report.httpCeiling());
+        if (report.httpCeiling() != null) {
+            Map<String, Object> ceiling = new LinkedHashMap<>();
+            ceiling.put("figures", report.httpCeiling());
+            ceiling.put("serverMicrosPerRequest", report.httpCeiling().serverMicrosPerRequest());
+            ceiling.put("loadGeneratorMicrosPerRequest", report.httpCeiling().generatorMicrosPerRequest());
+            ceiling.put("wholeMachineMicrosPerRequest", report.httpCeiling().machineMicrosPerRequest());
+            m.put("httpCeiling", ceiling);
+        } else {
+            m.put("httpCeiling", null);
+        }
         m.put("expiry", report.expiry());
         m.put("memory", report.memory());
         m.put("targets", report.targets());
@@ -71,6 +81,7 @@ public final class ResultsJson {
         m.put("peakHoldAttemptsPerSecond", r.peakAttemptsPerSecond());
         m.put("successfulHolds", r.successes());
         m.put("successfulHoldsPerSecond", r.holdsPerSecond());
+        m.put("successfulHoldsPerSecondUntilSoldOut", r.holdsPerSecondWhileSelling());
         m.put("peakSuccessfulHoldsPerSecond", r.peakHoldsPerSecond());
         m.put("seatsHeld", r.seatsHeld());
         m.put("conflicts", r.conflicts());
@@ -94,6 +105,23 @@ public final class ResultsJson {
             m.put("checkouts", pay);
         }
         m.put("cpuSeconds", s.cpuSeconds());
+        Map<String, Object> perAttempt = new LinkedHashMap<>();
+        perAttempt.put("loadGenerator", s.microsPerAttempt("load generator"));
+        perAttempt.put("server", s.microsPerAttempt("server"));
+        perAttempt.put("postgresql", s.microsPerAttempt("postgresql"));
+        perAttempt.put("sum", s.microsPerAttemptSum());
+        perAttempt.put("wholeMachine", s.microsPerAttempt(org.boxoffice.bench.probe.CpuMeter.MACHINE));
+        m.put("cpuMicrosPerHoldAttempt", perAttempt);
+        m.put("postgresqlCpuMicrosPerDurableHold", s.postgresMicrosPerHold());
+        if (r.openLoop() != null) {
+            Map<String, Object> open = new LinkedHashMap<>();
+            open.put("figures", r.openLoop());
+            open.put("generatorThreadMicrosPerRequest", r.openLoop().generatorMicrosPerRequest());
+            open.put("generatorProcessMicrosPerRequest", s.generatorMicrosPerRequest());
+            m.put("openLoop", open);
+        }
+        m.put("sweep", s.sweep());
+        m.put("afterSellOutCpuPerRefusal", s.refusals());
         m.put("serverCpuSecondsByThreadKind", s.serverThreadCpu());
         if (s.invariants() != null) {
             Map<String, Object> inv = new LinkedHashMap<>();

@@ -45,6 +45,36 @@ public final class SummaryTable {
         rows.add(row("seat-map reads (304 share)", systems, r -> fmt("%,d (%.0f %%)", r.reads(),
                 r.reads() == 0 ? 0 : 100.0 * r.notModified() / r.reads())));
         rows.add(row("seat-map p50/p95/p99/p99.9 ms", systems, r -> latency(r.readLatency())));
+        if (systems.stream().anyMatch(s -> s.run().openLoop() != null)) {
+            rows.add(row("holds/s until sold out", systems, r -> fmt("%,.0f", r.holdsPerSecondWhileSelling())));
+            rows.add(row("offered / answered attempts/s", systems, r -> r.openLoop() == null ? "-"
+                    : fmt("%,.0f / %,.0f", r.openLoop().offeredPerSecond(), r.openLoop().achievedPerSecond())));
+            rows.add(row("  arrivals with nobody to send", systems, r -> r.openLoop() == null ? "-" : fmt("%,d", r.openLoop().idleArrivals())));
+            rows.add(row("  send lag p99 ms / max backlog", systems, r -> r.openLoop() == null ? "-"
+                    : fmt("%.1f / %,d", r.openLoop().sendLag().p99(), r.openLoop().maxBacklog())));
+            rows.add(outcomeRow("sweep: highest rate, p99 < 250 ms", systems, s -> s.sweep() == null ? "-"
+                    : s.sweep().bestRate() == null ? "none" : fmt("%,.0f/s", s.sweep().bestRate())));
+            rows.add(outcomeRow("CPU us/attempt: gen+server+pg", systems, s -> fmt("%.0f + %.0f + %.0f = %.0f",
+                    s.microsPerAttempt("load generator"), s.microsPerAttempt("server"), s.microsPerAttempt("postgresql"),
+                    s.microsPerAttemptSum())));
+            rows.add(outcomeRow("after sell-out: CPU us/refusal g+s+pg", systems, s -> s.refusals() == null ? "-"
+                    : fmt("%.0f + %.0f + %.0f (%,.0f in %.0f s)", s.refusals().microsPerAttempt().getOrDefault("load generator", Double.NaN),
+                    s.refusals().microsPerAttempt().getOrDefault("server", Double.NaN),
+                    s.refusals().microsPerAttempt().getOrDefault("postgresql", Double.NaN), s.refusals().attempts(),
+                    s.refusals().toSeconds() - s.refusals().fromSeconds())));
+            rows.add(outcomeRow("  whole machine (neighbours too)", systems, s -> fmt("%.0f", s.microsPerAttempt(
+                    org.boxoffice.bench.probe.CpuMeter.MACHINE))));
+            rows.add(outcomeRow("PostgreSQL CPU us per durable hold", systems, s -> fmt("%.0f", s.postgresMicrosPerHold())));
+            rows.add(outcomeRow("generator CPU us/request (thread)", systems, s -> s.run().openLoop() == null ? "-"
+                    : fmt("%.1f (%.1f)", s.generatorMicrosPerRequest(), s.run().openLoop().generatorMicrosPerRequest())));
+        }
+        if (systems.stream().anyMatch(s -> s.run().openLoop() != null && s.run().openLoop().fairness() != null)) {
+            rows.add(row("room: inversions / holds w/o pass", systems, r -> r.openLoop() == null || r.openLoop().fairness() == null
+                    ? "-" : fmt("%,d / %,d (of %,d tries)", r.openLoop().fairness().inversions(),
+                    r.openLoop().fairness().withoutPassHolds(), r.openLoop().fairness().withoutPassAttempts())));
+            rows.add(row("  passes / wait answers", systems, r -> r.openLoop() == null || r.openLoop().fairness() == null
+                    ? "-" : fmt("%,d / %,d", r.openLoop().fairness().passes(), r.openLoop().fairness().waitAnswers())));
+        }
         if (systems.stream().anyMatch(s -> s.run().room() != null)) {
             rows.add(row("waiting room: admitted / passes", systems, r -> r.room() == null ? "-"
                     : fmt("%,d / %,d", r.room().admittedUpTo(), r.room().passes())));
@@ -90,6 +120,19 @@ public final class SummaryTable {
             }
             sb.append('\n');
         }
+        StampedeRatios.of(report).forEach((name, value) -> {
+            if (!Double.isNaN(value)) {
+                sb.append(fmt("ratio %-55s %.2f%n", name, value));
+            }
+        });
+        for (SystemOutcome s : systems) {
+            if (s.sweep() != null) {
+                sb.append(fmt("sweep %s:", s.run().system()));
+                s.sweep().steps().forEach(st -> sb.append(fmt(" %,.0f/s->p99 %.0f ms%s", st.offeredPerSecond(), st.holdP99Ms(),
+                        st.sustained() ? "" : " (x)")));
+                sb.append('\n');
+            }
+        }
         for (SystemOutcome s : systems) {
             if (s.bookings() != null && s.bookings().violations() > 0) {
                 BookingChecker.Report r = s.bookings();
@@ -114,7 +157,10 @@ public final class SummaryTable {
         sb.append('\n');
         if (report.httpCeiling() != null) {
             sb.append(fmt("\nHTTP ceiling: an empty handler on the same web server, same client and connections: %,.0f requests/s"
-                    + " (p99 %.1f ms)%n", report.httpCeiling().requestsPerSecond(), report.httpCeiling().latency().p99()));
+                    + " (p99 %.1f ms); CPU per request: server %.1f us, load generator %.1f us, whole machine %.1f us%n",
+                    report.httpCeiling().requestsPerSecond(), report.httpCeiling().latency().p99(),
+                    report.httpCeiling().serverMicrosPerRequest(), report.httpCeiling().generatorMicrosPerRequest(),
+                    report.httpCeiling().machineMicrosPerRequest()));
         }
         if (report.expiry() != null) {
             sb.append(fmt("\nexpiry: holds of %d s + %d s grace back on sale %s after expiresAt + grace (per hold: %s ms)%n",
@@ -134,7 +180,7 @@ public final class SummaryTable {
                 sb.append(profile(s.run().system(), s.profile()));
             }
         }
-        sb.append("\ntargets (issue 7):\n");
+        sb.append(systems.stream().anyMatch(s -> s.run().openLoop() != null) ? "\ntargets (issue 17):\n" : "\ntargets (issue 7):\n");
         for (TargetCheck t : report.targets()) {
             String mark = t.met() == null ? "[ ?? ]" : t.met() ? "[ ok ]" : "[MISS]";
             sb.append(fmt("  %s %-50s %-30s %s%n", mark, t.target(), t.goal(), t.measured()));

@@ -3,7 +3,9 @@ package org.boxoffice.bench.report;
 import org.boxoffice.bench.check.BookingChecker;
 import org.boxoffice.bench.check.InvariantChecker;
 import org.boxoffice.bench.load.RunResult;
+import org.boxoffice.bench.load.Sweep;
 import org.boxoffice.bench.probe.JfrProfile;
+import org.boxoffice.bench.probe.PhaseCost;
 
 import java.util.Map;
 
@@ -16,10 +18,39 @@ import java.util.Map;
  * @param serverThreadCpu the server's CPU seconds during the run by kind of thread (GC, JIT, request handlers, ...)
  * @param seatsLeft  seats the system's map still showed available after the run, or null
  * @param profile    the server's Flight Recorder summary, or null
+ * @param sweep      the stampede's rate sweep, or null
+ * @param refusals   CPU per attempt after the stampede's sell-out (refusals only), or null
  */
 public record SystemOutcome(RunResult run, InvariantChecker.Report invariants, BookingChecker.Report bookings,
                             Map<String, Double> cpuSeconds, Map<String, Double> serverThreadCpu, Integer seatsLeft,
-                            JfrProfile.Summary profile) {
+                            JfrProfile.Summary profile, Sweep.Result sweep, PhaseCost refusals) {
+
+    /** CPU microseconds of one process group ({@code load generator}, {@code server}, {@code postgresql}) per hold attempt. */
+    public double microsPerAttempt(String group) {
+        Double cpu = cpuSeconds == null ? null : cpuSeconds.get(group);
+        return cpu == null || run.attempts() == 0 ? Double.NaN : cpu * 1e6 / run.attempts();
+    }
+
+    /** Load generator + server + PostgreSQL CPU per hold attempt, in microseconds. */
+    public double microsPerAttemptSum() {
+        return microsPerAttempt("load generator") + (cpuSeconds != null && cpuSeconds.containsKey("server") ? microsPerAttempt("server") : 0)
+                + microsPerAttempt("postgresql");
+    }
+
+    /** PostgreSQL CPU per successful (durable) hold, in microseconds. */
+    public double postgresMicrosPerHold() {
+        Double cpu = cpuSeconds == null ? null : cpuSeconds.get("postgresql");
+        return cpu == null || run.successes() == 0 ? Double.NaN : cpu * 1e6 / run.successes();
+    }
+
+    /** The load generator process's CPU per request it sent (holds, reads, waiting-room calls), in microseconds. */
+    public double generatorMicrosPerRequest() {
+        Double cpu = cpuSeconds == null ? null : cpuSeconds.get("load generator");
+        if (cpu == null || run.openLoop() == null || run.openLoop().requests() == 0) {
+            return Double.NaN;
+        }
+        return cpu * 1e6 / run.openLoop().requests();
+    }
 
     /** Hold and booking violations together. */
     public long violations() {

@@ -3,6 +3,7 @@ package org.boxoffice.bench.report;
 import org.boxoffice.bench.load.RunResult;
 import org.boxoffice.bench.probe.ExpiryCheck;
 import org.boxoffice.bench.probe.HeapFootprint;
+import org.boxoffice.bench.probe.HttpCeiling;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -64,6 +65,57 @@ public final class Targets {
             out.add(new TargetCheck("inventory of a 60,000-seat show, per replica", "< 2 MB",
                     fmt("%.2f MB (heap growth for the show, all structures: %.2f MB)", mb(memory.inventoryBytes()),
                             mb(memory.heapGrowthBytes())), memory.inventoryBytes() < INVENTORY_BYTES));
+        }
+        return out;
+    }
+
+    /**
+     * Issue 17's targets for {@code --stampede}. The half-rate latency and the fresh member's warm-up
+     * need runs of their own and are reported as not measured here.
+     */
+    public static List<TargetCheck> stampede(List<SystemOutcome> systems, HttpCeiling.Result ceiling) {
+        List<TargetCheck> out = new ArrayList<>();
+        SystemOutcome box = systems.stream().filter(s -> s.run().system().equals("boxoffice")).findFirst().orElse(null);
+        List<SystemOutcome> baselines = systems.stream().filter(s -> s.run().system().startsWith("pg-")).toList();
+        if (box != null && !baselines.isEmpty()) {
+            SystemOutcome cheapest = baselines.stream().min(java.util.Comparator.comparingDouble(SystemOutcome::microsPerAttemptSum)).get();
+            double cpu = box.microsPerAttemptSum() / cheapest.microsPerAttemptSum();
+            out.add(new TargetCheck("CPU per hold attempt (gen + server + pg) vs best baseline", "<= 0.25x",
+                    fmt("%.2fx (%.0f us vs %s %.0f us)", cpu, box.microsPerAttemptSum(), cheapest.run().system(),
+                            cheapest.microsPerAttemptSum()), Double.isNaN(cpu) ? null : cpu <= 0.25));
+            Double boxBest = StampedeRatios.best(box);
+            SystemOutcome fastest = baselines.stream().filter(s -> StampedeRatios.best(s) != null)
+                    .max(java.util.Comparator.comparingDouble(StampedeRatios::best)).orElse(null);
+            if (boxBest != null && fastest != null) {
+                double ratio = boxBest / StampedeRatios.best(fastest);
+                out.add(new TargetCheck("highest sustained attempts/s vs best baseline", ">= 5x",
+                        fmt("%.2fx (%,.0f/s vs %s %,.0f/s)", ratio, boxBest, fastest.run().system(), StampedeRatios.best(fastest)),
+                        ratio >= BASELINE_FACTOR));
+            } else {
+                out.add(new TargetCheck("highest sustained attempts/s vs best baseline", ">= 5x", "needs --sweep", null));
+            }
+            if (boxBest != null && ceiling != null) {
+                double share = boxBest / ceiling.requestsPerSecond();
+                out.add(new TargetCheck("highest sustained attempts/s vs HTTP ceiling", ">= 40 %",
+                        fmt("%.1f %% (%,.0f/s of %,.0f/s)", 100 * share, boxBest, ceiling.requestsPerSecond()), share >= 0.4));
+            }
+            SystemOutcome mostHolds = baselines.stream()
+                    .max(java.util.Comparator.comparingDouble(s -> s.run().holdsPerSecondWhileSelling())).get();
+            double holds = box.run().holdsPerSecondWhileSelling() / mostHolds.run().holdsPerSecondWhileSelling();
+            out.add(new TargetCheck("durable holds/s until sold out vs best baseline", ">= 2x",
+                    fmt("%.2fx (%,.0f/s vs %s %,.0f/s, each at its own best rate)", holds, box.run().holdsPerSecondWhileSelling(),
+                            mostHolds.run().system(), mostHolds.run().holdsPerSecondWhileSelling()), holds >= 2));
+        }
+        out.add(new TargetCheck("hold p99 / seat-map p99 at half the highest rate", "< 50 ms / < 20 ms",
+                "not measured by this run (--rate at half of the sweep's best)", null));
+        out.add(new TargetCheck("fresh member at 80 % of its steady rate", "<= 10 s", "see --aot-cache runs in docs/benchmark.md", null));
+        long violations = systems.stream().mapToLong(SystemOutcome::violations).sum();
+        out.add(new TargetCheck("invariant violations (all systems)", "0", Long.toString(violations), violations == 0));
+        if (box != null && box.run().openLoop() != null && box.run().openLoop().fairness() != null) {
+            RunResult.Fairness f = box.run().openLoop().fairness();
+            out.add(new TargetCheck("waiting room: inversions / holds without a pass", "0 / 0",
+                    fmt("%d / %d (%d tries without a pass)", f.inversions(), f.withoutPassHolds(), f.withoutPassAttempts()),
+                    f.inversions() == 0 && f.withoutPassHolds() == 0));
         }
         return out;
     }

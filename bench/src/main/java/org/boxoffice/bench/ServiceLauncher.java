@@ -1,0 +1,89 @@
+package org.boxoffice.bench;
+
+import org.boxoffice.bench.http.BoxofficeApi;
+
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Starts the service the way every bench run does: on a free port on loopback, a grid cluster of
+ * its own, the bench's PostgreSQL as its referee, dev tokens on, the demo catalog seeded. The flash
+ * sale, the AOT training run and the warm-start measurement all start it here.
+ */
+final class ServiceLauncher {
+
+    static final String HOST = "127.0.0.1";
+
+    /** A started, ready service; close the process to stop it. */
+    record Started(ChildProcess process, BoxofficeApi api, int port) {
+    }
+
+    private ServiceLauncher() {
+    }
+
+    /**
+     * @param extraJvmOptions options after {@code --service-opts} (an AOT cache, a training run's output)
+     * @param log             where its output goes
+     */
+    static Started start(BenchOptions o, Database db, Path dataDir, List<String> extraJvmOptions, Path log) throws Exception {
+        int port = ChildProcess.freePort();
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("SERVER_PORT", Integer.toString(port));
+        env.put("SERVER_HOST", HOST);
+        env.put("BOXOFFICE_DATA_DIR", dataDir.toString());
+        env.put("BOXOFFICE_DB_URL", db.url());
+        env.put("BOXOFFICE_DB_USER", db.user());
+        env.put("BOXOFFICE_DB_PASSWORD", db.password());
+        if (o.servicePool != null) {
+            env.put("BOXOFFICE_DB_POOL", Integer.toString(o.servicePool));
+        }
+        env.put("BOXOFFICE_GRID_PORT", Integer.toString(ChildProcess.freePort()));
+        // a cluster name of its own: never join another member running on this machine
+        byte[] id = new byte[4];
+        new SecureRandom().nextBytes(id);
+        env.put("BOXOFFICE_GRID_CLUSTER", "bench-" + HexFormat.of().formatHex(id));
+        env.put("BOXOFFICE_AUTH_DEVTOKENS", "true");
+        // the bench creates its shows through the admin API, with a dev token that carries the admin role
+        env.put("BOXOFFICE_AUTH_DEVROLES", "true");
+        // the load generator is one client address standing in for thousands of fans' addresses;
+        // the per-account limit stays on, as every simulated fan is an account of its own
+        env.put("BOXOFFICE_LIMITS_ADDRESS", "0");
+        env.put("BOXOFFICE_DEMO_SEED", "true");
+        List<String> command = new ArrayList<>();
+        command.add(o.java.toString());
+        command.addAll(jvmOptions(o));
+        command.addAll(extraJvmOptions);
+        command.add("-Dhazelcast.phone.home.enabled=false");
+        command.add("-jar");
+        // the absolute path, as the AOT training run recorded it: a cache only serves the class path it was made for
+        command.add(o.appJar.toAbsolutePath().toString());
+        FlashSaleBench.log("starting the service (" + o.appJar + ") on port " + port
+                + (extraJvmOptions.isEmpty() ? "" : " with " + String.join(" ", extraJvmOptions)));
+        ChildProcess service = ChildProcess.start("service", command, env, log);
+        BoxofficeApi api = new BoxofficeApi(HOST, port);
+        try {
+            api.awaitReady(Duration.ofMinutes(3), service::isAlive);
+        } catch (IllegalStateException e) {
+            service.close();
+            throw new IllegalStateException(e.getMessage() + "\n--- " + service.log() + " ---\n" + service.tail(30), e);
+        }
+        return new Started(service, api, port);
+    }
+
+    /** The service's AOT cache option, when the launcher passed one; a JDK without AOT support never gets one. */
+    static List<String> aotCache(BenchOptions o) {
+        // errors only: a cache the JDK cannot use is skipped, and the run goes on without it
+        return o.aotCache == null ? List.of() : List.of("-XX:AOTCache=" + o.aotCache.toAbsolutePath(), "-Xlog:aot*=error");
+    }
+
+    static List<String> jvmOptions(BenchOptions o) {
+        return Arrays.stream(o.serviceOpts.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
+    }
+}
