@@ -1,6 +1,8 @@
 package org.boxoffice.app;
 
 import io.helidon.config.Config;
+import org.boxoffice.app.auth.AuthSettings;
+import org.boxoffice.app.catalog.HoldDefaults;
 import org.boxoffice.app.checkout.CheckoutSettings;
 import org.boxoffice.app.payments.PaymentSettings;
 import org.boxoffice.app.waitlist.WaitlistSettings;
@@ -74,26 +76,7 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
                                     Duration tick, int accountPerMinute, int addressPerMinute, int streamsPerMember) {
     }
 
-    /** Hold rules applied to shows that do not set their own. */
-    public record HoldDefaults(int maxSeatsPerHold, int maxPerAccount, Duration duration, Duration grace,
-                               int blockGroups) {
-    }
 
-    /**
-     * @param hmacSecret   HS256 secret (at least 32 bytes), or null
-     * @param rsaPublicKey RS256 public key (PEM), or null; exactly one of the two is set
-     * @param issuer       required {@code iss} claim, or null for any
-     * @param devTokens    serve {@code POST /v1/dev/tokens}: demo mode (see {@link AppSettings#demoMode()})
-     * @param devRoles     dev tokens may carry roles (admin, staff); a separate demo switch, off by default
-     */
-    public record AuthSettings(String hmacSecret, String rsaPublicKey, String issuer, boolean devTokens,
-                               boolean devRoles) {
-
-        /** Dev tokens without roles. */
-        public AuthSettings(String hmacSecret, String rsaPublicKey, String issuer, boolean devTokens) {
-            this(hmacSecret, rsaPublicKey, issuer, devTokens, false);
-        }
-    }
 
     /** The public demo value of {@code boxoffice.auth.secret}: accepted in demo mode only. */
     public static final String DEMO_AUTH_SECRET = "boxoffice-demo-secret-change-me-in-production";

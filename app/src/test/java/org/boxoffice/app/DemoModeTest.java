@@ -1,5 +1,7 @@
 package org.boxoffice.app;
 
+import org.boxoffice.app.auth.AuthSettings;
+
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
 import io.helidon.webserver.WebServerConfig;
@@ -37,7 +39,7 @@ class DemoModeTest {
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
         app = TestApp.start(s -> new AppSettings(s.dataDir(), s.db(), s.embeddedDbPort(), s.dbPoolSize(), s.grid(),
-                s.holds(), new AppSettings.AuthSettings(TestApp.SECRET, null, null, true, false), s.seedDemo(),
+                s.holds(), new AuthSettings(TestApp.SECRET, null, null, true, false), s.seedDemo(),
                 s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), s.admission(), s.invariantEvery(), s.checkout(),
                 s.waitlist()));
         server.routing(app.app::routing);

@@ -1,5 +1,8 @@
 package org.boxoffice.app;
 
+import org.boxoffice.app.auth.AuthSettings;
+import org.boxoffice.app.catalog.HoldDefaults;
+
 import com.zaxxer.hikari.HikariDataSource;
 import org.boxoffice.app.catalog.DemoCatalog;
 import org.boxoffice.grid.GridSettings;
@@ -82,8 +85,8 @@ public final class TestApp implements AutoCloseable {
         int port = 20000 + (int) (Math.random() * 20000);
         return new AppSettings(Path.of("target/test-data"), db, 0, db.poolSize(),
                 new GridSettings(cluster, "127.0.0.1", null, port, List.of("127.0.0.1:" + port), 1),
-                new AppSettings.HoldDefaults(10, 10, Duration.ofMinutes(7), Duration.ofSeconds(5), 16),
-                new AppSettings.AuthSettings(SECRET, null, null, true, true),
+                new HoldDefaults(10, 10, Duration.ofMinutes(7), Duration.ofSeconds(5), 16),
+                new AuthSettings(SECRET, null, null, true, true),
                 false, Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMillis(100),
                 new AppSettings.AdmissionSettings("test-room-secret-for-boxoffice-tests-0123456789", Duration.ofMinutes(10),
                         50, 2, Duration.ofMillis(100), 0, 0, 0),

@@ -13,7 +13,6 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
-import org.boxoffice.app.AppSettings;
 import org.boxoffice.app.http.ApiException;
 
 import java.nio.charset.StandardCharsets;
@@ -59,7 +58,7 @@ public final class Authenticator {
     private record Verified(Principal principal, long expiresAt) {
     }
 
-    public Authenticator(AppSettings.AuthSettings settings, LongSupplier clock) {
+    public Authenticator(AuthSettings settings, LongSupplier clock) {
         this.clock = clock;
         this.issuer = settings.issuer();
         try {

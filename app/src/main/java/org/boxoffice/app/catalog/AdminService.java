@@ -5,7 +5,6 @@ import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
-import org.boxoffice.app.AppSettings;
 import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.http.ApiException;
@@ -58,12 +57,12 @@ public final class AdminService implements HttpService {
     private final ShowDirectory shows;
     private final Seats seats;
     private final ShowSnapshots snapshots;
-    private final AppSettings.HoldDefaults defaults;
+    private final HoldDefaults defaults;
     private final Consumer<Show> announce;
     private final LongSupplier clock;
 
     public AdminService(Authenticator auth, CatalogRepository catalog, ShowDirectory shows, Seats seats,
-                        ShowSnapshots snapshots, AppSettings.HoldDefaults defaults, Consumer<Show> announce,
+                        ShowSnapshots snapshots, HoldDefaults defaults, Consumer<Show> announce,
                         LongSupplier clock) {
         this.auth = auth;
         this.catalog = catalog;

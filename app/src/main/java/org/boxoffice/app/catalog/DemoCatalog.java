@@ -1,6 +1,5 @@
 package org.boxoffice.app.catalog;
 
-import org.boxoffice.app.AppSettings;
 import org.boxoffice.domain.CatalogRepository;
 import org.boxoffice.domain.Event;
 import org.boxoffice.domain.HoldPolicy;
@@ -28,7 +27,7 @@ public final class DemoCatalog {
     private DemoCatalog() {
     }
 
-    public static void seedIfEmpty(CatalogRepository catalog, AppSettings.HoldDefaults defaults, Instant now) {
+    public static void seedIfEmpty(CatalogRepository catalog, HoldDefaults defaults, Instant now) {
         if (!catalog.isEmpty()) {
             return;
         }
@@ -88,7 +87,7 @@ public final class DemoCatalog {
         return sections;
     }
 
-    private static void save(CatalogRepository catalog, AppSettings.HoldDefaults d, String showId, String eventId,
+    private static void save(CatalogRepository catalog, HoldDefaults d, String showId, String eventId,
                              String venueId, Instant startsAt, Instant opensAt, List<SeatPlan.SectionPlan> plan,
                              String currency) {
         ShowLayout layout = SeatPlan.layout(showId, currency, plan);

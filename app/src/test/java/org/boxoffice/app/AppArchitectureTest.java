@@ -1,0 +1,76 @@
+package org.boxoffice.app;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.boxoffice.app.http.ApiException;
+import org.boxoffice.grid.Allowances;
+import org.boxoffice.grid.Inventory;
+import org.boxoffice.grid.ShowSnapshots;
+import org.junit.jupiter.api.Test;
+
+import java.util.Set;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+/** What the app's layout promises, checked on the compiled classes. */
+class AppArchitectureTest {
+
+    private static final JavaClasses APP = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("org.boxoffice.app");
+
+    @Test
+    void packages_formNoCycles_theRootWiresThemAndNothingDependsOnIt() {
+        // every package its own slice, the root (Main, Boxoffice, AppSettings) included
+        slices().matching("org.boxoffice.(**)").should().beFreeOfCycles().check(APP);
+    }
+
+    /**
+     * Refusals travel as values up to the web layer; {@link ApiException} is for the web layer
+     * itself: {@code app.http}, the {@code *Service} classes, and the two request guards that read
+     * the request's headers (the caller's token, the queue pass and rate limits).
+     */
+    @Test
+    void apiException_onlyAtTheHttpEdge() {
+        Set<String> guards = Set.of("Authenticator", "AdmissionGate");
+        // still to turn into outcome values (listed so that nothing new joins them)
+        Set<String> notYet = Set.of("CheckoutManager", "BookingManager", "PaymentEvents", "WaitlistManager",
+                "Idempotency", "Boxoffice");
+        noClasses().that().resideOutsideOfPackage("org.boxoffice.app.http..")
+                .and().haveSimpleNameNotEndingWith("Service")
+                .and(new DescribedPredicate<>("are not a request guard or listed as not converted yet") {
+                    @Override
+                    public boolean test(com.tngtech.archunit.core.domain.JavaClass c) {
+                        String top = c.getName().substring(c.getPackageName().length() + 1).split("\\$")[0];
+                        return !guards.contains(top) && !notYet.contains(top);
+                    }
+                })
+                .should().dependOnClassesThat().areAssignableTo(ApiException.class)
+                .check(APP);
+    }
+
+    /** Seats are changed through {@code Seats} only: it keeps allowance, blocks, rollback and snapshot in step. */
+    @Test
+    void nothingInTheApp_changesSeatsBehindSeats() {
+        // Boxoffice wires the allowances into Seats; nobody else may reach them
+        noClasses().that().doNotHaveFullyQualifiedName(Boxoffice.class.getName())
+                .should().dependOnClassesThat().areAssignableTo(Allowances.class).check(APP);
+        noClasses().should().callMethodWhere(changesSeats()).check(APP);
+    }
+
+    private static DescribedPredicate<JavaMethodCall> changesSeats() {
+        return new DescribedPredicate<>("a block processor, or the snapshot's record") {
+            @Override
+            public boolean test(JavaMethodCall call) {
+                String owner = call.getTargetOwner().getName();
+                String name = call.getName();
+                return owner.equals(Inventory.class.getName()) && Set.of("execute", "executeAll", "hold", "evict").contains(name)
+                        || owner.equals(ShowSnapshots.class.getName()) && name.equals("record");
+            }
+        };
+    }
+}
