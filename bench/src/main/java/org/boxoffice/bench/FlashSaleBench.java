@@ -7,7 +7,7 @@ import org.boxoffice.bench.baseline.ClaimStrategy;
 import org.boxoffice.bench.baseline.Hs256;
 import org.boxoffice.bench.check.BookingChecker;
 import org.boxoffice.bench.check.BookingState;
-import org.boxoffice.bench.check.InvariantChecker;
+import org.boxoffice.bench.check.RunChecker;
 import org.boxoffice.bench.check.ReferenceState;
 import org.boxoffice.bench.http.BoxofficeApi;
 import org.boxoffice.bench.http.HttpConnection;
@@ -182,7 +182,7 @@ final class FlashSaleBench {
         List<String> tokens = api.tokens(Buyer.accountIds(o.buyers()), o.connections);
         log(String.format(Locale.ROOT, "%,d buyer tokens in %.1f s", tokens.size(), (System.nanoTime() - t0) / 1e9));
 
-        JsonNode created = api.createShow(admin, BoxofficeApi.showRequest(o.event, ShowPlan.regularSections(o.seats),
+        JsonNode created = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(o.seats),
                 HOLD_SECONDS, null, o.blockGroups));
         String showId = created.path("showId").asText();
         ShowPlan plan = ShowPlan.fromShow(api.show(showId));
@@ -192,13 +192,13 @@ final class FlashSaleBench {
         List<Buyer> crowd = Buyer.crowd(o.buyers(), o.seed, plan, tokens);
 
         warmUp("boxoffice", crowd, service != null ? service.pid() : -1, () -> {
-            JsonNode warm = api.createShow(admin, BoxofficeApi.showRequest(o.event,
+            JsonNode warm = api.createShow(admin, ShowPlan.createRequest(o.event,
                     ShowPlan.regularSections(Math.min(o.seats, WARMUP_SEATS)), HOLD_SECONDS, null, o.blockGroups));
             String warmId = warm.path("showId").asText();
             return new Target("boxoffice-warmup", api.host(), api.port(), warmId, ShowPlan.fromShow(api.show(warmId)));
         });
         Sweep.Result sweep = sweep("boxoffice", crowd, () -> {
-            JsonNode trial = api.createShow(admin, BoxofficeApi.showRequest(o.event, ShowPlan.regularSections(o.seats),
+            JsonNode trial = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(o.seats),
                     HOLD_SECONDS, null, o.blockGroups));
             String trialId = trial.path("showId").asText();
             return new Target("boxoffice", api.host(), api.port(), trialId, ShowPlan.fromShow(api.show(trialId)));
@@ -207,7 +207,7 @@ final class FlashSaleBench {
         if (o.waitingRoom != null) {
             api.openWaitingRoom(admin, showId, o.waitingRoom);
             long joined = System.nanoTime();
-            room = new LoadRun.Room(api.joinQueue(showId, crowd, o.connections));
+            room = LoadRun.joinQueue(api, showId, crowd, o.connections);
             log(String.format(Locale.ROOT, "%,d buyers joined the waiting room in %.1f s; admitting %.0f a second",
                     room.tickets().size(), (System.nanoTime() - joined) / 1e9, o.waitingRoom));
             notes.add("boxoffice sold through its waiting room at " + o.waitingRoom + " admissions/s; the baselines have no waiting room");
@@ -405,11 +405,11 @@ final class FlashSaleBench {
         Thread.sleep(1_000);
         Integer left = seatsLeft(target);
         BookingState bookingState = run.checkouts() != null ? settled(target.name(), bookingReferee) : null;
-        InvariantChecker.Report invariants = null;
+        RunChecker.Report invariants = null;
         BookingChecker.Report bookings = null;
         ReferenceState state = referee.get();
         if (state != null) {
-            invariants = InvariantChecker.check(run.acked(), run.released(), run.paid(), state.seats(), state.holds(),
+            invariants = RunChecker.check(run.acked(), run.released(), run.paid(), state.seats(), state.holds(),
                     System.currentTimeMillis(), graceMillis);
             if (bookingState != null) {
                 bookings = BookingChecker.check(run.booked(), state.seats(), bookingState);

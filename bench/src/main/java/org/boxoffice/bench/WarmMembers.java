@@ -88,7 +88,7 @@ final class WarmMembers {
                 FlashSaleBench.log("AOT training: a waiting room for 5 s");
                 Target roomShow = show(api, admin, "aot-training");
                 api.openWaitingRoom(admin, roomShow.showId(), 200);
-                LoadRun.Room room = new LoadRun.Room(api.joinQueue(roomShow.showId(), crowd.subList(0, 500), 16));
+                LoadRun.Room room = LoadRun.joinQueue(api, roomShow.showId(), crowd.subList(0, 500), 16);
                 new OpenLoopRun(roomShow, crowd.subList(0, 500), new OpenLoopRun.Settings(400, Duration.ofSeconds(5), 64, 2, 0.2, 5,
                         o.seed), room).run();
             } finally {
@@ -207,7 +207,7 @@ final class WarmMembers {
     }
 
     private Target show(BoxofficeApi api, String admin, String name) {
-        JsonNode created = api.createShow(admin, BoxofficeApi.showRequest(o.event, ShowPlan.regularSections(
+        JsonNode created = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(
                 o.aotTrain != null ? TRAIN_SEATS : o.seats), HOLD_SECONDS, null, o.blockGroups));
         String id = created.path("showId").asText();
         return new Target(name, api.host(), api.port(), id, ShowPlan.fromShow(api.show(id)));

@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Checks a run's bookings against the referee's rows after the run, like {@link InvariantChecker}
+ * Checks a run's bookings against the referee's rows after the run, like {@link RunChecker}
  * does for holds. Pure: the caller loads the rows ({@link BookingState}).
  *
  * <p>Violations (each must be zero):
@@ -25,9 +25,9 @@ import java.util.Set;
  */
 public final class BookingChecker {
 
-    public record Report(long booked, InvariantChecker.Finding seatInTwoBookings, InvariantChecker.Finding missingBookings,
-                         InvariantChecker.Finding wrongSeats, InvariantChecker.Finding seatsNotSold,
-                         InvariantChecker.Finding moneyNotConserved, BookingState.Money money) {
+    public record Report(long booked, RunChecker.Finding seatInTwoBookings, RunChecker.Finding missingBookings,
+                         RunChecker.Finding wrongSeats, RunChecker.Finding seatsNotSold,
+                         RunChecker.Finding moneyNotConserved, BookingState.Money money) {
 
         public long violations() {
             return seatInTwoBookings.count() + missingBookings.count() + wrongSeats.count() + seatsNotSold.count()
@@ -39,7 +39,7 @@ public final class BookingChecker {
     }
 
     /** @param seats the show's seat rows by seat id */
-    public static Report check(Collection<AckedBooking> booked, Map<String, InvariantChecker.SeatRow> seats,
+    public static Report check(Collection<AckedBooking> booked, Map<String, RunChecker.SeatRow> seats,
                                BookingState state) {
         List<String> twice = new ArrayList<>();
         state.liveBookingsBySeat().forEach((seatId, bookingIds) -> {
@@ -64,7 +64,7 @@ public final class BookingChecker {
                         + " had " + b.seatIds());
             }
             for (String seatId : b.seatIds()) {
-                InvariantChecker.SeatRow seat = seats.get(seatId);
+                RunChecker.SeatRow seat = seats.get(seatId);
                 List<Long> live = state.liveBookingsBySeat().getOrDefault(seatId, List.of());
                 boolean sold = seat != null && "SOLD".equals(seat.state()) && b.holdId().equals(seat.holdId());
                 if (!sold || !live.equals(List.of(row.bookingId()))) {
@@ -79,8 +79,8 @@ public final class BookingChecker {
                 : List.of("captured " + money.capturedCents() + " - refunded " + money.refundedCents() + " = "
                 + (money.capturedCents() - money.refundedCents()) + " cents, CONFIRMED bookings " + money.confirmedCents()
                 + " cents (" + money.unsettled() + " payments still settling or owed a refund)");
-        return new Report(booked.size(), InvariantChecker.Finding.of(twice), InvariantChecker.Finding.of(missing),
-                InvariantChecker.Finding.of(wrongSeats), InvariantChecker.Finding.of(notSold),
-                InvariantChecker.Finding.of(unbalanced), money);
+        return new Report(booked.size(), RunChecker.Finding.of(twice), RunChecker.Finding.of(missing),
+                RunChecker.Finding.of(wrongSeats), RunChecker.Finding.of(notSold),
+                RunChecker.Finding.of(unbalanced), money);
     }
 }

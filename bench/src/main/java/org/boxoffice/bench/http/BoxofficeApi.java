@@ -3,7 +3,6 @@ package org.boxoffice.bench.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import org.boxoffice.bench.load.ShowPlan;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -140,48 +139,22 @@ public final class BoxofficeApi {
         }
     }
 
-    /**
-     * Every buyer joins the show's waiting room ({@code POST /v1/shows/{id}/queue}), over
-     * {@code parallelism} connections; returns each account's queue token and place.
-     */
-    public java.util.Map<String, org.boxoffice.bench.load.LoadRun.Ticket> joinQueue(
-            String showId, List<org.boxoffice.bench.load.Buyer> buyers, int parallelism) throws InterruptedException {
-        java.util.Map<String, org.boxoffice.bench.load.LoadRun.Ticket> out = new java.util.concurrent.ConcurrentHashMap<>();
-        overConnections(buyers.size(), parallelism, "joining the waiting room", (c, i) -> {
-            org.boxoffice.bench.load.Buyer b = buyers.get(i);
-            JsonNode j = c.post("/v1/shows/" + showId + "/queue", b.token(), null)
-                    .expect(200, "joining the queue of " + showId).json();
-            out.put(b.accountId(), new org.boxoffice.bench.load.LoadRun.Ticket(
-                    j.path("queueToken").asText(), j.path("position").asLong()));
-        });
-        return out;
+    /** A place in a waiting room: the queue token and the position the room gave. */
+    public record QueuePlace(String queueToken, long position) {
     }
 
     /**
-     * The body of {@code POST /v1/admin/shows} for a show on sale now.
-     *
-     * @param graceSeconds null for the service's default
+     * Each token's account joins the show's waiting room ({@code POST /v1/shows/{id}/queue}), over
+     * {@code parallelism} connections; returns the places in the order of {@code tokens}.
      */
-    public static ObjectNode showRequest(String eventId, List<ShowPlan.SectionSpec> sections, int holdSeconds,
-                                         Integer graceSeconds, Integer blockGroups) {
-        ObjectNode body = HttpResponse.JSON.createObjectNode();
-        body.put("eventId", eventId);
-        body.put("startsAt", Instant.now().plus(Duration.ofDays(180)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
-        body.put("maxSeatsPerHold", 10);
-        body.put("maxPerAccount", 10);
-        body.put("holdSeconds", holdSeconds);
-        if (graceSeconds != null) {
-            body.put("graceSeconds", graceSeconds);
-        }
-        if (blockGroups != null) {
-            body.put("blockGroups", blockGroups);
-        }
-        ArrayNode list = body.putArray("sections");
-        for (ShowPlan.SectionSpec s : sections) {
-            list.addObject().put("name", s.name()).put("price", s.price()).put("rows", s.rows())
-                    .put("seatsPerRow", s.seatsPerRow());
-        }
-        return body;
+    public List<QueuePlace> joinQueue(String showId, List<String> tokens, int parallelism) throws InterruptedException {
+        QueuePlace[] out = new QueuePlace[tokens.size()];
+        overConnections(tokens.size(), parallelism, "joining the waiting room", (c, i) -> {
+            JsonNode j = c.post("/v1/shows/" + showId + "/queue", tokens.get(i), null)
+                    .expect(200, "joining the queue of " + showId).json();
+            out[i] = new QueuePlace(j.path("queueToken").asText(), j.path("position").asLong());
+        });
+        return List.of(out);
     }
 
     /** Creates a show; returns the service's answer ({@code showId}, {@code seatCount}, {@code blocks}, ...). */

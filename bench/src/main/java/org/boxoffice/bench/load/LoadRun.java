@@ -70,6 +70,18 @@ public final class LoadRun {
     public record Room(Map<String, Ticket> tickets) {
     }
 
+    /** Every buyer joins the show's waiting room; their tickets by account, for a {@link Room}. */
+    public static Room joinQueue(org.boxoffice.bench.http.BoxofficeApi api, String showId, List<Buyer> buyers,
+                                 int parallelism) throws InterruptedException {
+        List<org.boxoffice.bench.http.BoxofficeApi.QueuePlace> places =
+                api.joinQueue(showId, buyers.stream().map(Buyer::token).toList(), parallelism);
+        java.util.Map<String, Ticket> tickets = new java.util.HashMap<>();
+        for (int i = 0; i < buyers.size(); i++) {
+            tickets.put(buyers.get(i).accountId(), new Ticket(places.get(i).queueToken(), places.get(i).position()));
+        }
+        return new Room(tickets);
+    }
+
     /** What joining the queue gave a buyer. */
     public record Ticket(String queueToken, long position) {
     }

@@ -1,5 +1,8 @@
 package org.boxoffice.bench.load;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import java.util.ArrayList;
@@ -52,6 +55,34 @@ public final class ShowPlan {
             count += s.seatCount();
         }
         this.seatCount = count;
+    }
+
+    /**
+     * The body of {@code POST /v1/admin/shows} for a show on sale now.
+     *
+     * @param graceSeconds null for the service's default
+     */
+    public static ObjectNode createRequest(String eventId, List<SectionSpec> sections, int holdSeconds,
+                                         Integer graceSeconds, Integer blockGroups) {
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        body.put("eventId", eventId);
+        body.put("startsAt", java.time.Instant.now().plus(java.time.Duration.ofDays(180))
+                .truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString());
+        body.put("maxSeatsPerHold", 10);
+        body.put("maxPerAccount", 10);
+        body.put("holdSeconds", holdSeconds);
+        if (graceSeconds != null) {
+            body.put("graceSeconds", graceSeconds);
+        }
+        if (blockGroups != null) {
+            body.put("blockGroups", blockGroups);
+        }
+        com.fasterxml.jackson.databind.node.ArrayNode list = body.putArray("sections");
+        for (SectionSpec s : sections) {
+            list.addObject().put("name", s.name()).put("price", s.price()).put("rows", s.rows())
+                    .put("seatsPerRow", s.seatsPerRow());
+        }
+        return body;
     }
 
     /**

@@ -39,7 +39,7 @@ public final class ExpiryCheck {
     public static Result run(BoxofficeApi api, String adminToken, String eventId) throws IOException, InterruptedException {
         List<ShowPlan.SectionSpec> sections = List.of(new ShowPlan.SectionSpec("X", "10.00", 4, 25));
         JsonNode created = api.createShow(adminToken,
-                BoxofficeApi.showRequest(eventId, sections, HOLD_SECONDS, GRACE_SECONDS, null));
+                ShowPlan.createRequest(eventId, sections, HOLD_SECONDS, GRACE_SECONDS, null));
         String showId = created.path("showId").asText();
         ShowPlan plan = ShowPlan.fromShow(api.show(showId));
         List<int[]> held = new ArrayList<>();

@@ -1,7 +1,7 @@
 package org.boxoffice.bench.report;
 
 import org.boxoffice.bench.check.BookingChecker;
-import org.boxoffice.bench.check.InvariantChecker;
+import org.boxoffice.bench.check.RunChecker;
 import org.boxoffice.bench.load.Latency;
 import org.boxoffice.bench.load.RunResult;
 import org.boxoffice.bench.probe.JfrProfile;
@@ -142,7 +142,7 @@ public final class SummaryTable {
                         .append(", money ").append(r.moneyNotConserved()).append('\n');
             }
             if (s.invariants() != null && s.invariants().violations() > 0) {
-                InvariantChecker.Report r = s.invariants();
+                RunChecker.Report r = s.invariants();
                 sb.append("\n!!! INVARIANT VIOLATIONS in ").append(s.run().system()).append(": held twice ")
                         .append(r.heldTwice()).append(", missing from PostgreSQL ").append(r.missingFromReferee())
                         .append(", lost ").append(r.lostHolds()).append(", released but held ").append(r.releasedStillHeld())

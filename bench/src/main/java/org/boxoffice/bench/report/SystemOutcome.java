@@ -1,7 +1,7 @@
 package org.boxoffice.bench.report;
 
 import org.boxoffice.bench.check.BookingChecker;
-import org.boxoffice.bench.check.InvariantChecker;
+import org.boxoffice.bench.check.RunChecker;
 import org.boxoffice.bench.load.RunResult;
 import org.boxoffice.bench.load.Sweep;
 import org.boxoffice.bench.probe.JfrProfile;
@@ -21,7 +21,7 @@ import java.util.Map;
  * @param sweep      the stampede's rate sweep, or null
  * @param refusals   CPU per attempt after the stampede's sell-out (refusals only), or null
  */
-public record SystemOutcome(RunResult run, InvariantChecker.Report invariants, BookingChecker.Report bookings,
+public record SystemOutcome(RunResult run, RunChecker.Report invariants, BookingChecker.Report bookings,
                             Map<String, Double> cpuSeconds, Map<String, Double> serverThreadCpu, Integer seatsLeft,
                             JfrProfile.Summary profile, Sweep.Result sweep, PhaseCost refusals) {
 

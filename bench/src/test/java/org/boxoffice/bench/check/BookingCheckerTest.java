@@ -2,7 +2,7 @@ package org.boxoffice.bench.check;
 
 import org.boxoffice.bench.check.BookingState.BookingRow;
 import org.boxoffice.bench.check.BookingState.Money;
-import org.boxoffice.bench.check.InvariantChecker.SeatRow;
+import org.boxoffice.bench.check.RunChecker.SeatRow;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;

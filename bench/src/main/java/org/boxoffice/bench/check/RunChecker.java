@@ -26,7 +26,7 @@ import java.util.Set;
  * holds the bench never saw acknowledged (a response lost to a timeout, say) are counted, not
  * violations: they are held once, only nobody was told.
  */
-public final class InvariantChecker {
+public final class RunChecker {
 
     private static final int EXAMPLES = 10;
 
@@ -55,7 +55,7 @@ public final class InvariantChecker {
         }
     }
 
-    private InvariantChecker() {
+    private RunChecker() {
     }
 
     /**

@@ -1,7 +1,7 @@
 package org.boxoffice.bench.check;
 
-import org.boxoffice.bench.check.InvariantChecker.HoldRow;
-import org.boxoffice.bench.check.InvariantChecker.SeatRow;
+import org.boxoffice.bench.check.RunChecker.HoldRow;
+import org.boxoffice.bench.check.RunChecker.SeatRow;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashMap;
@@ -11,7 +11,7 @@ import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-class InvariantCheckerTest {
+class RunCheckerTest {
 
     private static final long NOW = 1_000_000;
     private static final long LATER = NOW + 60_000;
@@ -38,7 +38,7 @@ class InvariantCheckerTest {
         seat("A-1-3", "AVAILABLE", null);
         holdRow("H1", "ACTIVE", "A-1-1", "A-1-2");
         holdRow("H2", "RELEASED", "A-1-3");
-        InvariantChecker.Report r = InvariantChecker.check(
+        RunChecker.Report r = RunChecker.check(
                 List.of(acked("H1", "A-1-1", "A-1-2"), acked("H2", "A-1-3")), Set.of("H2"), seats, holds, NOW, 0);
         assertEquals(0, r.violations());
         assertEquals(1, r.live());
@@ -50,7 +50,7 @@ class InvariantCheckerTest {
         seat("A-1-1", "HELD", "H2");
         holdRow("H1", "ACTIVE", "A-1-1");
         holdRow("H2", "ACTIVE", "A-1-1");
-        InvariantChecker.Report r = InvariantChecker.check(
+        RunChecker.Report r = RunChecker.check(
                 List.of(acked("H1", "A-1-1"), acked("H2", "A-1-1")), Set.of(), seats, holds, NOW, 0);
         assertEquals(1, r.heldTwice().count());
         // H1 was told it holds the seat, but the row says H2: lost as well
@@ -61,7 +61,7 @@ class InvariantCheckerTest {
     @Test
     void anAcknowledgedHoldWithoutAHoldRow_isMissingFromTheReferee() {
         seat("A-1-1", "HELD", "H1");
-        InvariantChecker.Report r = InvariantChecker.check(List.of(acked("H1", "A-1-1")), Set.of(), seats, holds, NOW, 0);
+        RunChecker.Report r = RunChecker.check(List.of(acked("H1", "A-1-1")), Set.of(), seats, holds, NOW, 0);
         assertEquals(1, r.missingFromReferee().count());
         assertEquals(List.of("H1"), r.missingFromReferee().examples());
     }
@@ -70,7 +70,7 @@ class InvariantCheckerTest {
     void anAcknowledgedHoldWhoseSeatIsAvailable_isLost() {
         seat("A-1-1", "AVAILABLE", null);
         holdRow("H1", "ACTIVE", "A-1-1");
-        InvariantChecker.Report r = InvariantChecker.check(List.of(acked("H1", "A-1-1")), Set.of(), seats, holds, NOW, 0);
+        RunChecker.Report r = RunChecker.check(List.of(acked("H1", "A-1-1")), Set.of(), seats, holds, NOW, 0);
         assertEquals(1, r.lostHolds().count());
     }
 
@@ -81,7 +81,7 @@ class InvariantCheckerTest {
         holdRow("H1", "RELEASED", "A-1-1");
         holdRow("H2", "RELEASED", "A-1-2");
         holdRow("H3", "ACTIVE", "A-1-2");
-        InvariantChecker.Report r = InvariantChecker.check(
+        RunChecker.Report r = RunChecker.check(
                 List.of(acked("H1", "A-1-1"), acked("H2", "A-1-2"), acked("H3", "A-1-2")), Set.of("H1", "H2"),
                 seats, holds, NOW, 0);
         assertEquals(1, r.releasedStillHeld().count());
@@ -95,7 +95,7 @@ class InvariantCheckerTest {
         holds.put("H1", new HoldRow("H1", "EXPIRED", List.of("A-1-1"), NOW - 10_000));
         holdRow("H2", "ACTIVE", "A-1-1");
         AckedHold expired = new AckedHold("H1", "buyer-1", List.of("A-1-1"), NOW - 10_000);
-        InvariantChecker.Report r = InvariantChecker.check(List.of(expired, acked("H2", "A-1-1")), Set.of(),
+        RunChecker.Report r = RunChecker.check(List.of(expired, acked("H2", "A-1-1")), Set.of(),
                 seats, holds, NOW, 5_000);
         assertEquals(0, r.violations());
     }
@@ -104,7 +104,7 @@ class InvariantCheckerTest {
     void seatsHeldByHoldsNobodyWasToldAbout_areCountedButNotViolations() {
         seat("A-1-1", "HELD", "H9");
         holdRow("H9", "ACTIVE", "A-1-1");
-        InvariantChecker.Report r = InvariantChecker.check(List.of(), Set.of(), seats, holds, NOW, 0);
+        RunChecker.Report r = RunChecker.check(List.of(), Set.of(), seats, holds, NOW, 0);
         assertEquals(0, r.violations());
         assertEquals(1, r.unacknowledgedHeldSeats());
     }
@@ -115,7 +115,7 @@ class InvariantCheckerTest {
         seat("A-1-2", "SOLD", "H2");
         holdRow("H1", "CONFIRMED", "A-1-1");
         holdRow("H2", "ACTIVE", "A-1-2");
-        InvariantChecker.Report r = InvariantChecker.check(List.of(acked("H1", "A-1-1"), acked("H2", "A-1-2")),
+        RunChecker.Report r = RunChecker.check(List.of(acked("H1", "A-1-1"), acked("H2", "A-1-2")),
                 Set.of(), Set.of("H1"), seats, holds, NOW, 0);
         assertEquals(1, r.lostHolds().count());
         assertEquals(List.of("H2 A-1-2 is SOLD by H2"), r.lostHolds().examples());
