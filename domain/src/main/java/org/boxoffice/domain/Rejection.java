@@ -22,6 +22,10 @@ public enum Rejection {
     HOLD_EXPIRED,
     /** Best available found no adjacent seats of that size. */
     NO_ADJACENT_SEATS,
+    /** A waitlist join while seats that fit are on sale: hold them instead. */
+    SEATS_AVAILABLE,
+    /** The account already has a live waitlist entry (or an open offer) for the show. */
+    ALREADY_ON_WAITLIST,
     /** The seat is sold and cannot be blocked, or the booking does not own it. */
     NOT_ALLOWED
 }

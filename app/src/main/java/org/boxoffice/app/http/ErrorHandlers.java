@@ -45,6 +45,12 @@ public final class ErrorHandlers {
             send(res, 503, "GRID_UNAVAILABLE", "too few grid members are reachable to change seats safely; nothing was "
                     + "changed, try again", Map.of());
         });
+        routing.error(org.boxoffice.grid.waitlist.WaitlistUnavailableException.class, (req, res, e) -> {
+            LOG.log(Level.WARNING, "waitlist unavailable: " + e.getMessage());
+            res.header(HeaderNames.RETRY_AFTER, "2");
+            send(res, 503, "WAITLIST_UNAVAILABLE", "the waitlist cannot be joined now; nothing was changed, try again",
+                    Map.of());
+        });
         routing.error(org.boxoffice.mapstore.DatabaseException.class, (req, res, e) -> {
             if (e.getCause() instanceof SQLException sql && sql.getSQLState() != null
                     && sql.getSQLState().startsWith(DATA_EXCEPTION)) {

@@ -5,7 +5,6 @@ import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.holds.HoldManager;
 import org.boxoffice.app.holds.HoldView;
-import org.boxoffice.app.http.ApiException;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SeatPicker;
 import org.boxoffice.domain.Show;
@@ -65,58 +64,76 @@ public final class WaitlistManager {
     public record JoinRequest(int quantity, String section) {
     }
 
-    /** The entry after a join, and whether this join made it. */
-    public record Joined(StandingView standing, boolean created) {
+    /** What became of a join. */
+    public sealed interface JoinOutcome {
     }
+
+    /** The entry after a join, and whether this join made it. */
+    public record Joined(StandingView standing, boolean created) implements JoinOutcome {
+    }
+
+    /** Turned down; nothing changed. {@code details} go into the answer beside the message. */
+    public record Refused(Rejection reason, String message, Map<String, Object> details) implements JoinOutcome {
+        Refused(Rejection reason, String message) {
+            this(reason, message, Map.of());
+        }
+    }
+
+    /** What became of leaving. */
+    public enum Left { LEFT, NOT_IN_LINE }
 
     /** An open offer as the API lists it. */
     public record OfferView(String holdId, String showId, String entryId, List<String> seatIds, Instant expiresAt,
                             BigDecimal totalAmount, String currency, String checkout) {
     }
 
-    public Joined join(Principal caller, String showId, JoinRequest request) {
-        Show show = show(showId);
+    /**
+     * Joins the show's waitlist, or says why not.
+     *
+     * @throws WaitlistUnavailableException if the waitlist cannot be reached (nothing changed)
+     */
+    public JoinOutcome join(Principal caller, String showId, JoinRequest request) {
+        Optional<Show> found = shows.find(showId);
+        if (found.isEmpty()) {
+            return new Refused(Rejection.UNKNOWN_SHOW, "show " + showId + " not found");
+        }
+        Show show = found.get();
         long now = clock.getAsLong();
         if (!show.sale().isOpen(now)) {
-            throw new ApiException(422, Rejection.SALE_NOT_OPEN.name(), "the waitlist is open only while the show is on sale",
+            return new Refused(Rejection.SALE_NOT_OPEN, "the waitlist is open only while the show is on sale",
                     Map.of("saleOpensAt", Instant.ofEpochMilli(show.sale().opensAt()),
                             "saleClosesAt", Instant.ofEpochMilli(show.sale().closesAt())));
         }
-        show.policy().checkSize(request.quantity()).ifPresent(r -> {
-            throw new ApiException(422, r.name(), "this show holds at most " + show.policy().maxSeatsPerHold()
+        Optional<Rejection> tooMany = show.policy().checkSize(request.quantity());
+        if (tooMany.isPresent()) {
+            return new Refused(tooMany.get(), "this show holds at most " + show.policy().maxSeatsPerHold()
                     + " seats at a time", Map.of("maxSeatsPerHold", show.policy().maxSeatsPerHold()));
-        });
-        if (request.section() != null && show.layout().section(request.section()).isEmpty()) {
-            throw new ApiException(422, "UNKNOWN_SECTION", "this show has no section " + request.section());
         }
-        Optional<Joined> existing = existing(caller, show, request);
+        if (request.section() != null && show.layout().section(request.section()).isEmpty()) {
+            return new Refused(Rejection.UNKNOWN_SECTION, "this show has no section " + request.section());
+        }
+        Optional<JoinOutcome> existing = existing(caller, show, request);
         if (existing.isPresent()) {
             return existing.get();
         }
-        new SeatPicker(show.layout(), snapshots.get(show)::free).bestAvailable(request.quantity(), request.section())
-                .ifPresent(c -> {
-                    throw new ApiException(409, "SEATS_AVAILABLE", request.quantity() + " adjacent seats are on sale now;"
-                            + " hold them instead of waiting", Map.of("seatIds", c.seatIds()));
-                });
+        Optional<SeatPicker.Candidate> onSale = new SeatPicker(show.layout(), snapshots.get(show)::free)
+                .bestAvailable(request.quantity(), request.section());
+        if (onSale.isPresent()) {
+            return new Refused(Rejection.SEATS_AVAILABLE, request.quantity() + " adjacent seats are on sale now;"
+                    + " hold them instead of waiting", Map.of("seatIds", onSale.get().seatIds()));
+        }
         WaitlistEntry entry = new WaitlistEntry(entryIds.newId(), showId, caller.accountId(), request.quantity(),
                 request.section(), now, recipientPattern.replace("{accountId}", caller.accountId()));
-        boolean joined;
-        try {
-            joined = waitlists.join(entry);
-        } catch (WaitlistUnavailableException e) {
-            throw new ApiException(503, "WAITLIST_UNAVAILABLE", "the waitlist cannot be joined now; nothing was changed,"
-                    + " try again", Map.of("retryAfterSeconds", 2));
-        }
-        if (!joined) {
+        if (!waitlists.join(entry)) {
             // another join of this account won the race
-            return existing(caller, show, request).orElseThrow(() -> new ApiException(409, "ALREADY_ON_WAITLIST",
+            return existing(caller, show, request).orElseGet(() -> new Refused(Rejection.ALREADY_ON_WAITLIST,
                     "this account is already on the waitlist of this show"));
         }
         return new Joined(standing(caller, show).orElseThrow(), true);
     }
 
     /** The account's live entry: the same request again answers it; another one is a conflict. */
-    private Optional<Joined> existing(Principal caller, Show show, JoinRequest request) {
+    private Optional<JoinOutcome> existing(Principal caller, Show show, JoinRequest request) {
         Optional<WaitlistStanding> live = repository.standing(show.showId(), caller.accountId())
                 .filter(s -> s.state().live());
         if (live.isEmpty()) {
@@ -129,37 +146,42 @@ public final class WaitlistManager {
         }
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("entry", StandingView.of(s));
-        throw new ApiException(409, "ALREADY_ON_WAITLIST", s.state() == State.OFFERED
+        return Optional.of(new Refused(Rejection.ALREADY_ON_WAITLIST, s.state() == State.OFFERED
                 ? "seats are offered to this account for this show; check out or decline the offer first"
                 : "this account is already on the waitlist of this show; leave it first to ask for something else",
-                details);
+                details));
     }
 
-    /** The account's entry for the show (live, else its latest); 404 if it never joined. */
-    public StandingView mine(Principal caller, String showId) {
-        Show show = show(showId);
-        return standing(caller, show).orElseThrow(() -> ApiException.notFound("waitlist entry for show " + showId));
+    /** The account's entry for the show (live, else its latest); empty if it never joined. */
+    public Optional<StandingView> mine(Principal caller, String showId) {
+        return shows.find(showId).flatMap(show -> standing(caller, show));
     }
 
     /**
      * Leaves the waitlist: an entry in line ends at once; an open offer is declined (its seats go to
      * the next waiter). 404 if the account has no live entry for the show.
      */
-    public void leave(Principal caller, String showId) {
-        Show show = show(showId);
-        WaitlistStanding s = repository.standing(show.showId(), caller.accountId()).filter(st -> st.state().live())
-                .orElseThrow(() -> ApiException.notFound("waitlist entry for show " + showId));
+    public Left leave(Principal caller, String showId) {
+        Optional<Show> found = shows.find(showId);
+        Optional<WaitlistStanding> live = found.flatMap(show -> repository.standing(show.showId(), caller.accountId()))
+                .filter(st -> st.state().live());
+        if (live.isEmpty()) {
+            return Left.NOT_IN_LINE;
+        }
+        Show show = found.get();
+        WaitlistStanding s = live.get();
         long now = clock.getAsLong();
         long id = s.entry().entryId();
         if (s.state() == State.OFFERED) {
             holds.release(caller, s.holdId());
             repository.end(id, Set.of(State.OFFERED), State.DECLINED, "left the waitlist", now);
-            return;
+            return Left.LEFT;
         }
         // an offer being made right now fails to record itself and gives its seats back
         if (repository.end(id, Set.of(State.WAITING, State.OFFERING), State.LEFT, "left the waitlist", now)) {
             waitlists.remove(show.showId(), List.of(s.entry()));
         }
+        return Left.LEFT;
     }
 
     /** The caller's open offers, all shows: holds made for them from a waitlist, not yet lapsed. */
@@ -181,9 +203,5 @@ public final class WaitlistManager {
 
     private Optional<StandingView> standing(Principal caller, Show show) {
         return repository.standing(show.showId(), caller.accountId()).map(StandingView::of);
-    }
-
-    private Show show(String showId) {
-        return shows.find(showId).orElseThrow(() -> ApiException.notFound("show " + showId));
     }
 }

@@ -8,6 +8,7 @@ import io.helidon.webserver.http.ServerResponse;
 import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.http.Refusals;
 import org.boxoffice.app.http.Json;
 import org.boxoffice.domain.WaitlistEntry;
 
@@ -50,21 +51,30 @@ public final class WaitlistService implements HttpService {
     private void join(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
         String showId = req.path().pathParameters().get("showId");
-        WaitlistManager.Joined joined = waitlist.join(caller, showId, parse(Json.body(req)));
-        if (joined.created()) {
-            res.header("Location", "/v1/shows/" + showId + "/waitlist/me");
+        switch (waitlist.join(caller, showId, parse(Json.body(req)))) {
+            case WaitlistManager.Joined joined -> {
+                if (joined.created()) {
+                    res.header("Location", "/v1/shows/" + showId + "/waitlist/me");
+                }
+                Json.send(res, joined.created() ? 201 : 200, joined.standing());
+            }
+            case WaitlistManager.Refused refused -> Refusals.send(res, refused.reason(), refused.message(), refused.details());
         }
-        Json.send(res, joined.created() ? 201 : 200, joined.standing());
     }
 
     private void mine(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
-        Json.send(res, 200, waitlist.mine(caller, req.path().pathParameters().get("showId")));
+        String showId = req.path().pathParameters().get("showId");
+        Json.send(res, 200, waitlist.mine(caller, showId)
+                .orElseThrow(() -> ApiException.notFound("waitlist entry for show " + showId)));
     }
 
     private void leave(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
-        waitlist.leave(caller, req.path().pathParameters().get("showId"));
+        String showId = req.path().pathParameters().get("showId");
+        if (waitlist.leave(caller, showId) == WaitlistManager.Left.NOT_IN_LINE) {
+            throw ApiException.notFound("waitlist entry for show " + showId);
+        }
         res.status(204).send();
     }
 
