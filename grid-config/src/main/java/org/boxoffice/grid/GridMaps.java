@@ -12,6 +12,8 @@ public final class GridMaps {
     public static final String CATALOG_EVENTS = org.boxoffice.grid.catalog.CatalogSearch.MAP;
     /** The split-brain protection that seat writes need: a quorum of members. */
     public static final String QUORUM = "seat-writes";
+    /** Facts about the running cluster, written once by its first member (such as when it started). */
+    public static final String CLUSTER = "cluster";
     /** Cluster-unique ids for holds. */
     public static final String HOLD_IDS = "hold-ids";
 

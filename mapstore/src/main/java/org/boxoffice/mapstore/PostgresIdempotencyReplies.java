@@ -88,4 +88,19 @@ public final class PostgresIdempotencyReplies {
             throw new DatabaseException("forgetting old Idempotency-Key answers", e);
         }
     }
+
+    /** When the latest answer remembered before {@code before} was made (epoch millis), or 0 if none. */
+    public long latestBefore(long before) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(
+                     "SELECT coalesce(epoch_ms(max(created_at)), 0) FROM idempotency_replies WHERE created_at < ?")) {
+            ps.setObject(1, timestamp(before), Types.TIMESTAMP_WITH_TIMEZONE);
+            try (java.sql.ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException("reading when the last Idempotency-Key answer was made", e);
+        }
+    }
 }

@@ -40,6 +40,7 @@ public final class Idempotency implements AutoCloseable {
     private static final long REMEMBER_MILLIS = TimeUnit.HOURS.toMillis(REMEMBER_HOURS);
 
     private static final Logger LOG = Logger.getLogger(Idempotency.class.getName());
+    private static final String CLUSTER_STARTED = "idempotency.cluster-started";
 
     private final IMap<String, StoredResponse> map;
     private final PostgresIdempotencyReplies durable;
@@ -49,9 +50,17 @@ public final class Idempotency implements AutoCloseable {
         return t;
     });
     private final LongSupplier clock;
+    private final IMap<String, Long> cluster;
+    /**
+     * Until when a key may be known to PostgreSQL only: answers made before this grid cluster
+     * started (a whole-cluster restart empties the grid's map) are honoured for 24 hours. 0 when
+     * PostgreSQL held no such answer at start.
+     */
+    private volatile long durableOnlyUntil;
 
     public Idempotency(HazelcastInstance hz, PostgresIdempotencyReplies durable, LongSupplier clock) {
         this.map = hz.getMap(GridMaps.IDEMPOTENCY);
+        this.cluster = hz.getMap(GridMaps.CLUSTER);
         this.durable = durable;
         this.clock = clock;
     }
@@ -61,8 +70,17 @@ public final class Idempotency implements AutoCloseable {
         return durable.forgetBefore(clock.getAsLong() - REMEMBER_MILLIS);
     }
 
-    /** Forgets expired durable answers every hour from now on (any member may; deleting twice is harmless). */
+    /**
+     * Forgets expired durable answers every hour from now on (any member may; deleting twice is
+     * harmless), and learns how long keys from before this cluster started may be in PostgreSQL only:
+     * every member reads the cluster's start from the grid (the first member wrote it), so they all
+     * agree, and a member joining a running cluster does not start asking PostgreSQL again.
+     */
     public Idempotency start() {
+        long now = clock.getAsLong();
+        Long started = cluster.putIfAbsent(CLUSTER_STARTED, now);
+        long latest = durable.latestBefore(started == null ? now : started);
+        durableOnlyUntil = latest == 0 ? 0 : latest + REMEMBER_MILLIS;
         janitor.scheduleWithFixedDelay(() -> {
             try {
                 forgetExpired();
@@ -88,7 +106,15 @@ public final class Idempotency implements AutoCloseable {
      * nothing, and a retry is decided afresh.
      */
     public boolean known(String accountId, String key) {
-        return !key.isEmpty() && key.length() <= 255 && map.containsKey(accountId + "\u0000" + key);
+        if (key.isEmpty() || key.length() > 255) {
+            return false;
+        }
+        if (map.containsKey(accountId + "\u0000" + key)) {
+            return true;
+        }
+        // within a day of a whole-cluster restart, a key may be remembered by PostgreSQL only
+        long now = clock.getAsLong();
+        return now < durableOnlyUntil && durable.find(accountId, key, now - REMEMBER_MILLIS).isPresent();
     }
 
     public Reply execute(String accountId, String key, String fingerprint, Supplier<Reply> action) {
