@@ -50,6 +50,8 @@ final class ServiceLauncher {
         new SecureRandom().nextBytes(id);
         env.put("BOXOFFICE_GRID_CLUSTER", "bench-" + HexFormat.of().formatHex(id));
         env.put("BOXOFFICE_AUTH_DEVTOKENS", "true");
+        // main's hardening: dev tokens carry roles (the bench's admin) only with this on
+        env.put("BOXOFFICE_AUTH_DEVROLES", "true");
         // the load generator is one client address standing in for thousands of fans' addresses;
         // the per-account limit stays on, as every simulated fan is an account of its own
         env.put("BOXOFFICE_LIMITS_ADDRESS", "0");
