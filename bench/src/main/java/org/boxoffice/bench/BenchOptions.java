@@ -78,7 +78,7 @@ public final class BenchOptions {
     static final String STAMPEDE_HELP = "an on-sale stampede, open loop: buyers = 4x the seats wanting 1-4 seats each"
             + " (10x the seats in demand), each trying up to 3 times, hold attempts arriving at --rate a second (Poisson)"
             + " whether or not the system keeps up, latency from each request's intended send time; defaults"
-            + " --seats 10000 --connections 256 --duration 20 --retries 2";
+            + " --seats 10000 --connections 256 --duration 20 --retries 2 --warmup 30";
     static final double STAMPEDE_RATE = 1_000;
     static final double SWEEP_BUDGET_MS = 250;
     static final double SWEEP_START = 250;
@@ -244,6 +244,9 @@ public final class BenchOptions {
         }
         if (!given.contains("--retries")) {
             retries = 2;
+        }
+        if (!given.contains("--warmup")) {
+            warmup = Duration.ofSeconds(30);
         }
     }
 

@@ -370,8 +370,14 @@ final class FlashSaleBench {
         List<CpuMeter.Sample> cpuOverTime = java.util.Collections.synchronizedList(new ArrayList<>());
         java.util.concurrent.ScheduledExecutorService sampler = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
         if (o.stampede) {
-            sampler.scheduleAtFixedRate(() -> cpuOverTime.add(meter.sample()), 0, PhaseCost.SAMPLE_MILLIS,
-                    java.util.concurrent.TimeUnit.MILLISECONDS);
+            sampler.scheduleAtFixedRate(() -> {
+                // an exception would cancel the schedule silently: a sample that fails is skipped
+                try {
+                    cpuOverTime.add(meter.sample());
+                } catch (RuntimeException e) {
+                    System.err.println("bench: CPU sample failed: " + e);
+                }
+            }, 0, PhaseCost.SAMPLE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
         }
         RunResult run;
         try {
@@ -382,7 +388,14 @@ final class FlashSaleBench {
             sampler.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
         }
         CpuMeter.Sample after = meter.sample();
+        // the run ends after its last timeline point: this sample closes the series past it
+        cpuOverTime.add(after);
         PhaseCost refusals = PhaseCost.afterSellOut(run, List.copyOf(cpuOverTime));
+        if (o.stampede && run.openLoop() != null && !cpuOverTime.isEmpty()) {
+            log(String.format(Locale.ROOT, "%s: %d CPU samples from %+.2f s to %+.2f s of the run", target.name(), cpuOverTime.size(),
+                    (cpuOverTime.get(0).atNanos() - run.openLoop().startNanos()) / 1e9,
+                    (cpuOverTime.get(cpuOverTime.size() - 1).atNanos() - run.openLoop().startNanos()) / 1e9));
+        }
         Map<String, Double> serverThreads = new LinkedHashMap<>();
         if (serverPid > 0) {
             CpuMeter.threadKinds(serverPid).entrySet().stream()

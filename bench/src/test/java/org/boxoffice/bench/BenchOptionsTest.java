@@ -30,6 +30,7 @@ class BenchOptionsTest {
         assertEquals(256, o.connections);
         assertEquals(2, o.retries, "each buyer tries at most 3 times");
         assertEquals(Duration.ofSeconds(20), o.duration);
+        assertEquals(Duration.ofSeconds(30), o.warmup);
         assertTrue(o.sweep);
 
         BenchOptions given = BenchOptions.parse("--stampede", "--seats", "2000", "--connections", "64", "--retries", "1",
