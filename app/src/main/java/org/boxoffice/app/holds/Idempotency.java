@@ -114,7 +114,15 @@ public final class Idempotency implements AutoCloseable {
         }
         // within a day of a whole-cluster restart, a key may be remembered by PostgreSQL only
         long now = clock.getAsLong();
-        return now < durableOnlyUntil && durable.find(accountId, key, now - REMEMBER_MILLIS).isPresent();
+        if (now >= durableOnlyUntil) {
+            return false;
+        }
+        try {
+            return durable.find(accountId, key, now - REMEMBER_MILLIS).isPresent();
+        } catch (org.boxoffice.mapstore.DatabaseException e) {
+            // PostgreSQL is out: the fast gate's refusal changes nothing, so it may stand
+            return false;
+        }
     }
 
     public Reply execute(String accountId, String key, String fingerprint, Supplier<Reply> action) {
