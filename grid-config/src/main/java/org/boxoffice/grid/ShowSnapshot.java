@@ -24,6 +24,8 @@ public final class ShowSnapshot {
     private final long builtAt;
     private final byte[] statuses;
     private final AtomicLong localEdits = new AtomicLong();
+    /** AVAILABLE seats, kept by {@link #set}: lets a sold-out show answer "no alternatives" without a scan. */
+    private final java.util.concurrent.atomic.AtomicInteger available = new java.util.concurrent.atomic.AtomicInteger();
     private volatile byte[] packed;
 
     public ShowSnapshot(String showId, long gridVersion, long builtAt, byte[] statuses) {
@@ -31,6 +33,21 @@ public final class ShowSnapshot {
         this.gridVersion = gridVersion;
         this.builtAt = builtAt;
         this.statuses = statuses;
+        int free = 0;
+        for (byte b : statuses) {
+            if (b == SeatState.Status.AVAILABLE.ordinal()) {
+                free++;
+            }
+        }
+        available.set(free);
+    }
+
+    /**
+     * How many seats this snapshot shows as available. With fewer than a request's seats free there
+     * is no alternative and no best-available pick to look for, which after a sell-out is every request.
+     */
+    public int available() {
+        return available.get();
     }
 
     public String showId() {
@@ -113,9 +130,15 @@ public final class ShowSnapshot {
 
     /** Records a change this member made (or learned of) before the next refresh. */
     public void set(int globalIndex, SeatState.Status status) {
-        if (statuses[globalIndex] != status.ordinal()) {
+        int before = statuses[globalIndex];
+        if (before != status.ordinal()) {
             statuses[globalIndex] = (byte) status.ordinal();
             localEdits.incrementAndGet();
+            if (before == SeatState.Status.AVAILABLE.ordinal()) {
+                available.decrementAndGet();
+            } else if (status == SeatState.Status.AVAILABLE) {
+                available.incrementAndGet();
+            }
         }
     }
 }

@@ -180,6 +180,9 @@ public final class HoldManager {
         }
         for (int attempt = 0; attempt < BEST_AVAILABLE_TRIES; attempt++) {
             ShowSnapshot snapshot = snapshots.get(show);
+            if (snapshot.available() < best.quantity()) {
+                break; // sold out as far as this member knows: nothing to pick from
+            }
             Optional<SeatPicker.Candidate> candidate = new SeatPicker(show.layout(), snapshot::free)
                     .bestAvailable(best.quantity(), best.section());
             if (candidate.isEmpty()) {
@@ -268,7 +271,8 @@ public final class HoldManager {
     }
 
     private static Outcome.Refused seatsUnavailable(Show show, ShowSnapshot snapshot, List<String> requested, List<String> taken) {
-        List<List<String>> alternatives = new SeatPicker(show.layout(), snapshot::free).alternatives(requested, ALTERNATIVES);
+        List<List<String>> alternatives = snapshot.available() < requested.size() ? List.of()
+                : new SeatPicker(show.layout(), snapshot::free).alternatives(requested, ALTERNATIVES);
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("unavailable", taken);
         details.put("alternatives", alternatives);
