@@ -77,6 +77,9 @@ class PaymentWebhookTest {
             assertEquals(202, f.checkout(token, holdId, "card_pending").status());
             assertTrue(waitFor(() -> sim.status("bx-" + holdId + "-1").map(PaymentGateway.ChargeStatus::state)
                     .orElse(null) == PaymentGateway.ChargeStatus.State.CAPTURED, Duration.ofSeconds(5)));
+            // the charge is captured a moment before its event is emitted: wait until that event is lost
+            assertTrue(waitFor(() -> sim.sentEvents().stream().anyMatch(e -> e.type().equals("payment.captured")
+                    && e.body().contains("\"bx-" + holdId + "-1\"")), Duration.ofSeconds(5)));
             return holdId;
         } finally {
             sim.dropWebhooks(false);

@@ -144,6 +144,14 @@ class ReconciliationTest {
         pool.shutdown();
         sim().dropWebhooks(false);
         f.quiet();
+        // a hold is charged once now, so refunds come from cancellations and late money; make sure of one
+        String confirmed = f.one("select booking_id || ' ' || account_id from bookings where status = 'CONFIRMED' "
+                + "and not cancelling and show_id in (?, 'fado-1') order by (show_id = ?) desc, booking_id limit 1",
+                SHORT, SHORT);
+        if (confirmed != null) {
+            String[] booking = confirmed.split(" ");
+            f.http.delete("/v1/bookings/" + booking[0], app.token(booking[1]));   // the refund may fail: reconciliation retries
+        }
         for (int run = 0; run < 8; run++) {
             reconciliation().reconcileOnce();
             f.quiet();

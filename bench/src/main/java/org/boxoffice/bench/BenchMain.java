@@ -5,7 +5,7 @@ import java.util.logging.Logger;
 
 /**
  * {@code ./boxoffice bench}: parses the command line and runs {@link FlashSaleBench} (or, with
- * {@code --reads}, {@link ReadBench}).
+ * {@code --reads}, {@link ReadBench}; with {@code --members}, {@link ClusterBench}).
  * Exit codes: 0 done, 1 an invariant was violated or the run failed, 2 a bad command line.
  */
 public final class BenchMain {
@@ -35,6 +35,8 @@ public final class BenchMain {
                 code = new WarmMembers(options).train();
             } else if (options.warmStart) {
                 code = new WarmMembers(options).measure();
+            } else if (options.members != null) {
+                code = new ClusterBench(options).run();
             } else if (options.reads) {
                 code = new ReadBench(options).run();
             } else {

@@ -70,6 +70,11 @@ public final class BenchOptions {
     Path aotTrain;
     /** Measure a fresh member's first minute with and without {@link #aotCache}. */
     boolean warmStart;
+    /** Several members behind one Service address ({@link ClusterBench}); null: the one-member bench. */
+    Integer members;
+    /** Seconds into the elastic stampede at which a member joins / one leaves; null: none. */
+    Integer scaleUpAt;
+    Integer scaleDownAt;
     /** The options given on the command line, by name: the stampede's defaults apply to the others. */
     final java.util.Set<String> given = new java.util.HashSet<>();
     /** The arguments as given, for the results file. */
@@ -155,6 +160,13 @@ public final class BenchOptions {
                 + " (seconds to 80 % of its steady rate, JIT CPU over the first 30 s)", (o, v) -> o.warmStart = true);
         option("--aot-train", "FILE", "instead of a sale: the AOT training run (the launcher's build step on JDK 25+)",
                 (o, v) -> o.aotTrain = Path.of(v));
+        option("--members", "N", "instead of the one-member sale: the stampede against 1 and then N members (backups 1,"
+                        + " quorum a majority, TCP-IP join on loopback) behind a Service stand-in; CPU per hold attempt of each",
+                (o, v) -> o.members = intIn(v, "--members", 1, 9));
+        option("--scale-up-at", "SECONDS", "--members: then a stampede on the N members in which member N+1 joins at SECONDS",
+                (o, v) -> o.scaleUpAt = intIn(v, "--scale-up-at", 1, 3600));
+        option("--scale-down-at", "SECONDS", "--members: in that stampede, one member leaves gracefully at SECONDS",
+                (o, v) -> o.scaleDownAt = intIn(v, "--scale-down-at", 1, 3600));
         option("--help", null, "this text", (o, v) -> o.help = true);
     }
 
@@ -190,6 +202,13 @@ public final class BenchOptions {
         }
         if (o.stadium) {
             o.seats = 60_000;
+        }
+        if ((o.scaleUpAt != null || o.scaleDownAt != null) && o.members == null) {
+            throw new UsageException("--scale-up-at and --scale-down-at belong to --members");
+        }
+        if (o.members != null) {
+            // several members are measured under the stampede only
+            o.stampede = true;
         }
         if (o.stampede) {
             o.stampedeDefaults();

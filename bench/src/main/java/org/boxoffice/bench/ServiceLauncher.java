@@ -33,6 +33,24 @@ final class ServiceLauncher {
      * @param log             where its output goes
      */
     static Started start(BenchOptions o, Database db, Path dataDir, List<String> extraJvmOptions, Path log) throws Exception {
+        Started started = launch(o, db, dataDir, extraJvmOptions, log, Map.of());
+        ChildProcess service = started.process();
+        try {
+            started.api().awaitReady(Duration.ofMinutes(3), service::isAlive);
+        } catch (IllegalStateException e) {
+            service.close();
+            throw new IllegalStateException(e.getMessage() + "\n--- " + service.log() + " ---\n" + service.tail(30), e);
+        }
+        return started;
+    }
+
+    /**
+     * Starts the service without waiting for it to be ready.
+     *
+     * @param environment set after the defaults: a grid member's port, member list, cluster and quorum
+     */
+    static Started launch(BenchOptions o, Database db, Path dataDir, List<String> extraJvmOptions, Path log,
+                          Map<String, String> environment) throws Exception {
         int port = ChildProcess.freePort();
         Map<String, String> env = new LinkedHashMap<>();
         env.put("SERVER_PORT", Integer.toString(port));
@@ -56,6 +74,7 @@ final class ServiceLauncher {
         // the per-account limit stays on, as every simulated fan is an account of its own
         env.put("BOXOFFICE_LIMITS_ADDRESS", "0");
         env.put("BOXOFFICE_DEMO_SEED", "true");
+        env.putAll(environment);
         List<String> command = new ArrayList<>();
         command.add(o.java.toString());
         command.addAll(jvmOptions(o));
@@ -67,14 +86,7 @@ final class ServiceLauncher {
         FlashSaleBench.log("starting the service (" + o.appJar + ") on port " + port
                 + (extraJvmOptions.isEmpty() ? "" : " with " + String.join(" ", extraJvmOptions)));
         ChildProcess service = ChildProcess.start("service", command, env, log);
-        BoxofficeApi api = new BoxofficeApi(HOST, port);
-        try {
-            api.awaitReady(Duration.ofMinutes(3), service::isAlive);
-        } catch (IllegalStateException e) {
-            service.close();
-            throw new IllegalStateException(e.getMessage() + "\n--- " + service.log() + " ---\n" + service.tail(30), e);
-        }
-        return new Started(service, api, port);
+        return new Started(service, new BoxofficeApi(HOST, port), port);
     }
 
     /** The service's AOT cache option, when the launcher passed one; a JDK without AOT support never gets one. */

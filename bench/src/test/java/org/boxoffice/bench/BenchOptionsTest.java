@@ -90,4 +90,17 @@ class BenchOptionsTest {
             assertTrue(usage.contains(option), option);
         }
     }
+
+    @Test
+    void members_runTheStampede_andScalingBelongsToThem() throws Exception {
+        BenchOptions o = BenchOptions.parse("--members", "3", "--scale-up-at", "15", "--scale-down-at", "40", "--rate", "800");
+        assertEquals(3, o.members);
+        assertTrue(o.stampede, "several members are measured under the stampede");
+        assertEquals(10_000, o.seats);
+        assertEquals(15, o.scaleUpAt);
+        assertEquals(40, o.scaleDownAt);
+
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--scale-up-at", "10"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--members", "0"));
+    }
 }

@@ -5,6 +5,7 @@ import com.hazelcast.map.IMap;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.grid.GridMaps;
 import org.boxoffice.grid.StoredResponse;
+import org.boxoffice.mapstore.DatabaseException;
 import org.boxoffice.mapstore.PostgresIdempotencyReplies;
 
 import java.nio.charset.StandardCharsets;
@@ -29,8 +30,10 @@ import java.util.logging.Logger;
  * <p>Answers are remembered twice: on the grid (with a backup), where retries find them fast, and
  * in PostgreSQL ({@link PostgresIdempotencyReplies}), so that a key outlives a restart of the whole
  * cluster like the holds and payments it answers for. A request whose key the grid does not know
- * asks PostgreSQL once before it runs. What remains: a member that dies after the request changed
- * something and before its answer is written leaves the key unanswered, and a retry runs again.
+ * asks PostgreSQL once before it runs (if PostgreSQL cannot answer, the request is refused with 503
+ * before it changes anything). What remains: a member that dies after the request changed something
+ * and before its answer is written, or a whole-cluster restart right after a database outage that
+ * kept the answer on the grid only, leaves the key unanswered, and a retry runs again.
  */
 public final class Idempotency implements AutoCloseable {
 
@@ -152,10 +155,7 @@ public final class Idempotency implements AutoCloseable {
                 }
                 reply = action.get();
                 if (reply.status() < 500) {
-                    PostgresIdempotencyReplies.Reply kept = durable.remember(accountId, key,
-                            new PostgresIdempotencyReplies.Reply(hash, reply.status(), reply.body(), clock.getAsLong()),
-                            clock.getAsLong() - REMEMBER_MILLIS);
-                    reply = new Reply(kept.status(), kept.body());
+                    reply = rememberDurably(accountId, key, hash, reply);
                 }
             } catch (RuntimeException e) {
                 map.remove(mapKey);
@@ -185,6 +185,24 @@ public final class Idempotency implements AutoCloseable {
             throw new ApiException(409, "REQUEST_IN_PROGRESS", "a request with this Idempotency-Key is still running");
         }
         return new Reply(current.status(), current.body());
+    }
+
+    /**
+     * The answer as PostgreSQL keeps it (the first one recorded for the key wins). The request has
+     * already done its work, so if PostgreSQL cannot take the answer now (an outage) the caller still
+     * gets it, and the grid remembers it: a 503 here would say "nothing changed" about a hold that
+     * exists.
+     */
+    private Reply rememberDurably(String accountId, String key, String hash, Reply reply) {
+        try {
+            PostgresIdempotencyReplies.Reply kept = durable.remember(accountId, key,
+                    new PostgresIdempotencyReplies.Reply(hash, reply.status(), reply.body(), clock.getAsLong()),
+                    clock.getAsLong() - REMEMBER_MILLIS);
+            return new Reply(kept.status(), kept.body());
+        } catch (DatabaseException e) {
+            LOG.log(Level.WARNING, "the answer to an Idempotency-Key is kept on the grid only: " + e.getMessage());
+            return reply;
+        }
     }
 
     private static ApiException reused() {

@@ -1,0 +1,462 @@
+package org.boxoffice.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.boxoffice.bench.check.RunChecker;
+import org.boxoffice.bench.check.ReferenceState;
+import org.boxoffice.bench.cluster.ClusterReport;
+import org.boxoffice.bench.cluster.MemberHealth;
+import org.boxoffice.bench.cluster.ServiceProxy;
+import org.boxoffice.bench.http.BoxofficeApi;
+import org.boxoffice.bench.http.HttpConnection;
+import org.boxoffice.bench.http.HttpResponse;
+import org.boxoffice.bench.load.Buyer;
+import org.boxoffice.bench.load.LoadRun;
+import org.boxoffice.bench.load.OpenLoopRun;
+import org.boxoffice.bench.load.RunResult;
+import org.boxoffice.bench.load.ShowPlan;
+import org.boxoffice.bench.load.Target;
+import org.boxoffice.bench.probe.CpuMeter;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+/**
+ * {@code ./boxoffice bench --members N}: the open-loop stampede against one member and then N
+ * members of the real jar (TCP-IP join on loopback, one backup, a quorum of a majority), the
+ * crowd's connections spread over the members by a Service stand-in ({@link ServiceProxy}), the
+ * CPU of every process measured per hold attempt. With {@code --scale-up-at} and/or
+ * {@code --scale-down-at}, a third stampede on the N members in which a member joins and/or one
+ * leaves gracefully, with the answers and the members' readiness second by second.
+ *
+ * <p>Both clusters share one PostgreSQL and run one after the other, each on a show of its own
+ * with the same crowd, rate and length, so their CPU per attempt compare within one run. On a
+ * machine with fewer cores than members more members add no capacity: what the comparison
+ * shows is the price of distribution (remote processor calls, backups, events between members).
+ */
+final class ClusterBench {
+
+    private static final int HOLD_SECONDS = 420;
+    private static final long GRACE_MS = 5_000;
+    /** The base StatefulSet's preStop sleep: endpoints drop a leaving member this long before SIGTERM. */
+    private static final Duration PRE_STOP = Duration.ofSeconds(5);
+    /**
+     * Requests per client connection (on average) before the fan's connection ends and a new one is
+     * spread: a few seconds per connection at the stampede's rates, so a member that joins gets its
+     * share within seconds.
+     */
+    private static final int ROTATE_AFTER = 10;
+    /** Before each steady run: what the members, PostgreSQL and the machine spend with no load at all. */
+    private static final Duration IDLE = Duration.ofSeconds(5);
+    private static final long READY_TIMEOUT_MS = 180_000;
+    /** The longest a leaving member may take to hand its partitions over (the manifests' grace period). */
+    private static final int LEAVE_SECONDS = 120;
+
+    private final BenchOptions o;
+    private final Path out;
+
+    ClusterBench(BenchOptions options) {
+        this.o = options;
+        this.out = options.out != null ? options.out
+                : Path.of("bench", "results", DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC).format(Instant.now()));
+    }
+
+    int run() throws Exception {
+        Files.createDirectories(out);
+        Path work = Files.createTempDirectory("boxoffice-cluster-bench-");
+        List<ClusterReport.Steady> steady = new ArrayList<>();
+        ClusterReport.Elastic elastic = null;
+        long violations = 0;
+        try (Database db = Database.embedded(work.resolve("postgres"))) {
+            FlashSaleBench.log("PostgreSQL (embedded) in " + work);
+            List<String> tokens = null;
+            List<Integer> sizes = o.members == 1 ? List.of(1) : List.of(1, o.members);
+            for (int n : sizes) {
+                boolean last = n == sizes.getLast();
+                int max = last && o.scaleUpAt != null ? n + 1 : n;
+                try (Cluster cluster = new Cluster(n, max, db, work.resolve("cluster-" + n))) {
+                    cluster.startAll();
+                    BoxofficeApi api = new BoxofficeApi(ServiceLauncher.HOST, cluster.proxy.port());
+                    String admin = api.adminToken();
+                    if (tokens == null) {
+                        long t0 = System.nanoTime();
+                        tokens = api.tokens(Buyer.accountIds(o.buyers()), Math.min(o.connections, 64));
+                        FlashSaleBench.log(String.format(Locale.ROOT, "%,d buyer tokens in %.1f s", tokens.size(),
+                                (System.nanoTime() - t0) / 1e9));
+                    }
+                    warmUp(cluster, api, admin, tokens);
+                    ClusterReport.Steady s = steady(cluster, api, admin, tokens, db);
+                    steady.add(s);
+                    violations += s.invariantViolations();
+                    if (last && (o.scaleUpAt != null || o.scaleDownAt != null)) {
+                        elastic = elastic(cluster, api, admin, tokens, db);
+                        violations += elastic.invariantViolations();
+                    }
+                }
+            }
+        } finally {
+            deleteRecursively(work);
+        }
+        ClusterReport report = new ClusterReport(command(), settings(), steady, elastic);
+        String summary = report.render();
+        Files.writeString(out.resolve("summary.txt"), summary);
+        HttpResponse.JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("results.json").toFile(), report);
+        System.out.println(summary);
+        System.out.println("results: " + out.toAbsolutePath());
+        if (violations > 0) {
+            System.out.println("\n!!!!!!!! " + violations + " INVARIANT VIOLATION(S); see results.json !!!!!!!!");
+            return 1;
+        }
+        return 0;
+    }
+
+    // ---------------------------------------------------------------- the runs
+
+    private void warmUp(Cluster cluster, BoxofficeApi api, String admin, List<String> tokens) throws Exception {
+        if (o.warmup.isZero()) {
+            return;
+        }
+        Target show = newShow(cluster, api, admin, "warmup", Math.min(o.seats, 5_000));
+        FlashSaleBench.log("warming up " + cluster.members.size() + " member(s) for " + o.warmup.toSeconds() + " s");
+        new LoadRun(show, Buyer.crowd(o.buyers(), o.seed, show.plan(), tokens),
+                new LoadRun.Settings(o.connections, o.warmup, o.retries, o.bestAvailable, 1.0, 0, o.readEvery, o.seed, true)).run();
+    }
+
+    private ClusterReport.Steady steady(Cluster cluster, BoxofficeApi api, String admin, List<String> tokens, Database db)
+            throws Exception {
+        Target show = newShow(cluster, api, admin, "steady", o.seats);
+        List<Buyer> crowd = Buyer.crowd(o.buyers(), o.seed, show.plan(), tokens);
+        db.checkpoint();
+        Measured idle = measure(cluster, db, () -> {
+            Thread.sleep(IDLE.toMillis());
+            return null;
+        });
+        Measured m = measure(cluster, db, () -> new OpenLoopRun(show, crowd, openLoop(), null).run());
+        long violations = invariants(db, show, m.run);
+        ClusterReport.Steady s = ClusterReport.Steady.of(cluster.members.size(), cluster.quorum, m.run, m.cpu, m.proxyCpu,
+                m.requests, idle.cpu, violations);
+        FlashSaleBench.log(String.format(Locale.ROOT, "%d member(s): %,d hold attempts (%,.0f/s answered), CPU per attempt:"
+                        + " members + PostgreSQL %.0f us, whole machine %.0f us; invariant violations %d",
+                cluster.members.size(), m.run.attempts(), m.run.attemptsPerSecond(), s.systemMicrosPerAttempt(),
+                s.machineMicrosPerAttempt(), violations));
+        return s;
+    }
+
+    private ClusterReport.Elastic elastic(Cluster cluster, BoxofficeApi api, String admin, List<String> tokens, Database db)
+            throws Exception {
+        Target show = newShow(cluster, api, admin, "elastic", o.seats);
+        List<Buyer> crowd = Buyer.crowd(o.buyers(), o.seed + 1, show.plan(), tokens);
+        db.checkpoint();
+        List<ClusterReport.Event> events = new ArrayList<>();
+        try (MemberHealth health = new MemberHealth()) {
+            cluster.members.forEach(mb -> health.watch(mb.name, mb.httpPort));
+            long[] start = new long[1];
+            Thread scaler = new Thread(() -> {
+                try {
+                    List<int[]> plan = new ArrayList<>();
+                    if (o.scaleUpAt != null) {
+                        plan.add(new int[]{o.scaleUpAt, 1});
+                    }
+                    if (o.scaleDownAt != null) {
+                        plan.add(new int[]{o.scaleDownAt, -1});
+                    }
+                    plan.sort(Comparator.comparingInt(p -> p[0]));
+                    for (int[] step : plan) {
+                        long at = start[0] + step[0] * 1_000_000_000L;
+                        long wait = at - System.nanoTime();
+                        if (wait > 0) {
+                            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                        }
+                        events.add(step[1] > 0 ? cluster.join(health, start[0]) : cluster.leave(health, start[0]));
+                    }
+                } catch (Exception e) {
+                    FlashSaleBench.log("scaling failed: " + e);
+                    events.add(ClusterReport.Event.failed(e.toString()));
+                }
+            }, "scaler");
+            Measured m = measure(cluster, db, () -> {
+                start[0] = System.nanoTime();
+                scaler.start();
+                return new OpenLoopRun(show, crowd, openLoop(), null).run();
+            });
+            scaler.join();
+            long violations = invariants(db, show, m.run);
+            FlashSaleBench.log("elastic run: invariant violations " + violations);
+            return ClusterReport.Elastic.of(m.run, m.cpu, m.requests, events, health.samples(), start[0], violations);
+        }
+    }
+
+    private record Measured(RunResult run, Map<String, Double> cpu, double proxyCpu, Map<String, Long> requests) {
+    }
+
+    private interface Run {
+        RunResult run() throws Exception;
+    }
+
+    private Measured measure(Cluster cluster, Database db, Run body) throws Exception {
+        Map<String, Supplier<List<ProcessHandle>>> groups = new LinkedHashMap<>();
+        groups.put(ClusterReport.GENERATOR, () -> List.of(ProcessHandle.current()));
+        // every member that runs at any time of the run, the one that joins and the one that leaves included
+        groups.put(ClusterReport.MEMBERS, () -> cluster.all.stream().flatMap(mb -> ProcessHandle.of(mb.pid()).stream()).toList());
+        long pg = db.postmasterPid().orElse(-1);
+        if (pg > 0) {
+            groups.put(ClusterReport.POSTGRESQL, () -> CpuMeter.withDescendants(pg));
+        }
+        for (Member mb : cluster.members) {
+            long pid = mb.pid();
+            groups.put(mb.name, () -> ProcessHandle.of(pid).stream().toList());
+        }
+        CpuMeter meter = new CpuMeter(groups);
+        Map<String, Long> requests0 = cluster.proxy.requests();
+        long proxy0 = cluster.proxy.cpuNanos();
+        CpuMeter.Sample before = meter.sample();
+        RunResult run = body.run();
+        CpuMeter.Sample after = meter.sample();
+        double proxyCpu = (cluster.proxy.cpuNanos() - proxy0) / 1e9;
+        Map<String, Long> requests = new LinkedHashMap<>();
+        cluster.proxy.requests().forEach((k, v) -> requests.put(k, v - requests0.getOrDefault(k, 0L)));
+        return new Measured(run, CpuMeter.between(before, after), proxyCpu, requests);
+    }
+
+    private long invariants(Database db, Target show, RunResult run) throws Exception {
+        try (Connection c = db.connect()) {
+            ReferenceState state = ReferenceState.boxoffice(c, show.showId());
+            RunChecker.Report report = RunChecker.check(run.acked(), run.released(), run.paid(), state.seats(),
+                    state.holds(), System.currentTimeMillis(), GRACE_MS);
+            return report.violations();
+        }
+    }
+
+    /** A show on sale now, created through the Service and known to every member before it is used. */
+    private Target newShow(Cluster cluster, BoxofficeApi api, String admin, String name, int seats) throws Exception {
+        JsonNode created = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(seats),
+                HOLD_SECONDS, null, o.blockGroups));
+        String showId = created.path("showId").asText();
+        for (Member mb : cluster.members) {
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (true) {
+                try (HttpConnection c = new HttpConnection(ServiceLauncher.HOST, mb.httpPort)) {
+                    if (c.get("/v1/shows/" + showId, null).status() == 200) {
+                        break;
+                    }
+                } catch (IOException e) {
+                    // try again
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(mb.name + " does not know show " + showId + " after 30 s");
+                }
+                Thread.sleep(100);
+            }
+        }
+        return new Target("boxoffice-" + cluster.members.size() + "-" + name, api.host(), api.port(), showId,
+                ShowPlan.fromShow(api.show(showId)));
+    }
+
+    private OpenLoopRun.Settings openLoop() {
+        double rate = o.rate != null ? o.rate : BenchOptions.STAMPEDE_RATE;
+        return new OpenLoopRun.Settings(rate, o.duration, o.connections, o.retries, o.bestAvailable, o.readEvery, o.seed);
+    }
+
+    // ---------------------------------------------------------------- members
+
+    private record Member(String name, int index, ChildProcess process, int httpPort) {
+        long pid() {
+            return process.pid();
+        }
+    }
+
+    /** Members of one grid cluster of their own, and the Service stand-in in front of them. */
+    private final class Cluster implements AutoCloseable {
+        final List<Member> members = new ArrayList<>();
+        /** Every member ever started, for the CPU of a run in which one joins or leaves. */
+        final List<Member> all = new java.util.concurrent.CopyOnWriteArrayList<>();
+        final int size;
+        final int quorum;
+        final List<Integer> gridPorts = new ArrayList<>();
+        final String name;
+        final Path dir;
+        final Database db;
+        final ServiceProxy proxy = new ServiceProxy(ROTATE_AFTER);
+
+        Cluster(int size, int maxMembers, Database db, Path dir) {
+            this.size = size;
+            this.quorum = size / 2 + 1;
+            this.db = db;
+            this.dir = dir;
+            for (int i = 0; i < maxMembers; i++) {
+                gridPorts.add(ChildProcess.freePort());
+            }
+            byte[] id = new byte[4];
+            new SecureRandom().nextBytes(id);
+            this.name = "bench-" + size + "-" + HexFormat.of().formatHex(id);
+        }
+
+        /**
+         * One member after the other, each once the previous one serves HTTP (it has run the
+         * migrations and started its grid member), so two cores never start several JVMs at once;
+         * then until all are ready and see each other.
+         */
+        void startAll() throws Exception {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < size; i++) {
+                Member m = launch(i);
+                awaitLive(m);
+            }
+            MemberHealth.await(ports(members), s -> s.ready() && s.members() == size, READY_TIMEOUT_MS);
+            members.forEach(m -> proxy.add(backend(m)));
+            FlashSaleBench.log(String.format(Locale.ROOT, "%d member(s) ready after %.1f s (quorum %d, 1 backup)",
+                    size, (System.nanoTime() - t0) / 1e9, quorum));
+        }
+
+        /** Member N+1 joins while the sale runs; listed in the Service once it is ready. */
+        ClusterReport.Event join(MemberHealth health, long runStart) throws Exception {
+            long t = System.nanoTime();
+            int index = members.size();
+            FlashSaleBench.log("scale-up: starting member " + (index + 1));
+            Member m = launch(index);
+            health.watch(m.name, m.httpPort);
+            int target = members.size();
+            Map<String, Integer> old = ports(members.subList(0, index));
+            long joined = MemberHealth.await(old, s -> s.members() == target, READY_TIMEOUT_MS);
+            long ready = MemberHealth.await(Map.of(m.name, m.httpPort), MemberHealth.Sample::ready, READY_TIMEOUT_MS);
+            proxy.add(backend(m));
+            long allReady = MemberHealth.await(ports(members), s -> s.ready() && s.members() == target, READY_TIMEOUT_MS);
+            FlashSaleBench.log(String.format(Locale.ROOT, "scale-up: member %d joined after %.1f s, ready after %.1f s,"
+                    + " all %d ready after %.1f s", index + 1, (joined - t) / 1e9, (ready - t) / 1e9, target, (allReady - t) / 1e9));
+            return new ClusterReport.Event("join", m.name, seconds(t, runStart), seconds(joined, t), seconds(ready, t),
+                    null, seconds(allReady, t), null);
+        }
+
+        /**
+         * The highest member leaves as a StatefulSet scale-down takes it: out of the Service,
+         * the preStop sleep, then SIGTERM (the app stops HTTP and hands its partitions over).
+         */
+        ClusterReport.Event leave(MemberHealth health, long runStart) throws Exception {
+            long t = System.nanoTime();
+            Member m = members.getLast();
+            FlashSaleBench.log("scale-down: " + m.name + " out of the Service, SIGTERM in " + PRE_STOP.toSeconds() + " s");
+            proxy.remove(m.name);
+            Thread.sleep(PRE_STOP.toMillis());
+            long term = System.nanoTime();
+            m.process.close(LEAVE_SECONDS);
+            long exited = System.nanoTime();
+            members.remove(m);
+            health.unwatch(m.name);
+            int target = members.size();
+            long allReady = MemberHealth.await(ports(members), s -> s.ready() && s.members() == target, READY_TIMEOUT_MS);
+            FlashSaleBench.log(String.format(Locale.ROOT, "scale-down: %s exited %.1f s after SIGTERM; all %d ready %.1f s"
+                    + " after SIGTERM", m.name, (exited - term) / 1e9, target, (allReady - term) / 1e9));
+            return new ClusterReport.Event("leave", m.name, seconds(t, runStart), null, null, seconds(exited, term),
+                    seconds(allReady, term), PRE_STOP.toSeconds() * 1.0);
+        }
+
+        private Member launch(int index) throws Exception {
+            Map<String, String> env = new LinkedHashMap<>();
+            env.put("BOXOFFICE_GRID_CLUSTER", name);
+            env.put("BOXOFFICE_GRID_PORT", Integer.toString(gridPorts.get(index)));
+            env.put("BOXOFFICE_GRID_MEMBERS", String.join(",", gridPorts.stream().map(p -> ServiceLauncher.HOST + ":" + p).toList()));
+            env.put("BOXOFFICE_GRID_QUORUM", Integer.toString(quorum));
+            env.put("BOXOFFICE_GRID_BACKUPS", "1");
+            String memberName = "member-" + (index + 1);
+            ServiceLauncher.Started s = ServiceLauncher.launch(o, db, dir.resolve(memberName), ServiceLauncher.aotCache(o),
+                    out.resolve(name + "-" + memberName + ".log"), env);
+            Member m = new Member(memberName, index, s.process(), s.port());
+            members.add(m);
+            all.add(m);
+            return m;
+        }
+
+        private void awaitLive(Member m) throws InterruptedException {
+            long deadline = System.nanoTime() + READY_TIMEOUT_MS * 1_000_000;
+            while (System.nanoTime() < deadline) {
+                if (!m.process.isAlive()) {
+                    throw new IllegalStateException(m.name + " exited:\n" + m.process.tail(30));
+                }
+                try (HttpConnection c = new HttpConnection(ServiceLauncher.HOST, m.httpPort)) {
+                    if (c.get("/observe/health/live", null).status() == 200) {
+                        return;
+                    }
+                } catch (IOException e) {
+                    // not listening yet
+                }
+                Thread.sleep(200);
+            }
+            throw new IllegalStateException(m.name + " did not come up:\n" + m.process.tail(30));
+        }
+
+        private ServiceProxy.Backend backend(Member m) {
+            return new ServiceProxy.Backend(m.name, ServiceLauncher.HOST, m.httpPort);
+        }
+
+        private Map<String, Integer> ports(List<Member> list) {
+            Map<String, Integer> ports = new LinkedHashMap<>();
+            list.forEach(m -> ports.put(m.name, m.httpPort));
+            return ports;
+        }
+
+        @Override
+        public void close() {
+            proxy.close();
+            // the highest first, as a StatefulSet scales down; each hands its partitions to the rest
+            for (Member m : members.reversed()) {
+                m.process.close(LEAVE_SECONDS);
+            }
+        }
+    }
+
+    private static double seconds(long nanos, long since) {
+        return (nanos - since) / 1e9;
+    }
+
+    private String command() {
+        List<String> shown = new ArrayList<>();
+        for (int i = 0; i < o.arguments.size(); i++) {
+            String a = o.arguments.get(i);
+            if (a.equals("--java") || a.equals("--app-jar") || a.equals("--aot-cache")) {
+                i++;
+            } else if (!a.startsWith("--java=") && !a.startsWith("--app-jar=") && !a.startsWith("--aot-cache=")) {
+                shown.add(a);
+            }
+        }
+        return ("./boxoffice bench " + String.join(" ", shown)).trim();
+    }
+
+    private Map<String, Object> settings() {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("seats", o.seats);
+        m.put("buyers", o.buyers());
+        m.put("connections", o.connections);
+        m.put("offeredHoldAttemptsPerSecond", o.rate != null ? o.rate : BenchOptions.STAMPEDE_RATE);
+        m.put("durationSeconds", o.duration.toSeconds());
+        m.put("warmupSeconds", o.warmup.toSeconds());
+        m.put("readEvery", o.readEvery);
+        m.put("serviceJvmOptions", o.serviceOpts);
+        m.put("aotCache", o.aotCache != null);
+        m.put("connectionRotationRequests", ROTATE_AFTER);
+        m.put("cores", Runtime.getRuntime().availableProcessors());
+        return m;
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            System.err.println("bench: could not delete " + dir + ": " + e);
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package org.boxoffice.bench.cluster;
+
+import org.boxoffice.bench.load.RunResult;
+import org.boxoffice.bench.load.RunStats;
+import org.boxoffice.bench.probe.CpuMeter;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What {@code ./boxoffice bench --members N} found: CPU per hold attempt for 1 and N members in
+ * the same run, per process and per member, the requests each member answered, and, when a
+ * member joined or left mid-sale, the answers and readiness second by second through it.
+ */
+public record ClusterReport(String command, Map<String, Object> settings, List<Steady> steady, Elastic elastic) {
+
+    public static final String GENERATOR = "load generator";
+    public static final String MEMBERS = "members";
+    public static final String POSTGRESQL = "postgresql";
+
+    /** Target: N members with backups cost at most this many times one member's machine CPU per attempt. */
+    public static final double CPU_RATIO_TARGET = 1.5;
+    /** Targets of a join or a leave mid-sale. */
+    public static final double P99_RATIO_TARGET = 3.0;
+    public static final double READY_SECONDS_TARGET = 30;
+
+    /**
+     * One stampede on a cluster that does not change.
+     *
+     * @param cpuMicrosPerAttempt per process group (whole machine, members, PostgreSQL, load generator without
+     *                            the proxy, the Service proxy, each member): CPU microseconds per hold attempt answered
+     * @param requests            requests the Service proxy passed to each member
+     */
+    public record Steady(int members, int quorum, long attempts, double attemptsPerSecond, long durableHolds,
+                         long reads, double holdP50Ms, double holdP99Ms, Map<String, Long> errors, long serverErrors,
+                         Map<String, Double> cpuSeconds, Map<String, Double> cpuMicrosPerAttempt,
+                         Map<String, Double> idleCpuPerSecond, Map<String, Double> loadMicrosPerAttempt,
+                         Map<String, Long> requests, long invariantViolations) {
+
+        /**
+         * @param idle the same groups' CPU over a few seconds without load just before: what members
+         *             spend on their own (heartbeats, sweeps, snapshot refreshes), whatever the load
+         */
+        public static Steady of(int members, int quorum, RunResult run, Map<String, Double> cpu, double proxyCpu,
+                                Map<String, Long> requests, Map<String, Double> idle, long violations) {
+            Map<String, Double> seconds = new LinkedHashMap<>(cpu);
+            seconds.put(GENERATOR, cpu.getOrDefault(GENERATOR, 0.0) - proxyCpu);
+            seconds.put("service proxy", proxyCpu);
+            Map<String, Double> perAttempt = new LinkedHashMap<>();
+            long attempts = Math.max(1, run.attempts());
+            seconds.forEach((k, v) -> {
+                if (!k.equals("wall")) {
+                    perAttempt.put(k, v * 1e6 / attempts);
+                }
+            });
+            double idleWall = idle.getOrDefault("wall", 1.0);
+            double wall = cpu.getOrDefault("wall", 0.0);
+            Map<String, Double> idlePerSecond = new LinkedHashMap<>();
+            Map<String, Double> load = new LinkedHashMap<>();
+            idle.forEach((k, v) -> {
+                if (!k.equals("wall") && !k.equals(GENERATOR)) {
+                    idlePerSecond.put(k, v / idleWall);
+                    load.put(k, (cpu.getOrDefault(k, 0.0) - v / idleWall * wall) * 1e6 / attempts);
+                }
+            });
+            return new Steady(members, quorum, run.attempts(), run.attemptsPerSecond(), run.successes(), run.reads(),
+                    run.holdLatency().p50(), run.holdLatency().p99(), run.errors(), ClusterReport.serverErrors(run), seconds,
+                    perAttempt, idlePerSecond, load, requests, violations);
+        }
+
+        public double machineMicrosPerAttempt() {
+            return cpuMicrosPerAttempt.getOrDefault(CpuMeter.MACHINE, 0.0);
+        }
+
+        /** Members and PostgreSQL only: the system under test without the bench's own processes. */
+        public double systemMicrosPerAttempt() {
+            return cpuMicrosPerAttempt.getOrDefault(MEMBERS, 0.0) + cpuMicrosPerAttempt.getOrDefault(POSTGRESQL, 0.0);
+        }
+    }
+
+    /** A member joining ("join") or leaving ("leave") mid-sale; times in seconds. */
+    public record Event(String kind, String member, double atSecond, Double joinedAfter, Double readyAfter,
+                        Double exitedAfterSigterm, Double allReadyAfter, Double preStopSeconds, String failure) {
+
+        public Event(String kind, String member, double atSecond, Double joinedAfter, Double readyAfter,
+                     Double exitedAfterSigterm, Double allReadyAfter, Double preStopSeconds) {
+            this(kind, member, atSecond, joinedAfter, readyAfter, exitedAfterSigterm, allReadyAfter, preStopSeconds, null);
+        }
+
+        public static Event failed(String why) {
+            return new Event("failed", null, -1, null, null, null, null, null, why);
+        }
+
+        /** When the cluster was safe with every member ready again, in seconds since the run started. */
+        public double settledAtSecond() {
+            double after = allReadyAfter == null ? 0 : allReadyAfter;
+            return atSecond + (preStopSeconds == null ? 0 : preStopSeconds) + after;
+        }
+    }
+
+    /** One second of the elastic run: answers, errors, hold p99 and how many members were ready. */
+    public record Second(int second, double attempts, double errors, double holdP99Ms, int membersReady, int membersWatched) {
+    }
+
+    public record Elastic(long attempts, double attemptsPerSecond, long durableHolds, Map<String, Long> errors,
+                          long serverErrors, double steadyHoldP99Ms, List<EventOutcome> events, List<Second> seconds,
+                          double secondsWithNoMemberReady, Map<String, Double> cpuSeconds, Map<String, Long> requests,
+                          long invariantViolations) {
+
+        public static Elastic of(RunResult run, Map<String, Double> cpu, Map<String, Long> requests, List<Event> events,
+                                 List<MemberHealth.Sample> health, long runStart, long violations) {
+            List<Second> seconds = new ArrayList<>();
+            for (RunStats.TimelinePoint p : run.timeline()) {
+                int s = (int) Math.ceil(p.t()) - 1;
+                long from = runStart + s * 1_000_000_000L;
+                long to = from + 1_000_000_000L;
+                Map<String, Boolean> last = new LinkedHashMap<>();
+                // a member counts as ready in a second if every look at it in that second found it ready
+                Map<String, Boolean> all = new LinkedHashMap<>();
+                for (MemberHealth.Sample h : health) {
+                    if (h.atNanos() >= from && h.atNanos() < to) {
+                        all.merge(h.member(), h.ready(), Boolean::logicalAnd);
+                        last.put(h.member(), h.ready());
+                    }
+                }
+                int ready = (int) all.values().stream().filter(b -> b).count();
+                seconds.add(new Second(s + 1, p.attemptsPerSecond(), p.errorsPerSecond(), p.holdP99Ms(), ready, all.size()));
+            }
+            // the steady p99: the median second outside every event's window, the first two seconds left out
+            List<Double> outside = seconds.stream().filter(s -> s.second() > 2 && events.stream()
+                            .filter(e -> e.failure() == null)
+                            .noneMatch(e -> s.second() > e.atSecond() && s.second() - 1 <= e.settledAtSecond() + 1))
+                    .map(Second::holdP99Ms).sorted().toList();
+            double steady = outside.isEmpty() ? 0 : outside.get(outside.size() / 2);
+            List<EventOutcome> outcomes = new ArrayList<>();
+            for (Event e : events) {
+                if (e.failure() != null) {
+                    outcomes.add(new EventOutcome(e, 0, 0, 0));
+                    continue;
+                }
+                double end = e.settledAtSecond() + 1;
+                List<Second> window = seconds.stream().filter(s -> s.second() > e.atSecond() && s.second() - 1 <= end).toList();
+                double worst = window.stream().mapToDouble(Second::holdP99Ms).max().orElse(0);
+                double errors = window.stream().mapToDouble(Second::errors).sum();
+                outcomes.add(new EventOutcome(e, worst, steady > 0 ? worst / steady : 0, Math.round(errors)));
+            }
+            double noneReady = seconds.stream().filter(s -> s.membersWatched() > 0 && s.membersReady() == 0).count();
+            return new Elastic(run.attempts(), run.attemptsPerSecond(), run.successes(), run.errors(), ClusterReport.serverErrors(run),
+                    steady, outcomes, seconds, noneReady, cpu, requests, violations);
+        }
+    }
+
+    /**
+     * @param worstHoldP99Ms the highest per-second hold p99 from the event until a second after the cluster settled
+     * @param errorsInWindow errors of any kind (5xx, transport) in that window
+     */
+    public record EventOutcome(Event event, double worstHoldP99Ms, double p99Ratio, long errorsInWindow) {
+    }
+
+    static long serverErrors(RunResult run) {
+        return run.errors().entrySet().stream().filter(e -> e.getKey().startsWith("5")).mapToLong(Map.Entry::getValue).sum();
+    }
+
+    /** The summary printed at the end and written to summary.txt. */
+    public String render() {
+        StringBuilder b = new StringBuilder();
+        b.append("Several members: ").append(command).append('\n').append(settings).append("\n\n");
+        b.append(String.format(Locale.ROOT, "%-8s %10s %9s %8s %8s %7s | %s%n", "members", "attempts/s", "holds", "p50 ms",
+                "p99 ms", "5xx", "CPU us per hold attempt: machine / members / postgresql / generator / proxy"));
+        for (Steady s : steady) {
+            Map<String, Double> c = s.cpuMicrosPerAttempt();
+            b.append(String.format(Locale.ROOT, "%-8s %,10.0f %,9d %8.1f %8.1f %7d | %.0f / %.0f / %.0f / %.0f / %.0f%n",
+                    s.members() + " (q" + s.quorum() + ")", s.attemptsPerSecond(), s.durableHolds(), s.holdP50Ms(), s.holdP99Ms(),
+                    s.serverErrors(), c.getOrDefault(CpuMeter.MACHINE, 0.0), c.getOrDefault(MEMBERS, 0.0),
+                    c.getOrDefault(POSTGRESQL, 0.0), c.getOrDefault(GENERATOR, 0.0), c.getOrDefault("service proxy", 0.0)));
+            Map<String, Double> l = s.loadMicrosPerAttempt();
+            Map<String, Double> i = s.idleCpuPerSecond();
+            b.append(String.format(Locale.ROOT, "        without load: members %.2f, PostgreSQL %.2f CPU-s/s; load's own CPU per attempt:"
+                            + " members %.0f us, PostgreSQL %.0f us, per durable hold: PostgreSQL %.0f us%n",
+                    i.getOrDefault(MEMBERS, 0.0), i.getOrDefault(POSTGRESQL, 0.0), l.getOrDefault(MEMBERS, 0.0),
+                    l.getOrDefault(POSTGRESQL, 0.0), l.getOrDefault(POSTGRESQL, 0.0) * s.attempts() / Math.max(1, s.durableHolds())));
+            StringBuilder per = new StringBuilder();
+            s.requests().forEach((member, n) -> per.append(String.format(Locale.ROOT, "  %s: %,d requests, %.0f us CPU per"
+                    + " attempt;", member, n, c.getOrDefault(member, 0.0))));
+            b.append("        ").append(per).append('\n');
+            if (s.invariantViolations() > 0 || !s.errors().isEmpty()) {
+                b.append("        errors ").append(s.errors()).append(", invariant violations ").append(s.invariantViolations()).append('\n');
+            }
+        }
+        if (steady.size() == 2) {
+            Steady one = steady.get(0);
+            Steady n = steady.get(1);
+            double machine = n.machineMicrosPerAttempt() / one.machineMicrosPerAttempt();
+            double system = n.systemMicrosPerAttempt() / one.systemMicrosPerAttempt();
+            double load = (n.loadMicrosPerAttempt().getOrDefault(MEMBERS, 0.0) + n.loadMicrosPerAttempt().getOrDefault(POSTGRESQL, 0.0))
+                    / (one.loadMicrosPerAttempt().getOrDefault(MEMBERS, 0.0) + one.loadMicrosPerAttempt().getOrDefault(POSTGRESQL, 0.0));
+            b.append(String.format(Locale.ROOT, "%n%d members / 1 member, CPU per hold attempt: whole machine %.2fx (target <= %.1fx: %s),"
+                            + " members + PostgreSQL %.2fx (%s), without the idle CPU %.2fx%n", n.members(), machine,
+                    CPU_RATIO_TARGET, machine <= CPU_RATIO_TARGET ? "met" : "MISSED", system,
+                    system <= CPU_RATIO_TARGET ? "met" : "MISSED", load));
+        }
+        if (elastic != null) {
+            Elastic e = elastic;
+            b.append(String.format(Locale.ROOT, "%nMembers joining and leaving mid-sale: %,d attempts (%,.0f/s), %,d holds,"
+                            + " 5xx %d, errors %s, invariant violations %d, steady hold p99 %.1f ms,"
+                            + " %.0f s with no member ready (a Service would have had no endpoints)%n",
+                    e.attempts(), e.attemptsPerSecond(), e.durableHolds(), e.serverErrors(), e.errors(), e.invariantViolations(),
+                    e.steadyHoldP99Ms(), e.secondsWithNoMemberReady()));
+            for (EventOutcome out : e.events()) {
+                Event ev = out.event();
+                if (ev.failure() != null) {
+                    b.append("  FAILED: ").append(ev.failure()).append('\n');
+                    continue;
+                }
+                double settle = ev.kind().equals("join") ? ev.allReadyAfter() : ev.preStopSeconds() + ev.allReadyAfter();
+                b.append(String.format(Locale.ROOT, "  %s %s at %.1f s: %s; balanced and all ready %.1f s after the event"
+                                + " (target <= %.0f s: %s); worst second's hold p99 %.1f ms = %.1fx steady (target <= %.0fx: %s);"
+                                + " errors in the window %d%n",
+                        ev.kind(), ev.member(), ev.atSecond(),
+                        ev.kind().equals("join") ? String.format(Locale.ROOT, "joined after %.1f s, ready after %.1f s",
+                                ev.joinedAfter(), ev.readyAfter())
+                                : String.format(Locale.ROOT, "SIGTERM %.0f s later (preStop), exited %.1f s after it",
+                                ev.preStopSeconds(), ev.exitedAfterSigterm()),
+                        settle, READY_SECONDS_TARGET, settle <= READY_SECONDS_TARGET ? "met" : "MISSED",
+                        out.worstHoldP99Ms(), out.p99Ratio(), P99_RATIO_TARGET, out.p99Ratio() <= P99_RATIO_TARGET ? "met" : "MISSED",
+                        out.errorsInWindow()));
+            }
+            b.append("  second: attempts/s, errors/s, hold p99 ms, members ready/watched\n");
+            for (Second s : e.seconds()) {
+                b.append(String.format(Locale.ROOT, "  %3d: %6.0f %5.0f %8.1f  %d/%d%n", s.second(), s.attempts(), s.errors(),
+                        s.holdP99Ms(), s.membersReady(), s.membersWatched()));
+            }
+            b.append("  requests per member: ").append(e.requests()).append('\n');
+        }
+        return b.toString();
+    }
+}
