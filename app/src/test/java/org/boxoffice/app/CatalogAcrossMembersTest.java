@@ -81,7 +81,13 @@ class CatalogAcrossMembersTest {
     }
 
     private static String etag(TestApp.Http http, String path) {
+        // right after the second member joined, the cluster may still be settling: a 503 says "again"
+        long deadline = System.currentTimeMillis() + DEADLINE_MILLIS;
         TestApp.Http.Reply r = http.get(path, null);
+        while (r.status() == 503 && System.currentTimeMillis() < deadline) {
+            sleep();
+            r = http.get(path, null);
+        }
         assertEquals(200, r.status(), r.body());
         return r.headers().firstValue("ETag").orElseThrow();
     }
@@ -100,5 +106,14 @@ class CatalogAcrossMembersTest {
         }
         assertTrue(until.test(doc), path + " on " + http.base() + ": " + doc);
         return doc;
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -64,6 +64,12 @@ public final class ErrorHandlers {
             res.header(HeaderNames.RETRY_AFTER, "2");
             send(res, 503, "DATABASE_UNAVAILABLE", "the database is not answering; nothing was changed, try again", Map.of());
         });
+        // a search while members join or leave can find the cluster's view changing under it
+        routing.error(com.hazelcast.sql.HazelcastSqlException.class, (req, res, e) -> {
+            LOG.log(Level.WARNING, "grid query failed: " + e.getMessage());
+            res.header(HeaderNames.RETRY_AFTER, "1");
+            send(res, 503, "GRID_UNAVAILABLE", "the catalog cannot be searched this moment; try again", Map.of());
+        });
         routing.error(com.hazelcast.core.HazelcastInstanceNotActiveException.class, (req, res, e) -> {
             res.header(HeaderNames.RETRY_AFTER, "2");
             send(res, 503, "GRID_UNAVAILABLE", "this member is shutting down; try again", Map.of());

@@ -62,18 +62,22 @@ public final class Json {
      */
     private static byte[] read(ServerRequest req) {
         long declared = req.headers().contentLength().orElse(-1);
-        if (declared > MAX_BODY) {
+        byte[] bytes;
+        if (declared >= 0 && declared <= MAX_BODY) {
+            try (java.io.InputStream in = req.content().inputStream()) {
+                bytes = in.readNBytes((int) declared);
+            } catch (java.io.IOException e) {
+                throw ApiException.badRequest("unreadable body");
+            }
+        } else {
+            // chunked or too large: Helidon reads it (and enforces server.max-payload-size with its own
+            // 413), so the connection stays in step with the client that is still sending
+            bytes = req.content().as(byte[].class);
+        }
+        if (bytes.length > MAX_BODY) {
             throw new ApiException(413, "PAYLOAD_TOO_LARGE", "request bodies are limited to 64 KB");
         }
-        try (java.io.InputStream in = req.content().inputStream()) {
-            byte[] bytes = declared >= 0 ? in.readNBytes((int) declared) : in.readNBytes(MAX_BODY + 1);
-            if (bytes.length > MAX_BODY) {
-                throw new ApiException(413, "PAYLOAD_TOO_LARGE", "request bodies are limited to 64 KB");
-            }
-            return bytes;
-        } catch (java.io.IOException e) {
-            throw ApiException.badRequest("unreadable body");
-        }
+        return bytes;
     }
 
     private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '([^']{1,64})'.*", Pattern.DOTALL);
