@@ -20,9 +20,9 @@ import org.boxoffice.app.waitlist.WaitlistModule;
 import org.boxoffice.app.holds.HoldManager;
 import org.boxoffice.app.holds.HoldsService;
 import org.boxoffice.app.holds.Idempotency;
-import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.app.http.HttpCaching;
+import org.boxoffice.app.http.HttpConventions;
 import org.boxoffice.app.http.RequestGuard;
 import org.boxoffice.app.http.OpenApiService;
 import org.boxoffice.app.ops.AuditService;
@@ -164,6 +164,7 @@ public final class Boxoffice implements AutoCloseable {
     public void routing(HttpRouting.Builder routing) {
         ErrorHandlers.register(routing);
         routing.addFilter(new RequestGuard());
+        routing.addFilter(new HttpConventions());
         HttpCaching.register(routing);
         probes.routing(routing);
         routing.register("/v1", new CatalogService(search, directory, snapshots, answers, clock))
@@ -182,9 +183,7 @@ public final class Boxoffice implements AutoCloseable {
         if (settings.auth().devTokens() && authenticator.canIssue()) {
             routing.register("/v1", new DevTokenService(authenticator, settings.auth().devRoles()));
         }
-        routing.any("/v1/*", (req, res) -> {
-            throw new ApiException(404, "NOT_FOUND", "no such resource: " + req.prologue().method() + " " + req.path().path());
-        });
+        routing.any("/v1/*", HttpConventions::unrouted);
         // the fan's web app, last: nothing under /v1 reaches it
         routing.register("/", WebApp.assets());
     }
