@@ -147,6 +147,16 @@ public final class Boxoffice implements AutoCloseable {
         this.invariants = new InvariantChecker(dataSource, metrics).start(settings.invariantEvery().toMillis(), 2_000);
         metrics.gauge("boxoffice_seatmap_streams", "live seat-map streams (Server-Sent Events) open on this member",
                 streams::openStreams);
+        // the JVM's thread and class counts under names Prometheus accepts (the built-in ones end in _count)
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        metrics.gauge("boxoffice_jvm_threads", "live JVM threads by kind (live, daemon, peak)", "kind", "live",
+                threads::getThreadCount);
+        metrics.gauge("boxoffice_jvm_threads", "live JVM threads by kind (live, daemon, peak)", "kind", "daemon",
+                threads::getDaemonThreadCount);
+        metrics.gauge("boxoffice_jvm_threads", "live JVM threads by kind (live, daemon, peak)", "kind", "peak",
+                threads::getPeakThreadCount);
+        metrics.gauge("boxoffice_jvm_classes_loaded", "classes loaded in the JVM now",
+                java.lang.management.ManagementFactory.getClassLoadingMXBean()::getLoadedClassCount);
         metrics.gauge("boxoffice_grid_members", "members in this member's view of the cluster",
                 () -> hz.getLifecycleService().isRunning() ? hz.getCluster().getMembers().size() : 0);
         this.announcements = hz.getTopic(SHOW_ANNOUNCEMENTS);
