@@ -73,6 +73,33 @@ class OpsApiTest {
         assertTrue(m.body().contains("boxoffice_expiry_lag_seconds"), "expiry lag");
     }
 
+    /** An idempotent replay is counted as replayed, not as a new hold; the cluster gauges are exported. */
+    @Test
+    void metrics_countAReplayAsReplayed_andExportTheClusterGauges() {
+        String t = app.token("replay-1");
+        String body = "{\"seatIds\":[\"BALCONY-3-1\"]}";
+        assertEquals(201, http.post("/v1/shows/comedy-2/holds", t, body, "Idempotency-Key", "r-1").status());
+        double held = outcome("held");
+        double replayed = outcome("replayed");
+        assertEquals(201, http.post("/v1/shows/comedy-2/holds", t, body, "Idempotency-Key", "r-1").status());
+        assertEquals(held, outcome("held"));
+        assertEquals(replayed + 1, outcome("replayed"));
+        String m = http.get("/observe/metrics", null, "Accept", "text/plain").body();
+        for (String gauge : List.of("boxoffice_cluster_safe", "boxoffice_cluster_active", "boxoffice_database_up")) {
+            assertTrue(m.contains("\n" + gauge + " ") || m.contains("\n" + gauge + "{"), gauge);
+        }
+    }
+
+    private double outcome(String outcome) {
+        String m = http.get("/observe/metrics", null, "Accept", "text/plain").body();
+        for (String line : m.split("\n")) {
+            if (line.startsWith("boxoffice_hold_outcomes_total{") && line.contains("outcome=\"" + outcome + "\"")) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return 0;
+    }
+
     /** What {@code promtool check metrics} checks, on the real endpoint after some traffic (issue 13, item 10). */
     @Test
     void metrics_passPromtoolsChecks() {

@@ -110,7 +110,7 @@ public final class HoldsService implements HttpService {
             return outcomeName(outcome);
         }
         String fingerprint = "POST /v1/shows/" + showId + "/holds " + Json.write(body);
-        String[] name = {"held"};
+        String[] name = {"replayed"};   // stays so when the key's kept answer is replayed: not a new hold
         Idempotency.Reply reply = idempotency.execute(caller.accountId(), key.get(), fingerprint, () -> {
             HoldManager.Outcome outcome = hold(caller, showId, request, throughRoom);
             name[0] = outcomeName(outcome);
