@@ -54,7 +54,7 @@ class HttpConventionsTest {
     @Test
     void head_answersWhereverGetDoes_withItsHeadersAndNoBody() throws Exception {
         for (String path : new String[] {"/v1/events", "/v1/shows/" + SHOW, "/v1/shows/" + SHOW + "/availability",
-                "/v1/shows/" + SHOW + "/seats", "/openapi", "/observe/metrics", "/observe/health/ready"}) {
+                "/v1/shows/" + SHOW + "/seats", "/openapi", "/observe/metrics", "/observe/health/ready", "/", "/js/api.js"}) {
             HttpResponse<String> get = send("GET", path, null);
             String head = head(path, "");
             assertEquals("HTTP/1.1 " + get.statusCode(), statusLine(head).substring(0, 12), path);
