@@ -43,7 +43,7 @@ import java.util.zip.CRC32;
  * <pre>
  * java -cp boxoffice-bench.jar org.boxoffice.bench.baseline.BaselineServer --port 8090 \
  *      --db-url jdbc:postgresql://localhost:5432/boxoffice --db-user postgres --pool 16 --secret ...
- * curl -X POST localhost:8090/v1/shows/bl-cond-1/holds -H "Authorization: Bearer $T" --json '{"seatIds":["A-1-1"]}'
+ * curl -X POST localhost:8090/v1/shows/bl-cond-1/holds -H "Authorization: Bearer $T" -d '{"seatIds":["A-1-1"]}'
  * curl -X DELETE localhost:8090/v1/holds/$HOLD -H "Authorization: Bearer $T"
  * curl -i localhost:8090/v1/shows/bl-cond-1/availability
  * </pre>
