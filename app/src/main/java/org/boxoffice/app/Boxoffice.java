@@ -20,9 +20,9 @@ import org.boxoffice.app.waitlist.WaitlistModule;
 import org.boxoffice.app.holds.HoldManager;
 import org.boxoffice.app.holds.HoldsService;
 import org.boxoffice.app.holds.Idempotency;
-import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.app.http.HttpCaching;
+import org.boxoffice.app.http.HttpConventions;
 import org.boxoffice.app.http.RequestGuard;
 import org.boxoffice.app.http.OpenApiService;
 import org.boxoffice.app.ops.AuditService;
@@ -147,12 +147,34 @@ public final class Boxoffice implements AutoCloseable {
         this.invariants = new InvariantChecker(dataSource, metrics).start(settings.invariantEvery().toMillis(), 2_000);
         metrics.gauge("boxoffice_seatmap_streams", "live seat-map streams (Server-Sent Events) open on this member",
                 streams::openStreams);
+        // the JVM's thread and class counts under names Prometheus accepts (the built-in ones end in _count)
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        metrics.gauge("boxoffice_jvm_threads", "live JVM threads by kind (live, daemon, peak)", "kind", "live",
+                threads::getThreadCount);
+        metrics.gauge("boxoffice_jvm_threads", "live JVM threads by kind (live, daemon, peak)", "kind", "daemon",
+                threads::getDaemonThreadCount);
+        metrics.gauge("boxoffice_jvm_threads", "live JVM threads by kind (live, daemon, peak)", "kind", "peak",
+                threads::getPeakThreadCount);
+        metrics.gauge("boxoffice_jvm_classes_loaded", "classes loaded in the JVM now",
+                java.lang.management.ManagementFactory.getClassLoadingMXBean()::getLoadedClassCount);
         metrics.gauge("boxoffice_grid_members", "members in this member's view of the cluster",
                 () -> hz.getLifecycleService().isRunning() ? hz.getCluster().getMembers().size() : 0);
         this.announcements = hz.getTopic(SHOW_ANNOUNCEMENTS);
         announcements.addMessageListener(m -> catalogRepository.show(m.getMessageObject()).ifPresent(directory::add));
         this.probes = new HealthProbes("grid-member", () -> hz.getLifecycleService().isRunning(), this::readiness,
                 Duration.ofSeconds(1));
+        // what an operator alerts on, read from the last readiness check (a scrape costs no grid call)
+        metrics.gauge("boxoffice_cluster_safe", "1 when the last readiness check found the cluster safe "
+                + "(no partition migrating, every backup in sync)", () -> readyFlag("clusterSafe"));
+        metrics.gauge("boxoffice_database_up", "1 when PostgreSQL answered the last readiness check",
+                () -> readyFlag("database"));
+        metrics.gauge("boxoffice_cluster_active", "1 while the cluster state is ACTIVE (not FROZEN, PASSIVE "
+                + "or IN_TRANSITION)", () -> hz.getLifecycleService().isRunning()
+                && hz.getCluster().getClusterState() == com.hazelcast.cluster.ClusterState.ACTIVE ? 1 : 0);
+    }
+
+    private int readyFlag(String check) {
+        return Boolean.TRUE.equals(probes.ready().data().get(check)) ? 1 : 0;
     }
 
     /** Starts a member on a migrated database. */
@@ -164,6 +186,7 @@ public final class Boxoffice implements AutoCloseable {
     public void routing(HttpRouting.Builder routing) {
         ErrorHandlers.register(routing);
         routing.addFilter(new RequestGuard());
+        routing.addFilter(new HttpConventions());
         HttpCaching.register(routing);
         probes.routing(routing);
         routing.register("/v1", new CatalogService(search, directory, snapshots, answers, clock))
@@ -182,9 +205,7 @@ public final class Boxoffice implements AutoCloseable {
         if (settings.auth().devTokens() && authenticator.canIssue()) {
             routing.register("/v1", new DevTokenService(authenticator, settings.auth().devRoles()));
         }
-        routing.any("/v1/*", (req, res) -> {
-            throw new ApiException(404, "NOT_FOUND", "no such resource: " + req.prologue().method() + " " + req.path().path());
-        });
+        routing.any("/v1/*", HttpConventions::unrouted);
         // the fan's web app, last: nothing under /v1 reaches it
         routing.register("/", WebApp.assets());
     }

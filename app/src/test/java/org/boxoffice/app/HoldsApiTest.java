@@ -76,6 +76,7 @@ class HoldsApiTest {
         assertTrue(expires.isAfter(Instant.now().plus(Duration.ofMinutes(6))));
 
         String holdId = h.get("holdId").asText();
+        assertEquals("/v1/holds/" + holdId, r.headers().firstValue("Location").orElse(null));
         TestApp.Http.Reply mine = http.get("/v1/holds/" + holdId, alice);
         assertEquals(200, mine.status(), mine.body());
         assertEquals("HELD", json(mine).get("status").asText());
@@ -158,6 +159,9 @@ class HoldsApiTest {
         assertEquals(201, first.status(), first.body());
         assertEquals(201, retry.status(), retry.body());
         assertEquals(json(first).get("holdId"), json(retry).get("holdId"));
+        String location = "/v1/holds/" + json(first).get("holdId").asText();
+        assertEquals(location, first.headers().firstValue("Location").orElse(null));
+        assertEquals(location, retry.headers().firstValue("Location").orElse(null));
         assertError(hold(gina, "{\"seatIds\":[\"CIRCLE-2-3\"]}", "Idempotency-Key", "k-1"), 422, "IDEMPOTENCY_KEY_REUSED");
         TestApp.Http.Reply otherAccount = hold(app.token("hank-1"), body, "Idempotency-Key", "k-1");
         assertError(otherAccount, 409, "SEATS_UNAVAILABLE");

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
+import org.boxoffice.app.ops.PrometheusTextChecker;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.sql.Connection;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Map;
 
 import static org.boxoffice.app.TestApp.assertError;
@@ -69,6 +71,44 @@ class OpsApiTest {
         assertTrue(m.body().contains("boxoffice_mapstore_store_latency"), "store latency");
         assertTrue(m.body().contains("boxoffice_invariant_violations"), "invariant gauge");
         assertTrue(m.body().contains("boxoffice_expiry_lag_seconds"), "expiry lag");
+    }
+
+    /** An idempotent replay is counted as replayed, not as a new hold; the cluster gauges are exported. */
+    @Test
+    void metrics_countAReplayAsReplayed_andExportTheClusterGauges() {
+        String t = app.token("replay-1");
+        String body = "{\"seatIds\":[\"BALCONY-3-1\"]}";
+        assertEquals(201, http.post("/v1/shows/comedy-2/holds", t, body, "Idempotency-Key", "r-1").status());
+        double held = outcome("held");
+        double replayed = outcome("replayed");
+        assertEquals(201, http.post("/v1/shows/comedy-2/holds", t, body, "Idempotency-Key", "r-1").status());
+        assertEquals(held, outcome("held"));
+        assertEquals(replayed + 1, outcome("replayed"));
+        String m = http.get("/observe/metrics", null, "Accept", "text/plain").body();
+        for (String gauge : List.of("boxoffice_cluster_safe", "boxoffice_cluster_active", "boxoffice_database_up")) {
+            assertTrue(m.contains("\n" + gauge + " ") || m.contains("\n" + gauge + "{"), gauge);
+        }
+    }
+
+    private double outcome(String outcome) {
+        String m = http.get("/observe/metrics", null, "Accept", "text/plain").body();
+        for (String line : m.split("\n")) {
+            if (line.startsWith("boxoffice_hold_outcomes_total{") && line.contains("outcome=\"" + outcome + "\"")) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return 0;
+    }
+
+    /** What {@code promtool check metrics} checks, on the real endpoint after some traffic (issue 13, item 10). */
+    @Test
+    void metrics_passPromtoolsChecks() {
+        String t = app.token("promtool-1");
+        http.post("/v1/shows/comedy-2/holds", t, "{\"seatIds\":[\"BALCONY-2-1\"]}");
+        http.post("/v1/shows/comedy-2/holds", t, "{\"seatIds\":[\"BALCONY-2-1\"]}");
+        TestApp.Http.Reply m = http.get("/observe/metrics", null, "Accept", "text/plain");
+        assertEquals(200, m.status());
+        assertEquals(List.of(), PrometheusTextChecker.problems(m.body()));
     }
 
     @Test

@@ -121,6 +121,7 @@ class WaitlistApiTest {
 
         TestApp.Http.Reply paid = w.f.checkout(app.token("joe"), holdId, "card_ok");
         assertEquals(200, paid.status(), paid.body());
+        assertEquals("BOOKED", w.status("joe", "wl-flow"), "bought: BOOKED at once, not at the next pass");
         w.offers().match("wl-flow");
         assertEquals("BOOKED", w.status("joe", "wl-flow"));
         assertEquals(0, w.offersOf("joe").size());

@@ -70,6 +70,26 @@ class WebAppApiTest {
         return seats;
     }
 
+    /** The stream's map is the availability answer plus seq; the seat list's version is the same kind. */
+    @Test
+    void streamMap_seats_andAvailability_sayTheVersionAlike_andTheMapCarriesAsOf() throws Exception {
+        com.fasterxml.jackson.databind.JsonNode availability = Json.MAPPER.readTree(
+                http.get("/v1/shows/comedy-1/availability", null).body());
+        com.fasterxml.jackson.databind.JsonNode seats = Json.MAPPER.readTree(http.get("/v1/shows/comedy-1/seats", null).body());
+        try (EventStream stream = new EventStream(base, "/v1/shows/comedy-1/events")) {
+            com.fasterxml.jackson.databind.JsonNode map = stream.next(Duration.ofSeconds(5)).data();
+            java.util.Set<String> expected = new java.util.TreeSet<>();
+            availability.fieldNames().forEachRemaining(expected::add);
+            expected.add("seq");
+            java.util.Set<String> fields = new java.util.TreeSet<>();
+            map.fieldNames().forEachRemaining(fields::add);
+            assertEquals(expected, fields);
+            for (com.fasterxml.jackson.databind.JsonNode answer : List.of(availability, seats, map)) {
+                assertTrue(answer.get("version").asText().matches("[0-9]+"), answer.get("version").asText());
+            }
+        }
+    }
+
     @Test
     void stream_startsWithTheWholeMap_thenPushesEachHoldAndReleaseWithinASecond() throws Exception {
         try (EventStream stream = new EventStream(base, "/v1/shows/comedy-1/events")) {

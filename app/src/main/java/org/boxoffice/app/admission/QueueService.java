@@ -31,7 +31,7 @@ import java.util.function.LongSupplier;
  * curl -X POST localhost:8080/v1/shows/echoes-berlin-1/queue -H "Authorization: Bearer $TOKEN"
  * curl 'localhost:8080/v1/shows/echoes-berlin-1/queue/status?wait=20' -H "Authorization: Bearer $TOKEN" -H "Queue-Token: $QT"
  * curl localhost:8080/v1/shows/echoes-berlin-1/queue/summary
- * curl -X PUT localhost:8080/v1/admin/shows/echoes-berlin-1/queue -H "Authorization: Bearer $ADMIN" -d '{"mode":"ON","admissionRate":20}'
+ * curl -X PUT localhost:8080/v1/admin/shows/echoes-berlin-1/queue -H "Authorization: Bearer $ADMIN" --json '{"mode":"ON","admissionRate":20}'
  * curl localhost:8080/v1/admin/shows/echoes-berlin-1/queue -H "Authorization: Bearer $ADMIN"
  * </pre>
  */

@@ -24,8 +24,8 @@ import java.util.regex.Pattern;
  * by others does not hand out admins.
  *
  * <pre>
- * curl -X POST localhost:8080/v1/dev/tokens -d '{"accountId":"alice"}'
- * curl -X POST localhost:8080/v1/dev/tokens -d '{"accountId":"ops","roles":["admin"]}'   # devroles only
+ * curl -X POST localhost:8080/v1/dev/tokens --json '{"accountId":"alice"}'
+ * curl -X POST localhost:8080/v1/dev/tokens --json '{"accountId":"ops","roles":["admin"]}'   # devroles only
  * </pre>
  */
 public final class DevTokenService implements HttpService {

@@ -40,10 +40,10 @@ import java.util.regex.Pattern;
  * off sale or put them back.
  *
  * <pre>
- * curl -X POST localhost:8080/v1/admin/shows -H "Authorization: Bearer $ADMIN" -d '{"eventId":"midnight-echoes",
+ * curl -X POST localhost:8080/v1/admin/shows -H "Authorization: Bearer $ADMIN" --json '{"eventId":"midnight-echoes",
  *   "startsAt":"2027-06-01T20:00:00Z","sections":[{"name":"A","price":"99.00","rows":20,"seatsPerRow":25}]}'
  * curl -X POST localhost:8080/v1/admin/shows/echoes-berlin-1/seats/block -H "Authorization: Bearer $ADMIN" \
- *   -d '{"seatIds":["A-1-1"],"reason":"camera platform"}'
+ *   --json '{"seatIds":["A-1-1"],"reason":"camera platform"}'
  * </pre>
  */
 public final class AdminService implements HttpService {

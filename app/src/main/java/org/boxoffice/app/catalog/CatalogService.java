@@ -251,7 +251,7 @@ public final class CatalogService implements HttpService {
                 seats.add(m);
             }
         }
-        return HttpCaching.Encoded.json(object("showId", s.showId(), "version", snapshot.version(),
+        return HttpCaching.Encoded.json(object("showId", s.showId(), "version", Long.toString(snapshot.gridVersion()),
                 "currency", s.currency(), "seats", seats));
     }
 

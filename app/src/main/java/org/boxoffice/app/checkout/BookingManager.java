@@ -91,7 +91,7 @@ public final class BookingManager {
         if (after.status() == Booking.Status.CONFIRMED) {
             throw new ApiException(503, "PAYMENT_PROVIDER_UNAVAILABLE",
                     "the refund could not be made now; the cancellation is recorded and completes by itself",
-                    Map.of("bookingId", b.bookingId()));
+                    Map.of("bookingId", b.bookingId(), "retryAfterSeconds", 5));
         }
         return view(after);
     }

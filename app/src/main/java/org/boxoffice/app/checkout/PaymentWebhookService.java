@@ -22,7 +22,7 @@ import java.util.Map;
  * <pre>
  * body='{"id":"evt_1","type":"payment.captured","created":0,"data":{"chargeId":"ch_1","idempotencyKey":"bx-H1-1","amount":17800,"currency":"EUR"}}'
  * sig=$(printf '%s' "$body" | openssl dgst -sha256 -hmac "$SECRET" -hex | sed 's/.* //')
- * curl -X POST localhost:8080/v1/payments/webhook -H "Boxoffice-Signature: sha256=$sig" -d "$body"
+ * curl -X POST localhost:8080/v1/payments/webhook -H "Boxoffice-Signature: sha256=$sig" --json "$body"
  * </pre>
  */
 public final class PaymentWebhookService implements HttpService {

@@ -17,7 +17,7 @@ import java.util.Iterator;
  * is marked used), ALREADY_USED after, INVALID for a forged, unknown or cancelled ticket.
  *
  * <pre>
- * curl -X POST localhost:8080/v1/tickets/verify -H "Authorization: Bearer $STAFF" -d '{"code":"BX1...."}'
+ * curl -X POST localhost:8080/v1/tickets/verify -H "Authorization: Bearer $STAFF" --json '{"code":"BX1...."}'
  * </pre>
  */
 public final class TicketsService implements HttpService {

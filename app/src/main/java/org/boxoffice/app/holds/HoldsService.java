@@ -1,6 +1,7 @@
 package org.boxoffice.app.holds;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
 import io.helidon.webserver.http.ServerRequest;
@@ -37,6 +38,8 @@ import java.util.Set;
 public final class HoldsService implements HttpService {
 
     private static final io.helidon.http.HeaderName IDEMPOTENCY_KEY = io.helidon.http.HeaderNames.create("Idempotency-Key");
+    /** How a kept 201 body begins, so its Location can be read without parsing it. */
+    private static final String HOLD_ID_FIRST = "{\"holdId\":\"";
 
     private final HoldManager holds;
     private final Authenticator auth;
@@ -98,6 +101,7 @@ public final class HoldsService implements HttpService {
         if (key.isEmpty()) {
             HoldManager.Outcome outcome = hold(caller, showId, request, throughRoom);
             if (outcome instanceof HoldManager.Outcome.Held held) {
+                res.header(HeaderNames.LOCATION, "/v1/holds/" + held.hold().holdId());
                 Json.sendBytes(res, 201, held.hold().json());
             } else {
                 Idempotency.Reply reply = reply(outcome);
@@ -106,12 +110,17 @@ public final class HoldsService implements HttpService {
             return outcomeName(outcome);
         }
         String fingerprint = "POST /v1/shows/" + showId + "/holds " + Json.write(body);
-        String[] name = {"held"};
+        String[] name = {"replayed"};   // stays so when the key's kept answer is replayed: not a new hold
         Idempotency.Reply reply = idempotency.execute(caller.accountId(), key.get(), fingerprint, () -> {
             HoldManager.Outcome outcome = hold(caller, showId, request, throughRoom);
             name[0] = outcomeName(outcome);
             return reply(outcome);
         });
+        if (reply.status() == 201 && reply.body().startsWith(HOLD_ID_FIRST)) {
+            // a new hold or its replay: the kept body starts with the hold id (HoldView.json writes it first)
+            int end = reply.body().indexOf('"', HOLD_ID_FIRST.length());
+            res.header(HeaderNames.LOCATION, "/v1/holds/" + reply.body().substring(HOLD_ID_FIRST.length(), end));
+        }
         Json.sendRaw(res, reply.status(), reply.body());
         return name[0];
     }

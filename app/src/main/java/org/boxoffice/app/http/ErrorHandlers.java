@@ -31,6 +31,9 @@ public final class ErrorHandlers {
             if (e.details().get("retryAfterSeconds") instanceof Number seconds) {
                 res.header(HeaderNames.RETRY_AFTER, Long.toString(seconds.longValue()));
             }
+            if (e.status() == 401 && "UNAUTHORIZED".equals(e.code())) {
+                res.header(HeaderNames.WWW_AUTHENTICATE, bearerChallenge(req));
+            }
             send(res, e.status(), e.code(), e.getMessage(), e.details());
         });
         routing.error(InventoryUnavailableException.class, (req, res, e) -> {
@@ -86,6 +89,10 @@ public final class ErrorHandlers {
             if (status < 400) {
                 throw e;
             }
+            if (status == 404 || status == 405) {
+                HttpConventions.unrouted(req, res);     // 405 with Allow where another method answers
+                return;
+            }
             send(res, status, code(status), plainMessage(status, req.prologue().method().text() + " "
                     + req.path().path()), Map.of());
         });
@@ -123,6 +130,22 @@ public final class ErrorHandlers {
                 .keepAlive(type.keepAlive() && code < 500)
                 .entity(body);
         return out.build();
+    }
+
+    /**
+     * The challenge of a 401 (RFC 6750 section 3): plain {@code Bearer} when no credentials came,
+     * {@code error="invalid_request"} for an Authorization header that is not a bearer token, and
+     * {@code error="invalid_token"} for a bearer token that is refused (malformed, forged, expired).
+     */
+    private static String bearerChallenge(ServerRequest req) {
+        String given = req.headers().first(HeaderNames.AUTHORIZATION).orElse(null);
+        if (given == null) {
+            return "Bearer realm=\"boxoffice\"";
+        }
+        if (!given.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return "Bearer realm=\"boxoffice\", error=\"invalid_request\"";
+        }
+        return "Bearer realm=\"boxoffice\", error=\"invalid_token\"";
     }
 
     /** The error code of an HTTP status the service itself did not choose. */

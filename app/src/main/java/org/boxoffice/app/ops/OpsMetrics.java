@@ -38,11 +38,21 @@ public final class OpsMetrics {
 
     public OpsMetrics(MeterRegistry registry) {
         this.registry = registry;
+        // Helidon's built-in gauges thread.count, thread.daemon.count, thread.max.count and
+        // classloader.loadedClasses.count end in _count, which Prometheus reserves for histograms and
+        // summaries (promtool refuses them); Boxoffice exports the same figures as boxoffice_jvm_threads
+        // and boxoffice_jvm_classes_loaded
+        for (io.helidon.metrics.api.Meter meter : List.copyOf(registry.meters())) {
+            if (meter instanceof io.helidon.metrics.api.Gauge<?> && meter.id().name().endsWith("count")) {
+                registry.remove(meter);
+            }
+        }
         this.holdLatency = registry.getOrCreate(Timer.builder("boxoffice_hold_latency")
-                .description("time to answer a hold request").buckets(LATENCY_BUCKETS));
+                .description("time to answer a hold request").buckets(LATENCY_BUCKETS).percentiles(new double[0]));
         this.holdAttempts = counter("boxoffice_hold_attempts", "hold requests", List.of());
         this.storeLatency = registry.getOrCreate(Timer.builder("boxoffice_mapstore_store_latency")
-                .description("time of one write-through store (one transition applied to PostgreSQL)").buckets(LATENCY_BUCKETS));
+                .description("time of one write-through store (one transition applied to PostgreSQL)").buckets(LATENCY_BUCKETS)
+                .percentiles(new double[0]));
     }
 
     /** A hold request's outcome: {@code held} or the error code; counts attempts and records latency. */

@@ -201,7 +201,19 @@ public final class WaitlistManager {
         return out;
     }
 
+    /**
+     * The caller's standing. An offer already bought is recorded as BOOKED here, at once, rather than
+     * at the line's next periodic pass (up to {@code passmillis} later); the pass makes the same
+     * conditional change, so whichever comes first records it.
+     */
     private Optional<StandingView> standing(Principal caller, Show show) {
-        return repository.standing(show.showId(), caller.accountId()).map(StandingView::of);
+        Optional<WaitlistStanding> found = repository.standing(show.showId(), caller.accountId());
+        if (found.isPresent() && found.get().state() == State.OFFERED
+                && holds.find(caller, found.get().holdId()).map(h -> "CONFIRMED".equals(h.status())).orElse(false)) {
+            repository.end(found.get().entry().entryId(), Set.of(State.OFFERED), State.BOOKED, "checked out",
+                    clock.getAsLong());
+            found = repository.standing(show.showId(), caller.accountId());
+        }
+        return found.map(StandingView::of);
     }
 }

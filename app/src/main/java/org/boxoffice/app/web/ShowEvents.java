@@ -137,13 +137,16 @@ public final class ShowEvents implements AutoCloseable {
     /** A published state of a show's map; {@code statuses} is never written after publication. */
     private static final class State {
         final long seq;
+        /** The seat-map version clients cache by, as {@code GET .../availability} gives it (the grid's). */
         final String version;
+        final long asOf;
         final byte[] statuses;
         private volatile Event whole;
 
-        State(long seq, String version, byte[] statuses) {
+        State(long seq, ShowSnapshot snapshot, byte[] statuses) {
             this.seq = seq;
-            this.version = version;
+            this.version = Long.toString(snapshot.gridVersion());
+            this.asOf = snapshot.builtAt();
             this.statuses = statuses;
         }
 
@@ -151,6 +154,7 @@ public final class ShowEvents implements AutoCloseable {
             Event e = whole;
             if (e == null) {
                 Map<String, Object> m = header(showId, this);
+                m.put("asOf", java.time.Instant.ofEpochMilli(asOf));
                 m.put("seatCount", statuses.length);
                 m.put("encoding", "2bit-base64");
                 m.put("statuses", STATUSES);
@@ -174,7 +178,7 @@ public final class ShowEvents implements AutoCloseable {
             this.show = show;
             this.lastSnapshot = first;
             this.lastVersion = first.version();
-            this.state = new State(1, lastVersion, first.statuses());
+            this.state = new State(1, first, first.statuses());
         }
 
         void poll() {
@@ -208,7 +212,7 @@ public final class ShowEvents implements AutoCloseable {
             if (changes.isEmpty()) {
                 return;
             }
-            State next = new State(previous.seq + 1, version, now);
+            State next = new State(previous.seq + 1, snapshot, now);
             state = next;
             Event event;
             if (whole) {

@@ -1,0 +1,265 @@
+package org.boxoffice.app.http;
+
+import io.helidon.http.HeaderNames;
+import io.helidon.http.HttpPrologue;
+import io.helidon.http.Method;
+import io.helidon.webserver.http.Filter;
+import io.helidon.webserver.http.FilterChain;
+import io.helidon.webserver.http.RoutingRequest;
+import io.helidon.webserver.http.RoutingResponse;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The HTTP method and media-type conventions (RFC 9110), for every route in one place:
+ * <ul>
+ *   <li>{@code HEAD} answers wherever {@code GET} does, with the same status and headers and no body
+ *       (the request runs as a {@code GET}; what it writes is dropped). The event stream
+ *       never ends, so {@code HEAD} on it is a 405.</li>
+ *   <li>A known path with a method it does not answer is a 405 with {@code Allow}; {@code OPTIONS}
+ *       is a 204 with {@code Allow}. No CORS is configured: the web app is served from the same
+ *       origin, and no {@code Access-Control-*} header is ever sent.</li>
+ *   <li>A body sent to {@code /v1} must be JSON: a {@code Content-Type} other than
+ *       {@code application/json} (or {@code application/*+json}) is a 415, and so is a
+ *       {@code charset} other than UTF-8. A body without a {@code Content-Type} is read as JSON.</li>
+ * </ul>
+ * The known paths and their methods are those of the OpenAPI document (kept in step with the routes
+ * by {@code OpenApiDocumentTest}) plus the health and metrics endpoints. The filter itself costs a
+ * method comparison per request, plus a scan of the {@code Content-Type} value for a request with
+ * a body; path matching runs only for {@code HEAD}, {@code OPTIONS} and requests nothing routed.
+ * Thread-safe.
+ */
+public final class HttpConventions implements Filter {
+
+    /** Paths whose {@code GET} answers a stream that never ends: no {@code HEAD}. */
+    private static final Set<String> STREAMS = Set.of("/v1/shows/{showId}/events");
+    private static final String[] OBSERVE = {"/observe/health", "/observe/health/live", "/observe/health/ready",
+            "/observe/metrics"};
+    private static final List<Route> ROUTES = routes();
+
+    @Override
+    public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        Method method = req.prologue().method();
+        if (method == Method.HEAD) {
+            Route route = find(req.path().path());
+            if (route != null && route.stream) {
+                notAllowed(res, route, method);
+                return;
+            }
+            HttpPrologue p = req.prologue();
+            req.prologue(HttpPrologue.create(p.rawProtocol(), p.protocol(), p.protocolVersion(), Method.GET,
+                    p.uriPath(), p.query(), p.fragment()));
+            res.streamFilter(HeadOutput::new);
+        } else if (method == Method.OPTIONS) {
+            Route route = find(req.path().path());
+            if (route != null) {
+                res.header(HeaderNames.ALLOW, route.allow);
+                res.status(204).send();
+                return;
+            }
+        } else if (method != Method.GET && req.path().path().startsWith("/v1/")) {
+            String refused = refusedContentType(req);
+            if (refused != null) {
+                ErrorHandlers.send(res, 415, "UNSUPPORTED_MEDIA_TYPE", refused, Map.of());
+                return;
+            }
+        }
+        chain.proceed();
+    }
+
+    /**
+     * The answer for a request no route took: 405 with {@code Allow} when the path is known (another
+     * method answers it), else 404. Shared by the {@code /v1} catch-all and the error handlers.
+     */
+    public static void unrouted(ServerRequest req, ServerResponse res) {
+        Route route = find(req.path().path());
+        Method method = req.prologue().method();
+        if (route == null) {
+            ErrorHandlers.send(res, 404, "NOT_FOUND", "no such resource: " + method.text() + " " + req.path().path(),
+                    Map.of());
+        } else {
+            notAllowed(res, route, method);
+        }
+    }
+
+    /** The {@code Allow} value for a path, or {@code null} for a path this service does not know. */
+    static String allow(String path) {
+        Route route = find(path);
+        return route == null ? null : route.allow;
+    }
+
+    private static void notAllowed(ServerResponse res, Route route, Method method) {
+        res.header(HeaderNames.ALLOW, route.allow);
+        ErrorHandlers.send(res, 405, "METHOD_NOT_ALLOWED", "this resource does not answer " + method.text()
+                + "; it answers " + route.allow, Map.of());
+    }
+
+    /**
+     * Why the body's declared type is refused, or {@code null} if it is JSON in UTF-8 (or undeclared,
+     * or there is no body). Reads the header value in place: no regex, no parsing into objects.
+     */
+    static String refusedContentType(ServerRequest req) {
+        if (!req.content().hasEntity()) {
+            return null;
+        }
+        String type = req.headers().first(HeaderNames.CONTENT_TYPE).orElse(null);
+        return type == null ? null : refusedContentType(type);
+    }
+
+    static String refusedContentType(String type) {
+        int semi = type.indexOf(';');
+        int end = semi < 0 ? type.length() : semi;
+        while (end > 0 && type.charAt(end - 1) == ' ') {
+            end--;
+        }
+        boolean json = (end == 16 && type.regionMatches(true, 0, "application/json", 0, 16))
+                || (end > 17 && type.regionMatches(true, 0, "application/", 0, 12)
+                        && type.regionMatches(true, end - 5, "+json", 0, 5));
+        if (!json) {
+            return "this endpoint reads JSON: send Content-Type: application/json";
+        }
+        int at = semi;
+        while (at >= 0) {
+            int start = at + 1;
+            while (start < type.length() && type.charAt(start) == ' ') {
+                start++;
+            }
+            int next = type.indexOf(';', start);
+            int stop = next < 0 ? type.length() : next;
+            if (type.regionMatches(true, start, "charset=", 0, 8)) {
+                int v = start + 8;
+                int w = stop;
+                while (w > v && type.charAt(w - 1) == ' ') {
+                    w--;
+                }
+                if (w > v && type.charAt(v) == '"' && type.charAt(w - 1) == '"') {
+                    v++;
+                    w--;
+                }
+                if (!(w - v == 5 && type.regionMatches(true, v, "utf-8", 0, 5))) {
+                    return "JSON bodies are read as UTF-8 only: send charset=utf-8 or no charset";
+                }
+            }
+            at = next;
+        }
+        return null;
+    }
+
+    private static Route find(String path) {
+        for (Route route : ROUTES) {
+            if (route.matches(path)) {
+                return route;
+            }
+        }
+        return null;
+    }
+
+    /** One path template with the methods it answers. */
+    private record Route(String[] segments, String allow, boolean stream) {
+
+        boolean matches(String path) {
+            int at = 0;
+            int n = path.length();
+            for (String segment : segments) {
+                if (at >= n || path.charAt(at) != '/') {
+                    return false;
+                }
+                int end = path.indexOf('/', at + 1);
+                if (end < 0) {
+                    end = n;
+                }
+                if (segment.startsWith("{")) {
+                    if (end == at + 1) {
+                        return false;
+                    }
+                } else if (end - at - 1 != segment.length() || !path.regionMatches(at + 1, segment, 0, segment.length())) {
+                    return false;
+                }
+                at = end;
+            }
+            return at == n;
+        }
+    }
+
+    /** Path templates and methods: the OpenAPI document's paths, then the health and metrics endpoints. */
+    private static List<Route> routes() {
+        Map<String, Set<String>> methods = new LinkedHashMap<>();
+        try (InputStream in = HttpConventions.class.getResourceAsStream("/openapi.yaml");
+             BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+            String path = null;
+            for (String line = r.readLine(); line != null; line = r.readLine()) {
+                if (line.startsWith("  /") && line.endsWith(":") && line.indexOf(' ', 2) < 0) {
+                    path = line.substring(2, line.length() - 1);
+                    methods.put(path, new TreeSet<>());
+                } else if (!line.startsWith(" ") && !line.isEmpty()) {
+                    path = null;    // left the paths section
+                } else if (path != null && line.startsWith("    ") && !line.startsWith("     ") && line.endsWith(":")) {
+                    String m = line.trim().substring(0, line.trim().length() - 1);
+                    if (Set.of("get", "post", "put", "delete", "patch").contains(m)) {
+                        methods.get(path).add(m.toUpperCase(java.util.Locale.ROOT));
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (String path : OBSERVE) {
+            methods.put(path, new TreeSet<>(Set.of("GET")));
+        }
+        List<Route> routes = new ArrayList<>();
+        methods.forEach((path, set) -> {
+            boolean stream = STREAMS.contains(path);
+            List<String> allow = new ArrayList<>(set);
+            if (set.contains("GET") && !stream) {
+                allow.add(allow.indexOf("GET") + 1, "HEAD");
+            }
+            allow.add("OPTIONS");
+            routes.add(new Route(path.substring(1).split("/"), String.join(", ", allow), stream));
+        });
+        return List.copyOf(routes);
+    }
+
+    /**
+     * The body of an answer to {@code HEAD}: never sent. Helidon 4.5's HTTP/1 response then declares
+     * {@code Content-Length: 0} (it writes that header for every empty body, and refuses a declared
+     * length that no bytes follow), not the length a {@code GET} would carry.
+     */
+    private static final class HeadOutput extends OutputStream {
+        private final OutputStream out;
+
+        HeadOutput(OutputStream out) {
+            this.out = out;
+        }
+
+        @Override
+        public void write(int b) {
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() throws IOException {
+            out.close();
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package org.boxoffice.app;
+
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.testing.junit5.ServerTest;
+import io.helidon.webserver.testing.junit5.SetUpServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+import static org.boxoffice.app.TestApp.assertError;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * HTTP's method and header conventions (RFC 9110, RFC 6750) through the real wiring: HEAD wherever
+ * GET answers, 405 with Allow, OPTIONS, WWW-Authenticate on 401, If-None-Match lists and *, gzip,
+ * and 415 for a body that is not JSON in UTF-8.
+ */
+@ServerTest
+class HttpConventionsTest {
+
+    private static final String SHOW = "mahler-5-1";
+    private static TestApp app;
+    private final URI uri;
+    private final TestApp.Http http;
+    private final HttpClient client = HttpClient.newHttpClient();
+
+    HttpConventionsTest(URI uri) {
+        this.uri = uri;
+        this.http = TestApp.Http.on(uri);
+    }
+
+    @SetUpServer
+    static void server(WebServerConfig.Builder server) {
+        app = TestApp.start();
+        server.routing(app.app::routing).addFeature(app.app.observe());
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
+
+    @Test
+    void head_answersWhereverGetDoes_withItsHeadersAndNoBody() throws Exception {
+        for (String path : new String[] {"/v1/events", "/v1/shows/" + SHOW, "/v1/shows/" + SHOW + "/availability",
+                "/v1/shows/" + SHOW + "/seats", "/openapi", "/observe/metrics", "/observe/health/ready", "/", "/js/api.js"}) {
+            HttpResponse<String> get = send("GET", path, null);
+            String head = head(path, "");
+            assertEquals("HTTP/1.1 " + get.statusCode(), statusLine(head).substring(0, 12), path);
+            assertEquals(get.headers().firstValue("Content-Type").orElse(null), header(head, "content-type"), path);
+            assertEquals(get.headers().firstValue("ETag").orElse(null), header(head, "etag"), path);
+        }
+        assertTrue(head("/v1/shows/no-such-show", "").startsWith("HTTP/1.1 404"));
+    }
+
+    @Test
+    void aKnownPathWithAnotherMethod_is405WithAllow_andOptionsListsTheMethods() throws Exception {
+        HttpResponse<String> put = send("PUT", "/v1/shows/" + SHOW + "/holds", "{}");
+        assertEquals(405, put.statusCode(), put.body());
+        assertEquals("POST, OPTIONS", put.headers().firstValue("Allow").orElse(null));
+        assertTrue(put.body().contains("METHOD_NOT_ALLOWED"), put.body());
+        HttpResponse<String> deleteDoc = send("DELETE", "/openapi", null);
+        assertEquals(405, deleteDoc.statusCode(), deleteDoc.body());
+        assertEquals("GET, HEAD, OPTIONS", deleteDoc.headers().firstValue("Allow").orElse(null));
+        HttpResponse<String> options = send("OPTIONS", "/v1/holds/H1", null);
+        assertEquals(204, options.statusCode());
+        assertEquals("DELETE, GET, HEAD, OPTIONS", options.headers().firstValue("Allow").orElse(null));
+        assertTrue(options.headers().firstValue("Access-Control-Allow-Origin").isEmpty(), "no CORS is configured");
+        HttpResponse<String> streamHead = send("HEAD", "/v1/shows/" + SHOW + "/events", null);
+        assertEquals(405, streamHead.statusCode());
+        assertEquals("GET, OPTIONS", streamHead.headers().firstValue("Allow").orElse(null));
+        assertError(http.get("/v1/nothing/here", null), 404, "NOT_FOUND");
+    }
+
+    @Test
+    void unauthorized_carriesABearerChallenge_withInvalidTokenForABadOne() {
+        String body = "{\"seatIds\":[\"STALLS-20-1\"]}";
+        TestApp.Http.Reply none = http.post("/v1/shows/" + SHOW + "/holds", null, body);
+        assertEquals(401, none.status());
+        assertEquals("Bearer realm=\"boxoffice\"", none.headers().firstValue("WWW-Authenticate").orElse(null));
+        TestApp.Http.Reply bad = http.post("/v1/shows/" + SHOW + "/holds", "not-a-jwt", body);
+        assertEquals(401, bad.status());
+        assertEquals("Bearer realm=\"boxoffice\", error=\"invalid_token\"",
+                bad.headers().firstValue("WWW-Authenticate").orElse(null));
+        TestApp.Http.Reply basic = http.post("/v1/shows/" + SHOW + "/holds", null, body, "Authorization", "Basic YTpi");
+        assertEquals(401, basic.status());
+        assertEquals("Bearer realm=\"boxoffice\", error=\"invalid_request\"",
+                basic.headers().firstValue("WWW-Authenticate").orElse(null));
+    }
+
+    @Test
+    void ifNoneMatch_withAListOrStar_answers304_andLargeJsonGoesGzipped() throws IOException {
+        String path = "/v1/shows/" + SHOW + "/availability";
+        String etag = http.get(path, null).headers().firstValue("ETag").orElseThrow();
+        assertEquals(304, http.get(path, null, "If-None-Match", "\"other\", " + etag).status());
+        assertEquals(304, http.get(path, null, "If-None-Match", "W/" + etag).status());
+        assertEquals(304, http.get(path, null, "If-None-Match", "*").status());
+        String gz = head("/v1/shows/" + SHOW + "/seats", "Accept-Encoding: gzip\r\n");
+        assertEquals("gzip", header(gz, "content-encoding"), gz);
+    }
+
+    @Test
+    void aBodyThatIsNotJsonInUtf8_is415() throws Exception {
+        String t = app.token("media-1");
+        String body = "{\"seatIds\":[\"STALLS-21-1\"]}";
+        String path = "/v1/shows/" + SHOW + "/holds";
+        HttpResponse<String> text = send("POST", path, body, "text/plain", t);
+        assertEquals(415, text.statusCode(), text.body());
+        assertTrue(text.body().contains("UNSUPPORTED_MEDIA_TYPE"), text.body());
+        HttpResponse<String> latin1 = send("POST", path, body, "application/json; charset=ISO-8859-1", t);
+        assertEquals(415, latin1.statusCode(), latin1.body());
+        HttpResponse<String> utf8 = send("POST", path, body, "application/json; charset=\"UTF-8\"", t);
+        assertEquals(201, utf8.statusCode(), utf8.body());
+    }
+
+    private HttpResponse<String> send(String method, String path, String body) throws Exception {
+        return send(method, path, body, body == null ? null : "application/json", null);
+    }
+
+    private HttpResponse<String> send(String method, String path, String body, String type, String token)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri.resolve(path)).timeout(Duration.ofSeconds(30))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (type != null) {
+            b.header("Content-Type", type);
+        }
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * The head of the answer to {@code HEAD path}, as sent on the wire. A second request follows on
+     * the same connection: its answer must start right after the first one's headers, which proves
+     * that the HEAD answer carried no body.
+     */
+    private String head(String path, String headers) throws IOException {
+        try (Socket s = new Socket(uri.getHost(), uri.getPort())) {
+            s.setSoTimeout(30_000);
+            OutputStream out = s.getOutputStream();
+            out.write(("HEAD " + path + " HTTP/1.1\r\nHost: localhost\r\n" + headers + "\r\n"
+                    + "GET /observe/health/live HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+            out.flush();
+            InputStream in = s.getInputStream();
+            String first = readHead(in);
+            String next = readHead(in);
+            assertTrue(next.startsWith("HTTP/1.1 200"), path + ": HEAD sent a body: " + first + next);
+            return first;
+        }
+    }
+
+    private static String readHead(InputStream in) throws IOException {
+        StringBuilder sb = new StringBuilder();
+        while (sb.length() < 4 || !sb.substring(sb.length() - 4).equals("\r\n\r\n")) {
+            int b = in.read();
+            if (b < 0) {
+                break;
+            }
+            sb.append((char) b);
+        }
+        return sb.toString();
+    }
+
+    private static String statusLine(String answer) {
+        return answer.substring(0, answer.indexOf("\r\n"));
+    }
+
+    private static String header(String answer, String name) {
+        for (String line : answer.substring(0, answer.indexOf("\r\n\r\n")).split("\r\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).equalsIgnoreCase(name)) {
+                return line.substring(colon + 1).trim();
+            }
+        }
+        return null;
+    }
+}
