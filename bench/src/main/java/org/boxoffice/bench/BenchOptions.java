@@ -319,4 +319,21 @@ public final class BenchOptions {
             super(message);
         }
     }
+
+    /**
+     * The command line as a reader would type it: without the paths the launcher passes itself
+     * ({@code --java}, {@code --app-jar}, {@code --aot-cache}).
+     */
+    String shownCommand() {
+        List<String> shown = new ArrayList<>();
+        for (int i = 0; i < arguments.size(); i++) {
+            String a = arguments.get(i);
+            if (a.equals("--java") || a.equals("--app-jar") || a.equals("--aot-cache")) {
+                i++;
+            } else if (!a.startsWith("--java=") && !a.startsWith("--app-jar=") && !a.startsWith("--aot-cache=")) {
+                shown.add(a);
+            }
+        }
+        return ("./boxoffice bench " + String.join(" ", shown)).trim();
+    }
 }

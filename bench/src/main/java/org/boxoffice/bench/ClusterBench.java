@@ -112,7 +112,7 @@ final class ClusterBench {
         } finally {
             deleteRecursively(work);
         }
-        ClusterReport report = new ClusterReport(command(), settings(), steady, elastic);
+        ClusterReport report = new ClusterReport(o.shownCommand(), settings(), steady, elastic);
         String summary = report.render();
         Files.writeString(out.resolve("summary.txt"), summary);
         HttpResponse.JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("results.json").toFile(), report);
@@ -421,19 +421,6 @@ final class ClusterBench {
 
     private static double seconds(long nanos, long since) {
         return (nanos - since) / 1e9;
-    }
-
-    private String command() {
-        List<String> shown = new ArrayList<>();
-        for (int i = 0; i < o.arguments.size(); i++) {
-            String a = o.arguments.get(i);
-            if (a.equals("--java") || a.equals("--app-jar") || a.equals("--aot-cache")) {
-                i++;
-            } else if (!a.startsWith("--java=") && !a.startsWith("--app-jar=") && !a.startsWith("--aot-cache=")) {
-                shown.add(a);
-            }
-        }
-        return ("./boxoffice bench " + String.join(" ", shown)).trim();
     }
 
     private Map<String, Object> settings() {

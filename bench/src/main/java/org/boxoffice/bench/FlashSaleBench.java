@@ -108,7 +108,7 @@ final class FlashSaleBench {
             systems.add(box.outcome());
             systems.addAll(baselines(db));
 
-            BenchReport report = new BenchReport(started, machine(db), command(), settings(), systems, ceiling,
+            BenchReport report = new BenchReport(started, machine(db), o.shownCommand(), settings(), systems, ceiling,
                     box.expiry(), box.memory(), o.stampede ? Targets.stampede(systems, ceiling)
                     : Targets.evaluate(systems, box.expiry(), box.memory()), notes);
             ResultsJson.write(report, out.resolve("results.json"));
@@ -586,19 +586,6 @@ final class FlashSaleBench {
 
     private static Path benchJar() throws Exception {
         return Path.of(FlashSaleBench.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    }
-
-    private String command() {
-        List<String> shown = new ArrayList<>();
-        for (int i = 0; i < o.arguments.size(); i++) {
-            String a = o.arguments.get(i);
-            if (a.equals("--java") || a.equals("--app-jar")) {
-                i++;
-            } else if (!a.startsWith("--java=") && !a.startsWith("--app-jar=")) {
-                shown.add(a);
-            }
-        }
-        return ("./boxoffice bench " + String.join(" ", shown)).trim();
     }
 
     private Map<String, Object> settings() {

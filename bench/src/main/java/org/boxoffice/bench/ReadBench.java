@@ -133,7 +133,7 @@ final class ReadBench {
         }
         List<String> searches = List.of("/v1/events", "/v1/events?city=Berlin", "/v1/events?q=echoes",
                 "/v1/events?city=Lisbon&q=fado");
-        report.setup("command", command());
+        report.setup("command", o.shownCommand());
         report.setup("machine", Runtime.getRuntime().availableProcessors() + " cores, load generator, service, baseline and"
                 + " PostgreSQL on the same machine");
         report.setup("connections", o.connections);
@@ -329,20 +329,7 @@ final class ReadBench {
     }
 
     private List<String> jvmOptions() {
-        return Arrays.stream(o.serviceOpts.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
-    }
-
-    private String command() {
-        List<String> shown = new ArrayList<>();
-        for (int i = 0; i < o.arguments.size(); i++) {
-            String a = o.arguments.get(i);
-            if (a.equals("--java") || a.equals("--app-jar")) {
-                i++;
-            } else if (!a.startsWith("--java=") && !a.startsWith("--app-jar=")) {
-                shown.add(a);
-            }
-        }
-        return ("./boxoffice bench " + String.join(" ", shown)).trim();
+        return ServiceLauncher.jvmOptions(o);
     }
 
     /** The commit the jars were built from, marked when the working tree differed. */

@@ -103,4 +103,11 @@ class BenchOptionsTest {
         assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--scale-up-at", "10"));
         assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--members", "0"));
     }
+
+    @Test
+    void shownCommand_leavesOutThePathsTheLauncherPasses() throws Exception {
+        BenchOptions o = BenchOptions.parse("--java", "/jdk/bin/java", "--app-jar=/x/boxoffice.jar", "--stampede",
+                "--aot-cache", "/x/boxoffice.aot", "--rate", "1000");
+        assertEquals("./boxoffice bench --stampede --rate 1000", o.shownCommand());
+    }
 }
