@@ -112,6 +112,10 @@ public final class Boxoffice implements AutoCloseable {
                 () -> referee.groupCommitStats().transitions());
         metrics.gauge("boxoffice_referee_largest_batch", "the most transitions one group commit carried",
                 () -> referee.groupCommitStats().largestBatch());
+        metrics.gauge("boxoffice_referee_batches_one_by_one", "batches applied one transition at a time since start"
+                + " (one of them was stale or already applied)", () -> referee.groupCommitStats().oneByOne());
+        metrics.gauge("boxoffice_referee_commit_seconds", "time spent applying and committing batches since start",
+                () -> referee.groupCommitStats().commitNanos() / 1e9);
         this.catalogRepository = new PostgresCatalogRepository(dataSource);
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
         this.hz = GridMember.start(settings.grid(), inventoryRepository, catalogRepository, waitlistRepository);

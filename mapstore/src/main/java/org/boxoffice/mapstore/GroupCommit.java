@@ -57,6 +57,7 @@ final class GroupCommit implements AutoCloseable {
     private final LongAdder batches = new LongAdder();
     private final LongAdder transitions = new LongAdder();
     private final LongAccumulator largest = new LongAccumulator(Math::max, 0);
+    private final LongAdder commitNanos = new LongAdder();
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean started;
     private volatile boolean closed;
@@ -95,15 +96,15 @@ final class GroupCommit implements AutoCloseable {
         }
     }
 
-    /** What group commit achieved so far: batches committed, transitions in them, the largest batch. */
-    record Stats(long batches, long transitions, long largestBatch) {
+    /** What group commit achieved so far: batches committed, transitions in them, the largest batch, time spent. */
+    record Stats(long batches, long transitions, long largestBatch, long commitNanos) {
         public double averageBatch() {
             return batches == 0 ? 0 : (double) transitions / batches;
         }
     }
 
     Stats stats() {
-        return new Stats(batches.sum(), transitions.sum(), largest.get());
+        return new Stats(batches.sum(), transitions.sum(), largest.get(), commitNanos.sum());
     }
 
     private void start() {
@@ -134,7 +135,9 @@ final class GroupCommit implements AutoCloseable {
                 }
                 batch.add(first);
                 queue.drainTo(batch, maxBatch - 1);
+                long start = System.nanoTime();
                 commit(batch);
+                commitNanos.add(System.nanoTime() - start);
             } catch (InterruptedException e) {
                 if (closed) {
                     break;

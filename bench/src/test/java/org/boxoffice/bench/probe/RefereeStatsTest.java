@@ -1,0 +1,39 @@
+package org.boxoffice.bench.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import org.junit.jupiter.api.Test;
+
+class RefereeStatsTest {
+
+    @Test
+    void parse_readsTheGroupCommitSamples_withOrWithoutTheCounterSuffix() {
+        RefereeStats stats = RefereeStats.parse("""
+                # HELP boxoffice_referee_batches batches
+                # TYPE boxoffice_referee_batches gauge
+                boxoffice_referee_batches 10.0
+                boxoffice_referee_batched_transitions_total 45
+                boxoffice_referee_batches_one_by_one 1
+                boxoffice_referee_commit_seconds 0.25
+                boxoffice_referee_largest_batch 9
+                boxoffice_holds_total 3
+                """);
+
+        assertEquals(new RefereeStats(10, 45, 1, 0.25), stats);
+    }
+
+    @Test
+    void parse_isNull_withoutGroupCommitFigures() {
+        assertNull(RefereeStats.parse("boxoffice_holds_total 3\n"));
+    }
+
+    @Test
+    void since_describesTheRunsOwnBatches() {
+        RefereeStats before = new RefereeStats(10, 45, 1, 0.25);
+        RefereeStats after = new RefereeStats(110, 1045, 3, 1.25);
+
+        assertEquals("referee group commit in the measured run: 1,000 transitions in 100 batches (10.0 a batch), "
+                + "10.0 ms a batch to apply and commit, 2 applied one by one", after.since(before));
+    }
+}
