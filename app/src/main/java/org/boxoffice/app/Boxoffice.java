@@ -122,8 +122,7 @@ public final class Boxoffice implements AutoCloseable {
         this.directory = new ShowDirectory(catalogRepository);
         this.inventory = new Inventory(hz);
         this.snapshots = new ShowSnapshots(inventory, clock, settings.snapshotEvery().toMillis());
-        this.sweeper = new HoldSweeper(hz, inventory, inventoryRepository, directory::find, clock)
-                .start(settings.sweepEvery().toMillis(), settings.reconcileEvery().toMillis());
+
         this.search = new CatalogSearch(hz);
         this.catalogChanges = new CatalogChanges(hz);
         // the directory's version moves when this member learns of a show (the announcement may
@@ -132,6 +131,8 @@ public final class Boxoffice implements AutoCloseable {
         this.authenticator = new Authenticator(settings.auth(), clock);
         this.idempotency = new Idempotency(hz, new PostgresIdempotencyReplies(dataSource), clock).start();
         this.seats = new Seats(inventory, new Allowances(hz), snapshots);
+        this.sweeper = new HoldSweeper(hz, seats, inventoryRepository, directory::find, clock)
+                .start(settings.sweepEvery().toMillis(), settings.reconcileEvery().toMillis());
         this.holds = new HoldManager(directory, seats, snapshots, inventoryRepository,
                 hz.getFlakeIdGenerator(GridMaps.HOLD_IDS), clock);
         AppSettings.AdmissionSettings admission = settings.admission();

@@ -19,6 +19,7 @@ import java.util.Optional;
 import javax.sql.DataSource;
 import org.boxoffice.domain.AccountAllowance;
 import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.SeatBlock;
 import org.boxoffice.domain.SeatState;
@@ -321,7 +322,7 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
                     return Optional.empty();
                 }
                 return Optional.of(new HoldRecord(rs.getString(1), rs.getString(2), rs.getString(3),
-                        List.of(strings(rs.getArray(4))), rs.getLong(5), rs.getString(6), rs.getLong(7),
+                        List.of(strings(rs.getArray(4))), rs.getLong(5), HoldStatus.valueOf(rs.getString(6)), rs.getLong(7),
                         rs.getLong(8), rs.getString(9)));
             }
         } catch (SQLException e) {

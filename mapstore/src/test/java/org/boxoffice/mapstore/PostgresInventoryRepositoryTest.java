@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.boxoffice.domain.AccountAllowance;
 import org.boxoffice.domain.BlockDecision;
 import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.InventoryRepository.BlockId;
 import org.boxoffice.domain.SeatBlock;
 import org.boxoffice.domain.SeatState;
@@ -68,7 +69,7 @@ class PostgresInventoryRepositoryTest {
         assertEquals(new SeatRow("HELD", hold, "acc-1", EXPIRES, null, 1), seat(show, "A-1-2"));
         assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 0), seat(show, "A-1-3"));
         assertEquals(Optional.of(new HoldRecord(hold, show.showId(), "acc-1", List.of("A-1-1", "A-1-2"),
-                EXPIRES, "ACTIVE", T0, 10_000, "EUR")), inventory.findHold(hold));
+                EXPIRES, HoldStatus.ACTIVE, T0, 10_000, "EUR")), inventory.findHold(hold));
         assertEquals(List.of(new Audit("HOLD", hold, null, "AVAILABLE", "HELD", 0, 1, "acc-1", "hold", T0)),
                 audit(show, "A-1-1"));
         assertEquals(1, audit(show, "A-1-2").size());
@@ -102,7 +103,7 @@ class PostgresInventoryRepositoryTest {
 
         assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 2), seat(show, "A-1-1"));
         assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 2), seat(show, "A-1-2"));
-        assertEquals("RELEASED", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(HoldStatus.RELEASED, inventory.findHold(hold).orElseThrow().status());
         assertEquals(new Audit("RELEASE", hold, null, "HELD", "AVAILABLE", 1, 2, "acc-1", "changed my mind",
                 T0 + 1_000), audit(show, "A-1-2").get(1));
     }
@@ -117,7 +118,7 @@ class PostgresInventoryRepositoryTest {
         inventory.apply(changed(held.expire(EXPIRES + GRACE, GRACE)));
 
         assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 2), seat(show, "A-1-1"));
-        assertEquals("EXPIRED", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(HoldStatus.EXPIRED, inventory.findHold(hold).orElseThrow().status());
         assertEquals(new Audit("EXPIRE", hold, null, "HELD", "AVAILABLE", 1, 2, "system:sweeper", "expired",
                 EXPIRES + GRACE), audit(show, "A-1-1").get(1));
     }
@@ -135,8 +136,8 @@ class PostgresInventoryRepositoryTest {
                 new String[] {"A-1-1"})));
 
         assertEquals(new SeatRow("HELD", second, "acc-2", later + 600_000, null, 2), seat(show, "A-1-1"));
-        assertEquals("EXPIRED", inventory.findHold(first).orElseThrow().status());
-        assertEquals("ACTIVE", inventory.findHold(second).orElseThrow().status());
+        assertEquals(HoldStatus.EXPIRED, inventory.findHold(first).orElseThrow().status());
+        assertEquals(HoldStatus.ACTIVE, inventory.findHold(second).orElseThrow().status());
         assertEquals(new Audit("HOLD", second, null, "HELD", "HELD", 1, 2, "acc-2", "hold", later),
                 audit(show, "A-1-1").get(1));
     }
@@ -168,7 +169,7 @@ class PostgresInventoryRepositoryTest {
 
         assertEquals(new SeatRow("SOLD", hold, "acc-1", null, 4242L, 2), seat(show, "A-1-1"));
         assertEquals(new SeatRow("SOLD", hold, "acc-1", null, 4242L, 2), seat(show, "A-1-2"));
-        assertEquals("CONFIRMED", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(HoldStatus.CONFIRMED, inventory.findHold(hold).orElseThrow().status());
         assertEquals(new Audit("CONFIRM", hold, 4242L, "HELD", "SOLD", 1, 2, "acc-1", "payment captured",
                 T0 + 1_000), audit(show, "A-1-1").get(1));
     }
@@ -185,7 +186,7 @@ class PostgresInventoryRepositoryTest {
         inventory.apply(changed(sold.cancel(4242, T0 + 2_000, "admin:ops", "refunded")));
 
         assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 3), seat(show, "A-1-1"));
-        assertEquals("CONFIRMED", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(HoldStatus.CONFIRMED, inventory.findHold(hold).orElseThrow().status());
         assertEquals(new Audit("CANCEL", null, 4242L, "SOLD", "AVAILABLE", 2, 3, "admin:ops", "refunded",
                 T0 + 2_000), audit(show, "A-1-1").get(2));
     }
@@ -217,7 +218,7 @@ class PostgresInventoryRepositoryTest {
         inventory.apply(changed(held.block(new int[] {1}, T0 + 1_000, "admin:ops", "broken seat")));
 
         assertEquals(new SeatRow("BLOCKED", null, null, null, null, 2), seat(show, "A-1-2"));
-        assertEquals("EXPIRED", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(HoldStatus.EXPIRED, inventory.findHold(hold).orElseThrow().status());
         assertEquals(hold, audit(show, "A-1-2").get(1).holdId());
     }
 
@@ -252,7 +253,7 @@ class PostgresInventoryRepositoryTest {
                 () -> inventory.apply(changed(held.confirm(hold, new int[] {0}, 7, T0 + 1_000, GRACE))));
 
         assertEquals("HELD", seat(show, "A-1-1").state());
-        assertEquals("ACTIVE", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(HoldStatus.ACTIVE, inventory.findHold(hold).orElseThrow().status());
     }
 
     @Test
@@ -459,7 +460,7 @@ class PostgresInventoryRepositoryTest {
         assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 0), seat(show, "B-1-2"),
                 "the stale transition's other seat must not move");
         assertTrue(inventory.findHold(id + "-stale").isEmpty(), "a stale hold leaves no hold row");
-        assertEquals("ACTIVE", inventory.findHold(id + "-fresh2").orElseThrow().status());
+        assertEquals(HoldStatus.ACTIVE, inventory.findHold(id + "-fresh2").orElseThrow().status());
         assertEquals(List.of(), audit(show, "B-1-2"));
     }
 
