@@ -268,6 +268,10 @@ public final class Boxoffice implements AutoCloseable {
         directory.event(show.eventId()).ifPresent(event -> directory.venue(event.venueId()).ifPresent(venue ->
                 listings.set(event.eventId(), EventListing.of(event, venue, directory.showsOf(event.eventId())))));
         announcements.publish(show.showId());
+        // a new show goes on sale warm: its blocks are loaded into the grid (each from its seat
+        // rows, on its own partition) and this member's snapshot is built before the creation is
+        // answered, so the first buyers of an on-sale do not wait behind the loads
+        snapshots.get(show);
     }
 
     public HazelcastInstance hazelcast() {
