@@ -48,6 +48,7 @@ import org.boxoffice.grid.catalog.CatalogChanges;
 import org.boxoffice.grid.catalog.CatalogSearch;
 import org.boxoffice.grid.catalog.EventListing;
 import org.boxoffice.grid.room.WaitingRooms;
+import org.boxoffice.mapstore.GridStores;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
 import org.boxoffice.mapstore.PostgresIdempotencyReplies;
 import org.boxoffice.mapstore.PostgresInventoryRepository;
@@ -118,7 +119,8 @@ public final class Boxoffice implements AutoCloseable {
                 () -> referee.groupCommitStats().commitNanos() / 1e9);
         this.catalogRepository = new PostgresCatalogRepository(dataSource);
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
-        this.hz = GridMember.start(settings.grid(), inventoryRepository, catalogRepository, waitlistRepository);
+        this.hz = GridMember.start(settings.grid(),
+                GridStores.of(inventoryRepository, catalogRepository, waitlistRepository));
         this.directory = new ShowDirectory(catalogRepository);
         this.inventory = new Inventory(hz);
         this.snapshots = new ShowSnapshots(inventory, clock, settings.snapshotEvery().toMillis());
