@@ -109,6 +109,9 @@ public final class HoldsService implements HttpService {
             }
             return outcomeName(outcome);
         }
+        if (!Idempotency.validKey(key.get())) {
+            throw ApiException.badRequest(Idempotency.KEY_RULE);
+        }
         String fingerprint = "POST /v1/shows/" + showId + "/holds " + Json.write(body);
         String[] name = {"replayed"};   // stays so when the key's kept answer is replayed: not a new hold
         Idempotency.Reply reply = idempotency.execute(caller.accountId(), key.get(), fingerprint, () -> {
