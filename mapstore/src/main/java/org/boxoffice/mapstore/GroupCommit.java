@@ -9,6 +9,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.IntConsumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.boxoffice.domain.SeatBlock;
@@ -60,6 +61,7 @@ final class GroupCommit implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean started;
     private volatile boolean closed;
+    private volatile IntConsumer batchSizes = size -> { };
 
     GroupCommit(Referee referee, int committers, int maxBatch) {
         if (committers < 1 || maxBatch < 1) {
@@ -104,6 +106,11 @@ final class GroupCommit implements AutoCloseable {
 
     Stats stats() {
         return new Stats(batches.sum(), transitions.sum(), largest.get());
+    }
+
+    /** Tells {@code sizes} the size of every batch from now on, on the committer thread (metrics). */
+    void onBatch(IntConsumer sizes) {
+        this.batchSizes = sizes;
     }
 
     private void start() {
@@ -153,6 +160,7 @@ final class GroupCommit implements AutoCloseable {
         batches.increment();
         transitions.add(batch.size());
         largest.accumulate(batch.size());
+        batchSizes.accept(batch.size());
         if (batch.size() == 1) {
             applyAlone(batch.get(0));
             return;

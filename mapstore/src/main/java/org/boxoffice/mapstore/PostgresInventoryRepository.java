@@ -109,6 +109,15 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
         return new GroupCommitStats(s.batches(), s.transitions(), s.largestBatch());
     }
 
+    /**
+     * Tells {@code sizes} the number of transitions in every group commit from now on (for a
+     * histogram). Called on a committer thread, after the batch was taken and before it is applied:
+     * it must be quick and must not throw.
+     */
+    public void onBatch(java.util.function.IntConsumer sizes) {
+        groupCommit.onBatch(sizes);
+    }
+
     /** What the group commit achieved: {@code transitions / batches} is the average batch. */
     public record GroupCommitStats(long batches, long transitions, long largestBatch) {
     }
