@@ -183,7 +183,7 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
                 c.get("holds.peraccount").asInt().orElse(10),
                 Duration.ofSeconds(c.get("holds.seconds").asLong().orElse(420L)),
                 Duration.ofSeconds(c.get("holds.grace").asLong().orElse(5L)),
-                c.get("holds.groups").asInt().orElse(16));
+                c.get("holds.groups").asInt().orElse(271));
         String secret = c.get("auth.secret").asString().orElse(DEMO_AUTH_SECRET);
         String publicKey = c.get("auth.publickey").asString().orElse("");
         String issuer = c.get("auth.issuer").asString().orElse("");

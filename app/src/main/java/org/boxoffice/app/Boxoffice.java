@@ -52,6 +52,7 @@ import org.boxoffice.grid.catalog.CatalogSearch;
 import org.boxoffice.grid.catalog.EventListing;
 import org.boxoffice.grid.room.WaitingRooms;
 import io.helidon.metrics.api.DistributionSummary;
+import io.helidon.metrics.api.Timer;
 import org.boxoffice.mapstore.Migrations;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
 import org.boxoffice.mapstore.PostgresIdempotencyReplies;
@@ -75,6 +76,11 @@ public final class Boxoffice implements AutoCloseable {
     private static final String SHOW_ANNOUNCEMENTS = "catalog-shows";
     /** How often the waitlists' lengths are read for the metrics (one grouped query). */
     private static final long WAITLIST_METER_MILLIS = 5_000;
+    private static final Duration[] COMMIT_BUCKETS = {
+        Duration.ofNanos(250_000), Duration.ofNanos(500_000), Duration.ofMillis(1), Duration.ofMillis(2),
+        Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
+        Duration.ofMillis(250), Duration.ofSeconds(1)
+    };
 
     private final AppSettings settings;
     private final DataSource dataSource;
@@ -116,7 +122,14 @@ public final class Boxoffice implements AutoCloseable {
         this.inventoryRepository = new MeteredInventoryRepository(referee, metrics);
         DistributionSummary batches = metrics.histogram("boxoffice_referee_batch_size", "seat transitions per group "
                 + "commit of the referee (_count: commits, _sum: transitions)", 1, 2, 4, 8, 16, 32, 48);
-        referee.onBatch(batches::record);
+        Timer commits = metrics.timer("boxoffice_referee_commit", "time to apply and commit one group commit of the "
+                + "referee", COMMIT_BUCKETS);
+        referee.onBatch((transitions, nanos) -> {
+            batches.record(transitions);
+            commits.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        });
+        metrics.counter("boxoffice_referee_one_by_one_batches", "group commits PostgreSQL applied one transition at a "
+                + "time (one of them was stale or already applied)", () -> referee.groupCommitStats().oneByOne());
         PoolMetrics.meter(dataSource, metrics);
         double schema = Migrations.appliedVersion(dataSource);
         metrics.gauge("boxoffice_schema_version", "the latest database migration applied (Flyway version)", () -> schema);
@@ -126,8 +139,7 @@ public final class Boxoffice implements AutoCloseable {
         this.directory = new ShowDirectory(catalogRepository);
         this.inventory = new Inventory(hz);
         this.snapshots = new ShowSnapshots(inventory, clock, settings.snapshotEvery().toMillis());
-        this.sweeper = new HoldSweeper(hz, inventory, inventoryRepository, directory::find, clock)
-                .start(settings.sweepEvery().toMillis(), settings.reconcileEvery().toMillis());
+
         this.search = new CatalogSearch(hz);
         this.catalogChanges = new CatalogChanges(hz);
         // the directory's version moves when this member learns of a show (the announcement may
@@ -136,6 +148,8 @@ public final class Boxoffice implements AutoCloseable {
         this.authenticator = new Authenticator(settings.auth(), clock);
         this.idempotency = new Idempotency(hz, new PostgresIdempotencyReplies(dataSource), clock).start();
         this.seats = new Seats(inventory, new Allowances(hz), snapshots);
+        this.sweeper = new HoldSweeper(hz, seats, inventoryRepository, directory::find, clock)
+                .start(settings.sweepEvery().toMillis(), settings.reconcileEvery().toMillis());
         this.holds = new HoldManager(directory, seats, snapshots, inventoryRepository,
                 hz.getFlakeIdGenerator(GridMaps.HOLD_IDS), clock);
         AppSettings.AdmissionSettings admission = settings.admission();
@@ -273,6 +287,10 @@ public final class Boxoffice implements AutoCloseable {
         directory.event(show.eventId()).ifPresent(event -> directory.venue(event.venueId()).ifPresent(venue ->
                 listings.set(event.eventId(), EventListing.of(event, venue, directory.showsOf(event.eventId())))));
         announcements.publish(show.showId());
+        // a new show goes on sale warm: its blocks are loaded into the grid (each from its seat
+        // rows, on its own partition) and this member's snapshot is built before the creation is
+        // answered, so the first buyers of an on-sale do not wait behind the loads
+        snapshots.get(show);
     }
 
     public HazelcastInstance hazelcast() {

@@ -65,6 +65,12 @@ class CatalogAcrossMembersTest {
                 {"showId":"echoes-encore","eventId":"midnight-echoes","startsAt":"2027-06-01T20:00:00Z",
                  "sections":[{"name":"A","price":"99.00","rows":2,"seatsPerRow":5}]}""");
         assertEquals(201, created.status(), created.body());
+        // it went on sale warm: its blocks were loaded into the grid before the 201
+        com.hazelcast.map.IMap<org.boxoffice.grid.BlockKey, ?> blocks = b.app.hazelcast().getMap(org.boxoffice.grid.GridMaps.INVENTORY);
+        int blockCount = json(created).get("blocks").asInt();
+        assertTrue(blockCount > 0, created.body());
+        assertEquals(blockCount, blocks.keySet().stream().filter(k -> k.showId().equals("echoes-encore")).count(),
+                "the new show's blocks are in the grid");
 
         Predicate<JsonNode> listsIt = doc -> doc.findValuesAsText("showId").contains("echoes-encore");
         for (TestApp.Http http : List.of(httpA, httpB)) {

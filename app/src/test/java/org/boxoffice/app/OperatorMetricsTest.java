@@ -74,6 +74,17 @@ class OperatorMetricsTest {
                 Duration.ofSeconds(15)), "two waiting: " + scrape().lines("boxoffice_waitlist_length"));
     }
 
+    /** The highest version among the migration scripts (V11__... is 11). */
+    private static double latestMigration() {
+        try (var files = java.nio.file.Files.list(java.nio.file.Path.of("..", "mapstore", "src", "main", "resources", "db",
+                "migration"))) {
+            return files.map(p -> p.getFileName().toString()).filter(n -> n.matches("V\\d+__.*\\.sql"))
+                    .mapToInt(n -> Integer.parseInt(n.substring(1, n.indexOf("__")))).max().orElseThrow();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private ExportedMetrics scrape() {
         TestApp.Http.Reply r = http.get("/observe/metrics", null, "Accept", "text/plain");
         assertEquals(200, r.status(), r.body());
@@ -198,7 +209,9 @@ class OperatorMetricsTest {
         assertTrue(m.has("boxoffice_db_pool_pending_threads"));
         assertTrue(m.value("boxoffice_db_pool_wait_seconds_count") > 0, "borrows timed");
         assertTrue(m.has("boxoffice_db_pool_wait_seconds_bucket"));
-        assertEquals(10, m.value("boxoffice_schema_version"), "V10 is the latest migration");
+        assertEquals(latestMigration(), m.value("boxoffice_schema_version"), "the latest migration's version");
+        assertTrue(m.value("boxoffice_referee_commit_seconds_count") > 0, "group commits timed");
+        assertTrue(m.has("boxoffice_referee_one_by_one_batches_total"));
         assertTrue(m.value("boxoffice_referee_batch_size_count") > 0, "group commits counted");
         assertTrue(m.value("boxoffice_referee_batch_size_sum") >= m.value("boxoffice_referee_batch_size_count"));
         assertTrue(m.has("boxoffice_referee_batch_size_bucket"));

@@ -26,6 +26,7 @@ import org.boxoffice.bench.probe.HeapFootprint;
 import org.boxoffice.bench.probe.HttpCeiling;
 import org.boxoffice.bench.probe.JfrProfile;
 import org.boxoffice.bench.probe.PhaseCost;
+import org.boxoffice.bench.probe.RefereeStats;
 import org.boxoffice.bench.report.BenchReport;
 import org.boxoffice.bench.report.Chart;
 import org.boxoffice.bench.report.ResultsJson;
@@ -85,6 +86,7 @@ final class FlashSaleBench {
     private final List<String> notes = new ArrayList<>();
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private HttpCeiling.Result ceiling;
+    private HttpCeiling.Result pacedFloor;
 
     FlashSaleBench(BenchOptions options) {
         this.o = options;
@@ -106,10 +108,10 @@ final class FlashSaleBench {
             List<SystemOutcome> systems = new ArrayList<>();
             BoxofficeOutcome box = boxoffice(db, work);
             systems.add(box.outcome());
-            systems.addAll(baselines(db));
+            systems.addAll(baselines(db, box.outcome()));
 
             BenchReport report = new BenchReport(started, machine(db), o.shownCommand(), settings(), systems, ceiling,
-                    box.expiry(), box.memory(), o.stampede ? Targets.stampede(systems, ceiling)
+                    box.expiry(), box.memory(), o.stampede ? Targets.stampede(systems, ceiling, pacedFloor)
                     : Targets.evaluate(systems, box.expiry(), box.memory()), notes);
             ResultsJson.write(report, out.resolve("results.json"));
             Chart.write(systems.stream().map(SystemOutcome::run).toList(),
@@ -216,6 +218,7 @@ final class FlashSaleBench {
             db.checkpoint();
         }
         long pid = service != null ? service.pid() : -1;
+        RefereeStats refereeBefore = RefereeStats.read(api.host(), api.port());
         boolean profiling = o.profile && service != null;
         if (profiling) {
             JfrProfile.start(jcmd(), pid);
@@ -245,6 +248,10 @@ final class FlashSaleBench {
         if (o.profile && service == null) {
             notes.add("--profile needs a service the bench starts itself; not profiled");
         }
+        RefereeStats refereeAfter = RefereeStats.read(api.host(), api.port());
+        if (refereeBefore != null && refereeAfter != null) {
+            notes.add(refereeAfter.since(refereeBefore));
+        }
 
         ExpiryCheck.Result expiry = null;
         if (o.expiry) {
@@ -267,7 +274,7 @@ final class FlashSaleBench {
 
     // ---------------------------------------------------------------- baselines
 
-    private List<SystemOutcome> baselines(Database db) throws Exception {
+    private List<SystemOutcome> baselines(Database db, SystemOutcome box) throws Exception {
         if (!o.baselines) {
             notes.add("baselines skipped (--no-baselines)");
             return List.of();
@@ -299,6 +306,13 @@ final class FlashSaleBench {
         CpuMeter ceilingMeter = cpuMeter(null, server.pid());
         HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(1), ceilingMeter);
         ceiling = HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(3), ceilingMeter);
+        if (box.run().openLoop() != null) {
+            double rate = box.run().openLoop().offeredPerSecond();
+            pacedFloor = HttpCeiling.paced(HOST, port, "/health", o.connections, rate, Duration.ofSeconds(5), ceilingMeter);
+            notes.add(String.format(Locale.ROOT, "empty handler paced at boxoffice's offered %,.0f requests/s (open loop, "
+                    + "5 s): %.1f us of server CPU a request (%.1f us at its ceiling); a request's cost depends on the rate",
+                    rate, pacedFloor.serverMicrosPerRequest(), ceiling.serverMicrosPerRequest()));
+        }
         log(String.format(Locale.ROOT, "HTTP ceiling (empty handler, same web server and client): %,.0f requests/s;"
                         + " CPU per request: server %.0f us, load generator %.0f us",
                 ceiling.requestsPerSecond(), ceiling.serverMicrosPerRequest(), ceiling.generatorMicrosPerRequest()));

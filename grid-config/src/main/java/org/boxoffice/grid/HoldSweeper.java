@@ -29,7 +29,7 @@ public final class HoldSweeper implements AutoCloseable {
 
     private final HazelcastInstance hz;
     private final IMap<BlockKey, SeatBlock> map;
-    private final Inventory inventory;
+    private final Seats seats;
     private final InventoryRepository repository;
     private final Function<String, Optional<Show>> shows;
     private final LongSupplier clock;
@@ -37,11 +37,11 @@ public final class HoldSweeper implements AutoCloseable {
     /** How long past expiry a HELD row must be before reconciliation steps in (the sweeper goes first). */
     private volatile long reconcileSlackMillis = 10_000;
 
-    public HoldSweeper(HazelcastInstance hz, Inventory inventory, InventoryRepository repository,
+    public HoldSweeper(HazelcastInstance hz, Seats seats, InventoryRepository repository,
                        Function<String, Optional<Show>> shows, LongSupplier clock) {
         this.hz = hz;
         this.map = hz.getMap(GridMaps.INVENTORY);
-        this.inventory = inventory;
+        this.seats = seats;
         this.repository = repository;
         this.shows = shows;
         this.clock = clock;
@@ -76,9 +76,7 @@ public final class HoldSweeper implements AutoCloseable {
             if (show.isEmpty()) {
                 continue;
             }
-            BlockOutcome outcome = inventory.execute(show.get(), key.blockId(),
-                    new BlockCommand.Expire(now, show.get().policy().graceMillis()));
-            if (outcome.result() == BlockOutcome.Result.CHANGED) {
+            if (seats.expire(show.get(), key.blockId(), now, false)) {
                 changed++;
             }
         }
@@ -94,18 +92,13 @@ public final class HoldSweeper implements AutoCloseable {
             if (show.isEmpty()) {
                 continue;
             }
-            long grace = show.get().policy().graceMillis();
             BlockKey key = Inventory.key(show.get(), id.blockId());
             com.hazelcast.cluster.Member owner = hz.getPartitionService().getPartition(key).getOwner();
             if (owner == null || !owner.localMember()) {
                 continue; // another member's block, or the partition is being assigned: next round
             }
-            BlockOutcome outcome = inventory.execute(show.get(), id.blockId(), new BlockCommand.Expire(now, grace));
-            if (outcome.result() != BlockOutcome.Result.CHANGED) {
-                LOG.warning(() -> "grid and referee disagree on " + key + ": reloading it from the referee");
-                inventory.evict(show.get(), id.blockId());
-                inventory.execute(show.get(), id.blockId(), new BlockCommand.Expire(now, grace));
-            }
+            // a block copy with nothing to expire disagrees with the referee: Seats reloads it and asks again
+            seats.expire(show.get(), id.blockId(), now, true);
             fixed++;
         }
         return fixed;

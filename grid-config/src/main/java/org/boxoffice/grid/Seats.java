@@ -24,6 +24,8 @@ import java.util.SortedMap;
  */
 public final class Seats {
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(Seats.class.getName());
+
     private final Inventory inventory;
     private final Allowances allowances;
     private final ShowSnapshots snapshots;
@@ -177,6 +179,25 @@ public final class Seats {
             allowances.cancelSale(show.showId(), accountId, released);
         }
         return released;
+    }
+
+    /**
+     * Returns the lapsed holds of one block to sale (the sweeper's and the reconciliation's work)
+     * and puts the freed seats on this member's map. With {@code reloadIfUnchanged} (the referee
+     * says the block still holds lapsed seats), a block copy that finds nothing to expire is
+     * dropped, reloaded from PostgreSQL and asked again.
+     *
+     * @return whether seats went back on sale
+     */
+    public boolean expire(Show show, int blockId, long now, boolean reloadIfUnchanged) {
+        BlockCommand.Expire command = new BlockCommand.Expire(now, show.policy().graceMillis());
+        BlockOutcome outcome = inventory.execute(show, blockId, command);
+        if (outcome.result() != BlockOutcome.Result.CHANGED && reloadIfUnchanged) {
+            LOG.warning(() -> "grid and referee disagree on " + show.showId() + "/" + blockId + ": reloading it from the referee");
+            inventory.evict(show, blockId);
+            outcome = inventory.execute(show, blockId, command);
+        }
+        return recordChanged(show, Map.of(blockId, outcome), SeatState.Status.AVAILABLE) > 0;
     }
 
     /** Blocks or unblocks seats (admin); the outcome per block, in ascending order, stopping at a refusal. */

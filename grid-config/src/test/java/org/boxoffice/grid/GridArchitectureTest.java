@@ -1,8 +1,11 @@
 package org.boxoffice.grid;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -25,6 +28,26 @@ class GridArchitectureTest {
     void onlyTheMemberPackage_knowsTheMember() {
         noClasses().that().resideOutsideOfPackage("org.boxoffice.grid.member..")
                 .should().dependOnClassesThat().resideInAPackage("org.boxoffice.grid.member..")
+                .check(GRID);
+    }
+
+    @Test
+    void onlySeats_changesSeats() {
+        // the block processors, a block's eviction and the snapshot's record are Seats' own steps
+        noClasses().that().doNotHaveFullyQualifiedName(Seats.class.getName())
+                .and().doNotHaveFullyQualifiedName(Inventory.class.getName())
+                .and().doNotHaveFullyQualifiedName(Allowances.class.getName())
+                .should().callMethodWhere(new DescribedPredicate<JavaMethodCall>("a seat-changing step") {
+                    @Override
+                    public boolean test(JavaMethodCall call) {
+                        String owner = call.getTargetOwner().getFullName();
+                        String name = call.getName();
+                        return owner.equals(Inventory.class.getName())
+                                && Set.of("execute", "executeAll", "hold", "evict").contains(name)
+                                || owner.equals(ShowSnapshots.class.getName()) && name.equals("record")
+                                || owner.equals(Allowances.class.getName()) && !name.equals("<init>");
+                    }
+                })
                 .check(GRID);
     }
 

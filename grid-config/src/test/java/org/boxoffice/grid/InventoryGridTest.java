@@ -151,7 +151,7 @@ class InventoryGridTest {
         long start = System.currentTimeMillis();
         inventories.get(0).hold(show, "short", "alice", seats(1, 0, 1), start + 300, start, new String[0]);
         List<HoldSweeper> sweepers = members.stream()
-                .map(m -> new HoldSweeper(m, new Inventory(m), repo, id -> Optional.of(show), System::currentTimeMillis)
+                .map(m -> new HoldSweeper(m, seatsOf(m), repo, id -> Optional.of(show), System::currentTimeMillis)
                         .start(100, 60_000))
                 .toList();
         try {
@@ -180,7 +180,7 @@ class InventoryGridTest {
         repo.tamper("reconcile", 0, 2, new SeatState.Held("old", "carol", 1_000));
         java.util.function.Function<String, Optional<Show>> shows = id -> id.equals("reconcile") ? Optional.of(show) : Optional.empty();
         List<HoldSweeper> sweepers = members.stream()
-                .map(m -> new HoldSweeper(m, new Inventory(m), repo, shows, () -> 1_000_000L).reconcileSlack(0))
+                .map(m -> new HoldSweeper(m, seatsOf(m), repo, shows, () -> 1_000_000L).reconcileSlack(0))
                 .toList();
         // each member reconciles the blocks it owns; a round may skip a block whose partition is moving
         deadline = System.currentTimeMillis() + 20_000;
@@ -191,5 +191,11 @@ class InventoryGridTest {
         sweepers.forEach(HoldSweeper::close);
 
         assertEquals(SeatState.Status.AVAILABLE, repo.stored("reconcile", 0).status(2));
+    }
+
+    /** The member's {@link Seats}, as the service builds it. */
+    private static Seats seatsOf(HazelcastInstance member) {
+        Inventory inventory = new Inventory(member);
+        return new Seats(inventory, new Allowances(member), new ShowSnapshots(inventory, System::currentTimeMillis, 250));
     }
 }

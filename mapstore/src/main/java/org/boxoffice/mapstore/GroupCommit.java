@@ -9,7 +9,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.IntConsumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.boxoffice.domain.SeatBlock;
@@ -58,10 +57,11 @@ final class GroupCommit implements AutoCloseable {
     private final LongAdder batches = new LongAdder();
     private final LongAdder transitions = new LongAdder();
     private final LongAccumulator largest = new LongAccumulator(Math::max, 0);
+    private final LongAdder commitNanos = new LongAdder();
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean started;
     private volatile boolean closed;
-    private volatile IntConsumer batchSizes = size -> { };
+    private volatile PostgresInventoryRepository.BatchObserver observer = (size, nanos) -> { };
 
     GroupCommit(Referee referee, int committers, int maxBatch) {
         if (committers < 1 || maxBatch < 1) {
@@ -97,20 +97,20 @@ final class GroupCommit implements AutoCloseable {
         }
     }
 
-    /** What group commit achieved so far: batches committed, transitions in them, the largest batch. */
-    record Stats(long batches, long transitions, long largestBatch) {
+    /** What group commit achieved so far: batches committed, transitions in them, the largest batch, time spent. */
+    record Stats(long batches, long transitions, long largestBatch, long commitNanos) {
         public double averageBatch() {
             return batches == 0 ? 0 : (double) transitions / batches;
         }
     }
 
     Stats stats() {
-        return new Stats(batches.sum(), transitions.sum(), largest.get());
+        return new Stats(batches.sum(), transitions.sum(), largest.get(), commitNanos.sum());
     }
 
-    /** Tells {@code sizes} the size of every batch from now on, on the committer thread (metrics). */
-    void onBatch(IntConsumer sizes) {
-        this.batchSizes = sizes;
+    /** Tells {@code observer} of every batch committed from now on, on the committer thread (metrics). */
+    void onBatch(PostgresInventoryRepository.BatchObserver observer) {
+        this.observer = observer;
     }
 
     private void start() {
@@ -141,7 +141,11 @@ final class GroupCommit implements AutoCloseable {
                 }
                 batch.add(first);
                 queue.drainTo(batch, maxBatch - 1);
+                long start = System.nanoTime();
                 commit(batch);
+                long nanos = System.nanoTime() - start;
+                commitNanos.add(nanos);
+                observer.committed(batch.size(), nanos);
             } catch (InterruptedException e) {
                 if (closed) {
                     break;
@@ -160,7 +164,6 @@ final class GroupCommit implements AutoCloseable {
         batches.increment();
         transitions.add(batch.size());
         largest.accumulate(batch.size());
-        batchSizes.accept(batch.size());
         if (batch.size() == 1) {
             applyAlone(batch.get(0));
             return;

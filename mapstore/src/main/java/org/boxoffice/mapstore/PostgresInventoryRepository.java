@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLWarning;
 import java.sql.Types;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -13,10 +14,12 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.boxoffice.domain.AccountAllowance;
 import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.SeatBlock;
 import org.boxoffice.domain.SeatState;
@@ -28,9 +31,11 @@ import org.boxoffice.domain.Transition;
  * new block value in memory.
  *
  * <p>{@link #apply} goes through the {@link GroupCommit}: the transitions in flight from all
- * partitions are applied together, in one call of {@code apply_seat_transitions} (migration V10)
- * on one pooled connection in autocommit mode, each in its own subtransaction, so each either
- * moves every seat of its transition or none, and a stale one fails alone. A transition that is
+ * partitions are applied together, in one call of {@code apply_seat_transitions} (migrations V10,
+ * V11) on one pooled connection in autocommit mode: the whole batch as a few set-based statements,
+ * or, when one of its transitions is stale or already applied, each transition in its own
+ * subtransaction, so each either moves every seat of its transition or none, and a stale one
+ * fails alone. A transition that is
  * alone in the queue is one call of {@code apply_seat_transition}. {@code apply} returns only once
  * its transition is committed. Thread-safe. Every other method borrows one connection and returns
  * it before returning. {@link #close} stops the group commit's threads.
@@ -42,6 +47,9 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
 
     /** The SQLSTATE apply_seat_transition raises when seat rows moved on. */
     public static final String STALE_SQLSTATE = "BX409";
+
+    /** The SQLSTATE of the notice apply_seat_transitions sends when a batch went one transition at a time (V11). */
+    static final String ONE_BY_ONE_SQLSTATE = "BX411";
 
     private static final String APPLY = "SELECT apply_seat_transition(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
@@ -80,6 +88,7 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
 
     private final DataSource dataSource;
     private final GroupCommit groupCommit;
+    private final LongAdder oneByOne = new LongAdder();
 
     public PostgresInventoryRepository(DataSource dataSource) {
         this.dataSource = Objects.requireNonNull(dataSource);
@@ -106,25 +115,47 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
     /** Batches committed, transitions in them and the largest batch, since this repository was made. */
     public GroupCommitStats groupCommitStats() {
         GroupCommit.Stats s = groupCommit.stats();
-        return new GroupCommitStats(s.batches(), s.transitions(), s.largestBatch());
+        return new GroupCommitStats(s.batches(), s.transitions(), s.largestBatch(), oneByOne.sum(), s.commitNanos());
     }
 
     /**
-     * Tells {@code sizes} the number of transitions in every group commit from now on (for a
-     * histogram). Called on a committer thread, after the batch was taken and before it is applied:
-     * it must be quick and must not throw.
+     * Tells {@code observer} about every group commit from now on: its transitions and the time it
+     * took to apply and commit them (for histograms). Called on a committer thread after the
+     * commit, before the next batch is taken: it must be quick and must not throw.
      */
-    public void onBatch(java.util.function.IntConsumer sizes) {
-        groupCommit.onBatch(sizes);
+    public void onBatch(BatchObserver observer) {
+        groupCommit.onBatch(observer);
     }
 
-    /** What the group commit achieved: {@code transitions / batches} is the average batch. */
-    public record GroupCommitStats(long batches, long transitions, long largestBatch) {
+    /** Hears of each group commit; see {@link #onBatch}. */
+    @FunctionalInterface
+    public interface BatchObserver {
+        void committed(int transitions, long nanos);
+    }
+
+    /**
+     * What the group commit achieved: {@code transitions / batches} is the average batch.
+     *
+     * @param oneByOne    batches of several transitions that PostgreSQL applied one at a time
+     *                    because one of them was stale or already applied (the others stand)
+     * @param commitNanos time spent applying and committing batches, summed over the batches
+     */
+    public record GroupCommitStats(long batches, long transitions, long largestBatch, long oneByOne, long commitNanos) {
     }
 
     @Override
     public void close() {
         groupCommit.close();
+    }
+
+    /** Whether apply_seat_transitions noticed that it had to apply its batch one transition at a time. */
+    private static boolean saidOneByOne(SQLWarning warning) {
+        for (SQLWarning w = warning; w != null; w = w.getNextWarning()) {
+            if (ONE_BY_ONE_SQLSTATE.equals(w.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** One transition in its own statement and transaction. */
@@ -242,6 +273,9 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 Integer[] results = (Integer[]) rs.getArray(1).getArray();
+                if (saidOneByOne(ps.getWarnings())) {
+                    oneByOne.increment();
+                }
                 int[] out = new int[n];
                 for (int i = 0; i < n; i++) {
                     out[i] = results[i];
@@ -303,7 +337,7 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
                     return Optional.empty();
                 }
                 return Optional.of(new HoldRecord(rs.getString(1), rs.getString(2), rs.getString(3),
-                        List.of(strings(rs.getArray(4))), rs.getLong(5), rs.getString(6), rs.getLong(7),
+                        List.of(strings(rs.getArray(4))), rs.getLong(5), HoldStatus.valueOf(rs.getString(6)), rs.getLong(7),
                         rs.getLong(8), rs.getString(9)));
             }
         } catch (SQLException e) {

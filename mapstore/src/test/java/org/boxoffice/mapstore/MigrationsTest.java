@@ -18,7 +18,7 @@ class MigrationsTest {
         try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
             int applied = Migrations.migrate(ds);
 
-            assertEquals(8, applied);
+            assertEquals(9, applied);
             assertEquals(List.of("booking_seats", "bookings", "events", "holds", "idempotency_replies",
                     "payment_events", "payments",
                     "seat_events", "seat_transitions", "seats", "show_blocks", "show_sections", "shows", "ticket_mail", "venues",

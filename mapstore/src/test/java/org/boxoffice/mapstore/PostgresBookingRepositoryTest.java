@@ -18,6 +18,7 @@ import org.boxoffice.domain.BookingRepository.ReportOutcome;
 import org.boxoffice.domain.BookingRepository.SettlementClaim;
 import org.boxoffice.domain.BookingRepository.TicketCheck;
 import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.PaymentAttempt;
 import org.boxoffice.domain.MailOutbox;
 import org.junit.jupiter.api.AfterAll;
@@ -44,7 +45,7 @@ class PostgresBookingRepositoryTest {
     }
 
     private static HoldRecord hold(String... seats) {
-        HoldRecord h = new HoldRecord("H" + (++holds), "pay-1", "acct", List.of(seats), T0 + 600_000, "ACTIVE", T0,
+        HoldRecord h = new HoldRecord("H" + (++holds), "pay-1", "acct", List.of(seats), T0 + 600_000, HoldStatus.ACTIVE, T0,
                 5_000L * seats.length, "EUR");
         execute("INSERT INTO holds (hold_id, show_id, account_id, seat_ids, expires_at, status, created_at, total_cents, currency)"
                 + " VALUES ('" + h.holdId() + "', 'pay-1', 'acct', ?, now(), 'ACTIVE', now(), " + h.totalCents() + ", 'EUR')",

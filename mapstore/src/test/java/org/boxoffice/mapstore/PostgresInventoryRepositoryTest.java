@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.boxoffice.domain.AccountAllowance;
 import org.boxoffice.domain.BlockDecision;
 import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.InventoryRepository.BlockId;
 import org.boxoffice.domain.SeatBlock;
 import org.boxoffice.domain.SeatState;
@@ -68,7 +69,7 @@ class PostgresInventoryRepositoryTest {
         assertEquals(new SeatRow("HELD", hold, "acc-1", EXPIRES, null, 1), seat(show, "A-1-2"));
         assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 0), seat(show, "A-1-3"));
         assertEquals(Optional.of(new HoldRecord(hold, show.showId(), "acc-1", List.of("A-1-1", "A-1-2"),
-                EXPIRES, "ACTIVE", T0, 10_000, "EUR")), inventory.findHold(hold));
+                EXPIRES, HoldStatus.ACTIVE, T0, 10_000, "EUR")), inventory.findHold(hold));
         assertEquals(List.of(new Audit("HOLD", hold, null, "AVAILABLE", "HELD", 0, 1, "acc-1", "hold", T0)),
                 audit(show, "A-1-1"));
         assertEquals(1, audit(show, "A-1-2").size());
@@ -102,7 +103,7 @@ class PostgresInventoryRepositoryTest {
 
         assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 2), seat(show, "A-1-1"));
         assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 2), seat(show, "A-1-2"));
-        assertEquals("RELEASED", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(HoldStatus.RELEASED, inventory.findHold(hold).orElseThrow().status());
         assertEquals(new Audit("RELEASE", hold, null, "HELD", "AVAILABLE", 1, 2, "acc-1", "changed my mind",
                 T0 + 1_000), audit(show, "A-1-2").get(1));
     }
@@ -117,7 +118,7 @@ class PostgresInventoryRepositoryTest {
         inventory.apply(changed(held.expire(EXPIRES + GRACE, GRACE)));
 
         assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 2), seat(show, "A-1-1"));
-        assertEquals("EXPIRED", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(HoldStatus.EXPIRED, inventory.findHold(hold).orElseThrow().status());
         assertEquals(new Audit("EXPIRE", hold, null, "HELD", "AVAILABLE", 1, 2, "system:sweeper", "expired",
                 EXPIRES + GRACE), audit(show, "A-1-1").get(1));
     }
@@ -135,8 +136,8 @@ class PostgresInventoryRepositoryTest {
                 new String[] {"A-1-1"})));
 
         assertEquals(new SeatRow("HELD", second, "acc-2", later + 600_000, null, 2), seat(show, "A-1-1"));
-        assertEquals("EXPIRED", inventory.findHold(first).orElseThrow().status());
-        assertEquals("ACTIVE", inventory.findHold(second).orElseThrow().status());
+        assertEquals(HoldStatus.EXPIRED, inventory.findHold(first).orElseThrow().status());
+        assertEquals(HoldStatus.ACTIVE, inventory.findHold(second).orElseThrow().status());
         assertEquals(new Audit("HOLD", second, null, "HELD", "HELD", 1, 2, "acc-2", "hold", later),
                 audit(show, "A-1-1").get(1));
     }
@@ -168,7 +169,7 @@ class PostgresInventoryRepositoryTest {
 
         assertEquals(new SeatRow("SOLD", hold, "acc-1", null, 4242L, 2), seat(show, "A-1-1"));
         assertEquals(new SeatRow("SOLD", hold, "acc-1", null, 4242L, 2), seat(show, "A-1-2"));
-        assertEquals("CONFIRMED", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(HoldStatus.CONFIRMED, inventory.findHold(hold).orElseThrow().status());
         assertEquals(new Audit("CONFIRM", hold, 4242L, "HELD", "SOLD", 1, 2, "acc-1", "payment captured",
                 T0 + 1_000), audit(show, "A-1-1").get(1));
     }
@@ -185,7 +186,7 @@ class PostgresInventoryRepositoryTest {
         inventory.apply(changed(sold.cancel(4242, T0 + 2_000, "admin:ops", "refunded")));
 
         assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 3), seat(show, "A-1-1"));
-        assertEquals("CONFIRMED", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(HoldStatus.CONFIRMED, inventory.findHold(hold).orElseThrow().status());
         assertEquals(new Audit("CANCEL", null, 4242L, "SOLD", "AVAILABLE", 2, 3, "admin:ops", "refunded",
                 T0 + 2_000), audit(show, "A-1-1").get(2));
     }
@@ -217,7 +218,7 @@ class PostgresInventoryRepositoryTest {
         inventory.apply(changed(held.block(new int[] {1}, T0 + 1_000, "admin:ops", "broken seat")));
 
         assertEquals(new SeatRow("BLOCKED", null, null, null, null, 2), seat(show, "A-1-2"));
-        assertEquals("EXPIRED", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(HoldStatus.EXPIRED, inventory.findHold(hold).orElseThrow().status());
         assertEquals(hold, audit(show, "A-1-2").get(1).holdId());
     }
 
@@ -252,7 +253,7 @@ class PostgresInventoryRepositoryTest {
                 () -> inventory.apply(changed(held.confirm(hold, new int[] {0}, 7, T0 + 1_000, GRACE))));
 
         assertEquals("HELD", seat(show, "A-1-1").state());
-        assertEquals("ACTIVE", inventory.findHold(hold).orElseThrow().status());
+        assertEquals(HoldStatus.ACTIVE, inventory.findHold(hold).orElseThrow().status());
     }
 
     @Test
@@ -446,8 +447,10 @@ class PostgresInventoryRepositoryTest {
                 new String[] {"B-1-1", "B-1-2"}));
         SeatBlock fresh2 = hold(applied, id + "-fresh2", "acc-3", show, 6);
 
+        long oneByOne = inventory.groupCommitStats().oneByOne();
         int[] results = inventory.applyTogether(List.of(fresh0, stale1, applied, fresh2));
 
+        assertEquals(oneByOne + 1, inventory.groupCommitStats().oneByOne(), "a stale transition sends the batch one by one");
         assertEquals(List.of(2, -1, 0, 1), Arrays.stream(results).boxed().toList(),
                 "seats moved per transition; -1 stale, 0 already applied");
         assertEquals("HELD", seat(show, "A-1-1").state());
@@ -457,7 +460,7 @@ class PostgresInventoryRepositoryTest {
         assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 0), seat(show, "B-1-2"),
                 "the stale transition's other seat must not move");
         assertTrue(inventory.findHold(id + "-stale").isEmpty(), "a stale hold leaves no hold row");
-        assertEquals("ACTIVE", inventory.findHold(id + "-fresh2").orElseThrow().status());
+        assertEquals(HoldStatus.ACTIVE, inventory.findHold(id + "-fresh2").orElseThrow().status());
         assertEquals(List.of(), audit(show, "B-1-2"));
     }
 
@@ -497,6 +500,67 @@ class PostgresInventoryRepositoryTest {
         assertEquals(0, count("SELECT count(*) FROM holds WHERE hold_id LIKE '" + show.showId() + "-stale%'"));
         PostgresInventoryRepository.GroupCommitStats after = inventory.groupCommitStats();
         assertEquals(all.size(), after.transitions() - before.transitions());
+    }
+
+    @Test
+    void applyTogether_ofEveryKind_leavesTheSameRowsAsApplyingEachAlone() throws SQLException {
+        // the same history on two shows: one transition at a time on one, in batches on the other
+        // (batches of fresh transitions take the set-based path of apply_seat_transitions)
+        Show alone = TestShows.save(catalog, TestShows.stadium("inv-alone-" + SHOWS.incrementAndGet(), 6, 1, 6));
+        Show batched = TestShows.save(catalog, TestShows.stadium("inv-batch-" + SHOWS.incrementAndGet(), 6, 1, 6));
+        for (Show show : List.of(alone, batched)) {
+            String id = show.showId();
+            SeatBlock[] b = new SeatBlock[6];
+            for (int i = 0; i < 6; i++) {
+                b[i] = block(show, i);
+            }
+            String spanning = id + "-span";
+            String[] spanSeats = {show.layout().seat(4, 5).seatId(), show.layout().seat(5, 0).seatId()};
+            List<List<SeatBlock>> steps = new ArrayList<>();
+            // 1: holds in four blocks, a block-off in a fifth, the first half of a spanning hold in the sixth
+            steps.add(List.of(
+                    b[0] = hold(b[0], id + "-h0", "acc-0", show, 0, 1),
+                    b[1] = hold(b[1], id + "-h1", "acc-1", show, 2),
+                    b[2] = hold(b[2], id + "-h2", "acc-2", show, 0, 1, 2, 3),
+                    b[3] = hold(b[3], id + "-h3", "acc-3", show, 5),
+                    b[5] = changed(b[5].hold(spanning, "acc-5", new int[] {0}, EXPIRES, T0, GRACE, spanSeats)),
+                    b[4] = changed(b[4].block(new int[] {0, 1}, T0, "admin:ops", "camera"))));
+            // 2: the spanning hold's other half, an extend, a confirm, a release, an unblock, an expiry
+            steps.add(List.of(
+                    b[4] = changed(b[4].hold(spanning, "acc-5", new int[] {5}, EXPIRES, T0, GRACE, spanSeats)),
+                    b[0] = changed(b[0].extend(id + "-h0", EXPIRES + 300_000, T0 + 1_000, GRACE)),
+                    b[1] = changed(b[1].confirm(id + "-h1", new int[] {2}, 77, T0 + 1_000, GRACE)),
+                    b[2] = changed(b[2].release(id + "-h2", T0 + 1_000, "acc-2", "changed my mind")),
+                    b[3] = changed(b[3].expire(EXPIRES + GRACE, GRACE))));
+            // 3: a cancelled sale, a hold over the unblocked seats, a new hold over the released seats
+            steps.add(List.of(
+                    b[1] = changed(b[1].cancel(77, T0 + 2_000, "admin:ops", "refunded")),
+                    b[4] = changed(b[4].unblock(new int[] {0, 1}, T0 + 2_000, "admin:ops", "camera gone")),
+                    b[2] = hold(b[2], id + "-h4", "acc-4", show, 1, 2)));
+            for (List<SeatBlock> step : steps) {
+                if (show == alone) {
+                    step.forEach(inventory::apply);
+                } else {
+                    long oneByOne = inventory.groupCommitStats().oneByOne();
+                    int[] moved = inventory.applyTogether(step);
+                    assertEquals(oneByOne, inventory.groupCommitStats().oneByOne(), "a batch of fresh transitions is set-based");
+                    for (int i = 0; i < step.size(); i++) {
+                        assertEquals(step.get(i).transition().seats().length, moved[i], "transition " + i);
+                    }
+                }
+            }
+        }
+        for (String table : List.of("""
+                SELECT seat_id, state, hold_id, holder, epoch_ms(held_until), booking_id, version
+                FROM seats WHERE show_id = ? ORDER BY seat_id""", """
+                SELECT hold_id, account_id, seat_ids::text, epoch_ms(expires_at), status, extended, total_cents
+                FROM holds WHERE show_id = ? ORDER BY hold_id""", """
+                SELECT block_id, kind, actor, reason, hold_id, booking_id, new_state, seat_ids::text,
+                       idxs::text, old_states::text, old_holds::text, old_versions::text, epoch_ms(at)
+                FROM seat_transitions WHERE show_id = ? ORDER BY block_id, transition_id""")) {
+            assertEquals(rows(table, alone), rows(table, batched), table);
+        }
+        assertEquals(6, count("SELECT count(*) FROM holds WHERE show_id = '" + batched.showId() + "'"));
     }
 
     @Test
@@ -587,6 +651,25 @@ class PostgresInventoryRepositoryTest {
             rs.next();
             return rs.getLong(1);
         }
+    }
+
+    /** The rows of {@code sql} for {@code show}, with the show's id replaced so that two shows compare. */
+    private static List<String> rows(String sql, Show show) throws SQLException {
+        List<String> out = new ArrayList<>();
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, show.showId());
+            try (ResultSet rs = ps.executeQuery()) {
+                int columns = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    StringBuilder row = new StringBuilder();
+                    for (int i = 1; i <= columns; i++) {
+                        row.append(rs.getString(i)).append(" | ");
+                    }
+                    out.add(row.toString().replace(show.showId(), "SHOW"));
+                }
+            }
+        }
+        return out;
     }
 
     private static void execute(String sql) throws SQLException {

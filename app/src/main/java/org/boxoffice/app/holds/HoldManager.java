@@ -5,6 +5,7 @@ import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.http.JsonBytes;
 import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SeatPicker;
@@ -231,10 +232,10 @@ public final class HoldManager {
             return Released.NOT_FOUND;
         }
         HoldRecord hold = found.get();
-        if ("CONFIRMED".equals(hold.status())) {
+        if (hold.status() == HoldStatus.CONFIRMED) {
             return Released.CONFIRMED;
         }
-        if ("ACTIVE".equals(hold.status())) {
+        if (hold.status() == HoldStatus.ACTIVE) {
             List<ShowLayout.SeatRef> refs = hold.seatIds().stream().map(id -> show.get().layout().locate(id).orElseThrow()).toList();
             seats.release(show.get(), holdId, hold.accountId(), ShowLayout.byBlock(refs).keySet(), clock.getAsLong(),
                     caller.accountId(), "released by buyer", true);

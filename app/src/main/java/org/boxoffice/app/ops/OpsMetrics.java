@@ -3,6 +3,7 @@ package org.boxoffice.app.ops;
 import io.helidon.metrics.api.Counter;
 import io.helidon.metrics.api.DistributionStatisticsConfig;
 import io.helidon.metrics.api.DistributionSummary;
+import io.helidon.metrics.api.FunctionalCounter;
 import io.helidon.metrics.api.Gauge;
 import io.helidon.metrics.api.MeterRegistry;
 import io.helidon.metrics.api.Metrics;
@@ -152,6 +153,15 @@ public final class OpsMetrics {
                 Counter.builder("boxoffice_http_requests").description("HTTP requests answered, by method, route and status")
                         .tags(List.of(Tag.create("method", k.method()), Tag.create("route", k.route()),
                                 Tag.create("status", Integer.toString(k.status())))))).increment();
+    }
+
+    /**
+     * A counter ({@code <name>_total}) read from {@code count} at every scrape, for a count kept
+     * elsewhere that only grows. Replaces one of the same name, as {@link #gauge} does.
+     */
+    public void counter(String name, String description, Supplier<Long> count) {
+        registry.remove(name, List.of());
+        registry.getOrCreate(FunctionalCounter.builder(name, count, Supplier::get).description(description));
     }
 
     /** A histogram of plain numbers (no unit) with these bucket bounds, and no quantiles. */

@@ -51,6 +51,25 @@ public final class HttpCeiling {
 
     public static Result measure(String host, int port, String path, int connections, Duration duration, CpuMeter meter)
             throws IOException {
+        return run(host, port, path, connections, duration, meter, 0);
+    }
+
+    /**
+     * The empty handler at an offered rate instead of as fast as it answers: requests leave at even
+     * intervals of {@code 1 / perSecond}, whatever the answers do. A server's CPU per request depends
+     * on its load (at its ceiling one wake-up serves many requests; at a few thousand a second each
+     * request pays its own), so a handler's cost is only comparable with the floor at the same rate.
+     */
+    public static Result paced(String host, int port, String path, int connections, double perSecond, Duration duration,
+                               CpuMeter meter) throws IOException {
+        if (!(perSecond > 0)) {
+            throw new IllegalArgumentException("rate must be positive");
+        }
+        return run(host, port, path, connections, duration, meter, perSecond);
+    }
+
+    private static Result run(String host, int port, String path, int connections, Duration duration, CpuMeter meter,
+                              double perSecond) throws IOException {
         Histogram latency = new Histogram(3);
         long[] ok = {0};
         try (NioHttpClient client = new NioHttpClient(host, port, connections, new NioHttpClient.Listener() {
@@ -72,7 +91,18 @@ public final class HttpCeiling {
             long start = System.nanoTime();
             long end = start + duration.toNanos();
             long now;
+            double gap = perSecond > 0 ? 1e9 / perSecond : 0;
+            long sentCount = 0;
             while ((now = System.nanoTime()) < end) {
+                if (perSecond > 0) {
+                    long due;
+                    while ((due = start + (long) (sentCount * gap)) <= now && client.hasIdle()) {
+                        client.send(request, due, false);
+                        sentCount++;
+                    }
+                    client.poll(Math.max(1, Math.min(end, start + (long) (sentCount * gap)) - System.nanoTime()));
+                    continue;
+                }
                 while (client.hasIdle()) {
                     client.send(request, now, false);
                 }

@@ -74,8 +74,28 @@ public final class Targets {
      * need runs of their own and are reported as not measured here.
      */
     public static List<TargetCheck> stampede(List<SystemOutcome> systems, HttpCeiling.Result ceiling) {
+        return stampede(systems, ceiling, null);
+    }
+
+    /**
+     * As {@link #stampede(List, HttpCeiling.Result)}, with the empty handler also paced at Boxoffice's
+     * offered rate ({@code pacedFloor}, or null): the refusal's cost is judged against the ceiling's
+     * floor, as the issue defines it, and shown beside the floor at the same rate.
+     */
+    public static List<TargetCheck> stampede(List<SystemOutcome> systems, HttpCeiling.Result ceiling,
+                                             HttpCeiling.Result pacedFloor) {
         List<TargetCheck> out = new ArrayList<>();
         SystemOutcome box = systems.stream().filter(s -> s.run().system().equals("boxoffice")).findFirst().orElse(null);
+        Double refusal = box == null || box.refusals() == null ? null : box.refusals().microsPerAttempt().get("server");
+        if (refusal != null && ceiling != null && ceiling.serverMicrosPerRequest() > 0) {
+            double floor = ceiling.serverMicrosPerRequest();
+            String paced = pacedFloor == null || pacedFloor.serverMicrosPerRequest() <= 0 ? ""
+                    : fmt("; %.1fx the empty handler paced at the same rate (%.1f us)",
+                    refusal / pacedFloor.serverMicrosPerRequest(), pacedFloor.serverMicrosPerRequest());
+            out.add(new TargetCheck("refusal's server CPU after the sell-out vs empty handler", "<= 2x",
+                    fmt("%.1fx (%.0f us vs %.1f us at the ceiling)%s", refusal / floor, refusal, floor, paced),
+                    refusal / floor <= 2));
+        }
         List<SystemOutcome> baselines = systems.stream().filter(s -> s.run().system().startsWith("pg-")).toList();
         if (box != null && !baselines.isEmpty()) {
             SystemOutcome cheapest = baselines.stream().min(java.util.Comparator.comparingDouble(SystemOutcome::microsPerAttemptSum)).get();

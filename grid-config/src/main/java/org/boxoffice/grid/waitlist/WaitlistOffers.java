@@ -6,6 +6,7 @@ import com.hazelcast.flakeidgen.FlakeIdGenerator;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryUpdatedListener;
 import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.SeatBlock;
 import org.boxoffice.domain.Show;
@@ -273,11 +274,11 @@ public final class WaitlistOffers implements AutoCloseable {
             long id = s.entry().entryId();
             Optional<HoldRecord> hold = holds.findHold(s.holdId());
             if (s.state() == State.OFFERED) {
-                switch (hold.map(HoldRecord::status).orElse("EXPIRED")) {
-                    case "ACTIVE" -> {
+                switch (hold.map(HoldRecord::status).orElse(HoldStatus.EXPIRED)) {
+                    case ACTIVE -> {
                     }
-                    case "CONFIRMED" -> repository.end(id, Set.of(State.OFFERED), State.BOOKED, "checked out", now);
-                    case "RELEASED" -> repository.end(id, Set.of(State.OFFERED), State.DECLINED, "offer released", now);
+                    case CONFIRMED -> repository.end(id, Set.of(State.OFFERED), State.BOOKED, "checked out", now);
+                    case RELEASED -> repository.end(id, Set.of(State.OFFERED), State.DECLINED, "offer released", now);
                     default -> repository.end(id, Set.of(State.OFFERED), State.EXPIRED, "offer lapsed", now);
                 }
             } else if (s.updatedAt() < now - OFFERING_SLACK_MILLIS) {

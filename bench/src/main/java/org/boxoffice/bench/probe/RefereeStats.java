@@ -1,0 +1,75 @@
+package org.boxoffice.bench.probe;
+
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.boxoffice.bench.http.HttpConnection;
+import org.boxoffice.bench.http.HttpResponse;
+
+/**
+ * The referee's group commit as the service reports it on its metrics endpoint: batches,
+ * transitions in them, batches applied one transition at a time, time spent committing. Read
+ * before and after a measured run; the difference is the run's own.
+ *
+ * @param batches     group-commit batches since the service started
+ * @param transitions seat transitions in them
+ * @param oneByOne    batches PostgreSQL applied one transition at a time (one was stale or replayed)
+ * @param commitSeconds time spent applying and committing batches
+ */
+public record RefereeStats(double batches, double transitions, double oneByOne, double commitSeconds) {
+
+    private static final String PREFIX = "boxoffice_referee_";
+
+    /** Reads the service's metrics; null when it exports no group-commit figures. */
+    public static RefereeStats read(String host, int port) {
+        try (HttpConnection c = new HttpConnection(host, port)) {
+            HttpResponse r = c.get("/observe/metrics", null);
+            if (r.status() != 200) {
+                return null;
+            }
+            return parse(r.text());
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The group-commit samples of a Prometheus text exposition; null if it has none. */
+    static RefereeStats parse(String exposition) {
+        Map<String, Double> samples = new HashMap<>();
+        for (String line : exposition.split("\n")) {
+            if (!line.startsWith(PREFIX)) {
+                continue;
+            }
+            int space = line.lastIndexOf(' ');
+            String name = line.substring(PREFIX.length(), space).replaceAll("\\{.*}", "").replaceAll("_total$", "");
+            try {
+                samples.merge(name, Double.parseDouble(line.substring(space + 1)), Double::sum);
+            } catch (NumberFormatException ignored) {
+                // not a sample of ours
+            }
+        }
+        // the batch-size histogram counts the batches and sums their transitions; the commit-time
+        // histogram sums their time
+        Double batches = samples.get("batch_size_count");
+        Double transitions = samples.get("batch_size_sum");
+        if (batches == null || transitions == null) {
+            return null;
+        }
+        return new RefereeStats(batches, transitions, samples.getOrDefault("one_by_one_batches", 0.0),
+                samples.getOrDefault("commit_seconds_sum", 0.0));
+    }
+
+    /** What happened between {@code before} and this reading, in words. */
+    public String since(RefereeStats before) {
+        double b = batches - before.batches;
+        double t = transitions - before.transitions;
+        if (b <= 0) {
+            return "referee group commit in the measured run: no batches";
+        }
+        return String.format(Locale.ROOT,
+                "referee group commit in the measured run: %,.0f transitions in %,.0f batches (%.1f a batch), "
+                        + "%.1f ms a batch to apply and commit, %,.0f applied one by one",
+                t, b, t / b, 1000 * (commitSeconds - before.commitSeconds) / b, oneByOne - before.oneByOne);
+    }
+}

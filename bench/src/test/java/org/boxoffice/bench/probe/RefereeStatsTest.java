@@ -1,0 +1,42 @@
+package org.boxoffice.bench.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import org.junit.jupiter.api.Test;
+
+class RefereeStatsTest {
+
+    @Test
+    void parse_readsTheGroupCommitHistogramsAndCounter() {
+        RefereeStats stats = RefereeStats.parse("""
+                # HELP boxoffice_referee_batch_size seat transitions per group commit
+                # TYPE boxoffice_referee_batch_size histogram
+                boxoffice_referee_batch_size_bucket{scope="application",le="1.0",} 4.0
+                boxoffice_referee_batch_size_bucket{scope="application",le="+Inf",} 10.0
+                boxoffice_referee_batch_size_count{scope="application",} 10.0
+                boxoffice_referee_batch_size_sum{scope="application",} 45.0
+                boxoffice_referee_batch_size_max{scope="application",} 9.0
+                boxoffice_referee_commit_seconds_count{scope="application",} 10.0
+                boxoffice_referee_commit_seconds_sum{scope="application",} 0.25
+                boxoffice_referee_one_by_one_batches_total{scope="application",} 1.0
+                boxoffice_holds_total 3
+                """);
+
+        assertEquals(new RefereeStats(10, 45, 1, 0.25), stats);
+    }
+
+    @Test
+    void parse_isNull_withoutGroupCommitFigures() {
+        assertNull(RefereeStats.parse("boxoffice_holds_total 3\n"));
+    }
+
+    @Test
+    void since_describesTheRunsOwnBatches() {
+        RefereeStats before = new RefereeStats(10, 45, 1, 0.25);
+        RefereeStats after = new RefereeStats(110, 1045, 3, 1.25);
+
+        assertEquals("referee group commit in the measured run: 1,000 transitions in 100 batches (10.0 a batch), "
+                + "10.0 ms a batch to apply and commit, 2 applied one by one", after.since(before));
+    }
+}
