@@ -27,6 +27,9 @@ import org.boxoffice.app.http.RequestGuard;
 import org.boxoffice.app.http.OpenApiService;
 import org.boxoffice.app.ops.AuditService;
 import org.boxoffice.app.ops.HealthProbes;
+import org.boxoffice.app.ops.HttpRequestMeter;
+import org.boxoffice.app.ops.PoolMetrics;
+import org.boxoffice.app.ops.WaitlistMeter;
 import org.boxoffice.app.ops.InvariantChecker;
 import org.boxoffice.app.ops.MeteredInventoryRepository;
 import org.boxoffice.app.ops.OpsMetrics;
@@ -48,7 +51,10 @@ import org.boxoffice.grid.catalog.CatalogChanges;
 import org.boxoffice.grid.catalog.CatalogSearch;
 import org.boxoffice.grid.catalog.EventListing;
 import org.boxoffice.grid.room.WaitingRooms;
+import io.helidon.metrics.api.DistributionSummary;
+import io.helidon.metrics.api.Timer;
 import org.boxoffice.mapstore.GridStores;
+import org.boxoffice.mapstore.Migrations;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
 import org.boxoffice.mapstore.PostgresIdempotencyReplies;
 import org.boxoffice.mapstore.PostgresInventoryRepository;
@@ -69,6 +75,13 @@ import java.util.function.LongSupplier;
 public final class Boxoffice implements AutoCloseable {
 
     private static final String SHOW_ANNOUNCEMENTS = "catalog-shows";
+    /** How often the waitlists' lengths are read for the metrics (one grouped query). */
+    private static final long WAITLIST_METER_MILLIS = 5_000;
+    private static final Duration[] COMMIT_BUCKETS = {
+        Duration.ofNanos(250_000), Duration.ofNanos(500_000), Duration.ofMillis(1), Duration.ofMillis(2),
+        Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
+        Duration.ofMillis(250), Duration.ofSeconds(1)
+    };
 
     private final AppSettings settings;
     private final DataSource dataSource;
@@ -99,6 +112,7 @@ public final class Boxoffice implements AutoCloseable {
     private final WaitlistModule waitlist;
     private final ShowEvents showEvents;
     private final ShowEventsService streams;
+    private final WaitlistMeter waitlistMeter;
 
     private Boxoffice(AppSettings settings, DataSource dataSource, LongSupplier clock) {
         this.settings = settings;
@@ -107,16 +121,19 @@ public final class Boxoffice implements AutoCloseable {
         this.metrics = new OpsMetrics();
         this.referee = new PostgresInventoryRepository(dataSource);
         this.inventoryRepository = new MeteredInventoryRepository(referee, metrics);
-        metrics.gauge("boxoffice_referee_batches", "write-through stores committed together (group commit batches) since start",
-                () -> referee.groupCommitStats().batches());
-        metrics.gauge("boxoffice_referee_batched_transitions", "seat transitions committed in those batches since start",
-                () -> referee.groupCommitStats().transitions());
-        metrics.gauge("boxoffice_referee_largest_batch", "the most transitions one group commit carried",
-                () -> referee.groupCommitStats().largestBatch());
-        metrics.gauge("boxoffice_referee_batches_one_by_one", "batches applied one transition at a time since start"
-                + " (one of them was stale or already applied)", () -> referee.groupCommitStats().oneByOne());
-        metrics.gauge("boxoffice_referee_commit_seconds", "time spent applying and committing batches since start",
-                () -> referee.groupCommitStats().commitNanos() / 1e9);
+        DistributionSummary batches = metrics.histogram("boxoffice_referee_batch_size", "seat transitions per group "
+                + "commit of the referee (_count: commits, _sum: transitions)", 1, 2, 4, 8, 16, 32, 48);
+        Timer commits = metrics.timer("boxoffice_referee_commit", "time to apply and commit one group commit of the "
+                + "referee", COMMIT_BUCKETS);
+        referee.onBatch((transitions, nanos) -> {
+            batches.record(transitions);
+            commits.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        });
+        metrics.counter("boxoffice_referee_one_by_one_batches", "group commits PostgreSQL applied one transition at a "
+                + "time (one of them was stale or already applied)", () -> referee.groupCommitStats().oneByOne());
+        PoolMetrics.meter(dataSource, metrics);
+        double schema = Migrations.appliedVersion(dataSource);
+        metrics.gauge("boxoffice_schema_version", "the latest database migration applied (Flyway version)", () -> schema);
         this.catalogRepository = new PostgresCatalogRepository(dataSource);
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
         this.hz = GridMember.start(settings.grid(),
@@ -147,10 +164,11 @@ public final class Boxoffice implements AutoCloseable {
         this.showEvents = new ShowEvents(snapshots, java.time.Duration.ofMillis(100));
         this.streams = new ShowEventsService(directory, showEvents, admission.streamsPerMember());
         this.checkout = new CheckoutModule(settings.checkout(), dataSource, hz, directory, seats, inventoryRepository,
-                authenticator, idempotency, clock);
+                authenticator, idempotency, clock, metrics);
         this.waitlist = new WaitlistModule(settings.waitlist(), settings.checkout().mail(), dataSource, hz, directory,
                 seats, snapshots, inventoryRepository, waitlistRepository, holds, authenticator,
                 clock);
+        this.waitlistMeter = new WaitlistMeter(waitlistRepository::lineLengths, metrics).start(WAITLIST_METER_MILLIS);
         this.invariants = new InvariantChecker(dataSource, metrics).start(settings.invariantEvery().toMillis(), 2_000);
         metrics.gauge("boxoffice_seatmap_streams", "live seat-map streams (Server-Sent Events) open on this member",
                 streams::openStreams);
@@ -192,6 +210,7 @@ public final class Boxoffice implements AutoCloseable {
     /** Every route of the service, with errors mapped in one place. */
     public void routing(HttpRouting.Builder routing) {
         ErrorHandlers.register(routing);
+        routing.addFilter(new HttpRequestMeter(metrics));
         routing.addFilter(new RequestGuard());
         routing.addFilter(new HttpConventions());
         HttpCaching.register(routing);
@@ -324,6 +343,7 @@ public final class Boxoffice implements AutoCloseable {
     public void close() {
         probes.close();
         showEvents.close();
+        waitlistMeter.close();
         waitlist.close();
         checkout.close();
         invariants.close();

@@ -111,6 +111,20 @@ class OpsApiTest {
         assertEquals(List.of(), PrometheusTextChecker.problems(m.body()));
     }
 
+    /**
+     * What the ServiceMonitor's Prometheus sends (Prometheus 2.x's scrape Accept header): the text
+     * format comes back, not JSON.
+     */
+    @Test
+    void aPrometheusScrape_getsTheTextFormat() {
+        TestApp.Http.Reply m = http.get("/observe/metrics", null, "Accept", "application/openmetrics-text;version=1.0.0,"
+                + "application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1");
+        assertEquals(200, m.status());
+        String type = m.headers().firstValue("Content-Type").orElse("");
+        assertTrue(type.startsWith("text/plain") || type.startsWith("application/openmetrics-text"), type);
+        assertTrue(m.body().contains("\nboxoffice_hold_attempts_total{"), type + ": " + m.body().substring(0, 300));
+    }
+
     @Test
     void seatHistory_listsEveryTransition_forAdminsOnly() {
         String t = app.token("audit-1");

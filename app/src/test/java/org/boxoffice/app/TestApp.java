@@ -185,12 +185,17 @@ public final class TestApp implements AutoCloseable {
             for (int i = 0; i + 1 < headers.length; i += 2) {
                 b.header(headers[i], headers[i + 1]);
             }
+            HttpRequest request = b.timeout(Duration.ofSeconds(30)).build();
+            Reply reply;
             try {
-                HttpResponse<String> r = client.send(b.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-                return new Reply(r.statusCode(), r.body(), r.headers());
+                HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
+                reply = new Reply(r.statusCode(), r.body(), r.headers());
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
+            // every answer a test receives is checked against the OpenAPI document (status and body)
+            OpenApiAnswers.verify(request.method(), request.uri().getRawPath(), reply);
+            return reply;
         }
     }
 }

@@ -80,22 +80,27 @@ final class Kustomize {
     }
 
     private static Optional<Path> kubectl() {
+        return onPath("kubectl");
+    }
+
+    /** An executable named {@code name} on the PATH. */
+    static Optional<Path> onPath(String name) {
         String path = System.getenv("PATH");
         if (path == null) {
             return Optional.empty();
         }
         return Stream.of(path.split(File.pathSeparator))
                 .filter(entry -> !entry.isBlank())
-                .map(entry -> Path.of(entry, "kubectl"))
+                .map(entry -> Path.of(entry, name))
                 .filter(Files::isExecutable)
                 .findFirst();
     }
 
-    private static boolean onCi() {
+    static boolean onCi() {
         return "true".equalsIgnoreCase(System.getenv("CI")) || "true".equalsIgnoreCase(System.getProperty("CI"));
     }
 
-    private static Path k8sDir() {
+    static Path k8sDir() {
         // set by the module's Surefire configuration; the working directory is the fallback
         return Path.of(System.getProperty("boxoffice.k8s.dir", "")).toAbsolutePath();
     }

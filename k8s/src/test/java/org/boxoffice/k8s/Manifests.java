@@ -81,9 +81,28 @@ final class Manifests {
                 + objects.stream().map(Manifests::describe).toList()));
     }
 
-    /** Kinds fabric8 has no model class for come back generic: the tests treat those as typos. */
+    /**
+     * Kinds fabric8 has no model class for come back generic: the tests treat those as typos, except
+     * the Prometheus Operator's, which {@code MonitoringTest} checks field by field.
+     */
     List<String> untyped() {
-        return objects.stream().filter(GenericKubernetesResource.class::isInstance).map(Manifests::describe).toList();
+        return objects.stream().filter(GenericKubernetesResource.class::isInstance).filter(o -> !isMonitoring(o))
+                .map(Manifests::describe).toList();
+    }
+
+    /** The API group of the Prometheus Operator's kinds (ServiceMonitor, PrometheusRule). */
+    static final String MONITORING_API = "monitoring.coreos.com/v1";
+
+    static boolean isMonitoring(HasMetadata object) {
+        return object instanceof GenericKubernetesResource && MONITORING_API.equals(object.getApiVersion());
+    }
+
+    /** The Prometheus Operator object of {@code kind} named {@code name}. */
+    GenericKubernetesResource monitoring(String kind, String name) {
+        return objects.stream().filter(Manifests::isMonitoring).map(GenericKubernetesResource.class::cast)
+                .filter(o -> kind.equals(o.getKind()) && name.equals(o.getMetadata().getName())).findFirst()
+                .orElseGet(() -> fail("no " + kind + " named " + name + " in " + objects.stream().map(Manifests::describe)
+                        .toList()));
     }
 
     StatefulSet members() {

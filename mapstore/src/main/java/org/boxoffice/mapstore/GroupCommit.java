@@ -61,6 +61,7 @@ final class GroupCommit implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean started;
     private volatile boolean closed;
+    private volatile PostgresInventoryRepository.BatchObserver observer = (size, nanos) -> { };
 
     GroupCommit(Referee referee, int committers, int maxBatch) {
         if (committers < 1 || maxBatch < 1) {
@@ -107,6 +108,11 @@ final class GroupCommit implements AutoCloseable {
         return new Stats(batches.sum(), transitions.sum(), largest.get(), commitNanos.sum());
     }
 
+    /** Tells {@code observer} of every batch committed from now on, on the committer thread (metrics). */
+    void onBatch(PostgresInventoryRepository.BatchObserver observer) {
+        this.observer = observer;
+    }
+
     private void start() {
         if (started) {
             return;
@@ -137,7 +143,9 @@ final class GroupCommit implements AutoCloseable {
                 queue.drainTo(batch, maxBatch - 1);
                 long start = System.nanoTime();
                 commit(batch);
-                commitNanos.add(System.nanoTime() - start);
+                long nanos = System.nanoTime() - start;
+                commitNanos.add(nanos);
+                observer.committed(batch.size(), nanos);
             } catch (InterruptedException e) {
                 if (closed) {
                     break;

@@ -1,5 +1,9 @@
 package org.boxoffice.mapstore;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 
@@ -25,5 +29,25 @@ public final class Migrations {
                 .load()
                 .migrate()
                 .migrationsExecuted;
+    }
+
+    /**
+     * The version of the latest migration applied to the database, as a number: 10 for
+     * {@code V10__...} (a dotted version reads as its first part); 0 if none was applied or the
+     * history cannot be read. One query of Flyway's history table; no class-path scan.
+     */
+    public static double appliedVersion(DataSource dataSource) {
+        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT version FROM flyway_schema_history WHERE success AND version IS NOT NULL "
+                     + "ORDER BY installed_rank DESC LIMIT 1")) {
+            if (!rs.next()) {
+                return 0;
+            }
+            String version = rs.getString(1);
+            int dot = version.indexOf('.');
+            return Double.parseDouble(dot < 0 ? version : version.substring(0, dot));
+        } catch (SQLException | NumberFormatException e) {
+            return 0;
+        }
     }
 }

@@ -119,6 +119,21 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
     }
 
     /**
+     * Tells {@code observer} about every group commit from now on: its transitions and the time it
+     * took to apply and commit them (for histograms). Called on a committer thread after the
+     * commit, before the next batch is taken: it must be quick and must not throw.
+     */
+    public void onBatch(BatchObserver observer) {
+        groupCommit.onBatch(observer);
+    }
+
+    /** Hears of each group commit; see {@link #onBatch}. */
+    @FunctionalInterface
+    public interface BatchObserver {
+        void committed(int transitions, long nanos);
+    }
+
+    /**
      * What the group commit achieved: {@code transitions / batches} is the average batch.
      *
      * @param oneByOne    batches of several transitions that PostgreSQL applied one at a time

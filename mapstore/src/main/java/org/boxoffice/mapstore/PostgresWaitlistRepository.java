@@ -165,6 +165,24 @@ public final class PostgresWaitlistRepository implements WaitlistRepository {
                 + "AND e.state = 'OFFERED' ORDER BY e.offered_at, e.entry_id", accountId);
     }
 
+    /**
+     * How many entries wait in each show's line (WAITING or OFFERING), for the shows that have any:
+     * one query over the line's partial index, for the metrics.
+     */
+    public java.util.Map<String, Integer> lineLengths() {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "SELECT show_id, count(*)::int FROM waitlist_entries WHERE state IN " + IN_LINE + " GROUP BY show_id");
+             ResultSet rs = ps.executeQuery()) {
+            java.util.Map<String, Integer> out = new java.util.TreeMap<>();
+            while (rs.next()) {
+                out.put(rs.getString(1), rs.getInt(2));
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new DatabaseException("counting the waitlists' lines", e);
+        }
+    }
+
     @Override
     public List<String> showsWithLiveEntries() {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(

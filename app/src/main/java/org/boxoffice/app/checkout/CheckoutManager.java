@@ -5,6 +5,7 @@ import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.domain.Booking;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.HoldRecord;
@@ -67,10 +68,12 @@ public final class CheckoutManager implements AutoCloseable {
     private final Settlement settlement;
     private final CheckoutSettings settings;
     private final LongSupplier clock;
+    private final OpsMetrics metrics;
     private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
 
     public CheckoutManager(ShowDirectory shows, Seats seats, InventoryRepository holds, BookingRepository bookings, PaymentGateway gateway,
-                           Settlement settlement, CheckoutSettings settings, LongSupplier clock) {
+                           Settlement settlement, CheckoutSettings settings, LongSupplier clock, OpsMetrics metrics) {
+        this.metrics = metrics;
         this.shows = shows;
         this.seats = seats;
         this.holds = holds;
@@ -181,6 +184,7 @@ public final class CheckoutManager implements AutoCloseable {
                     // the attempt row says in flight already; reconciliation asks the provider again
                     LOG.log(Level.WARNING, "payment " + p.paymentId() + ": could not mark its outcome unknown (" + db + ")");
                 }
+                countPayment("unknown");
                 return new Result.Pending(p.paymentId());
             }
             PaymentGateway.ChargeStatus s = status.get();
@@ -188,6 +192,11 @@ public final class CheckoutManager implements AutoCloseable {
                     ? new ChargeResult.Captured(s.chargeId()) : new ChargeResult.Declined(s.chargeId(), "declined");
         }
         long now = clock.getAsLong();
+        countPayment(switch (result) {
+            case ChargeResult.Captured captured -> "captured";
+            case ChargeResult.Declined declined -> "declined";
+            case ChargeResult.Pending pending -> "pending";
+        });
         return switch (result) {
             case ChargeResult.Captured captured -> capturedNow(p, captured, now);
             case ChargeResult.Declined declined -> {
@@ -202,6 +211,10 @@ public final class CheckoutManager implements AutoCloseable {
             }
             case ChargeResult.Pending pending -> new Result.Pending(p.paymentId());
         };
+    }
+
+    private void countPayment(String outcome) {
+        metrics.count(OpsMetrics.PAYMENTS, outcome);
     }
 
     /**

@@ -6,6 +6,7 @@ import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.holds.Idempotency;
 import org.boxoffice.app.mail.MailDispatcher;
+import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.app.payments.SimulatedPaymentGateway;
 import org.boxoffice.app.payments.WebhookSignature;
 import org.boxoffice.domain.BookingRepository;
@@ -37,21 +38,25 @@ public final class CheckoutModule implements AutoCloseable {
     private final PaymentEvents events;
     private final Reconciliation reconciliation;
     private final MailDispatcher<TicketMail> mailer;
+    private final OpsMetrics metrics;
 
     public CheckoutModule(CheckoutSettings settings, DataSource dataSource, HazelcastInstance hz, ShowDirectory shows,
-                          Seats seats, InventoryRepository holds, Authenticator auth, Idempotency idempotency, LongSupplier clock) {
+                          Seats seats, InventoryRepository holds, Authenticator auth, Idempotency idempotency, LongSupplier clock,
+                          OpsMetrics metrics) {
+        this.metrics = metrics;
         this.settings = settings;
         this.auth = auth;
         this.idempotency = idempotency;
         this.bookings = new PostgresBookingRepository(dataSource);
         this.gateway = new SimulatedPaymentGateway(settings.payments(), clock);
-        this.settlement = new Settlement(shows, seats, holds, bookings, gateway, settings, clock);
+        this.settlement = new Settlement(shows, seats, holds, bookings, gateway, settings, clock, metrics);
         this.checkout = new CheckoutManager(shows, seats, holds, bookings, gateway, settlement,
-                settings, clock);
+                settings, clock, metrics);
         TicketCodes codes = new TicketCodes(settings.ticketSecret());
         this.bookingManager = new BookingManager(shows, seats, bookings, settlement, codes, clock);
         this.events = new PaymentEvents(bookings, settlement, gateway, clock);
-        this.reconciliation = new Reconciliation(bookings, gateway, settlement, bookingManager, settings, clock, hz).start();
+        this.reconciliation = new Reconciliation(bookings, gateway, settlement, bookingManager, settings, clock, hz,
+                metrics).start();
         this.mailer = new MailDispatcher<>(PostgresMailOutbox.ticketMails(dataSource),
                 new TicketMailComposer(bookings, shows, codes), settings.mail(), clock).start();
     }
@@ -59,8 +64,9 @@ public final class CheckoutModule implements AutoCloseable {
     /** Registers checkout's HTTP services under {@code /v1}. */
     public void routing(HttpRouting.Builder routing) {
         routing.register("/v1", new CheckoutService(checkout, auth, idempotency, settings.mail().recipient(),
-                        gateway::deliverToLocalPortIfUnset))
-                .register("/v1", new PaymentWebhookService(new WebhookSignature(settings.payments().webhookSecret()), events))
+                        gateway::deliverToLocalPortIfUnset, metrics))
+                .register("/v1", new PaymentWebhookService(new WebhookSignature(settings.payments().webhookSecret()), events,
+                        metrics))
                 .register("/v1", new BookingsService(bookingManager, auth))
                 .register("/v1", new TicketsService(bookingManager, auth));
     }

@@ -13,6 +13,7 @@ import org.boxoffice.app.holds.Idempotency;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.app.http.Json;
+import org.boxoffice.app.ops.OpsMetrics;
 
 import java.net.InetSocketAddress;
 import java.util.Iterator;
@@ -44,13 +45,15 @@ public final class CheckoutService implements HttpService {
     private final Idempotency idempotency;
     private final String recipientPattern;
     private final IntConsumer localPort;
+    private final OpsMetrics metrics;
 
     /**
      * @param localPort told the port each request arrived on (the simulator posts webhooks there
      *                  when no URL is configured)
      */
     public CheckoutService(CheckoutManager checkout, Authenticator auth, Idempotency idempotency,
-                           String recipientPattern, IntConsumer localPort) {
+                           String recipientPattern, IntConsumer localPort, OpsMetrics metrics) {
+        this.metrics = metrics;
         this.checkout = checkout;
         this.auth = auth;
         this.idempotency = idempotency;
@@ -63,7 +66,21 @@ public final class CheckoutService implements HttpService {
         rules.post("/holds/{holdId}/checkout", this::checkout);
     }
 
+    /** Counts every checkout request by outcome ({@code boxoffice_checkouts_total}). */
     private void checkout(ServerRequest req, ServerResponse res) {
+        String outcome = "INTERNAL";
+        try {
+            outcome = pay(req, res);
+        } catch (ApiException e) {
+            outcome = e.code();
+            throw e;
+        } finally {
+            metrics.count(OpsMetrics.CHECKOUTS, outcome);
+        }
+    }
+
+    /** Answers one checkout request; returns its outcome for the metrics. */
+    private String pay(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
         if (req.localPeer().address() instanceof InetSocketAddress local) {
             localPort.accept(local.getPort());
@@ -80,22 +97,31 @@ public final class CheckoutService implements HttpService {
         }
         String recipient = Recipients.of(req, caller, recipientPattern);
         String fingerprint = "POST /v1/holds/" + holdId + "/checkout " + Json.write(body);
+        String[] outcome = {"replayed"};    // stays so when the key's kept answer is replayed
         Idempotency.Reply reply = idempotency.execute(caller.accountId(), key.get(), fingerprint, () -> {
             try {
                 return switch (checkout.checkout(caller, holdId, method, recipient)) {
-                    case CheckoutManager.Result.Booked booked -> new Idempotency.Reply(200, Json.write(
-                            ordered("status", "BOOKED", "bookingId", booked.bookingId(), "paymentId", booked.paymentId())));
-                    case CheckoutManager.Result.Pending pending -> new Idempotency.Reply(202, Json.write(
-                            ordered("status", "PENDING", "paymentId", pending.paymentId())));
+                    case CheckoutManager.Result.Booked booked -> {
+                        outcome[0] = "booked";
+                        yield new Idempotency.Reply(200, Json.write(ordered("status", "BOOKED", "bookingId",
+                                booked.bookingId(), "paymentId", booked.paymentId())));
+                    }
+                    case CheckoutManager.Result.Pending pending -> {
+                        outcome[0] = "pending";
+                        yield new Idempotency.Reply(202, Json.write(ordered("status", "PENDING", "paymentId",
+                                pending.paymentId())));
+                    }
                 };
             } catch (ApiException e) {
                 if (e.status() >= 500) {
                     throw e;
                 }
+                outcome[0] = e.code();
                 return new Idempotency.Reply(e.status(), Json.write(ErrorHandlers.body(e)));
             }
         });
         Json.sendRaw(res, reply.status(), reply.body());
+        return outcome[0];
     }
 
     /** Exactly {@code {"paymentMethod": "<token>"}}; anything else is a 400. */

@@ -8,6 +8,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Json;
+import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.app.payments.WebhookSignature;
 
 import java.io.IOException;
@@ -31,10 +32,12 @@ public final class PaymentWebhookService implements HttpService {
 
     private final WebhookSignature signature;
     private final PaymentEvents events;
+    private final OpsMetrics metrics;
 
-    public PaymentWebhookService(WebhookSignature signature, PaymentEvents events) {
+    public PaymentWebhookService(WebhookSignature signature, PaymentEvents events, OpsMetrics metrics) {
         this.signature = signature;
         this.events = events;
+        this.metrics = metrics;
     }
 
     @Override
@@ -42,7 +45,21 @@ public final class PaymentWebhookService implements HttpService {
         rules.post("/payments/webhook", this::receive);
     }
 
+    /** Counts every delivery by result ({@code boxoffice_webhook_events_total}). */
     private void receive(ServerRequest req, ServerResponse res) {
+        String result = "INTERNAL";
+        try {
+            result = apply(req, res);
+        } catch (ApiException e) {
+            result = e.code();
+            throw e;
+        } finally {
+            metrics.count(OpsMetrics.WEBHOOK_EVENTS, result);
+        }
+    }
+
+    /** Applies one delivery; returns its result for the metrics. */
+    private String apply(ServerRequest req, ServerResponse res) {
         byte[] body = req.content().hasEntity() ? req.content().as(byte[].class) : new byte[0];
         if (body.length > MAX_BODY) {
             throw new ApiException(413, "PAYLOAD_TOO_LARGE", "webhook bodies are limited to 64 KB");
@@ -53,15 +70,18 @@ public final class PaymentWebhookService implements HttpService {
                     + " header is missing or does not match the body");
         }
         PaymentEvents.Event event = parse(body);
-        switch (events.apply(event)) {
-            case PaymentEvents.Outcome.Taken taken -> Json.send(res, 200, Map.of("received", event.id(), "outcome", taken.what()));
+        return switch (events.apply(event)) {
+            case PaymentEvents.Outcome.Taken taken -> {
+                Json.send(res, 200, Map.of("received", event.id(), "outcome", taken.what()));
+                yield taken.what().toLowerCase(java.util.Locale.ROOT);
+            }
             case PaymentEvents.Outcome.Mismatch mismatch -> throw new ApiException(422, "PAYMENT_MISMATCH",
                     "this event disagrees with the payment or with the provider's record of the charge ("
                             + mismatch.why() + "); nothing was changed");
             case PaymentEvents.Outcome.ProviderUnavailable unavailable -> throw new ApiException(503,
                     "PAYMENT_PROVIDER_UNAVAILABLE", "the payment provider could not confirm this event now; deliver it again later",
                     Map.of("retryAfterSeconds", 5));
-        }
+        };
     }
 
     static PaymentEvents.Event parse(byte[] body) {

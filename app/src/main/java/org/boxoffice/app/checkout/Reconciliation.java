@@ -1,6 +1,7 @@
 package org.boxoffice.app.checkout;
 
 import com.hazelcast.core.HazelcastInstance;
+import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.domain.Booking;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.PaymentAttempt;
@@ -65,12 +66,14 @@ public final class Reconciliation implements AutoCloseable {
     private final CheckoutSettings settings;
     private final LongSupplier clock;
     private final HazelcastInstance hz;
+    private final OpsMetrics metrics;
     private final ScheduledExecutorService timer;
     private long nextFullPass = Long.MIN_VALUE;
 
     public Reconciliation(BookingRepository bookings, PaymentGateway gateway, Settlement settlement,
                           BookingManager bookingManager, CheckoutSettings settings, LongSupplier clock,
-                          HazelcastInstance hz) {
+                          HazelcastInstance hz, OpsMetrics metrics) {
+        this.metrics = metrics;
         this.bookings = bookings;
         this.gateway = gateway;
         this.settlement = settlement;
@@ -95,6 +98,7 @@ public final class Reconciliation implements AutoCloseable {
                         reconcileOnce();
                     }
                 } catch (RuntimeException e) {
+                    countRun("failed");
                     LOG.log(Level.WARNING, "payment reconciliation failed; trying again on the next tick", e);
                 }
             }, every, every, TimeUnit.MILLISECONDS);
@@ -153,6 +157,12 @@ public final class Reconciliation implements AutoCloseable {
         }
         int flagged = confirmCharges(settledBefore);
         Report report = new Report(counts[0], counts[1], counts[2], counts[3], counts[4], flagged);
+        countRun("ok");
+        countRepairs("settled", report.settled());
+        countRepairs("refunded", report.refunded());
+        countRepairs("cancellation_finished", report.cancellationsFinished());
+        countRepairs("abandoned", report.abandoned());
+        countRepairs("flagged", report.flagged());
         if (report.settled() + report.refunded() + report.cancellationsFinished() + report.abandoned()
                 + report.flagged() > 0) {
             LOG.info(() -> "payment reconciliation: " + report);
@@ -248,6 +258,17 @@ public final class Reconciliation implements AutoCloseable {
         }
     }
 
+    private void countRun(String result) {
+        metrics.count(OpsMetrics.RECONCILIATION_RUNS, result);
+    }
+
+    /** What a pass repaired: each is money or seats a live path left undone. */
+    private void countRepairs(String action, int n) {
+        if (n > 0) {
+            metrics.count(OpsMetrics.RECONCILIATION_REPAIRS, action, n);
+        }
+    }
+
     private Optional<ChargeStatus> lookup(PaymentAttempt p) {
         try {
             return gateway.status(p.idempotencyKey());
@@ -265,6 +286,7 @@ public final class Reconciliation implements AutoCloseable {
         try {
             gateway.refund(new PaymentGateway.RefundRequest(Settlement.refundKey(charge.idempotencyKey()),
                     charge.idempotencyKey(), charge.retainedCents(), reason));
+            settlement.countRefund("unmatched_charge");
             LOG.warning(() -> "refunded charge " + charge.chargeId() + " (" + charge.idempotencyKey() + "): " + reason);
             return true;
         } catch (PaymentGatewayException e) {

@@ -1,6 +1,7 @@
 package org.boxoffice.app.checkout;
 
 import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.domain.Booking;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.BookingRepository.SettlementClaim;
@@ -83,9 +84,11 @@ public final class Settlement {
     private final PaymentGateway gateway;
     private final CheckoutSettings settings;
     private final LongSupplier clock;
+    private final OpsMetrics metrics;
 
     public Settlement(ShowDirectory shows, Seats seats, InventoryRepository holds, BookingRepository bookings, PaymentGateway gateway,
-                      CheckoutSettings settings, LongSupplier clock) {
+                      CheckoutSettings settings, LongSupplier clock, OpsMetrics metrics) {
+        this.metrics = metrics;
         this.shows = shows;
         this.seats = seats;
         this.holds = holds;
@@ -105,6 +108,7 @@ public final class Settlement {
             case SettlementClaim.HoldTaken taken -> {
                 String reason = "the hold was already paid by payment " + taken.other().paymentId();
                 bookings.reject(paymentId, reason, List.of(), now);
+                countRefused("already_paid");
                 LOG.info(() -> "payment " + paymentId + " refused: " + reason);
                 yield new Result.Refused(reason, refund(bookings.payment(paymentId).orElseThrow()));
             }
@@ -142,6 +146,7 @@ public final class Settlement {
                 && (failure == Rejection.HOLD_EXPIRED || failure == Rejection.HOLD_NOT_FOUND)) {
             Optional<String> refusal = reclaim(show, hold, reclaimId, byBlock, now);
             if (refusal.isPresent()) {
+                countRefused("late");
                 return refuse(p, refusal.get(), show, hold, byBlock, confirmed, bookingId, involved, now);
             }
             soldVia = reclaimId;
@@ -150,9 +155,12 @@ public final class Settlement {
             failure = seats.confirm(show, reclaimId, byBlock, bookingId, now, confirmed);
         }
         if (failure != null) {
+            // lapsed while its blocks were confirmed, or lost seats: the money came too late for them
+            countRefused(failure == Rejection.HOLD_EXPIRED ? "late" : "seats_lost");
             return refuse(p, reasonFor(failure), show, hold, byBlock, confirmed, bookingId, involved, now);
         }
         Booking booking = bookings.book(p.paymentId(), bookingId, now);
+        metrics.count(OpsMetrics.BOOKINGS, soldVia.equals(hold.holdId()) ? "on_time" : "late");
         seats.sold(show, hold.accountId(), soldVia, byBlock);
         LOG.fine(() -> "payment " + p.paymentId() + " booked as " + bookingId);
         return new Result.Booked(booking);
@@ -217,7 +225,18 @@ public final class Settlement {
             return false;
         }
         bookings.refunded(p.paymentId(), clock.getAsLong());
+        countRefund(p.settlement() == PaymentAttempt.Settlement.BOOKED ? "cancellation" : "refused_payment");
         return true;
+    }
+
+    /** A captured payment that cannot become a booking and is refunded; {@code reason} says why. */
+    private void countRefused(String reason) {
+        metrics.count(OpsMetrics.PAYMENTS_REFUSED, reason);
+    }
+
+    /** A refund the provider made; {@code kind}: cancellation, refused_payment or unmatched_charge. */
+    void countRefund(String kind) {
+        metrics.count(OpsMetrics.REFUNDS, kind);
     }
 
     /** The provider key of the one refund of the charge made under {@code chargeKey}. */

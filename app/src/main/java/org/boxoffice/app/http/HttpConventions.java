@@ -96,6 +96,15 @@ public final class HttpConventions implements Filter {
         }
     }
 
+    /**
+     * The documented path template a path belongs to ({@code /v1/holds/{holdId}} for
+     * {@code /v1/holds/H1}), or {@code null} for a path this service does not know.
+     */
+    public static String template(String path) {
+        Route route = find(path);
+        return route == null ? null : route.template;
+    }
+
     /** The {@code Allow} value for a path, or {@code null} for a path this service does not know. */
     static String allow(String path) {
         Route route = find(path);
@@ -169,7 +178,7 @@ public final class HttpConventions implements Filter {
     }
 
     /** One path template with the methods it answers. */
-    private record Route(String[] segments, String allow, boolean stream) {
+    private record Route(String template, String[] segments, String allow, boolean stream) {
 
         boolean matches(String path) {
             int at = 0;
@@ -228,7 +237,7 @@ public final class HttpConventions implements Filter {
                 allow.add(allow.indexOf("GET") + 1, "HEAD");
             }
             allow.add("OPTIONS");
-            routes.add(new Route(path.substring(1).split("/"), String.join(", ", allow), stream));
+            routes.add(new Route(path, path.substring(1).split("/"), String.join(", ", allow), stream));
         });
         return List.copyOf(routes);
     }

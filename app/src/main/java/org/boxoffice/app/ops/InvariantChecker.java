@@ -52,6 +52,8 @@ public final class InvariantChecker implements AutoCloseable {
     private final OpsMetrics metrics;
     private final Map<String, Long> violations = new ConcurrentHashMap<>();
     private volatile double expiryLagSeconds;
+    private static final String VIOLATION_EVENTS = "boxoffice_invariant_violation_events";
+    private static final String VIOLATION_EVENTS_HELP = "checks that found violations, by kind";
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "invariant-checker");
         t.setDaemon(true);
@@ -63,6 +65,7 @@ public final class InvariantChecker implements AutoCloseable {
         this.metrics = metrics;
         CHECKS.keySet().forEach(kind -> {
             violations.put(kind, 0L);
+            metrics.count(VIOLATION_EVENTS, VIOLATION_EVENTS_HELP, "kind", kind, 0);
             metrics.gauge("boxoffice_invariant_violations", "rows breaking an invariant at the last check (must be 0)",
                     "kind", kind, () -> violations.get(kind));
         });
@@ -91,7 +94,7 @@ public final class InvariantChecker implements AutoCloseable {
                 found.put(check.getKey(), count);
                 violations.put(check.getKey(), count);
                 if (count > 0) {
-                    metrics.count("boxoffice_invariant_violation_events", "checks that found violations", "kind", check.getKey());
+                    metrics.count(VIOLATION_EVENTS, VIOLATION_EVENTS_HELP, "kind", check.getKey(), 1);
                     LOG.severe("INVARIANT VIOLATED: " + check.getKey() + " (" + count + " rows)");
                 }
             }

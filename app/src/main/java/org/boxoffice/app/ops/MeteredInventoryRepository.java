@@ -5,11 +5,15 @@ import org.boxoffice.domain.HoldRecord;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.SeatBlock;
 import org.boxoffice.domain.SeatEvent;
+import org.boxoffice.domain.StaleInventoryException;
 
 import java.util.List;
 import java.util.Optional;
 
-/** Times every write-through store; everything else passes straight through. */
+/**
+ * Times every write-through store and counts the failed ones (the referee refused a stale copy, or
+ * PostgreSQL failed); everything else passes straight through.
+ */
 public final class MeteredInventoryRepository implements InventoryRepository {
 
     private final InventoryRepository delegate;
@@ -25,6 +29,9 @@ public final class MeteredInventoryRepository implements InventoryRepository {
         long start = System.nanoTime();
         try {
             delegate.apply(next);
+        } catch (RuntimeException e) {
+            metrics.count(OpsMetrics.STORE_FAILURES, e instanceof StaleInventoryException ? "stale" : "error");
+            throw e;
         } finally {
             metrics.store(System.nanoTime() - start);
         }

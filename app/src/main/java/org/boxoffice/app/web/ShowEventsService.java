@@ -39,6 +39,7 @@ public final class ShowEventsService implements HttpService {
     private final ShowDirectory shows;
     private final ShowEvents events;
     private final int maxStreams;
+    private final Duration keepAlive;
     private final AtomicInteger open = new AtomicInteger();
 
     /**
@@ -47,9 +48,19 @@ public final class ShowEventsService implements HttpService {
      *                   the seat map instead (the web app does so by itself and retries the stream).
      */
     public ShowEventsService(ShowDirectory shows, ShowEvents events, int maxStreams) {
+        this(shows, events, maxStreams, KEEP_ALIVE);
+    }
+
+    /**
+     * @param keepAlive how long an idle stream waits before it writes a comment line; a client
+     *                  that vanished is noticed at the second write after it went, so its slot
+     *                  comes back within two of these
+     */
+    ShowEventsService(ShowDirectory shows, ShowEvents events, int maxStreams, Duration keepAlive) {
         this.shows = shows;
         this.events = events;
         this.maxStreams = maxStreams;
+        this.keepAlive = keepAlive;
     }
 
     /** Streams open on this member now. */
@@ -84,7 +95,7 @@ public final class ShowEventsService implements HttpService {
         ShowEvents.Subscription sub = events.subscribe(show);
         try (sub; SseSink sink = res.sink(SseSink.TYPE)) {
             while (!sub.ended()) {
-                ShowEvents.Event e = sub.next(KEEP_ALIVE);
+                ShowEvents.Event e = sub.next(keepAlive);
                 if (e == null) {
                     if (!sub.ended()) {
                         sink.emit(SseEvent.builder().comment("keep-alive").build());

@@ -49,13 +49,15 @@ public record RefereeStats(double batches, double transitions, double oneByOne, 
                 // not a sample of ours
             }
         }
-        Double batches = samples.get("batches");
-        Double transitions = samples.get("batched_transitions");
+        // the batch-size histogram counts the batches and sums their transitions; the commit-time
+        // histogram sums their time
+        Double batches = samples.get("batch_size_count");
+        Double transitions = samples.get("batch_size_sum");
         if (batches == null || transitions == null) {
             return null;
         }
-        return new RefereeStats(batches, transitions, samples.getOrDefault("batches_one_by_one", 0.0),
-                samples.getOrDefault("commit_seconds", 0.0));
+        return new RefereeStats(batches, transitions, samples.getOrDefault("one_by_one_batches", 0.0),
+                samples.getOrDefault("commit_seconds_sum", 0.0));
     }
 
     /** What happened between {@code before} and this reading, in words. */

@@ -8,15 +8,18 @@ import org.junit.jupiter.api.Test;
 class RefereeStatsTest {
 
     @Test
-    void parse_readsTheGroupCommitSamples_withOrWithoutTheCounterSuffix() {
+    void parse_readsTheGroupCommitHistogramsAndCounter() {
         RefereeStats stats = RefereeStats.parse("""
-                # HELP boxoffice_referee_batches batches
-                # TYPE boxoffice_referee_batches gauge
-                boxoffice_referee_batches 10.0
-                boxoffice_referee_batched_transitions_total 45
-                boxoffice_referee_batches_one_by_one 1
-                boxoffice_referee_commit_seconds 0.25
-                boxoffice_referee_largest_batch 9
+                # HELP boxoffice_referee_batch_size seat transitions per group commit
+                # TYPE boxoffice_referee_batch_size histogram
+                boxoffice_referee_batch_size_bucket{scope="application",le="1.0",} 4.0
+                boxoffice_referee_batch_size_bucket{scope="application",le="+Inf",} 10.0
+                boxoffice_referee_batch_size_count{scope="application",} 10.0
+                boxoffice_referee_batch_size_sum{scope="application",} 45.0
+                boxoffice_referee_batch_size_max{scope="application",} 9.0
+                boxoffice_referee_commit_seconds_count{scope="application",} 10.0
+                boxoffice_referee_commit_seconds_sum{scope="application",} 0.25
+                boxoffice_referee_one_by_one_batches_total{scope="application",} 1.0
                 boxoffice_holds_total 3
                 """);
 
