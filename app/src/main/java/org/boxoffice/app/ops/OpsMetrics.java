@@ -69,6 +69,16 @@ public final class OpsMetrics {
         storeLatency.record(nanos, TimeUnit.NANOSECONDS);
     }
 
+    /**
+     * A request turned away as automated or unadmitted traffic: {@code reason} is a
+     * {@code BotRefusal}'s label, {@code show} the show it was for ({@code "-"} when none or unknown,
+     * so a client cannot make up labels).
+     */
+    public void botRefusal(String reason, String show) {
+        counter("boxoffice_bot_refusals", "requests refused as automated or unadmitted traffic, by reason and show",
+                List.of(Tag.create("reason", reason), Tag.create("show", show))).increment();
+    }
+
     /** Counts an event with one tag (payment outcomes, invariant violations...). */
     public void count(String name, String description, String tag, String value) {
         counter(name, description, List.of(Tag.create(tag, value))).increment();
