@@ -281,7 +281,8 @@ final class FlashSaleBench {
             notes.add("heap footprint needs a service the bench starts itself; not measured");
         }
         if (swarm != null) {
-            botFigures(outcome, crowd, db, pid);
+            // a show of the demo catalog nobody queues for: where a signed-in plain request is asked
+            botFigures(outcome, crowd, db, pid, "comedy-2");
         }
         if (service != null) {
             resources.remove(service);
@@ -321,15 +322,20 @@ final class FlashSaleBench {
             int first = c * perController;
             list.add(new BotSwarm.Controller("172.16." + (c >> 8) + "." + (c & 255), ids.subList(first, first + perController),
                     tokens.subList(first, first + perController), null));
-            // a scalper's lead asks for as many seats as a hold takes
-            crowd.add(new Buyer(ids.get(first), tokens.get(first), 4, target.plan().sectionsByRank().get(0).name()));
+        }
+        // each lead joins among the crowd (spread through it, as the crowd joins in its order), asking
+        // for as many seats as a scalper wants in the best section
+        for (int c = controllers - 1; c >= 0; c--) {
+            int first = c * perController;
+            crowd.add((int) ((long) humans.size() * c / controllers),
+                    new Buyer(ids.get(first), tokens.get(first), 4, target.plan().sectionsByRank().get(0).name()));
         }
         swarm = new BotSwarm(target, list, o.seed);
         return crowd;
     }
 
     /** Seats per account, the bots' refusals by reason, and what a bot request costs the service against a plain one. */
-    private void botFigures(SystemOutcome outcome, List<Buyer> crowd, Database db, long pid) throws Exception {
+    private void botFigures(SystemOutcome outcome, List<Buyer> crowd, Database db, long pid, String quietShow) throws Exception {
         long humans = crowd.stream().filter(b -> !b.accountId().startsWith("bot-")).count();
         long humanSeats = 0;
         long botSeats = 0;
@@ -357,22 +363,24 @@ final class FlashSaleBench {
             figures.put("botOutcomesDuringSale", botsDuringSale.outcomes());
         }
         if (pid > 0) {
+            // after the sale, alone on the service: what each kind of request costs its CPU, at the bots' pace
             double rate = botRate(measuredRate(null));
             CpuMeter meter = cpuMeter(db, pid);
-            CpuMeter.Sample b0 = meter.sample();
-            BotSwarm.Report alone = swarm.run(rate, BOT_PRICE_PHASE, () -> false);
-            CpuMeter.Sample b1 = meter.sample();
-            BotSwarm.Report plain = swarm.plain(rate, BOT_PRICE_PHASE);
-            CpuMeter.Sample b2 = meter.sample();
-            double botMicros = CpuMeter.between(b0, b1).getOrDefault("server", 0.0) * 1e6 / Math.max(1, alone.requests());
-            double plainMicros = CpuMeter.between(b1, b2).getOrDefault("server", 0.0) * 1e6 / Math.max(1, plain.requests());
-            figures.put("botsAloneRequests", alone.requests());
-            figures.put("botsAloneOutcomes", alone.outcomes());
-            figures.put("serverMicrosPerBotRequest", Math.round(botMicros));
-            figures.put("serverMicrosPerPlainRequest", Math.round(plainMicros));
-            figures.put("plainRequest", "GET /v1/shows/{id}/queue/summary at the same rate from the same threads");
-            log(String.format(Locale.ROOT, "bots: %.0f us of server CPU per bot request (%,d in %.0f s alone), %.0f us per"
-                    + " plain request (the room summary)", botMicros, alone.requests(), alone.seconds(), plainMicros));
+            Map<String, Object> prices = new LinkedHashMap<>();
+            for (BotSwarm.Mix mix : BotSwarm.Mix.values()) {
+                CpuMeter.Sample s0 = meter.sample();
+                BotSwarm.Report r = swarm.price(mix, rate, BOT_PRICE_PHASE, quietShow);
+                CpuMeter.Sample s1 = meter.sample();
+                long micros = Math.round(CpuMeter.between(s0, s1).getOrDefault("server", 0.0) * 1e6 / Math.max(1, r.requests()));
+                Map<String, Object> price = new LinkedHashMap<>();
+                price.put("requests", r.requests());
+                price.put("serverMicrosPerRequest", micros);
+                price.put("outcomes", r.outcomes());
+                prices.put(mix.name(), price);
+                log(String.format(Locale.ROOT, "bots alone, %s: %,d requests in %.0f s, %d us of server CPU each; %s", mix,
+                        r.requests(), r.seconds(), micros, r.outcomes()));
+            }
+            figures.put("serverCpuAloneAfterTheSale", prices);
         }
         log(String.format(Locale.ROOT, "bots: seats per account: humans %.3f, bots %.3f (leads who joined honestly: %,d seats;"
                         + " skipping, replaying or sharing: %,d seats)", figures.get("seatsPerHumanAccount"),

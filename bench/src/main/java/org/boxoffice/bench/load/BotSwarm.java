@@ -59,6 +59,9 @@ public final class BotSwarm {
     enum Action { HOLD_WITHOUT_PASS, HOLD_FORGED_PASS, HOLD_SHARED_PASS, JOIN_WITHOUT_CHALLENGE, JOIN_REPLAYED_CHALLENGE,
         JOIN_SHARED_CHALLENGE, CHALLENGE_FLOOD }
 
+    private static final Action[] REFUSED = {Action.HOLD_WITHOUT_PASS, Action.HOLD_FORGED_PASS, Action.HOLD_SHARED_PASS,
+        Action.JOIN_WITHOUT_CHALLENGE, Action.JOIN_REPLAYED_CHALLENGE, Action.JOIN_SHARED_CHALLENGE};
+
     private final Target target;
     private final List<Controller> controllers;
     private final long seed;
@@ -84,20 +87,34 @@ public final class BotSwarm {
         return controllers.size();
     }
 
+    /** What the swarm's threads send. */
+    public enum Mix {
+        /** Everything a bot tries, challenges fetched and solved and passes scouted included. */
+        BOTS,
+        /** Only what the service refuses: holds without, with forged or shared passes; joins without, with replayed or shared challenges. */
+        REFUSALS,
+        /** A plain request: the public room summary, the cheapest answer the service gives. */
+        PLAIN,
+        /** A plain request with a bearer token: asking a show without a room for a challenge (409). */
+        PLAIN_SIGNED_IN
+    }
+
     /** Runs the swarm's mix for {@code limit} (or until {@code stop} says so) at {@code requestsPerSecond}. */
     public Report run(double requestsPerSecond, Duration limit, java.util.function.BooleanSupplier stop) {
-        return drive(requestsPerSecond, limit, stop, false);
+        return drive(requestsPerSecond, limit, stop, Mix.BOTS, null);
     }
 
     /**
-     * Plain requests at the same pace from the same threads: the public room summary, the cheapest
-     * answer the service gives. What a bot refusal's cost is compared with.
+     * Requests of one {@link Mix} at the same pace from the same threads, to price them.
+     *
+     * @param quietShow a show without a room, for {@link Mix#PLAIN_SIGNED_IN}
      */
-    public Report plain(double requestsPerSecond, Duration limit) {
-        return drive(requestsPerSecond, limit, () -> false, true);
+    public Report price(Mix mix, double requestsPerSecond, Duration limit, String quietShow) {
+        return drive(requestsPerSecond, limit, () -> false, mix, quietShow);
     }
 
-    private Report drive(double requestsPerSecond, Duration limit, java.util.function.BooleanSupplier stop, boolean plain) {
+    private Report drive(double requestsPerSecond, Duration limit, java.util.function.BooleanSupplier stop, Mix mix,
+                         String quietShow) {
         outcomes.clear();
         acked.clear();
         requests.set(0);
@@ -109,7 +126,7 @@ public final class BotSwarm {
         for (int w = 0; w < WORKERS; w++) {
             int worker = w;
             threads.add(Thread.ofPlatform().name("bench-bot-" + w).daemon().start(() ->
-                    work(worker, nextSlot, interval, end, stop, plain)));
+                    work(worker, nextSlot, interval, end, stop, mix, quietShow)));
         }
         for (Thread t : threads) {
             try {
@@ -126,7 +143,7 @@ public final class BotSwarm {
 
     /** One thread: the controllers {@code worker}, {@code worker + WORKERS}, … in turn, one request per slot. */
     private void work(int worker, AtomicLong nextSlot, long interval, long end, java.util.function.BooleanSupplier stop,
-                      boolean plain) {
+                      Mix mix, String quietShow) {
         SplittableRandom random = new SplittableRandom(seed * 31 + worker);
         List<Integer> mine = new ArrayList<>();
         for (int i = worker; i < controllers.size(); i += WORKERS) {
@@ -154,12 +171,26 @@ public final class BotSwarm {
                 Controller ctl = controllers.get(ci);
                 String from = "X-Forwarded-For: " + ctl.address();
                 try {
-                    if (plain) {
-                        count(c.send("GET", "/v1/shows/" + target.showId() + "/queue/summary", null, null, from, null));
-                    } else if (turn % 25 == 0 && !leadPasses.containsKey(ci)) {
-                        scoutLeadPass(c, ci, ctl, from);
-                    } else {
-                        act(c, actions[turn % actions.length], ci, ctl, from, random, burstAccount, burstLeft, spentSolution);
+                    switch (mix) {
+                        case PLAIN -> count(c.send("GET", "/v1/shows/" + target.showId() + "/queue/summary", null, null, from,
+                                null));
+                        case PLAIN_SIGNED_IN -> count(c.send("GET", "/v1/challenge?showId=" + quietShow,
+                                ctl.tokens().get(turn % ctl.tokens().size()), null, from, null));
+                        case REFUSALS -> {
+                            Action a = REFUSED[turn % REFUSED.length];
+                            if (a != Action.JOIN_WITHOUT_CHALLENGE && a.name().startsWith("JOIN") && spentSolution[ci] == null) {
+                                a = Action.JOIN_WITHOUT_CHALLENGE;
+                            }
+                            act(c, a, ci, ctl, from, random, burstAccount, burstLeft, spentSolution);
+                        }
+                        case BOTS -> {
+                            if (turn % 25 == 0 && !leadPasses.containsKey(ci)) {
+                                scoutLeadPass(c, ci, ctl, from);
+                            } else {
+                                act(c, actions[turn % actions.length], ci, ctl, from, random, burstAccount, burstLeft,
+                                        spentSolution);
+                            }
+                        }
                     }
                 } catch (IOException | RuntimeException e) {
                     outcomes.computeIfAbsent("transport", k -> new LongAdder()).increment();
