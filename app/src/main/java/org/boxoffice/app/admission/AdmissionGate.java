@@ -18,14 +18,15 @@ import java.util.function.Predicate;
  * ({@link BotRefusal}, {@code boxoffice_bot_refusals_total}).
  *
  * <ul>
- *   <li><b>The door</b> ({@code GET /v1/challenge} and joining a room): velocity limits per account
- *       and per client address, cluster-wide (two grid buckets taken in parallel), then, to join, a
- *       solved proof-of-work challenge for this account and show ({@link Challenges}).</li>
- *   <li><b>Holds</b>: the per-account limit, cluster-wide (one grid bucket: one entry processor per
- *       hold request, on the account's partition); the per-address limit on this member only (no grid
- *       call: a flood from one address is cut by every member it reaches); and during a rush a valid
- *       pass for this account and show (403 {@code PASS_REQUIRED} when missing or expired, 403
- *       {@code PASS_INVALID} when forged or issued to another account or show).</li>
+ *   <li><b>The door</b> ({@code GET /v1/challenge} and joining a room): to join, a solved
+ *       proof-of-work challenge for this account and show ({@link Challenges}); then velocity limits
+ *       per account and per client address, cluster-wide (two grid buckets taken in parallel).</li>
+ *   <li><b>Holds</b>: the per-address limit on this member only (no grid call: a flood from one
+ *       address is cut by every member it reaches); during a rush a valid pass for this account and
+ *       show (403 {@code PASS_REQUIRED} when missing or expired, 403 {@code PASS_INVALID} when forged
+ *       or issued to another account or show), checked before any grid call; then the per-account
+ *       limit, cluster-wide (one grid bucket: one entry processor per hold request that got this far,
+ *       on the account's partition).</li>
  * </ul>
  */
 public final class AdmissionGate {
@@ -63,10 +64,16 @@ public final class AdmissionGate {
     /** Returns whether the hold was let in through a rush (so a successful hold counts as a conversion). */
     public boolean check(ServerRequest req, Principal caller, String showId) {
         limit(limits.holdsPerAddress().acquire(clientAddress(req)) * 1000, showId, "this address");
-        limit(velocity.take("hold:acct:" + caller.accountId(), limits.holdsPerAccount()), showId, "this account");
-        if (!rooms.active(showId)) {
-            return false;
+        boolean rush = rooms.active(showId);
+        if (rush) {
+            // the pass first: a hold without a good one is refused before any grid call
+            requirePass(req, caller, showId);
         }
+        limit(velocity.take("hold:acct:" + caller.accountId(), limits.holdsPerAccount()), showId, "this account");
+        return rush;
+    }
+
+    private void requirePass(ServerRequest req, Principal caller, String showId) {
         Optional<String> pass = req.headers().first(PASS_HEADER);
         PassTokens.Check check = tokens.verify(pass.orElse(null), "pass");
         if (check.problem() == PassTokens.Problem.MISSING || check.problem() == PassTokens.Problem.EXPIRED) {
@@ -81,7 +88,6 @@ public final class AdmissionGate {
         if (!check.claims().accountId().equals(caller.accountId()) || !check.claims().showId().equals(showId)) {
             throw refuse(BotRefusal.PASS_FOREIGN, showId, "this pass was not issued to this account for this show", Map.of());
         }
-        return true;
     }
 
     /**
@@ -94,7 +100,11 @@ public final class AdmissionGate {
         limit(wait, showId, "this account or address");
     }
 
-    /** Joining a room with a difficulty above 0 needs a solved challenge for this account and show. */
+    /**
+     * Joining a room with a difficulty above 0 needs a solved challenge for this account and show.
+     * Checked before the door's limits: a join without a good solution is refused by two HMACs (a
+     * replay by one grid write), without taking from the buckets.
+     */
     public void requireSolution(ServerRequest req, Principal caller, String showId, int difficulty) {
         if (difficulty <= 0) {
             return;

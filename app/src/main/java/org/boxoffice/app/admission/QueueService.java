@@ -95,8 +95,8 @@ public final class QueueService implements HttpService {
         Show show = show(req);
         RoomView room = rooms.summary(show.showId()).filter(r -> r.active(clock.getAsLong()))
                 .orElseThrow(() -> notActive(show));
-        gate.atTheDoor(req, caller, show.showId());
         gate.requireSolution(req, caller, show.showId(), room.challengeDifficulty());
+        gate.atTheDoor(req, caller, show.showId());
         RoomView v = rooms.join(show.showId(), caller.accountId()).orElseThrow(() -> notActive(show));
         String queueToken = tokens.queueToken(caller.accountId(), show.showId(), v.position(), tokenTtl(show));
         res.header(HeaderNames.CACHE_CONTROL, "private, no-store");
