@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.LongAdder;
  *       account hammered for {@value #BURST} holds before the next (past the per-account limit);</li>
  *   <li>joins without solving the challenge, with a solved challenge used again (replaying) and with
  *       one solved for another account (sharing);</li>
- *   <li>asking the door for challenges as fast as it answers (past the per-address limit).</li>
+ *   <li>asking the door for {@value #FLOOD} challenges at once (past the per-address limit).</li>
  * </ul>
  * Each controller's first account (its <em>lead</em>) joined the room honestly with the crowd and
  * buys like a fan (in the crowd's run); the swarm polls the leads' status for their passes, to
@@ -40,6 +40,8 @@ public final class BotSwarm {
     /** Hold requests one account makes before the controller moves to its next account. */
     static final int BURST = 150;
     static final int WORKERS = 8;
+    /** Challenges a controller asks for in one go when it floods the door. */
+    static final int FLOOD = 20;
     private static final String FORGED_PASS = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJib3QiLCJ0eXAiOiJwYXNzIn0."
             + "c2lnbmVkLWJ5LW5vYm9keS1hdC1hbGwtYXQtYWxsLWF0LWFsbA";
 
@@ -69,11 +71,21 @@ public final class BotSwarm {
     private final List<AckedHold> acked = Collections.synchronizedList(new ArrayList<>());
     private final Map<Integer, String> leadPasses = new ConcurrentHashMap<>();
     private final AtomicLong requests = new AtomicLong();
+    /**
+     * Per controller (each is driven by one thread only): the account hammering holds, the holds it
+     * has left, and the one challenge solution the controller spent and keeps replaying and sharing.
+     */
+    private final int[] burstAccount;
+    private final int[] burstLeft;
+    private final String[] spentSolution;
 
     public BotSwarm(Target target, List<Controller> controllers, long seed) {
         this.target = target;
         this.controllers = controllers;
         this.seed = seed;
+        this.burstAccount = new int[controllers.size()];
+        this.burstLeft = new int[controllers.size()];
+        this.spentSolution = new String[controllers.size()];
     }
 
     /** The same swarm, its leads' queue tokens taken from the room they joined with the crowd. */
@@ -152,9 +164,6 @@ public final class BotSwarm {
         if (mine.isEmpty()) {
             return;
         }
-        int[] burstAccount = new int[controllers.size()];
-        int[] burstLeft = new int[controllers.size()];
-        String[] spentSolution = new String[controllers.size()];
         Action[] actions = Action.values();
         int turn = 0;
         try (HttpConnection c = new HttpConnection(target.host(), target.port())) {
@@ -181,14 +190,13 @@ public final class BotSwarm {
                             if (a != Action.JOIN_WITHOUT_CHALLENGE && a.name().startsWith("JOIN") && spentSolution[ci] == null) {
                                 a = Action.JOIN_WITHOUT_CHALLENGE;
                             }
-                            act(c, a, ci, ctl, from, random, burstAccount, burstLeft, spentSolution);
+                            act(c, a, ci, ctl, from, random);
                         }
                         case BOTS -> {
                             if (turn % 25 == 0 && !leadPasses.containsKey(ci)) {
                                 scoutLeadPass(c, ci, ctl, from);
                             } else {
-                                act(c, actions[turn % actions.length], ci, ctl, from, random, burstAccount, burstLeft,
-                                        spentSolution);
+                                act(c, actions[turn % actions.length], ci, ctl, from, random);
                             }
                         }
                     }
@@ -200,8 +208,8 @@ public final class BotSwarm {
         }
     }
 
-    private void act(HttpConnection c, Action action, int ci, Controller ctl, String from, SplittableRandom random,
-                     int[] burstAccount, int[] burstLeft, String[] spentSolution) throws IOException {
+    private void act(HttpConnection c, Action action, int ci, Controller ctl, String from, SplittableRandom random)
+            throws IOException {
         List<String> tokens = ctl.tokens();
         switch (action) {
             case HOLD_WITHOUT_PASS, HOLD_FORGED_PASS, HOLD_SHARED_PASS -> {
@@ -247,8 +255,13 @@ public final class BotSwarm {
                         : tokens.get(2 + random.nextInt(tokens.size() - 2));
                 count(c.send("POST", queuePath(), token, null, from + "\r\nChallenge-Solution: " + spentSolution[ci], null));
             }
-            case CHALLENGE_FLOOD -> count(c.send("GET", "/v1/challenge?showId=" + target.showId(),
-                    tokens.get(1 + random.nextInt(tokens.size() - 1)), null, from, null));
+            case CHALLENGE_FLOOD -> {
+                // as many challenges as the door hands out, for one account after another
+                for (int i = 0; i < FLOOD; i++) {
+                    count(c.send("GET", "/v1/challenge?showId=" + target.showId(),
+                            tokens.get(1 + random.nextInt(tokens.size() - 1)), null, from, null));
+                }
+            }
         }
     }
 
