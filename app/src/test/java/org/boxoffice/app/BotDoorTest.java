@@ -227,6 +227,19 @@ class BotDoorTest {
     }
 
     @Test
+    void holdsTheSeatMapRefuses_takeNoToken_fromTheAccountsBucket() {
+        assertEquals(201, http.get(0).post("/v1/shows/echoes-berlin-1/holds", token("kai"),
+                "{\"seatIds\":[\"A-1-1\"]}").status());
+        String lou = token("lou");
+        for (int i = 0; i < 3 * HOLDS_PER_ACCOUNT; i++) {
+            TestApp.Http.Reply r = http.get(0).post("/v1/shows/echoes-berlin-1/holds", lou, "{\"seatIds\":[\"A-1-1\"]}");
+            assertError(r, 409, "SEATS_UNAVAILABLE");
+        }
+        assertEquals(201, http.get(1).post("/v1/shows/echoes-berlin-1/holds", lou, "{\"seatIds\":[\"A-1-9\"]}").status(),
+                "refusals from the seat map cost the account nothing");
+    }
+
+    @Test
     void passRefusals_areCountedByReason() {
         assertEquals(200, http.get(0).put("/v1/admin/shows/mahler-5-1/queue", apps.get(0).token("ops", "admin"),
                 "{\"mode\":\"ON\",\"challengeDifficulty\":0}").status());

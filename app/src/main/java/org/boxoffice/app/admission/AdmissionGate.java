@@ -24,9 +24,9 @@ import java.util.function.Predicate;
  *   <li><b>Holds</b>: the per-address limit on this member only (no grid call: a flood from one
  *       address is cut by every member it reaches); during a rush a valid pass for this account and
  *       show (403 {@code PASS_REQUIRED} when missing or expired, 403 {@code PASS_INVALID} when forged
- *       or issued to another account or show), checked before any grid call; then the per-account
- *       limit, cluster-wide (one grid bucket: one entry processor per hold request that got this far,
- *       on the account's partition).</li>
+ *       or issued to another account or show), checked before any grid call; then, for a hold the
+ *       seat-map snapshot did not refuse, the per-account limit, cluster-wide (one grid bucket: one
+ *       entry processor on the account's partition).</li>
  * </ul>
  */
 public final class AdmissionGate {
@@ -61,16 +61,28 @@ public final class AdmissionGate {
         this.knownShow = knownShow;
     }
 
-    /** Returns whether the hold was let in through a rush (so a successful hold counts as a conversion). */
+    /**
+     * The checks in front of a hold that cost no grid call: the per-address limit and, during a rush,
+     * the pass. Returns whether the hold was let in through a rush (so a successful hold counts as a
+     * conversion).
+     */
     public boolean check(ServerRequest req, Principal caller, String showId) {
         limit(limits.holdsPerAddress().acquire(clientAddress(req)) * 1000, showId, "this address");
         boolean rush = rooms.active(showId);
         if (rush) {
-            // the pass first: a hold without a good one is refused before any grid call
             requirePass(req, caller, showId);
         }
-        limit(velocity.take("hold:acct:" + caller.accountId(), limits.holdsPerAccount()), showId, "this account");
         return rush;
+    }
+
+    /**
+     * The per-account hold limit, cluster-wide: one entry processor on the account's bucket. Taken
+     * by a hold that goes on to the grid (past the seat-map snapshot, which answers most of an
+     * on-sale's attempts from memory): the limit guards the partitions and the referee, and a
+     * refusal the snapshot gives costs what a plain request costs.
+     */
+    public void limitHolds(Principal caller, String showId) {
+        limit(velocity.take("hold:acct:" + caller.accountId(), limits.holdsPerAccount()), showId, "this account");
     }
 
     private void requirePass(ServerRequest req, Principal caller, String showId) {
