@@ -98,6 +98,8 @@ public final class HoldsService implements HttpService {
             Json.sendBytes(res, Refusals.status(Rejection.SEATS_UNAVAILABLE), refused.get());
             return Rejection.SEATS_UNAVAILABLE.name();
         }
+        // only a hold going on to the grid takes from the account's cluster-wide bucket
+        gate.limitHolds(caller, showId);
         if (key.isEmpty()) {
             HoldManager.Outcome outcome = hold(caller, showId, request, throughRoom);
             if (outcome instanceof HoldManager.Outcome.Held held) {

@@ -169,6 +169,18 @@ public final class GridMember {
                 .setBackupCount(settings.backupCount())
                 .setSplitBrainProtectionName(settings.quorum() > 1 ? GridMaps.QUORUM : null));
 
+        // velocity limits: token buckets, one per limited key; nobody waits for their backup, and
+        // a bucket idle for longer than it takes to refill is dropped (see VelocityLimits)
+        config.addMapConfig(new MapConfig(org.boxoffice.grid.limits.VelocityLimits.MAP)
+                .setInMemoryFormat(InMemoryFormat.OBJECT)
+                .setBackupCount(0)
+                .setAsyncBackupCount(Math.min(1, settings.backupCount()))
+                .setMaxIdleSeconds(org.boxoffice.grid.limits.VelocityLimits.IDLE_SECONDS));
+
+        // challenges already used: a replay must be refused even after a member is lost, so one backup
+        config.addMapConfig(new MapConfig(org.boxoffice.grid.limits.SpentChallenges.MAP)
+                .setBackupCount(settings.backupCount()));
+
         MapConfig events = new MapConfig(GridMaps.CATALOG_EVENTS).setBackupCount(settings.backupCount());
         events.setMapStoreConfig(new MapStoreConfig()
                 .setEnabled(true)
