@@ -3,7 +3,6 @@ package org.boxoffice.app.holds;
 import com.hazelcast.flakeidgen.FlakeIdGenerator;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
-import org.boxoffice.app.http.JsonBytes;
 import org.boxoffice.domain.HoldRecord;
 import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.InventoryRepository;
@@ -18,7 +17,6 @@ import org.boxoffice.grid.ShowSnapshots;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,11 +30,11 @@ import java.util.function.LongSupplier;
  * without a trip to the grid), and finally {@link Seats#hold}: the account's allowance, then the
  * claim on the grid, where the block's processor decides and the referee confirms. Only then is
  * the hold acknowledged. Every refusal is a value ({@link Outcome.Refused}); the web layer turns
- * it into an answer. Thread-safe; called on the web server's virtual threads.
+ * it into an answer. Most attempts of an on-sale end earlier, at {@link SnapshotGate}, which the
+ * web layer asks first. Thread-safe; called on the web server's virtual threads.
  */
 public final class HoldManager {
 
-    private static final int ALTERNATIVES = 3;
     private static final int BEST_AVAILABLE_TRIES = 3;
 
     private final ShowDirectory shows;
@@ -71,54 +69,6 @@ public final class HoldManager {
 
     /** What became of a release. */
     public enum Released { RELEASED, NOT_FOUND, CONFIRMED }
-
-    /**
-     * The fast gate on its own, for a request naming seats: the encoded {@code 409 SEATS_UNAVAILABLE}
-     * answer if the member's snapshot shows any of them taken, else empty, and the request takes
-     * the full path ({@link #hold}), which checks everything again. Touches no partition and no
-     * database and builds no JSON tree: in an on-sale most attempts end here, so this is what most
-     * requests cost. Anything else wrong with the request (unknown show or seat, closed sale, size)
-     * is left to the full path and its answer.
-     */
-    public Optional<byte[]> refusalFromSnapshot(String showId, HoldRequest request) {
-        if (!(request instanceof HoldRequest.Seats named)) {
-            return Optional.empty();
-        }
-        Optional<Show> found = shows.find(showId);
-        if (found.isEmpty()) {
-            return Optional.empty();
-        }
-        Show show = found.get();
-        List<String> seatIds = named.seatIds();
-        if (!show.sale().isOpen(clock.getAsLong()) || show.policy().checkSize(seatIds.size()).isPresent()) {
-            return Optional.empty();
-        }
-        int[] global = new int[seatIds.size()];
-        for (int i = 0; i < global.length; i++) {
-            Optional<ShowLayout.SeatRef> ref = show.layout().locate(seatIds.get(i));
-            if (ref.isEmpty()) {
-                return Optional.empty();
-            }
-            global[i] = show.layout().offset(ref.get().blockId()) + ref.get().index();
-        }
-        ShowSnapshot snapshot = snapshots.get(show);
-        List<String> taken = new ArrayList<>(2);
-        for (int i = 0; i < global.length; i++) {
-            if (!snapshot.free(global[i])) {
-                taken.add(seatIds.get(i));
-            }
-        }
-        if (taken.isEmpty()) {
-            return Optional.empty();
-        }
-        Outcome.Refused refused = seatsUnavailable(show, snapshot, seatIds, taken);
-        return Optional.of(new JsonBytes()
-                .field("error", refused.reason().name())
-                .field("message", refused.message())
-                .field("unavailable", taken)
-                .fieldOfLists("alternatives", alternatives(refused))
-                .toBytes());
-    }
 
     /** Holds seats for {@code caller}, or says why not. */
     public Outcome hold(Principal caller, String showId, HoldRequest request) {
@@ -159,14 +109,14 @@ public final class HoldManager {
                     Map.of("unknown", unknown));
         }
         ShowSnapshot snapshot = snapshots.get(show);
-        List<String> taken = taken(show, snapshot, seatIds, refs);
+        List<String> taken = SnapshotGate.taken(show, snapshot, seatIds, refs);
         if (!taken.isEmpty()) {
-            return seatsUnavailable(show, snapshot, seatIds, taken);
+            return SnapshotGate.seatsUnavailable(show, snapshot, seatIds, taken);
         }
         Outcome claimed = claim(caller, show, seatIds, refs, now);
         if (claimed instanceof Outcome.Refused r && r.reason() == Rejection.SEATS_UNAVAILABLE) {
             ShowSnapshot fresh = snapshots.get(show);
-            return seatsUnavailable(show, fresh, seatIds, taken(show, fresh, seatIds, refs));
+            return SnapshotGate.seatsUnavailable(show, fresh, seatIds, SnapshotGate.taken(show, fresh, seatIds, refs));
         }
         return claimed;
     }
@@ -259,31 +209,6 @@ public final class HoldManager {
         return show.policy().checkSize(count).map(r -> new Outcome.Refused(r,
                 "a hold takes 1 to " + show.policy().maxSeatsPerHold() + " seats",
                 Map.of("maxSeatsPerHold", show.policy().maxSeatsPerHold())));
-    }
-
-    private static List<String> taken(Show show, ShowSnapshot snapshot, List<String> seatIds, List<ShowLayout.SeatRef> refs) {
-        List<String> taken = new ArrayList<>();
-        for (int i = 0; i < refs.size(); i++) {
-            if (!snapshot.free(show.layout().offset(refs.get(i).blockId()) + refs.get(i).index())) {
-                taken.add(seatIds.get(i));
-            }
-        }
-        return taken;
-    }
-
-    private static Outcome.Refused seatsUnavailable(Show show, ShowSnapshot snapshot, List<String> requested, List<String> taken) {
-        List<List<String>> alternatives = snapshot.available() < requested.size() ? List.of()
-                : new SeatPicker(show.layout(), snapshot::free).alternatives(requested, ALTERNATIVES);
-        Map<String, Object> details = new LinkedHashMap<>();
-        details.put("unavailable", taken);
-        details.put("alternatives", alternatives);
-        return new Outcome.Refused(Rejection.SEATS_UNAVAILABLE,
-                "some of these seats were just taken: " + String.join(", ", taken), details);
-    }
-
-    @SuppressWarnings("unchecked")
-    private static List<List<String>> alternatives(Outcome.Refused refused) {
-        return (List<List<String>>) refused.details().get("alternatives");
     }
 
     static BigDecimal amount(Show show, List<ShowLayout.SeatRef> refs) {

@@ -42,16 +42,18 @@ public final class HoldsService implements HttpService {
     private static final String HOLD_ID_FIRST = "{\"holdId\":\"";
 
     private final HoldManager holds;
+    private final SnapshotGate snapshotGate;
     private final Authenticator auth;
     private final Idempotency idempotency;
     private final AdmissionGate gate;
     private final WaitingRooms rooms;
     private final OpsMetrics metrics;
 
-    public HoldsService(HoldManager holds, Authenticator auth, Idempotency idempotency, AdmissionGate gate,
-                        WaitingRooms rooms, OpsMetrics metrics) {
+    public HoldsService(HoldManager holds, SnapshotGate snapshotGate, Authenticator auth, Idempotency idempotency,
+                        AdmissionGate gate, WaitingRooms rooms, OpsMetrics metrics) {
         this.metrics = metrics;
         this.holds = holds;
+        this.snapshotGate = snapshotGate;
         this.auth = auth;
         this.idempotency = idempotency;
         this.gate = gate;
@@ -93,7 +95,7 @@ public final class HoldsService implements HttpService {
         // The fast gate first: a refusal changes nothing, so it need not be remembered under the
         // request's key. Unless the key is already known: a retry of a request that is running or
         // done (whose own hold may be what the snapshot shows as taken) gets that request's answer.
-        Optional<byte[]> refused = holds.refusalFromSnapshot(showId, request);
+        Optional<byte[]> refused = snapshotGate.refusal(showId, request);
         if (refused.isPresent() && (key.isEmpty() || !idempotency.known(caller.accountId(), key.get()))) {
             Json.sendBytes(res, Refusals.status(Rejection.SEATS_UNAVAILABLE), refused.get());
             return Rejection.SEATS_UNAVAILABLE.name();
