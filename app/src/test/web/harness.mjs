@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 // What the browser tests share: Debian's Chromium driven by playwright-core, the running service's
 // API for setting scenes (tokens, holds made "elsewhere", rush mode), seat-map helpers and screenshots.
 //
@@ -238,6 +239,32 @@ export async function call(method, url, {token, body, headers = {}} = {}) {
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch { json = {text}; }
   return {status: response.status, body: json};
+}
+
+/**
+ * Joins a show's waiting room through its door as a script would: asks for the challenge (if the room
+ * wants one), solves it with Node's PBKDF2 and joins with the solution. Returns the join's answer.
+ */
+export async function joinRoom(showId, fanToken) {
+  const headers = {};
+  const c = await call('GET', `/v1/challenge?showId=${encodeURIComponent(showId)}`, {token: fanToken});
+  if (c.status === 200) {
+    const {nonce, salt, keyPrefix, cost, keyLength} = c.body.parameters;
+    const password = Buffer.alloc(nonce.length / 2 + 4);
+    Buffer.from(nonce, 'hex').copy(password);
+    for (let counter = 0; ; counter++) {
+      password.writeUInt32BE(counter, nonce.length / 2);
+      const key = crypto.pbkdf2Sync(password, Buffer.from(salt, 'hex'), cost, keyLength, 'sha256').toString('hex');
+      if (key.startsWith(keyPrefix)) {
+        const solution = {counter, derivedKey: key};
+        headers['Challenge-Solution'] = Buffer.from(JSON.stringify({challenge: c.body, solution})).toString('base64');
+        break;
+      }
+    }
+  } else {
+    assert.equal(c.status, 409, JSON.stringify(c.body));
+  }
+  return call('POST', `/v1/shows/${encodeURIComponent(showId)}/queue`, {token: fanToken, headers});
 }
 
 export async function signIn(accountId, roles) {

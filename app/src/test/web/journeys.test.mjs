@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  BASE, launch, newFan, assertNoErrors, shot, call, token, mapReady, openSection, clickSeat, seatState,
+  BASE, launch, newFan, assertNoErrors, shot, call, token, joinRoom, mapReady, openSection, clickSeat, seatState,
   freeSeats, GREY, hexToRgb, sameColor, fanName, journey, FONTS, assertDrawnIn, assertFits, audit,
 } from './harness.mjs';
 
@@ -227,12 +227,20 @@ journey(test, 'a hold made elsewhere turns the seat grey on an open map within a
 
 journey(test, 'in rush mode the waiting room shows the fan their place, admits them and they hold with the pass', {timeout: 90_000}, async () => {
   const admin = await token('ops', ['admin']);
-  // a slow room (one fan every 10 s) while the fan looks at it; then the organiser lets fans in faster
-  const on = await call('PUT', '/v1/admin/shows/fado-1/queue', {token: admin, body: {mode: 'ON', admissionRate: 0.1}});
+  // a slow room (one fan every 10 s) while the fan looks at it; then the organiser lets fans in faster.
+  // Its door asks the service's default proof of work (400 key derivations of 1,000 PBKDF2 rounds on
+  // average): the page solves it in Web Workers while it shows the room.
+  const on = await call('PUT', '/v1/admin/shows/fado-1/queue', {token: admin,
+    body: {mode: 'ON', admissionRate: 0.1, challengeDifficulty: 400}});
   assert.equal(on.status, 200, JSON.stringify(on.body));
   try {
+    // a script that skips the door is turned away; the early fans solve their challenges
+    const skipper = await call('POST', '/v1/shows/fado-1/queue', {token: await token(fanName('skipper'))});
+    assert.equal(skipper.status, 403, JSON.stringify(skipper.body));
+    assert.equal(skipper.body.error, 'CHALLENGE_REQUIRED');
     for (const name of ['early-1', 'early-2', 'early-3']) {
-      assert.equal((await call('POST', '/v1/shows/fado-1/queue', {token: await token(fanName(name))})).status, 200);
+      const joined = await joinRoom('fado-1', await token(fanName(name)));
+      assert.equal(joined.status, 200, JSON.stringify(joined.body));
     }
     const fan = await newFan(browser, {account: fanName('wanda')});
     const {page} = fan;
@@ -243,6 +251,10 @@ journey(test, 'in rush mode the waiting room shows the fan their place, admits t
     await position.waitFor();
     const place = Number((await position.textContent()).replace(/\D/g, ''));
     assert.ok(place >= 2, `three fans joined first; wanda's place is ${place}`);
+    const solved = await page.evaluate(() => window.boxoffice.challenge);
+    assert.ok(solved && solved.counter >= 0, 'the page solved the door\'s challenge');
+    console.log(`challenge solved in the browser: ${solved.counter + 1} key derivations of ${solved.cost} rounds `
+      + `in ${Math.round(solved.took)} ms over ${solved.workers} worker(s)`);
     await shot(page, 'waiting-room');
     await audit(page, 'the waiting room');
     const faster = await call('PUT', '/v1/admin/shows/fado-1/queue', {token: admin, body: {mode: 'ON', admissionRate: 2}});

@@ -71,9 +71,45 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
      * @param accountPerMinute hold requests per account per minute (0: no limit)
      * @param addressPerMinute hold requests per client address per minute (0: no limit)
      * @param streamsPerMember live seat-map streams one member keeps open at once (0: no limit)
+     * @param door             the waiting room's door: its proof-of-work challenge and its velocity limits
      */
     public record AdmissionSettings(String passSecret, Duration passTtl, double admissionRate, double seatsPerBuyer,
-                                    Duration tick, int accountPerMinute, int addressPerMinute, int streamsPerMember) {
+                                    Duration tick, int accountPerMinute, int addressPerMinute, int streamsPerMember,
+                                    DoorSettings door) {
+
+        /** Settings with an open door ({@link DoorSettings#open()}), for callers that do not set it. */
+        public AdmissionSettings(String passSecret, Duration passTtl, double admissionRate, double seatsPerBuyer,
+                                 Duration tick, int accountPerMinute, int addressPerMinute, int streamsPerMember) {
+            this(passSecret, passTtl, admissionRate, seatsPerBuyer, tick, accountPerMinute, addressPerMinute,
+                    streamsPerMember, DoorSettings.open());
+        }
+    }
+
+    /**
+     * The waiting room's door ({@code boxoffice.challenge.*}, {@code boxoffice.limits.door.*}).
+     *
+     * @param challengeSecret    HMAC secret signing challenges and their expected keys (32+ bytes)
+     * @param challengeCost      PBKDF2-SHA-256 iterations of one key derivation
+     * @param challengeDifficulty key derivations a fan's device runs on average to solve a challenge,
+     *                           for rooms turned on without their own (0: joining needs no challenge)
+     * @param challengeTtl       how long a challenge may be solved and used
+     * @param accountPerMinute   challenges plus joins per account per minute, cluster-wide (0: no limit)
+     * @param addressPerMinute   challenges plus joins per client address per minute, cluster-wide (0: no limit)
+     * @param trustForwarded     the client address is the last entry of {@code X-Forwarded-For} (set by your
+     *                           load balancer), not the peer's; only behind a proxy that sets it
+     */
+    public record DoorSettings(String challengeSecret, int challengeCost, int challengeDifficulty, Duration challengeTtl,
+                               int accountPerMinute, int addressPerMinute, boolean trustForwarded) {
+
+        /** The shipped defaults, with the public demo secret. */
+        public static DoorSettings defaults() {
+            return new DoorSettings(DEMO_CHALLENGE_SECRET, 1_000, 400, Duration.ofMinutes(2), 12, 600, false);
+        }
+
+        /** No challenge unless a room asks for one, and no door limits (the demo secret). */
+        public static DoorSettings open() {
+            return new DoorSettings(DEMO_CHALLENGE_SECRET, 1_000, 0, Duration.ofMinutes(2), 0, 0, false);
+        }
     }
 
 
@@ -82,6 +118,8 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
     public static final String DEMO_AUTH_SECRET = "boxoffice-demo-secret-change-me-in-production";
     /** The public demo value of {@code boxoffice.room.secret}: accepted in demo mode only. */
     public static final String DEMO_ROOM_SECRET = "boxoffice-demo-room-secret-change-me-in-production";
+    /** The public demo value of {@code boxoffice.challenge.secret}: accepted in demo mode only. */
+    public static final String DEMO_CHALLENGE_SECRET = "boxoffice-demo-challenge-secret-change-me-in-production";
     /** Outside demo mode every secret has at least this many bytes (an HMAC-SHA256 key's size). */
     public static final int MIN_SECRET_BYTES = 32;
 
@@ -96,7 +134,7 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
 
     /**
      * What keeps these settings from a start outside demo mode: each secret (auth, unless an RS256
-     * public key is set; room; tickets; webhook) that is missing, a public demo value, or shorter
+     * public key is set; room; challenge; tickets; webhook) that is missing, a public demo value, or shorter
      * than {@value #MIN_SECRET_BYTES} bytes, one line per setting naming it and its environment
      * variable. Empty if nothing.
      */
@@ -106,6 +144,7 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
             checkSecret(problems, "boxoffice.auth.secret", auth.hmacSecret(), DEMO_AUTH_SECRET);
         }
         checkSecret(problems, "boxoffice.room.secret", admission.passSecret(), DEMO_ROOM_SECRET);
+        checkSecret(problems, "boxoffice.challenge.secret", admission.door().challengeSecret(), DEMO_CHALLENGE_SECRET);
         checkSecret(problems, "boxoffice.tickets.secret", checkout.ticketSecret(), CheckoutSettings.DEMO_TICKET_SECRET);
         checkSecret(problems, "boxoffice.payments.webhooksecret", checkout.payments().webhookSecret(),
                 PaymentSettings.DEMO_WEBHOOK_SECRET);
@@ -203,7 +242,15 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
                         Duration.ofMillis(c.get("room.tickmillis").asLong().orElse(250L)),
                         c.get("limits.account").asInt().orElse(120),
                         c.get("limits.address").asInt().orElse(6000),
-                        c.get("limits.streams").asInt().orElse(2000)),
+                        c.get("limits.streams").asInt().orElse(2000),
+                        new DoorSettings(
+                                c.get("challenge.secret").asString().orElse(DEMO_CHALLENGE_SECRET),
+                                c.get("challenge.cost").asInt().orElse(DoorSettings.defaults().challengeCost()),
+                                c.get("challenge.difficulty").asInt().orElse(DoorSettings.defaults().challengeDifficulty()),
+                                Duration.ofSeconds(c.get("challenge.seconds").asLong().orElse(120L)),
+                                c.get("limits.door.account").asInt().orElse(DoorSettings.defaults().accountPerMinute()),
+                                c.get("limits.door.address").asInt().orElse(DoorSettings.defaults().addressPerMinute()),
+                                c.get("limits.trustforwarded").asBoolean().orElse(false))),
                 Duration.ofMillis(c.get("invariants.millis").asLong().orElse(30_000L)),
                 CheckoutSettings.from(c, root.get("server.port").asInt().orElse(8080)),
                 WaitlistSettings.from(c)).requireStartable();

@@ -6,6 +6,8 @@ import com.hazelcast.topic.ITopic;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.observe.ObserveFeature;
 import org.boxoffice.app.admission.AdmissionGate;
+import org.boxoffice.app.admission.ChallengeService;
+import org.boxoffice.app.admission.Challenges;
 import org.boxoffice.app.admission.PassTokens;
 import org.boxoffice.app.admission.QueueService;
 import org.boxoffice.app.admission.RateLimiter;
@@ -53,6 +55,9 @@ import org.boxoffice.grid.catalog.EventListing;
 import org.boxoffice.grid.room.WaitingRooms;
 import io.helidon.metrics.api.DistributionSummary;
 import io.helidon.metrics.api.Timer;
+import org.boxoffice.grid.limits.SpentChallenges;
+import org.boxoffice.grid.limits.VelocityLimits;
+import org.boxoffice.mapstore.GridStores;
 import org.boxoffice.mapstore.Migrations;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
 import org.boxoffice.mapstore.PostgresIdempotencyReplies;
@@ -107,6 +112,7 @@ public final class Boxoffice implements AutoCloseable {
     private final InvariantChecker invariants;
     private final PassTokens passTokens;
     private final AdmissionGate gate;
+    private final Challenges challenges;
     private final CheckoutModule checkout;
     private final WaitlistModule waitlist;
     private final ShowEvents showEvents;
@@ -135,7 +141,8 @@ public final class Boxoffice implements AutoCloseable {
         metrics.gauge("boxoffice_schema_version", "the latest database migration applied (Flyway version)", () -> schema);
         this.catalogRepository = new PostgresCatalogRepository(dataSource);
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
-        this.hz = GridMember.start(settings.grid(), inventoryRepository, catalogRepository, waitlistRepository);
+        this.hz = GridMember.start(settings.grid(),
+                GridStores.of(inventoryRepository, catalogRepository, waitlistRepository));
         this.directory = new ShowDirectory(catalogRepository);
         this.inventory = new Inventory(hz);
         this.snapshots = new ShowSnapshots(inventory, clock, settings.snapshotEvery().toMillis());
@@ -157,8 +164,13 @@ public final class Boxoffice implements AutoCloseable {
                 .map(s -> snapshots.get(s).counts()[org.boxoffice.domain.SeatState.Status.AVAILABLE.ordinal()]).orElse(0),
                 admission.tick().toMillis());
         this.passTokens = new PassTokens(admission.passSecret(), clock);
-        this.gate = new AdmissionGate(rooms, passTokens, new RateLimiter(admission.accountPerMinute(), clock),
-                new RateLimiter(admission.addressPerMinute(), clock));
+        AppSettings.DoorSettings door = admission.door();
+        this.challenges = new Challenges(door.challengeSecret(), door.challengeCost(), door.challengeTtl().toMillis(),
+                new SpentChallenges(hz), clock);
+        this.gate = new AdmissionGate(rooms, passTokens, challenges, new VelocityLimits(hz, clock),
+                new AdmissionGate.Limits(admission.accountPerMinute(), new RateLimiter(admission.addressPerMinute(), clock),
+                        door.accountPerMinute(), door.addressPerMinute(), door.trustForwarded()),
+                metrics, showId -> directory.find(showId).isPresent());
         this.showEvents = new ShowEvents(snapshots, java.time.Duration.ofMillis(100));
         this.streams = new ShowEventsService(directory, showEvents, admission.streamsPerMember());
         this.checkout = new CheckoutModule(settings.checkout(), dataSource, hz, directory, seats, inventoryRepository,
@@ -215,10 +227,11 @@ public final class Boxoffice implements AutoCloseable {
         probes.routing(routing);
         routing.register("/v1", new CatalogService(search, directory, snapshots, answers, clock))
                 .register("/v1", new HoldsService(holds, authenticator, idempotency, gate, rooms, metrics))
-                .register("/v1", new QueueService(authenticator, directory, rooms, passTokens,
+                .register("/v1", new QueueService(authenticator, directory, rooms, passTokens, gate,
                         settings.admission().passTtl().toMillis(), settings.admission().admissionRate(),
-                        settings.admission().seatsPerBuyer(), settings.admission().tick().toMillis(), clock,
-                        this::meterRoom))
+                        settings.admission().seatsPerBuyer(), settings.admission().door().challengeDifficulty(),
+                        settings.admission().tick().toMillis(), clock, this::meterRoom))
+                .register("/v1", new ChallengeService(authenticator, directory, rooms, challenges, gate, clock))
                 .register("/v1", new AuditService(authenticator, directory, inventoryRepository))
                 .register("/v1", new AdminService(authenticator, catalogRepository, directory, seats, snapshots,
                         settings.holds(), this::announce, clock))

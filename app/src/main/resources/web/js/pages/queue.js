@@ -1,9 +1,12 @@
 // The waiting room of a show in rush mode: join, watch your place, move on to the seat map with the
 // pass once admitted. Admission is a long poll (queue/status?wait=20); between its answers the place
 // is kept current from the public counters (queue/summary), which a CDN may cache for a second.
+// When the room asks for a proof of work (summary.challengeDifficulty > 0) the page fetches a
+// challenge and solves it in Web Workers while it shows the room, then joins with the solution.
 
 import {api, ApiError, session, requireSession, room} from '../api.js';
 import {h, clear, icon, count, roughDuration, dateTime, time, announce} from '../dom.js';
+import {solveChallenge} from '../challenge.js';
 
 const LONG_POLL_SECONDS = 20;
 
@@ -14,12 +17,16 @@ export async function render(main, [showId]) {
     location.replace(`#/show/${id}`);
     return null;
   }
-  return new QueuePage(main, show).cleanup;
+  return new QueuePage(main, show, summary.challengeDifficulty > 0).cleanup;
 }
 
+/** Joins with a fresh challenge at most this many times when one is refused (expired, say). */
+const CHALLENGE_TRIES = 3;
+
 class QueuePage {
-  constructor(main, show) {
+  constructor(main, show, challenged) {
     this.show = show;
+    this.challenged = challenged;
     this.id = encodeURIComponent(show.showId);
     this.abort = new AbortController();
     this.first = null;
@@ -60,13 +67,44 @@ class QueuePage {
       return;
     }
     try {
-      const place = await api(`/v1/shows/${this.id}/queue`, {method: 'POST', auth: true, signal: this.abort.signal});
+      const place = await this.enter();
       room.keepQueueToken(this.show.showId, place.queueToken);
       this.update(place);
       this.summaryTimer = setInterval(() => this.refreshFromSummary(), 2000);
       this.wait();
     } catch (e) {
       this.failed(e);
+    }
+  }
+
+  /** Joins the room, solving the door's challenge first when the room asks for one. */
+  async enter() {
+    for (let tries = 1; ; tries++) {
+      const headers = {};
+      if (this.challenged) {
+        clear(this.body).append(h('p', {class: 'room__big', id: 'queue-door'}, 'Getting you a place in line…'),
+          h('p', {class: 'muted'}, 'This takes a moment while your browser checks in.'));
+        let challenge;
+        try {
+          challenge = await api(`/v1/challenge?showId=${this.id}`, {auth: true, signal: this.abort.signal});
+        } catch (e) {
+          if (!(e instanceof ApiError && e.code === 'CHALLENGE_NOT_REQUIRED')) throw e;
+          this.challenged = false;
+          continue;
+        }
+        const solved = await solveChallenge(challenge, this.abort.signal);
+        // what the browser test reads to report the cost a fan's device pays
+        window.boxoffice.challenge = {counter: solved.counter, took: solved.took, workers: solved.workers,
+          cost: challenge.parameters.cost};
+        headers['Challenge-Solution'] = solved.payload;
+      }
+      try {
+        return await api(`/v1/shows/${this.id}/queue`, {method: 'POST', auth: true, headers, signal: this.abort.signal});
+      } catch (e) {
+        const refused = e instanceof ApiError && e.code.startsWith('CHALLENGE_');
+        if (!refused || tries >= CHALLENGE_TRIES) throw e;
+        this.challenged = true;
+      }
     }
   }
 

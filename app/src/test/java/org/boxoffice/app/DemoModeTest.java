@@ -73,8 +73,8 @@ class DemoModeTest {
     @Test
     void outsideDemoMode_theDemoSecrets_refuseToStart_namingEverySettingToChange() {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> settings(production()));
-        for (String key : new String[] {"boxoffice.auth.secret", "boxoffice.room.secret", "boxoffice.tickets.secret",
-                "boxoffice.payments.webhooksecret"}) {
+        for (String key : new String[] {"boxoffice.auth.secret", "boxoffice.room.secret", "boxoffice.challenge.secret",
+                "boxoffice.tickets.secret", "boxoffice.payments.webhooksecret"}) {
             assertTrue(e.getMessage().contains(key + " is the public demo value"), e.getMessage());
         }
         assertTrue(e.getMessage().contains("BOXOFFICE_TICKETS_SECRET"), e.getMessage());
@@ -85,6 +85,7 @@ class DemoModeTest {
         Map<String, String> m = production();
         m.put("boxoffice.auth.secret", STRONG + "auth");
         m.put("boxoffice.room.secret", STRONG + "room");
+        m.put("boxoffice.challenge.secret", STRONG + "challenge");
         m.put("boxoffice.tickets.secret", "only-twenty-bytes-xx");
         m.put("boxoffice.payments.webhooksecret", STRONG + "webhook");
         IllegalStateException shortOne = assertThrows(IllegalStateException.class, () -> settings(m));
@@ -98,10 +99,24 @@ class DemoModeTest {
     }
 
     @Test
+    void outsideDemoMode_aShortChallengeSecret_refusesToStart() {
+        Map<String, String> m = production();
+        m.put("boxoffice.auth.secret", STRONG + "auth");
+        m.put("boxoffice.room.secret", STRONG + "room");
+        m.put("boxoffice.challenge.secret", "short-challenge-key");
+        m.put("boxoffice.tickets.secret", STRONG + "tickets");
+        m.put("boxoffice.payments.webhooksecret", STRONG + "webhook");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> settings(m));
+        assertTrue(e.getMessage().contains("boxoffice.challenge.secret is shorter than 32 bytes (BOXOFFICE_CHALLENGE_SECRET)"),
+                e.getMessage());
+    }
+
+    @Test
     void outsideDemoMode_strongSecretsOfTheOperatorsOwn_start() {
         Map<String, String> m = production();
         m.put("boxoffice.auth.secret", STRONG + "auth");
         m.put("boxoffice.room.secret", STRONG + "room");
+        m.put("boxoffice.challenge.secret", STRONG + "challenge");
         m.put("boxoffice.tickets.secret", STRONG + "tickets");
         m.put("boxoffice.payments.webhooksecret", STRONG + "webhook");
         AppSettings prod = settings(m);

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -89,6 +90,31 @@ class DocumentedAnswersTest {
         check("POST", block, http.post(block, admin, "{\"seatIds\":[\"A-1-1\"],\"reason\":\"camera\"}"));
         check("POST", "/v1/admin/shows", http.post("/v1/admin/shows", ann, "{}"));
 
+        assertEquals(List.of(), problems);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void aFanAtTheDoor_getsOnlyDocumentedStatusesAndBodies() {
+        String admin = app.token("doc-door-ops", "admin");
+        String room = "/v1/admin/shows/fado-1/queue";
+        check("PUT", room, http.put(room, admin, "{\"mode\":\"ON\",\"challengeDifficulty\":2}"));
+        check("GET", room, http.get(room, admin));
+        String fan = app.token("doc-door-fan");
+        String queue = "/v1/shows/fado-1/queue";
+        check("GET", "/v1/shows/fado-1/queue/summary", http.get("/v1/shows/fado-1/queue/summary", null));
+        check("POST", queue, http.post(queue, fan, null));
+        TestApp.Http.Reply challenge = check("GET", "/v1/challenge", http.get("/v1/challenge?showId=fado-1", fan));
+        java.util.Map<String, Object> parameters = org.boxoffice.app.http.Json.MAPPER.convertValue(
+                challenge.json().get("parameters"), java.util.Map.class);
+        String payload = java.util.Base64.getEncoder().encodeToString(org.boxoffice.app.http.Json.write(java.util.Map.of(
+                "challenge", challenge.json(), "solution", org.boxoffice.app.admission.Challenges.solve(parameters, 100)))
+                .getBytes(StandardCharsets.UTF_8));
+        assertEquals(200, check("POST", queue, http.post(queue, fan, null, "Challenge-Solution", payload)).status());
+        check("POST", queue, http.post(queue, fan, null, "Challenge-Solution", payload));
+        check("GET", "/v1/challenge", http.get("/v1/challenge?showId=comedy-2", fan));
+        check("GET", "/v1/challenge", http.get("/v1/challenge", fan));
+        check("PUT", room, http.put(room, admin, "{\"mode\":\"OFF\"}"));
         assertEquals(List.of(), problems);
     }
 

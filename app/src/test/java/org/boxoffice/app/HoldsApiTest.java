@@ -51,6 +51,16 @@ class HoldsApiTest {
         return http.post("/v1/shows/" + SHOW + "/holds", token, body, headers);
     }
 
+    private String seatState(String seatId) {
+        try (Connection c = app.dataSource.getConnection(); Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("select state from seats where show_id = '" + SHOW + "' and seat_id = '" + seatId + "'")) {
+            rs.next();
+            return rs.getString(1);
+        } catch (java.sql.SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private long heldRows() throws Exception {
         try (Connection c = app.dataSource.getConnection(); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("select count(*) from seats where show_id = '" + SHOW + "' and state <> 'AVAILABLE'")) {
@@ -163,6 +173,8 @@ class HoldsApiTest {
         assertEquals(location, first.headers().firstValue("Location").orElse(null));
         assertEquals(location, retry.headers().firstValue("Location").orElse(null));
         assertError(hold(gina, "{\"seatIds\":[\"CIRCLE-2-3\"]}", "Idempotency-Key", "k-1"), 422, "IDEMPOTENCY_KEY_REUSED");
+        assertError(hold(gina, "{\"seatIds\":[\"CIRCLE-2-4\"]}", "Idempotency-Key", "k".repeat(256)), 400, "BAD_REQUEST");
+        assertEquals("AVAILABLE", seatState("CIRCLE-2-4"), "a refused key holds nothing");
         TestApp.Http.Reply otherAccount = hold(app.token("hank-1"), body, "Idempotency-Key", "k-1");
         assertError(otherAccount, 409, "SEATS_UNAVAILABLE");
     }

@@ -70,9 +70,14 @@ public final class TestApp implements AutoCloseable {
 
     /** A second member on the same database that joins {@code first}'s cluster (two members in one JVM). */
     public static TestApp joining(TestApp first) {
+        return joining(first, s -> s);
+    }
+
+    /** Like {@link #joining(TestApp)}, with settings adjusted by {@code tweak}. */
+    public static TestApp joining(TestApp first, java.util.function.UnaryOperator<AppSettings> tweak) {
         HikariDataSource ds = DataSources.pooled(first.db);
         GridSettings firstGrid = first.settings.grid();
-        AppSettings own = settings(first.db, firstGrid.clusterName());
+        AppSettings own = tweak.apply(settings(first.db, firstGrid.clusterName()));
         GridSettings grid = new GridSettings(firstGrid.clusterName(), "127.0.0.1", null, own.grid().port(),
                 List.of("127.0.0.1:" + firstGrid.port(), "127.0.0.1:" + own.grid().port()), 1);
         AppSettings settings = new AppSettings(own.dataDir(), own.db(), own.embeddedDbPort(), own.dbPoolSize(), grid,

@@ -48,6 +48,8 @@ public final class BenchOptions {
     Integer blockGroups;
     String event = "midnight-echoes";
     Double waitingRoom;
+    /** Share of the crowd that are scripted clients ({@code --bots}); 0: none. */
+    double bots;
     boolean baselines = true;
     boolean expiry = true;
     boolean memory = true;
@@ -134,6 +136,10 @@ public final class BenchOptions {
         option("--event", "ID", "event the bench's shows belong to (default midnight-echoes, from the demo catalog)", (o, v) -> o.event = v);
         option("--waiting-room", "RATE", "sell Boxoffice's hot show through its waiting room, admitting RATE buyers/s (baselines have none)",
                 (o, v) -> o.waitingRoom = positive(v, "--waiting-room"));
+        option("--bots", "SHARE", "--stampede --waiting-room: that share of the crowd are scripted clients (many accounts per"
+                        + " controller, no think time, skipping the room, replaying and sharing passes and challenges);"
+                        + " reports seats per account, their refusals by reason and what they cost the service",
+                (o, v) -> o.bots = share(v, "--bots"));
         option("--no-baselines", null, "skip the PostgreSQL-only baselines", (o, v) -> o.baselines = false);
         option("--no-expiry", null, "skip the expiry check", (o, v) -> o.expiry = false);
         option("--no-memory", null, "skip the heap measurement", (o, v) -> o.memory = false);
@@ -214,6 +220,12 @@ public final class BenchOptions {
             o.stampedeDefaults();
         } else if (o.rate != null || o.sweep) {
             throw new UsageException("--rate and --sweep belong to --stampede");
+        }
+        if (o.bots > 0 && (!o.stampede || o.waitingRoom == null || o.members != null)) {
+            throw new UsageException("--bots needs --stampede and --waiting-room (one member): bots meet the room's door");
+        }
+        if (o.bots >= 0.95) {
+            throw new UsageException("--bots is a share of the crowd below 0.95");
         }
         if (o.url != null && !o.url.matches("https?://[^/:]+(:\\d+)?")) {
             throw new UsageException("--url must look like http://host:port, not '" + o.url + "'");

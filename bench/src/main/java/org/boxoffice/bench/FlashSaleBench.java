@@ -12,6 +12,7 @@ import org.boxoffice.bench.check.ReferenceState;
 import org.boxoffice.bench.http.BoxofficeApi;
 import org.boxoffice.bench.http.HttpConnection;
 import org.boxoffice.bench.http.HttpResponse;
+import org.boxoffice.bench.load.BotSwarm;
 import org.boxoffice.bench.load.Buyer;
 import org.boxoffice.bench.load.LoadRun;
 import org.boxoffice.bench.load.OpenLoopRun;
@@ -81,8 +82,23 @@ final class FlashSaleBench {
     /** How long the booking check waits for the last settlements and refunds to finish. */
     private static final Duration SETTLE_WAIT = Duration.ofSeconds(30);
 
+    /**
+     * The waiting room door's proof of work in the bench: PBKDF2 rounds per key derivation and
+     * derivations per challenge on average. Far below a browser's default (docs/web.md), so that one
+     * load-generator thread can solve a challenge for each of tens of thousands of fans; the
+     * service's work per challenge (one derivation to issue, two HMACs to check) is the same shape.
+     */
+    static final int DOOR_COST = 100;
+    static final int DOOR_DIFFICULTY = 2;
+    /** The bots-only phases after the sale that price a bot request and a plain one. */
+    private static final Duration BOT_PRICE_PHASE = Duration.ofSeconds(5);
+
     private final BenchOptions o;
     private final Path out;
+    /** With {@code --bots}: the swarm, its accounts, and what it did during the measured run. */
+    private BotSwarm swarm;
+    private int botAccounts;
+    private BotSwarm.Report botsDuringSale;
     private final List<String> notes = new ArrayList<>();
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private HttpCeiling.Result ceiling;
@@ -207,9 +223,15 @@ final class FlashSaleBench {
         });
         LoadRun.Room room = null;
         if (o.waitingRoom != null) {
-            api.openWaitingRoom(admin, showId, o.waitingRoom);
+            api.openWaitingRoom(admin, showId, o.waitingRoom, DOOR_DIFFICULTY);
             long joined = System.nanoTime();
+            if (o.bots > 0) {
+                crowd = withBots(api, target, crowd);
+            }
             room = LoadRun.joinQueue(api, showId, crowd, o.connections);
+            if (swarm != null) {
+                swarm = swarm.withLeadTickets(room);
+            }
             log(String.format(Locale.ROOT, "%,d buyers joined the waiting room in %.1f s; admitting %.0f a second",
                     room.tickets().size(), (System.nanoTime() - joined) / 1e9, o.waitingRoom));
             notes.add("boxoffice sold through its waiting room at " + o.waitingRoom + " admissions/s; the baselines have no waiting room");
@@ -265,11 +287,117 @@ final class FlashSaleBench {
         } else if (o.memory) {
             notes.add("heap footprint needs a service the bench starts itself; not measured");
         }
+        if (swarm != null) {
+            // a show of the demo catalog nobody queues for: where a signed-in plain request is asked
+            botFigures(outcome, crowd, db, pid, "comedy-2");
+        }
         if (service != null) {
             resources.remove(service);
             service.close();
         }
         return new BoxofficeOutcome(outcome, expiry, memory);
+    }
+
+    /** Bot requests a second beside the crowd's offered hold attempts: the crowd's share that are bots. */
+    private double botRate(double humanRate) {
+        return humanRate * o.bots / (1 - o.bots);
+    }
+
+    /**
+     * Makes the bots of {@code --bots}: as many accounts as make that share of the whole crowd, in
+     * controllers of {@link BotSwarm#ACCOUNTS_PER_CONTROLLER}, each from one address. Each controller's
+     * lead joins the room with the crowd (solving its challenge honestly) and buys like a fan; the
+     * others only cheat. Returns the crowd with the leads.
+     */
+    private List<Buyer> withBots(BoxofficeApi api, Target target, List<Buyer> humans) throws InterruptedException {
+        botAccounts = (int) Math.round(humans.size() * o.bots / (1 - o.bots));
+        int controllers = Math.max(1, botAccounts / BotSwarm.ACCOUNTS_PER_CONTROLLER);
+        int perController = Math.max(3, botAccounts / controllers);
+        botAccounts = controllers * perController;
+        List<String> ids = new ArrayList<>();
+        for (int c = 0; c < controllers; c++) {
+            for (int a = 0; a < perController; a++) {
+                ids.add("bot-" + c + "-" + a);
+            }
+        }
+        long t0 = System.nanoTime();
+        List<String> tokens = api.tokens(ids, o.connections);
+        log(String.format(Locale.ROOT, "%,d bot tokens in %.1f s", tokens.size(), (System.nanoTime() - t0) / 1e9));
+        List<BotSwarm.Controller> list = new ArrayList<>();
+        List<Buyer> crowd = new ArrayList<>(humans);
+        for (int c = 0; c < controllers; c++) {
+            int first = c * perController;
+            list.add(new BotSwarm.Controller("172.16." + (c >> 8) + "." + (c & 255), ids.subList(first, first + perController),
+                    tokens.subList(first, first + perController), null));
+        }
+        // each lead joins among the crowd (spread through it, as the crowd joins in its order), asking
+        // for as many seats as a scalper wants in the best section
+        for (int c = controllers - 1; c >= 0; c--) {
+            int first = c * perController;
+            crowd.add((int) ((long) humans.size() * c / controllers),
+                    new Buyer(ids.get(first), tokens.get(first), 4, target.plan().sectionsByRank().get(0).name()));
+        }
+        swarm = new BotSwarm(target, list, o.seed);
+        return crowd;
+    }
+
+    /** Seats per account, the bots' refusals by reason, and what a bot request costs the service against a plain one. */
+    private void botFigures(SystemOutcome outcome, List<Buyer> crowd, Database db, long pid, String quietShow) throws Exception {
+        long humans = crowd.stream().filter(b -> !b.accountId().startsWith("bot-")).count();
+        long humanSeats = 0;
+        long botSeats = 0;
+        long leadSeats = 0;
+        for (var a : outcome.run().acked()) {
+            if (a.accountId().startsWith("bot-")) {
+                leadSeats += a.seatIds().size();
+            } else {
+                humanSeats += a.seatIds().size();
+            }
+        }
+        long cheatSeats = botsDuringSale == null ? 0 : botsDuringSale.seats();
+        botSeats = leadSeats + cheatSeats;
+        Map<String, Object> figures = new LinkedHashMap<>();
+        figures.put("humanAccounts", humans);
+        figures.put("botAccounts", botAccounts);
+        figures.put("controllers", swarm.controllers());
+        figures.put("seatsPerHumanAccount", humans == 0 ? 0 : (double) humanSeats / humans);
+        figures.put("seatsPerBotAccount", botAccounts == 0 ? 0 : (double) botSeats / botAccounts);
+        figures.put("seatsOfBotLeadsJoiningHonestly", leadSeats);
+        figures.put("seatsOfBotsSkippingReplayingOrSharing", cheatSeats);
+        figures.put("holdP99Millis", outcome.run().holdLatency().p99());
+        if (botsDuringSale != null) {
+            figures.put("botRequestsDuringSale", botsDuringSale.requests());
+            figures.put("botOutcomesDuringSale", botsDuringSale.outcomes());
+        }
+        if (pid > 0) {
+            // after the sale, alone on the service: what each kind of request costs its CPU, at the bots' pace
+            double rate = botRate(measuredRate(null));
+            CpuMeter meter = cpuMeter(db, pid);
+            Map<String, Object> prices = new LinkedHashMap<>();
+            for (BotSwarm.Mix mix : BotSwarm.Mix.values()) {
+                CpuMeter.Sample s0 = meter.sample();
+                BotSwarm.Report r = swarm.price(mix, rate, BOT_PRICE_PHASE, quietShow);
+                CpuMeter.Sample s1 = meter.sample();
+                long micros = Math.round(CpuMeter.between(s0, s1).getOrDefault("server", 0.0) * 1e6 / Math.max(1, r.requests()));
+                Map<String, Object> price = new LinkedHashMap<>();
+                price.put("requests", r.requests());
+                price.put("serverMicrosPerRequest", micros);
+                price.put("outcomes", r.outcomes());
+                prices.put(mix.name(), price);
+                log(String.format(Locale.ROOT, "bots alone, %s: %,d requests in %.0f s, %d us of server CPU each; %s", mix,
+                        r.requests(), r.seconds(), micros, r.outcomes()));
+            }
+            figures.put("serverCpuAloneAfterTheSale", prices);
+        }
+        log(String.format(Locale.ROOT, "bots: seats per account: humans %.3f, bots %.3f (leads who joined honestly: %,d seats;"
+                        + " skipping, replaying or sharing: %,d seats)", figures.get("seatsPerHumanAccount"),
+                figures.get("seatsPerBotAccount"), leadSeats, cheatSeats));
+        if (botsDuringSale != null) {
+            log("bots: their requests during the sale by outcome: " + botsDuringSale.outcomes());
+        }
+        notes.add("bots (--bots " + o.bots + "): " + figures);
+        Files.writeString(out.resolve("bots.json"), new com.fasterxml.jackson.databind.ObjectMapper()
+                .writerWithDefaultPrettyPrinter().writeValueAsString(figures));
     }
 
     // ---------------------------------------------------------------- baselines
@@ -394,12 +522,32 @@ final class FlashSaleBench {
             }, 0, PhaseCost.SAMPLE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
         }
         RunResult run;
+        java.util.concurrent.atomic.AtomicBoolean saleOver = new java.util.concurrent.atomic.AtomicBoolean();
+        BotSwarm.Report[] bots = new BotSwarm.Report[1];
+        Thread botThread = null;
+        if (swarm != null && room != null && target.name().equals("boxoffice")) {
+            double botRate = botRate(rate);
+            log(String.format(Locale.ROOT, "bots: %,d accounts in %d controllers, %,.0f requests/s beside the crowd",
+                    botAccounts, swarm.controllers(), botRate));
+            botThread = Thread.ofPlatform().name("bench-bots").start(() ->
+                    bots[0] = swarm.run(botRate, o.duration.plusSeconds(15), saleOver::get));
+        }
         try {
             run = o.stampede ? new OpenLoopRun(target, crowd, openLoop(rate, o.duration), room).run()
                     : new LoadRun(target, crowd, settings(o.duration, o.abandon, payShare, false), room).run();
         } finally {
+            saleOver.set(true);
+            if (botThread != null) {
+                botThread.join();
+            }
             sampler.shutdown();
             sampler.awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        List<org.boxoffice.bench.check.AckedHold> acked = run.acked();
+        if (bots[0] != null) {
+            botsDuringSale = bots[0];
+            acked = new ArrayList<>(run.acked());
+            acked.addAll(bots[0].acked());
         }
         CpuMeter.Sample after = meter.sample();
         // the run ends after its last timeline point: this sample closes the series past it
@@ -436,7 +584,7 @@ final class FlashSaleBench {
         BookingChecker.Report bookings = null;
         ReferenceState state = referee.get();
         if (state != null) {
-            invariants = RunChecker.check(run.acked(), run.released(), run.paid(), state.seats(), state.holds(),
+            invariants = RunChecker.check(acked, run.released(), run.paid(), state.seats(), state.holds(),
                     System.currentTimeMillis(), graceMillis);
             if (bookingState != null) {
                 bookings = BookingChecker.check(run.booked(), state.seats(), bookingState);

@@ -73,6 +73,11 @@ final class ServiceLauncher {
         // the load generator is one client address standing in for thousands of fans' addresses;
         // the per-account limit stays on, as every simulated fan is an account of its own
         env.put("BOXOFFICE_LIMITS_ADDRESS", "0");
+        // ... but the door's limits per address are part of what --bots measures: the bench names each
+        // fan's address (and each bot controller's) in X-Forwarded-For, as a load balancer would
+        env.put("BOXOFFICE_LIMITS_TRUSTFORWARDED", "true");
+        // a cheap proof of work: the load generator solves one for every fan it seats in a room
+        env.put("BOXOFFICE_CHALLENGE_COST", Integer.toString(FlashSaleBench.DOOR_COST));
         env.put("BOXOFFICE_DEMO_SEED", "true");
         env.putAll(environment);
         List<String> command = new ArrayList<>();

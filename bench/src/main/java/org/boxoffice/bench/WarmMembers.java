@@ -87,7 +87,7 @@ final class WarmMembers {
                 // a waiting room: queue, passes, holds with a pass
                 FlashSaleBench.log("AOT training: a waiting room for 5 s");
                 Target roomShow = show(api, admin, "aot-training");
-                api.openWaitingRoom(admin, roomShow.showId(), 200);
+                api.openWaitingRoom(admin, roomShow.showId(), 200, FlashSaleBench.DOOR_DIFFICULTY);
                 LoadRun.Room room = LoadRun.joinQueue(api, roomShow.showId(), crowd.subList(0, 500), 16);
                 new OpenLoopRun(roomShow, crowd.subList(0, 500), new OpenLoopRun.Settings(400, Duration.ofSeconds(5), 64, 2, 0.2, 5,
                         o.seed), room).run();

@@ -50,6 +50,16 @@ class BenchOptionsTest {
     }
 
     @Test
+    void bots_areAShareOfTheCrowd_atARoomsDoor() throws Exception {
+        assertEquals(0.3, BenchOptions.parse("--stampede", "--waiting-room", "400", "--bots", "0.3").bots);
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--stampede", "--bots", "0.3"),
+                "bots meet the room's door: no room, no bots");
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--waiting-room", "400", "--bots", "0.3"));
+        assertThrows(BenchOptions.UsageException.class,
+                () -> BenchOptions.parse("--stampede", "--waiting-room", "400", "--bots", "1.5"));
+    }
+
+    @Test
     void pay_isAShareOfTheBuyersKeepingTheirHold() throws Exception {
         assertEquals(0.5, BenchOptions.parse("--pay", "0.5").pay);
         assertEquals(1.0, BenchOptions.parse("--pay=1").pay);

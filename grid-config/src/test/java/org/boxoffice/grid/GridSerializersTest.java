@@ -133,7 +133,7 @@ class GridSerializersTest {
         assertEquals(room.view("b"), back.view("b"));
         assertEquals(room.view(null), roundTrip(room.view(null)));
         for (org.boxoffice.grid.room.RoomCommand c : List.of(
-                new org.boxoffice.grid.room.RoomCommand.Configure("s", org.boxoffice.grid.room.WaitingRoom.Mode.ON, 1, 2.5, 3, 4),
+                new org.boxoffice.grid.room.RoomCommand.Configure("s", org.boxoffice.grid.room.WaitingRoom.Mode.ON, 1, 2.5, 3, 4, 5),
                 new org.boxoffice.grid.room.RoomCommand.Join("a", 1, 2), new org.boxoffice.grid.room.RoomCommand.Tick(1, 2, 3),
                 new org.boxoffice.grid.room.RoomCommand.Converted(5),
                 new org.boxoffice.grid.room.RoomCommand.Read("a"), new org.boxoffice.grid.room.RoomCommand.Read(null))) {

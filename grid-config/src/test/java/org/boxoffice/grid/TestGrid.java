@@ -37,7 +37,7 @@ public final class TestGrid {
         List<HazelcastInstance> out = new ArrayList<>();
         for (int i = 0; i < members; i++) {
             GridSettings settings = new GridSettings(cluster, "127.0.0.1", null, port + i, all, 1).withQuorum(quorum);
-            out.add(GridMember.start(settings, repo, EMPTY_CATALOG));
+            out.add(GridMember.start(settings, TestStores.of(repo)));
         }
         return out;
     }

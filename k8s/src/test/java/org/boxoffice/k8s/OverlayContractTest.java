@@ -50,7 +50,7 @@ class OverlayContractTest {
     /** Environment variables that carry credentials: Secrets only, never the ConfigMap. */
     static final Set<String> SECRET_ENV = Set.of(
             "BOXOFFICE_DB_URL", "BOXOFFICE_DB_USER", "BOXOFFICE_DB_PASSWORD",
-            "BOXOFFICE_AUTH_SECRET", "BOXOFFICE_AUTH_PUBLICKEY", "BOXOFFICE_ROOM_SECRET",
+            "BOXOFFICE_AUTH_SECRET", "BOXOFFICE_AUTH_PUBLICKEY", "BOXOFFICE_ROOM_SECRET", "BOXOFFICE_CHALLENGE_SECRET",
             "BOXOFFICE_PAYMENTS_WEBHOOKSECRET", "BOXOFFICE_TICKETS_SECRET");
 
     private static final String GRID_SERVICE = "boxoffice-grid";
@@ -266,8 +266,8 @@ class OverlayContractTest {
                         "credentials in the ConfigMap"),
                 () -> {
                     for (String name : List.of("BOXOFFICE_DB_URL", "BOXOFFICE_DB_USER", "BOXOFFICE_DB_PASSWORD",
-                            "BOXOFFICE_AUTH_SECRET", "BOXOFFICE_ROOM_SECRET", "BOXOFFICE_PAYMENTS_WEBHOOKSECRET",
-                            "BOXOFFICE_TICKETS_SECRET")) {
+                            "BOXOFFICE_AUTH_SECRET", "BOXOFFICE_ROOM_SECRET", "BOXOFFICE_CHALLENGE_SECRET",
+                            "BOXOFFICE_PAYMENTS_WEBHOOKSECRET", "BOXOFFICE_TICKETS_SECRET")) {
                         EnvVar env = manifests.memberEnv(name).orElseGet(() -> fail(name + " is not set"));
                         assertNull(env.getValue(), name + " is written in the manifest");
                         assertNotNull(env.getValueFrom().getSecretKeyRef(), name + " does not come from a Secret");

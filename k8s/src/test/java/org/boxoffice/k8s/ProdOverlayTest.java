@@ -46,6 +46,7 @@ class ProdOverlayTest {
                 "BOXOFFICE_DB_PASSWORD", "boxoffice-db/password",
                 "BOXOFFICE_AUTH_SECRET", "boxoffice-auth/jwt-secret",
                 "BOXOFFICE_ROOM_SECRET", "boxoffice-auth/room-secret",
+                "BOXOFFICE_CHALLENGE_SECRET", "boxoffice-auth/challenge-secret",
                 "BOXOFFICE_PAYMENTS_WEBHOOKSECRET", "boxoffice-payments/webhook-secret",
                 "BOXOFFICE_TICKETS_SECRET", "boxoffice-auth/ticket-secret");
         expected.forEach((name, secretAndKey) -> {

@@ -5,58 +5,165 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.ops.OpsMetrics;
+import org.boxoffice.grid.limits.VelocityLimits;
 import org.boxoffice.grid.room.WaitingRooms;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 /**
- * Stands in front of every hold: rate limits per account and per client address (429 with
- * Retry-After), and during a rush a valid pass for this account and this show (403
- * {@code PASS_REQUIRED} when missing or expired, 403 {@code PASS_INVALID} when forged or issued to
- * another account or show).
+ * Stands at the waiting room's door and in front of every hold, and counts what it turns away
+ * ({@link BotRefusal}, {@code boxoffice_bot_refusals_total}).
+ *
+ * <ul>
+ *   <li><b>The door</b> ({@code GET /v1/challenge} and joining a room): to join, a solved
+ *       proof-of-work challenge for this account and show ({@link Challenges}); then velocity limits
+ *       per account and per client address, cluster-wide (two grid buckets taken in parallel).</li>
+ *   <li><b>Holds</b>: the per-address limit on this member only (no grid call: a flood from one
+ *       address is cut by every member it reaches); during a rush a valid pass for this account and
+ *       show (403 {@code PASS_REQUIRED} when missing or expired, 403 {@code PASS_INVALID} when forged
+ *       or issued to another account or show), checked before any grid call; then, for a hold the
+ *       seat-map snapshot did not refuse, the per-account limit, cluster-wide (one grid bucket: one
+ *       entry processor on the account's partition).</li>
+ * </ul>
  */
 public final class AdmissionGate {
 
     /** The request header carrying the pass. */
     public static final HeaderName PASS_HEADER = HeaderNames.create("Queue-Pass");
+    /** The request header carrying a solved challenge (base64 of ALTCHA's v2 payload). */
+    public static final HeaderName SOLUTION_HEADER = HeaderNames.create("Challenge-Solution");
+    private static final HeaderName FORWARDED_FOR = HeaderNames.create("X-Forwarded-For");
+
+    /** What the gate needs to know and use. */
+    public record Limits(int holdsPerAccount, RateLimiter holdsPerAddress, int doorPerAccount, int doorPerAddress,
+                         boolean trustForwarded) {
+    }
 
     private final WaitingRooms rooms;
     private final PassTokens tokens;
-    private final RateLimiter perAccount;
-    private final RateLimiter perAddress;
+    private final Challenges challenges;
+    private final VelocityLimits velocity;
+    private final Limits limits;
+    private final OpsMetrics metrics;
+    private final Predicate<String> knownShow;
 
-    public AdmissionGate(WaitingRooms rooms, PassTokens tokens, RateLimiter perAccount, RateLimiter perAddress) {
+    public AdmissionGate(WaitingRooms rooms, PassTokens tokens, Challenges challenges, VelocityLimits velocity,
+                         Limits limits, OpsMetrics metrics, Predicate<String> knownShow) {
         this.rooms = rooms;
         this.tokens = tokens;
-        this.perAccount = perAccount;
-        this.perAddress = perAddress;
+        this.challenges = challenges;
+        this.velocity = velocity;
+        this.limits = limits;
+        this.metrics = metrics;
+        this.knownShow = knownShow;
     }
 
-    /** Returns whether the hold was let in through a rush (so a successful hold counts as a conversion). */
+    /**
+     * The checks in front of a hold that cost no grid call: the per-address limit and, during a rush,
+     * the pass. Returns whether the hold was let in through a rush (so a successful hold counts as a
+     * conversion).
+     */
     public boolean check(ServerRequest req, Principal caller, String showId) {
-        limit(perAccount.acquire(caller.accountId()), "this account");
-        limit(perAddress.acquire(req.remotePeer().host()), "this address");
-        if (!rooms.active(showId)) {
-            return false;
+        limit(limits.holdsPerAddress().acquire(clientAddress(req)) * 1000, showId, "this address");
+        boolean rush = rooms.active(showId);
+        if (rush) {
+            requirePass(req, caller, showId);
         }
+        return rush;
+    }
+
+    /**
+     * The per-account hold limit, cluster-wide: one entry processor on the account's bucket. Taken
+     * by a hold that goes on to the grid (past the seat-map snapshot, which answers most of an
+     * on-sale's attempts from memory): the limit guards the partitions and the referee, and a
+     * refusal the snapshot gives costs what a plain request costs.
+     */
+    public void limitHolds(Principal caller, String showId) {
+        limit(velocity.take("hold:acct:" + caller.accountId(), limits.holdsPerAccount()), showId, "this account");
+    }
+
+    private void requirePass(ServerRequest req, Principal caller, String showId) {
         Optional<String> pass = req.headers().first(PASS_HEADER);
         PassTokens.Check check = tokens.verify(pass.orElse(null), "pass");
         if (check.problem() == PassTokens.Problem.MISSING || check.problem() == PassTokens.Problem.EXPIRED) {
-            throw new ApiException(403, "PASS_REQUIRED", "this show is selling through its waiting room: join "
-                    + "POST /v1/shows/" + showId + "/queue and send the pass you get in the Queue-Pass header"
-                    + (check.problem() == PassTokens.Problem.EXPIRED ? " (your pass has expired)" : ""));
+            throw refuse(check.problem() == PassTokens.Problem.MISSING ? BotRefusal.PASS_MISSING : BotRefusal.PASS_EXPIRED,
+                    showId, "this show is selling through its waiting room: join POST /v1/shows/" + showId
+                            + "/queue and send the pass you get in the Queue-Pass header"
+                            + (check.problem() == PassTokens.Problem.EXPIRED ? " (your pass has expired)" : ""), Map.of());
         }
-        if (!check.ok() || !check.claims().accountId().equals(caller.accountId()) || !check.claims().showId().equals(showId)) {
-            throw new ApiException(403, "PASS_INVALID", "this pass was not issued to this account for this show");
+        if (!check.ok()) {
+            throw refuse(BotRefusal.PASS_INVALID, showId, "this pass was not issued to this account for this show", Map.of());
         }
-        return true;
+        if (!check.claims().accountId().equals(caller.accountId()) || !check.claims().showId().equals(showId)) {
+            throw refuse(BotRefusal.PASS_FOREIGN, showId, "this pass was not issued to this account for this show", Map.of());
+        }
     }
 
-    private static void limit(long retryAfterSeconds, String who) {
-        if (retryAfterSeconds > 0) {
-            throw new ApiException(429, "RATE_LIMITED", "too many hold requests from " + who + "; slow down",
-                    Map.of("retryAfterSeconds", retryAfterSeconds));
+    /**
+     * The door's velocity limits (asking for a challenge, joining a room): per account and per client
+     * address, both cluster-wide.
+     */
+    public void atTheDoor(ServerRequest req, Principal caller, String showId) {
+        long wait = velocity.take("door:acct:" + caller.accountId(), limits.doorPerAccount(),
+                "door:addr:" + clientAddress(req), limits.doorPerAddress());
+        limit(wait, showId, "this account or address");
+    }
+
+    /**
+     * Joining a room with a difficulty above 0 needs a solved challenge for this account and show.
+     * Checked before the door's limits: a join without a good solution is refused by two HMACs (a
+     * replay by one grid write), without taking from the buckets.
+     */
+    public void requireSolution(ServerRequest req, Principal caller, String showId, int difficulty) {
+        if (difficulty <= 0) {
+            return;
         }
+        String hint = "; get one with GET /v1/challenge?showId=" + showId + ", solve it and send it base64-encoded in the "
+                + "Challenge-Solution header";
+        switch (challenges.verify(req.headers().first(SOLUTION_HEADER).orElse(null), caller.accountId(), showId)) {
+            case OK -> { }
+            case MISSING -> throw refuse(BotRefusal.CHALLENGE_MISSING, showId,
+                    "joining this waiting room needs a solved challenge" + hint, Map.of());
+            case INVALID -> throw refuse(BotRefusal.CHALLENGE_INVALID, showId,
+                    "this challenge solution is not valid for this account and show" + hint, Map.of());
+            case EXPIRED -> throw refuse(BotRefusal.CHALLENGE_EXPIRED, showId, "this challenge has expired" + hint, Map.of());
+            case REPLAYED -> throw refuse(BotRefusal.CHALLENGE_REPLAYED, showId,
+                    "this challenge was used already; each is good for one join" + hint, Map.of());
+        }
+    }
+
+    /**
+     * The client's address: the peer's, or behind a load balancer that sets it
+     * ({@code boxoffice.limits.trustforwarded}) the last entry of {@code X-Forwarded-For}, the one
+     * that balancer added (entries before it are whatever the client claimed).
+     */
+    public String clientAddress(ServerRequest req) {
+        if (limits.trustForwarded()) {
+            Optional<String> forwarded = req.headers().first(FORWARDED_FOR);
+            if (forwarded.isPresent()) {
+                String list = forwarded.get();
+                String last = list.substring(list.lastIndexOf(',') + 1).trim();
+                if (!last.isEmpty() && last.length() <= 64) {
+                    return last;
+                }
+            }
+        }
+        return req.remotePeer().host();
+    }
+
+    private void limit(long retryAfterMillis, String showId, String who) {
+        if (retryAfterMillis > 0) {
+            long seconds = Math.max(1, (retryAfterMillis + 999) / 1000);
+            throw refuse(BotRefusal.RATE_LIMITED, showId, "too many requests from " + who + "; slow down",
+                    Map.of("retryAfterSeconds", seconds));
+        }
+    }
+
+    private ApiException refuse(BotRefusal refusal, String showId, String message, Map<String, Object> details) {
+        metrics.botRefusal(refusal.reason(), knownShow.test(showId) ? showId : "-");
+        return new ApiException(refusal.status(), refusal.code(), message, details);
     }
 }

@@ -28,7 +28,7 @@ import java.util.function.LongSupplier;
  * The waiting room over HTTP.
  *
  * <pre>
- * curl -X POST localhost:8080/v1/shows/echoes-berlin-1/queue -H "Authorization: Bearer $TOKEN"
+ * curl -X POST localhost:8080/v1/shows/echoes-berlin-1/queue -H "Authorization: Bearer $TOKEN" -H "Challenge-Solution: $SOLVED"
  * curl 'localhost:8080/v1/shows/echoes-berlin-1/queue/status?wait=20' -H "Authorization: Bearer $TOKEN" -H "Queue-Token: $QT"
  * curl localhost:8080/v1/shows/echoes-berlin-1/queue/summary
  * curl -X PUT localhost:8080/v1/admin/shows/echoes-berlin-1/queue -H "Authorization: Bearer $ADMIN" --json '{"mode":"ON","admissionRate":20}'
@@ -39,6 +39,8 @@ public final class QueueService implements HttpService {
 
     public static final HeaderName QUEUE_TOKEN = HeaderNames.create("Queue-Token");
     private static final int MAX_WAIT_SECONDS = 30;
+    /** A challenge above this would keep a phone busy for minutes. */
+    static final int MAX_DIFFICULTY = 100_000;
 
     private final Authenticator auth;
     private final ShowDirectory shows;
@@ -50,11 +52,19 @@ public final class QueueService implements HttpService {
     private final long tickMillis;
     private final LongSupplier clock;
     private final java.util.function.Consumer<String> onConfigured;
+    private final AdmissionGate gate;
+    private final int defaultDifficulty;
 
-    public QueueService(Authenticator auth, ShowDirectory shows, WaitingRooms rooms, PassTokens tokens, long passMillis,
-                        double defaultRate, double defaultSeatsPerBuyer, long tickMillis, LongSupplier clock,
-                        java.util.function.Consumer<String> onConfigured) {
+    /**
+     * @param defaultDifficulty the challenge difficulty of a room turned on without its own
+     * @param onConfigured      told of each show whose room an admin configured (for its metrics)
+     */
+    public QueueService(Authenticator auth, ShowDirectory shows, WaitingRooms rooms, PassTokens tokens, AdmissionGate gate,
+                        long passMillis, double defaultRate, double defaultSeatsPerBuyer, int defaultDifficulty,
+                        long tickMillis, LongSupplier clock, java.util.function.Consumer<String> onConfigured) {
         this.onConfigured = onConfigured;
+        this.gate = gate;
+        this.defaultDifficulty = defaultDifficulty;
         this.auth = auth;
         this.shows = shows;
         this.rooms = rooms;
@@ -83,9 +93,10 @@ public final class QueueService implements HttpService {
     private void join(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
         Show show = show(req);
-        if (!rooms.active(show.showId())) {
-            throw notActive(show);
-        }
+        RoomView room = rooms.summary(show.showId()).filter(r -> r.active(clock.getAsLong()))
+                .orElseThrow(() -> notActive(show));
+        gate.requireSolution(req, caller, show.showId(), room.challengeDifficulty());
+        gate.atTheDoor(req, caller, show.showId());
         RoomView v = rooms.join(show.showId(), caller.accountId()).orElseThrow(() -> notActive(show));
         String queueToken = tokens.queueToken(caller.accountId(), show.showId(), v.position(), tokenTtl(show));
         res.header(HeaderNames.CACHE_CONTROL, "private, no-store");
@@ -144,6 +155,7 @@ public final class QueueService implements HttpService {
             m.put("length", v.length() + (v.shuffled() ? 0 : v.preQueueSize()));
             m.put("admittedUpTo", v.admittedUpTo());
             m.put("admissionRate", v.ratePerSecond());
+            m.put("challengeDifficulty", v.challengeDifficulty());
         }
         res.header(HeaderNames.CACHE_CONTROL, "public, max-age=1, stale-while-revalidate=2");
         Json.send(res, 200, m);
@@ -161,7 +173,7 @@ public final class QueueService implements HttpService {
         Show show = show(req);
         JsonNode b = Json.body(req);
         b.fieldNames().forEachRemaining(f -> {
-            if (!Set.of("mode", "admissionRate", "seatsPerBuyer").contains(f)) {
+            if (!Set.of("mode", "admissionRate", "seatsPerBuyer", "challengeDifficulty").contains(f)) {
                 throw ApiException.badRequest("unknown field '" + f + "'");
             }
         });
@@ -174,7 +186,12 @@ public final class QueueService implements HttpService {
         }
         double rate = number(b, "admissionRate", defaultRate, 0.1, 100_000);
         double seatsPerBuyer = number(b, "seatsPerBuyer", defaultSeatsPerBuyer, 1, 100);
-        RoomView v = rooms.configure(show.showId(), mode, show.sale().opensAt(), rate, seatsPerBuyer, passMillis);
+        JsonNode d = b.get("challengeDifficulty");
+        if (d != null && !d.isNull() && (!d.isIntegralNumber() || !d.canConvertToInt() || d.asInt() < 0 || d.asInt() > MAX_DIFFICULTY)) {
+            throw ApiException.badRequest("'challengeDifficulty' is a whole number from 0 (no challenge) to " + MAX_DIFFICULTY);
+        }
+        int difficulty = d == null || d.isNull() ? defaultDifficulty : d.asInt();
+        RoomView v = rooms.configure(show.showId(), mode, show.sale().opensAt(), rate, seatsPerBuyer, passMillis, difficulty);
         onConfigured.accept(show.showId());
         Json.send(res, 200, adminBody(v));
     }
@@ -208,6 +225,7 @@ public final class QueueService implements HttpService {
         m.put("passes", v.validPasses());
         m.put("shuffled", v.shuffled());
         m.put("shuffleSeed", v.shuffled() ? Long.toString(v.seed()) : null);
+        m.put("challengeDifficulty", v.challengeDifficulty());
         return m;
     }
 

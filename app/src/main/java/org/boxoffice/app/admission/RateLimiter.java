@@ -5,10 +5,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 
 /**
- * Token buckets per key (an account, a client address), {@code perMinute} requests a minute with
- * bursts up to the same number. Per member: behind a load balancer that spreads one client over
- * n members the effective limit is up to n times higher, which is the usual trade for not
- * putting a grid round trip in front of every request.
+ * Token buckets per key on this member alone, {@code perMinute} requests a minute with bursts up to
+ * the same number. Used for the per-address limit on holds, which costs no grid call: behind a load
+ * balancer that spreads one client over n members its effective limit is up to n times higher. The
+ * limits that must hold across the cluster (per account, and at the waiting room's door) are grid
+ * buckets ({@link org.boxoffice.grid.limits.VelocityLimits}).
  */
 public final class RateLimiter {
 

@@ -2,7 +2,6 @@ package org.boxoffice.app.checkout;
 
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
-import org.boxoffice.app.http.ApiException;
 import org.boxoffice.domain.Booking;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.PaymentAttempt;
@@ -51,9 +50,9 @@ public final class BookingManager {
         this.clock = clock;
     }
 
-    /** The booking with its tickets, for its owner or an admin; 404 for anyone else. */
-    public BookingView get(Principal caller, String bookingId) {
-        return view(owned(caller, bookingId));
+    /** The booking with its tickets, for its owner or an admin; empty for anyone else. */
+    public Optional<BookingView> get(Principal caller, String bookingId) {
+        return owned(caller, bookingId).map(this::view);
     }
 
     /** The caller's bookings, newest first. */
@@ -61,39 +60,56 @@ public final class BookingManager {
         return bookings.bookingsOf(caller.accountId()).stream().map(this::view).toList();
     }
 
-    /** The QR image (PNG) of one ticket of a CONFIRMED booking. */
-    public byte[] qr(Principal caller, String bookingId, String seatId) {
-        Booking b = owned(caller, bookingId);
-        if (b.status() != Booking.Status.CONFIRMED || !b.seatIds().contains(seatId)) {
-            throw ApiException.notFound("ticket " + seatId + " of booking " + bookingId);
+    /** The QR image (PNG) of one ticket of a CONFIRMED booking of the caller's; empty if there is no such ticket. */
+    public Optional<byte[]> qr(Principal caller, String bookingId, String seatId) {
+        return owned(caller, bookingId)
+                .filter(b -> b.status() == Booking.Status.CONFIRMED && b.seatIds().contains(seatId))
+                .map(b -> QrCodes.png(codes.code(b.bookingId(), b.showId(), seatId)));
+    }
+
+    /** What became of a cancellation. */
+    public sealed interface Cancellation {
+        /** Cancelled and refunded (or it was already): the booking as it is now. */
+        record Done(BookingView booking) implements Cancellation {
         }
-        return QrCodes.png(codes.code(b.bookingId(), b.showId(), seatId));
+
+        /** No booking of the caller's has this id. */
+        record NotFound() implements Cancellation {
+        }
+
+        /** The show's policy no longer allows it; nothing changed. */
+        record Closed(int cancelHours, Instant cancellableUntil) implements Cancellation {
+        }
+
+        /** Recorded, but the refund could not be made now; it completes by itself. */
+        record RefundPending(long bookingId) implements Cancellation {
+        }
     }
 
     /**
      * Cancels a booking within the show's policy: refund first, then the seats go back on sale.
      * Cancelling a cancelled booking answers it as it is.
      */
-    public BookingView cancel(Principal caller, String bookingId) {
-        Booking b = owned(caller, bookingId);
+    public Cancellation cancel(Principal caller, String bookingId) {
+        Optional<Booking> found = owned(caller, bookingId);
+        if (found.isEmpty()) {
+            return new Cancellation.NotFound();
+        }
+        Booking b = found.get();
         Show show = show(b);
         if (b.status() == Booking.Status.CONFIRMED && !b.cancelling()) {
             long now = clock.getAsLong();
             if (!Booking.cancellable(show, now)) {
-                throw new ApiException(422, "CANCELLATION_CLOSED", "bookings for this show can be cancelled until "
-                        + show.cancelHours() + " hours before it starts",
-                        Map.of("cancellableUntil", Instant.ofEpochMilli(Booking.cancelDeadline(show))));
+                return new Cancellation.Closed(show.cancelHours(), Instant.ofEpochMilli(Booking.cancelDeadline(show)));
             }
             bookings.startCancellation(b.bookingId(), "cancelled by " + caller.accountId(), now);
         }
         finishCancellation(b.bookingId());
         Booking after = bookings.booking(b.bookingId()).orElseThrow();
         if (after.status() == Booking.Status.CONFIRMED) {
-            throw new ApiException(503, "PAYMENT_PROVIDER_UNAVAILABLE",
-                    "the refund could not be made now; the cancellation is recorded and completes by itself",
-                    Map.of("bookingId", b.bookingId(), "retryAfterSeconds", 5));
+            return new Cancellation.RefundPending(b.bookingId());
         }
-        return view(after);
+        return new Cancellation.Done(view(after));
     }
 
     /**
@@ -127,11 +143,11 @@ public final class BookingManager {
         bookings.cancelled(b.bookingId(), now);
     }
 
-    /** Checks a ticket at the gate (staff or admin): VALID once, ALREADY_USED after, INVALID otherwise. */
-    public Map<String, Object> verify(Principal caller, String code) {
-        if (!caller.hasRole("staff")) {
-            throw new ApiException(403, "FORBIDDEN", "checking tickets needs the staff or admin role");
-        }
+    /**
+     * Checks a ticket at the gate: VALID once, ALREADY_USED after, INVALID otherwise. The caller
+     * must hold the staff role (the web layer checks it before).
+     */
+    public Map<String, Object> verify(String code) {
         Map<String, Object> out = new LinkedHashMap<>();
         Optional<TicketCodes.Ticket> ticket = codes.read(code);
         if (ticket.isEmpty()) {
@@ -153,12 +169,9 @@ public final class BookingManager {
         return out;
     }
 
-    private Booking owned(Principal caller, String bookingId) {
-        Optional<Booking> b = parseId(bookingId).flatMap(bookings::booking);
-        if (b.isEmpty() || !(b.get().accountId().equals(caller.accountId()) || caller.isAdmin())) {
-            throw ApiException.notFound("booking " + bookingId);
-        }
-        return b.get();
+    private Optional<Booking> owned(Principal caller, String bookingId) {
+        return parseId(bookingId).flatMap(bookings::booking)
+                .filter(b -> b.accountId().equals(caller.accountId()) || caller.isAdmin());
     }
 
     private static Optional<Long> parseId(String id) {

@@ -7,6 +7,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.auth.Principal;
+import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Json;
 
 import java.util.Map;
@@ -41,18 +42,31 @@ public final class BookingsService implements HttpService {
 
     private void get(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
-        Json.send(res, 200, bookings.get(caller, req.path().pathParameters().get("bookingId")));
+        String bookingId = req.path().pathParameters().get("bookingId");
+        Json.send(res, 200, bookings.get(caller, bookingId).orElseThrow(() -> ApiException.notFound("booking " + bookingId)));
     }
 
     private void cancel(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
-        Json.send(res, 200, bookings.cancel(caller, req.path().pathParameters().get("bookingId")));
+        String bookingId = req.path().pathParameters().get("bookingId");
+        switch (bookings.cancel(caller, bookingId)) {
+            case BookingManager.Cancellation.Done done -> Json.send(res, 200, done.booking());
+            case BookingManager.Cancellation.NotFound notFound -> throw ApiException.notFound("booking " + bookingId);
+            case BookingManager.Cancellation.Closed closed -> throw new ApiException(422, "CANCELLATION_CLOSED",
+                    "bookings for this show can be cancelled until " + closed.cancelHours() + " hours before it starts",
+                    Map.of("cancellableUntil", closed.cancellableUntil()));
+            case BookingManager.Cancellation.RefundPending pending -> throw new ApiException(503, "PAYMENT_PROVIDER_UNAVAILABLE",
+                    "the refund could not be made now; the cancellation is recorded and completes by itself",
+                    Map.of("bookingId", pending.bookingId(), "retryAfterSeconds", 5));
+        }
     }
 
     private void qr(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
-        byte[] png = bookings.qr(caller, req.path().pathParameters().get("bookingId"),
-                req.path().pathParameters().get("seatId"));
+        String bookingId = req.path().pathParameters().get("bookingId");
+        String seatId = req.path().pathParameters().get("seatId");
+        byte[] png = bookings.qr(caller, bookingId, seatId)
+                .orElseThrow(() -> ApiException.notFound("ticket " + seatId + " of booking " + bookingId));
         res.header(HeaderNames.CONTENT_TYPE, "image/png");
         res.header(HeaderNames.CACHE_CONTROL, "private, max-age=300");
         res.send(png);

@@ -92,6 +92,9 @@ public final class CheckoutService implements HttpService {
         if (key.isEmpty()) {
             throw ApiException.badRequest("an Idempotency-Key header is required to pay");
         }
+        if (!Idempotency.validKey(key.get())) {
+            throw ApiException.badRequest(Idempotency.KEY_RULE);
+        }
         String recipient = Recipients.of(req, caller, recipientPattern);
         String fingerprint = "POST /v1/holds/" + holdId + "/checkout " + Json.write(body);
         String[] outcome = {"replayed"};    // stays so when the key's kept answer is replayed

@@ -1,6 +1,5 @@
 package org.boxoffice.app.checkout;
 
-import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.payments.SimulatedPaymentGateway;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.BookingRepository.ReportOutcome;
@@ -9,7 +8,6 @@ import org.boxoffice.domain.PaymentGateway;
 import org.boxoffice.domain.PaymentGateway.ChargeStatus;
 import org.boxoffice.domain.PaymentGatewayException;
 
-import java.util.Map;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 import java.util.logging.Logger;
@@ -54,8 +52,41 @@ public final class PaymentEvents {
         this.clock = clock;
     }
 
-    /** Applies {@code event}; returns what it did, for the response and the logs. */
-    public String apply(Event event) {
+    /** What became of an event. */
+    public sealed interface Outcome {
+        /** Taken (applied, ignored, a duplicate...): {@code what} says which, for the answer and the logs. */
+        record Taken(String what) implements Outcome {
+        }
+
+        /** It disagrees with the payment or with the provider's record; nothing changed. */
+        record Mismatch(String why) implements Outcome {
+        }
+
+        /** The provider could not be asked to confirm it now; nothing changed, deliver it again. */
+        record ProviderUnavailable() implements Outcome {
+        }
+    }
+
+    /** Why an event is refused, found deep in a check: turned into an {@link Outcome} by {@link #apply}. */
+    private static final class Refused extends RuntimeException {
+        private final Outcome outcome;
+
+        Refused(Outcome outcome) {
+            super(null, null, false, false);
+            this.outcome = outcome;
+        }
+    }
+
+    /** Applies {@code event}; says what it did. */
+    public Outcome apply(Event event) {
+        try {
+            return new Outcome.Taken(take(event));
+        } catch (Refused r) {
+            return r.outcome;
+        }
+    }
+
+    private String take(Event event) {
         long now = clock.getAsLong();
         return switch (event.type()) {
             case SimulatedPaymentGateway.EVENT_CAPTURED -> {
@@ -104,8 +135,8 @@ public final class PaymentEvents {
      * under its key (empty otherwise: the event then changes nothing but being remembered), checked
      * to agree with the event and the attempt: the amount and currency the event states are the
      * attempt's, and the provider has the charge in state {@code claimed}, for that amount, under
-     * the charge id the event names. Throws 422 if anything disagrees, 503 if the provider cannot
-     * be asked now.
+     * the charge id the event names. Refuses ({@link Outcome.Mismatch}) if anything disagrees, or
+     * ({@link Outcome.ProviderUnavailable}) if the provider cannot be asked now.
      */
     private Optional<ChargeStatus> confirmed(Event event, ChargeStatus.State claimed) {
         Optional<PaymentAttempt> found = bookings.paymentByKey(event.idempotencyKey());
@@ -122,9 +153,7 @@ public final class PaymentEvents {
         try {
             charge = gateway.status(event.idempotencyKey());
         } catch (PaymentGatewayException e) {
-            throw new ApiException(503, "PAYMENT_PROVIDER_UNAVAILABLE",
-                    "the payment provider could not confirm this event now; deliver it again later",
-                    Map.of("retryAfterSeconds", 5));
+            throw new Refused(new Outcome.ProviderUnavailable());
         }
         if (charge.isEmpty()) {
             throw mismatch(event, "the provider has no charge under this key");
@@ -138,11 +167,10 @@ public final class PaymentEvents {
         return charge;
     }
 
-    private static ApiException mismatch(Event event, String why) {
+    private static Refused mismatch(Event event, String why) {
         LOG.warning(() -> "payment event " + event.id() + " (" + event.type() + ", " + event.idempotencyKey()
                 + ") refused, nothing changed: " + why);
-        return new ApiException(422, "PAYMENT_MISMATCH", "this event disagrees with the payment or with the "
-                + "provider's record of the charge (" + why + "); nothing was changed");
+        return new Refused(new Outcome.Mismatch(why));
     }
 
     /** A captured attempt whose settlement has not started (an earlier delivery may have been cut short). */

@@ -70,9 +70,18 @@ public final class PaymentWebhookService implements HttpService {
                     + " header is missing or does not match the body");
         }
         PaymentEvents.Event event = parse(body);
-        String outcome = events.apply(event);
-        Json.send(res, 200, Map.of("received", event.id(), "outcome", outcome));
-        return outcome.toLowerCase(java.util.Locale.ROOT);
+        return switch (events.apply(event)) {
+            case PaymentEvents.Outcome.Taken taken -> {
+                Json.send(res, 200, Map.of("received", event.id(), "outcome", taken.what()));
+                yield taken.what().toLowerCase(java.util.Locale.ROOT);
+            }
+            case PaymentEvents.Outcome.Mismatch mismatch -> throw new ApiException(422, "PAYMENT_MISMATCH",
+                    "this event disagrees with the payment or with the provider's record of the charge ("
+                            + mismatch.why() + "); nothing was changed");
+            case PaymentEvents.Outcome.ProviderUnavailable unavailable -> throw new ApiException(503,
+                    "PAYMENT_PROVIDER_UNAVAILABLE", "the payment provider could not confirm this event now; deliver it again later",
+                    Map.of("retryAfterSeconds", 5));
+        };
     }
 
     static PaymentEvents.Event parse(byte[] body) {

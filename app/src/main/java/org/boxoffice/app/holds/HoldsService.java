@@ -98,6 +98,8 @@ public final class HoldsService implements HttpService {
             Json.sendBytes(res, Refusals.status(Rejection.SEATS_UNAVAILABLE), refused.get());
             return Rejection.SEATS_UNAVAILABLE.name();
         }
+        // only a hold going on to the grid takes from the account's cluster-wide bucket
+        gate.limitHolds(caller, showId);
         if (key.isEmpty()) {
             HoldManager.Outcome outcome = hold(caller, showId, request, throughRoom);
             if (outcome instanceof HoldManager.Outcome.Held held) {
@@ -108,6 +110,9 @@ public final class HoldsService implements HttpService {
                 Json.sendRaw(res, reply.status(), reply.body());
             }
             return outcomeName(outcome);
+        }
+        if (!Idempotency.validKey(key.get())) {
+            throw ApiException.badRequest(Idempotency.KEY_RULE);
         }
         String fingerprint = "POST /v1/shows/" + showId + "/holds " + Json.write(body);
         String[] name = {"replayed"};   // stays so when the key's kept answer is replayed: not a new hold

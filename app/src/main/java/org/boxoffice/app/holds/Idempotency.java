@@ -2,7 +2,7 @@ package org.boxoffice.app.holds;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.http.JsonBytes;
 import org.boxoffice.grid.GridMaps;
 import org.boxoffice.grid.StoredResponse;
 import org.boxoffice.mapstore.DatabaseException;
@@ -128,9 +128,24 @@ public final class Idempotency implements AutoCloseable {
         }
     }
 
+    /** Whether {@code key} can be an Idempotency-Key: 1 to 255 characters ({@link #KEY_RULE}). */
+    public static boolean validKey(String key) {
+        return !key.isEmpty() && key.length() <= 255;
+    }
+
+    /** What {@link #validKey} asks, for the 400 a service answers to a bad key. */
+    public static final String KEY_RULE = "Idempotency-Key must be 1 to 255 characters";
+
+    /**
+     * Runs {@code action} once per key: a retry gets the first answer. A key reused for another
+     * request is answered 422 {@code IDEMPOTENCY_KEY_REUSED}, a retry while the first request still
+     * runs 409 {@code REQUEST_IN_PROGRESS}; neither runs the action.
+     *
+     * @param key a {@linkplain #validKey valid} key
+     */
     public Reply execute(String accountId, String key, String fingerprint, Supplier<Reply> action) {
-        if (key.isEmpty() || key.length() > 255) {
-            throw ApiException.badRequest("Idempotency-Key must be 1 to 255 characters");
+        if (!validKey(key)) {
+            throw new IllegalArgumentException(KEY_RULE);
         }
         String mapKey = accountId + "\u0000" + key;
         String hash = sha256(fingerprint);
@@ -149,7 +164,7 @@ public final class Idempotency implements AutoCloseable {
                     map.set(mapKey, new StoredResponse(b.requestHash(), b.status(), b.body(), b.createdAt()),
                             Math.max(1, b.createdAt() + REMEMBER_MILLIS - clock.getAsLong()), TimeUnit.MILLISECONDS);
                     if (!b.requestHash().equals(hash)) {
-                        throw reused();
+                        return reused();
                     }
                     return new Reply(b.status(), b.body());
                 }
@@ -170,7 +185,7 @@ public final class Idempotency implements AutoCloseable {
             return reply;
         }
         if (!existing.requestHash().equals(hash)) {
-            throw reused();
+            return reused();
         }
         long deadline = clock.getAsLong() + WAIT_FOR_FIRST_MILLIS;
         StoredResponse current = existing;
@@ -182,7 +197,7 @@ public final class Idempotency implements AutoCloseable {
             return execute(accountId, key, fingerprint, action);
         }
         if (current.inFlight()) {
-            throw new ApiException(409, "REQUEST_IN_PROGRESS", "a request with this Idempotency-Key is still running");
+            return error(409, "REQUEST_IN_PROGRESS", "a request with this Idempotency-Key is still running");
         }
         return new Reply(current.status(), current.body());
     }
@@ -205,9 +220,13 @@ public final class Idempotency implements AutoCloseable {
         }
     }
 
-    private static ApiException reused() {
-        return ApiException.unprocessable("IDEMPOTENCY_KEY_REUSED",
-                "this Idempotency-Key was used for a different request; use a new key");
+    private static Reply reused() {
+        return error(422, "IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was used for a different request; use a new key");
+    }
+
+    private static Reply error(int status, String code, String message) {
+        return new Reply(status, new String(new JsonBytes().field("error", code).field("message", message).toBytes(),
+                StandardCharsets.UTF_8));
     }
 
     private static void sleep() {

@@ -147,6 +147,21 @@ public final class OpsMetrics {
         counter(name, description, List.of(Tag.create(tag, value))).increment(n);
     }
 
+    /**
+     * A request turned away as automated or unadmitted traffic: {@code reason} is a
+     * {@code BotRefusal}'s label, {@code show} the show it was for ({@code "-"} when none or unknown,
+     * so a client cannot make up labels).
+     */
+    public void botRefusal(String reason, String show) {
+        counter("boxoffice_bot_refusals", "requests refused as automated or unadmitted traffic, by reason and show",
+                List.of(Tag.create("reason", reason), Tag.create("show", show))).increment();
+    }
+
+    /** Counts an event with one tag. */
+    public void count(String name, String description, String tag, String value) {
+        count(name, description, tag, value, 1);
+    }
+
     /** Counts one answered HTTP request by method, route template and status ({@code HttpRequestMeter}). */
     public void request(String method, String route, int status) {
         requests.computeIfAbsent(new RequestKey(method, route, status), k -> registry.getOrCreate(

@@ -129,11 +129,15 @@ public final class BoxofficeApi {
         void on(HttpConnection c, int index) throws IOException;
     }
 
-    /** Turns the show's waiting room on, admitting {@code ratePerSecond} buyers a second. */
-    public void openWaitingRoom(String adminToken, String showId, double ratePerSecond) {
+    /**
+     * Turns the show's waiting room on, admitting {@code ratePerSecond} buyers a second, its door asking
+     * a proof of work of {@code challengeDifficulty} key derivations on average (0: none).
+     */
+    public void openWaitingRoom(String adminToken, String showId, double ratePerSecond, int challengeDifficulty) {
         try (HttpConnection c = connect()) {
             c.send("PUT", "/v1/admin/shows/" + showId + "/queue", adminToken, null, null,
-                    "{\"mode\":\"ON\",\"admissionRate\":" + ratePerSecond + "}").expect(200, "waiting room of " + showId);
+                    "{\"mode\":\"ON\",\"admissionRate\":" + ratePerSecond + ",\"challengeDifficulty\":"
+                            + challengeDifficulty + "}").expect(200, "waiting room of " + showId);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -150,11 +154,33 @@ public final class BoxofficeApi {
     public List<QueuePlace> joinQueue(String showId, List<String> tokens, int parallelism) throws InterruptedException {
         QueuePlace[] out = new QueuePlace[tokens.size()];
         overConnections(tokens.size(), parallelism, "joining the waiting room", (c, i) -> {
-            JsonNode j = c.post("/v1/shows/" + showId + "/queue", tokens.get(i), null)
-                    .expect(200, "joining the queue of " + showId).json();
+            JsonNode j = join(c, showId, tokens.get(i), fanAddress(i)).expect(200, "joining the queue of " + showId).json();
             out[i] = new QueuePlace(j.path("queueToken").asText(), j.path("position").asLong());
         });
         return List.of(out);
+    }
+
+    /**
+     * Joins a waiting room through its door as a fan's browser does, from {@code address} (sent as
+     * {@code X-Forwarded-For}, which the bench's service trusts): asks for a challenge, solves it and
+     * joins with the solution; joins without one when the room asks none.
+     */
+    public static HttpResponse join(HttpConnection c, String showId, String token, String address) throws IOException {
+        String from = "X-Forwarded-For: " + address;
+        HttpResponse challenge = c.send("GET", "/v1/challenge?showId=" + showId, token, null, from, null);
+        String solution = null;
+        if (challenge.status() == 200) {
+            solution = ChallengeSolver.solve(challenge.json());
+        } else if (challenge.status() != 409) {
+            challenge.expect(200, "a challenge for " + showId);
+        }
+        return c.send("POST", "/v1/shows/" + showId + "/queue", token, null,
+                solution == null ? from : from + "\r\nChallenge-Solution: " + solution, null);
+    }
+
+    /** A client address of its own for the {@code i}th fan (fans reach the service from many networks). */
+    public static String fanAddress(int i) {
+        return "10." + ((i >> 16) & 255) + "." + ((i >> 8) & 255) + "." + (i & 255);
     }
 
     /** Creates a show; returns the service's answer ({@code showId}, {@code seatCount}, {@code blocks}, ...). */

@@ -19,17 +19,19 @@ import com.hazelcast.spi.merge.DiscardMergePolicy;
 import com.hazelcast.splitbrainprotection.SplitBrainProtectionOn;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-import org.boxoffice.domain.CatalogRepository;
-import org.boxoffice.domain.InventoryRepository;
-import org.boxoffice.domain.WaitlistRepository;
-import org.boxoffice.grid.AllowanceMapLoader;
+import com.hazelcast.collection.QueueStoreFactory;
+import com.hazelcast.map.MapLoader;
+import com.hazelcast.map.MapStore;
+import org.boxoffice.domain.AccountAllowance;
+import org.boxoffice.domain.SeatBlock;
+import org.boxoffice.domain.WaitlistEntry;
+import org.boxoffice.grid.AllowanceKey;
+import org.boxoffice.grid.BlockKey;
 import org.boxoffice.grid.GridMaps;
 import org.boxoffice.grid.GridSettings;
-import org.boxoffice.grid.InventoryMapStore;
-import org.boxoffice.grid.catalog.EventListingLoader;
+import org.boxoffice.grid.catalog.EventListing;
 import org.boxoffice.grid.serialization.GridSerializers;
 import org.boxoffice.grid.waitlist.WaitlistOffers;
-import org.boxoffice.grid.waitlist.WaitlistQueueStore;
 import org.boxoffice.grid.waitlist.Waitlists;
 
 /**
@@ -49,16 +51,26 @@ public final class GridMember {
     private GridMember() {
     }
 
-    public static Config config(GridSettings settings, InventoryRepository inventory, CatalogRepository catalog) {
-        return config(settings, inventory, catalog, null);
+    /**
+     * What the member loads from and writes through to: the durable referee's stores (the
+     * PostgreSQL ones live in the {@code mapstore} module; grid tests pass in-memory ones).
+     *
+     * @param inventory  write-through store of the seat blocks
+     * @param allowances loader of an account's allowance in a show
+     * @param listings   loader of the catalog's event listings
+     * @param waitlists  store of the waitlist queues, or null to keep them in memory only (grid tests of other parts)
+     */
+    public record Stores(MapStore<BlockKey, SeatBlock> inventory, MapLoader<AllowanceKey, AccountAllowance> allowances,
+                         MapLoader<String, EventListing> listings, QueueStoreFactory<WaitlistEntry> waitlists) {
+        public Stores {
+            java.util.Objects.requireNonNull(inventory, "inventory");
+            java.util.Objects.requireNonNull(allowances, "allowances");
+            java.util.Objects.requireNonNull(listings, "listings");
+        }
     }
 
-    /**
-     * The member's configuration; {@code waitlist} persists the waitlist queues ({@code waitlist@<showId>})
-     * through a QueueStore, or null keeps them in memory only (grid tests of other parts).
-     */
-    public static Config config(GridSettings settings, InventoryRepository inventory, CatalogRepository catalog,
-                                WaitlistRepository waitlist) {
+    /** The member's configuration. */
+    public static Config config(GridSettings settings, Stores stores) {
         Config config = new Config();
         config.setClusterName(settings.clusterName());
         config.setInstanceName(settings.clusterName() + "-" + settings.port() + "-" + System.nanoTime());
@@ -123,7 +135,7 @@ public final class GridMember {
                 .setMergePolicyConfig(new MergePolicyConfig(DiscardMergePolicy.class.getName(), 100));
         inventoryMap.setMapStoreConfig(new MapStoreConfig()
                 .setEnabled(true)
-                .setImplementation(new InventoryMapStore(inventory))
+                .setImplementation(stores.inventory())
                 .setWriteDelaySeconds(0)
                 .setInitialLoadMode(MapStoreConfig.InitialLoadMode.LAZY));
         config.addMapConfig(inventoryMap);
@@ -139,7 +151,7 @@ public final class GridMember {
                 .setMaxIdleSeconds(3600);
         allowances.setMapStoreConfig(new MapStoreConfig()
                 .setEnabled(true)
-                .setImplementation(new AllowanceMapLoader(inventory))
+                .setImplementation(stores.allowances())
                 .setInitialLoadMode(MapStoreConfig.InitialLoadMode.LAZY));
         config.addMapConfig(allowances);
 
@@ -157,34 +169,41 @@ public final class GridMember {
                 .setBackupCount(settings.backupCount())
                 .setSplitBrainProtectionName(settings.quorum() > 1 ? GridMaps.QUORUM : null));
 
+        // velocity limits: token buckets, one per limited key; nobody waits for their backup, and
+        // a bucket idle for longer than it takes to refill is dropped (see VelocityLimits)
+        config.addMapConfig(new MapConfig(org.boxoffice.grid.limits.VelocityLimits.MAP)
+                .setInMemoryFormat(InMemoryFormat.OBJECT)
+                .setBackupCount(0)
+                .setAsyncBackupCount(Math.min(1, settings.backupCount()))
+                .setMaxIdleSeconds(org.boxoffice.grid.limits.VelocityLimits.IDLE_SECONDS));
+
+        // challenges already used: a replay must be refused even after a member is lost, so one backup
+        config.addMapConfig(new MapConfig(org.boxoffice.grid.limits.SpentChallenges.MAP)
+                .setBackupCount(settings.backupCount()));
+
         MapConfig events = new MapConfig(GridMaps.CATALOG_EVENTS).setBackupCount(settings.backupCount());
         events.setMapStoreConfig(new MapStoreConfig()
                 .setEnabled(true)
-                .setImplementation(new EventListingLoader(catalog))
+                .setImplementation(stores.listings())
                 .setInitialLoadMode(MapStoreConfig.InitialLoadMode.EAGER));
         config.addMapConfig(events);
 
         // one waitlist queue per show, on the show id's partition; its store writes an entry to
-        // PostgreSQL before the queue holds it (see Waitlists, WaitlistQueueStore)
+        // PostgreSQL before the queue holds it (see Waitlists)
         QueueConfig waitlistQueue = new QueueConfig(Waitlists.CONFIG_NAME)
                 .setBackupCount(settings.backupCount())
                 .setSplitBrainProtectionName(settings.quorum() > 1 ? GridMaps.QUORUM : null);
-        if (waitlist != null) {
+        if (stores.waitlists() != null) {
             waitlistQueue.setQueueStoreConfig(new QueueStoreConfig().setEnabled(true)
-                    .setFactoryImplementation(WaitlistQueueStore.factory(waitlist)));
+                    .setFactoryImplementation(stores.waitlists()));
         }
         config.addQueueConfig(waitlistQueue);
         config.addExecutorConfig(new ExecutorConfig(WaitlistOffers.EXECUTOR).setPoolSize(2));
         return config;
     }
 
-    public static HazelcastInstance start(GridSettings settings, InventoryRepository inventory, CatalogRepository catalog) {
-        return start(settings, inventory, catalog, null);
-    }
-
-    public static HazelcastInstance start(GridSettings settings, InventoryRepository inventory, CatalogRepository catalog,
-                                          WaitlistRepository waitlist) {
-        HazelcastInstance hz = Hazelcast.newHazelcastInstance(config(settings, inventory, catalog, waitlist));
+    public static HazelcastInstance start(GridSettings settings, Stores stores) {
+        HazelcastInstance hz = Hazelcast.newHazelcastInstance(config(settings, stores));
         // After a split-brain merge, this member's copy of the inventory may be from the side that
         // lost; drop it so every block reloads from the referee on its next use.
         hz.getLifecycleService().addLifecycleListener(event -> {

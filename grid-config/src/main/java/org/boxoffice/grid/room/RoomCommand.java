@@ -3,8 +3,9 @@ package org.boxoffice.grid.room;
 /** A change or read asked of one waiting room; deterministic in its fields. */
 public sealed interface RoomCommand {
 
+    /** @param challengeDifficulty key derivations a joining fan's device runs on average (0: no challenge) */
     record Configure(String showId, WaitingRoom.Mode mode, long opensAt, double ratePerSecond, double seatsPerBuyer,
-                     long passMillis) implements RoomCommand {
+                     long passMillis, int challengeDifficulty) implements RoomCommand {
     }
 
     record Join(String accountId, long now, long seedIfOpening) implements RoomCommand {

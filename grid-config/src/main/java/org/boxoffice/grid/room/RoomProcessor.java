@@ -17,9 +17,8 @@ public record RoomProcessor(RoomCommand command) implements EntryProcessor<Strin
         if (command instanceof RoomCommand.Configure c) {
             if (room == null) {
                 room = new WaitingRoom(c.showId(), c.mode(), c.opensAt(), c.ratePerSecond(), c.seatsPerBuyer(), c.passMillis());
-            } else {
-                room.configure(c.mode(), c.opensAt(), c.ratePerSecond(), c.seatsPerBuyer(), c.passMillis());
             }
+            room.configure(c.mode(), c.opensAt(), c.ratePerSecond(), c.seatsPerBuyer(), c.passMillis(), c.challengeDifficulty());
             entry.setValue(room);
             return room.view(null);
         }

@@ -13,7 +13,8 @@ public final class RoomProcessorSerializer implements CompactSerializer<RoomProc
         long seed = in.readInt64("seed");
         RoomCommand c = switch (in.readString("kind")) {
             case "CONFIGURE" -> new RoomCommand.Configure(in.readString("showId"), WaitingRoom.Mode.valueOf(in.readString("mode")),
-                    in.readInt64("opensAt"), in.readFloat64("rate"), in.readFloat64("seatsPerBuyer"), in.readInt64("passMillis"));
+                    in.readInt64("opensAt"), in.readFloat64("rate"), in.readFloat64("seatsPerBuyer"), in.readInt64("passMillis"),
+                    in.readInt32("challengeDifficulty"));
             case "JOIN" -> new RoomCommand.Join(account, now, seed);
             case "TICK" -> new RoomCommand.Tick(now, in.readInt32("available"), seed);
             case "CONVERTED" -> new RoomCommand.Converted(now);
@@ -36,10 +37,12 @@ public final class RoomProcessorSerializer implements CompactSerializer<RoomProc
         double seatsPerBuyer = 0;
         long passMillis = 0;
         int available = 0;
+        int difficulty = 0;
         switch (p.command()) {
             case RoomCommand.Configure c -> {
                 kind = "CONFIGURE"; showId = c.showId(); mode = c.mode().name(); opensAt = c.opensAt();
                 rate = c.ratePerSecond(); seatsPerBuyer = c.seatsPerBuyer(); passMillis = c.passMillis();
+                difficulty = c.challengeDifficulty();
             }
             case RoomCommand.Join j -> {
                 kind = "JOIN"; account = j.accountId(); now = j.now(); seed = j.seedIfOpening();
@@ -65,6 +68,7 @@ public final class RoomProcessorSerializer implements CompactSerializer<RoomProc
         out.writeFloat64("seatsPerBuyer", seatsPerBuyer);
         out.writeInt64("passMillis", passMillis);
         out.writeInt32("available", available);
+        out.writeInt32("challengeDifficulty", difficulty);
     }
 
     @Override

@@ -11,10 +11,13 @@ package org.boxoffice.grid.room;
  * @param inPreQueue    the account waits in the pre-queue for the opening shuffle
  * @param admittedAt    when the account's position was admitted (its pass is valid from then), 0 if it
  *                      is not admitted or its pass has expired
+ * @param challengeDifficulty key derivations the door's proof-of-work asks of a joining fan on
+ *                      average; 0 when joining needs no challenge
  */
 public record RoomView(String showId, WaitingRoom.Mode mode, long opensAt, double ratePerSecond, double seatsPerBuyer,
                        long passMillis, boolean shuffled, long seed, long length, int preQueueSize, long admittedUpTo,
-                       long validPasses, long position, boolean inPreQueue, long admittedAt) {
+                       long validPasses, long position, boolean inPreQueue, long admittedAt,
+                       int challengeDifficulty) {
 
     public boolean admitted() {
         return position > 0 && position <= admittedUpTo;

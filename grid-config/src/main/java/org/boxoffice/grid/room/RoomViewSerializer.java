@@ -11,7 +11,7 @@ public final class RoomViewSerializer implements CompactSerializer<RoomView> {
                 in.readFloat64("rate"), in.readFloat64("seatsPerBuyer"), in.readInt64("passMillis"), in.readBoolean("shuffled"),
                 in.readInt64("seed"), in.readInt64("length"), in.readInt32("preQueueSize"), in.readInt64("admittedUpTo"),
                 in.readInt64("validPasses"), in.readInt64("position"), in.readBoolean("inPreQueue"),
-                in.readInt64("admittedAt"));
+                in.readInt64("admittedAt"), in.readInt32("challengeDifficulty"));
     }
 
     @Override
@@ -31,6 +31,7 @@ public final class RoomViewSerializer implements CompactSerializer<RoomView> {
         out.writeInt64("position", v.position());
         out.writeBoolean("inPreQueue", v.inPreQueue());
         out.writeInt64("admittedAt", v.admittedAt());
+        out.writeInt32("challengeDifficulty", v.challengeDifficulty());
     }
 
     @Override

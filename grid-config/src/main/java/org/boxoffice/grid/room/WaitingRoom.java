@@ -36,6 +36,8 @@ public final class WaitingRoom {
     double ratePerSecond;
     double seatsPerBuyer;
     long passMillis;
+    /** Key derivations the door's challenge asks of a joining fan on average; 0: joining needs no challenge. */
+    int challengeDifficulty;
     final List<String> preQueue;
     final Set<String> preQueued;
     boolean shuffled;
@@ -91,8 +93,10 @@ public final class WaitingRoom {
     }
 
     /** Changes the room's settings; the queue itself is kept. */
-    void configure(Mode mode, long opensAt, double ratePerSecond, double seatsPerBuyer, long passMillis) {
+    void configure(Mode mode, long opensAt, double ratePerSecond, double seatsPerBuyer, long passMillis,
+                   int challengeDifficulty) {
         this.mode = mode;
+        this.challengeDifficulty = challengeDifficulty;
         this.opensAt = opensAt;
         this.ratePerSecond = ratePerSecond;
         this.seatsPerBuyer = seatsPerBuyer;
@@ -191,7 +195,7 @@ public final class WaitingRoom {
         boolean pre = accountId != null && position == null && preQueued.contains(accountId);
         long p = position == null ? 0 : position;
         return new RoomView(showId, mode, opensAt, ratePerSecond, seatsPerBuyer, passMillis, shuffled, seed,
-                nextPosition - 1, preQueue.size(), admittedUpTo, validPasses(), p, pre, admittedAt(p));
+                nextPosition - 1, preQueue.size(), admittedUpTo, validPasses(), p, pre, admittedAt(p), challengeDifficulty);
     }
 
     public String showId() {

@@ -32,11 +32,13 @@ public final class WaitingRoomSerializer implements CompactSerializer<WaitingRoo
         for (long t : in.readArrayOfInt64("conversions")) {
             conversions.add(t);
         }
-        return new WaitingRoom(in.readString("showId"), WaitingRoom.Mode.valueOf(in.readString("mode")),
+        WaitingRoom room = new WaitingRoom(in.readString("showId"), WaitingRoom.Mode.valueOf(in.readString("mode")),
                 in.readInt64("opensAt"), in.readFloat64("rate"), in.readFloat64("seatsPerBuyer"), in.readInt64("passMillis"),
                 new ArrayList<>(Arrays.asList(in.readArrayOfString("preQueue"))), in.readBoolean("shuffled"),
                 in.readInt64("seed"), map, in.readInt64("nextPosition"), in.readInt64("admittedUpTo"),
                 in.readFloat64("credit"), in.readInt64("lastTick"), admissions, conversions);
+        room.challengeDifficulty = in.readInt32("challengeDifficulty");
+        return room;
     }
 
     @Override
@@ -54,6 +56,7 @@ public final class WaitingRoomSerializer implements CompactSerializer<WaitingRoo
         out.writeFloat64("rate", r.ratePerSecond);
         out.writeFloat64("seatsPerBuyer", r.seatsPerBuyer);
         out.writeInt64("passMillis", r.passMillis);
+        out.writeInt32("challengeDifficulty", r.challengeDifficulty);
         out.writeArrayOfString("preQueue", r.preQueue.toArray(String[]::new));
         out.writeBoolean("shuffled", r.shuffled);
         out.writeInt64("seed", r.seed);

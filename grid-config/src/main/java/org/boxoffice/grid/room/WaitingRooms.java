@@ -50,11 +50,17 @@ public final class WaitingRooms implements AutoCloseable {
         ticker.scheduleWithFixedDelay(this::tickOwnedRooms, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
     }
 
-    /** Creates or changes a show's room. */
+    /** Creates or changes a show's room, with no challenge at its door. */
     public RoomView configure(String showId, WaitingRoom.Mode mode, long opensAt, double ratePerSecond,
                               double seatsPerBuyer, long passMillis) {
+        return configure(showId, mode, opensAt, ratePerSecond, seatsPerBuyer, passMillis, 0);
+    }
+
+    /** Creates or changes a show's room; {@code challengeDifficulty} 0 lets fans join without a challenge. */
+    public RoomView configure(String showId, WaitingRoom.Mode mode, long opensAt, double ratePerSecond,
+                              double seatsPerBuyer, long passMillis, int challengeDifficulty) {
         RoomView v = map.executeOnKey(showId, new RoomProcessor(new RoomCommand.Configure(showId, mode, opensAt,
-                ratePerSecond, seatsPerBuyer, passMillis)));
+                ratePerSecond, seatsPerBuyer, passMillis, challengeDifficulty)));
         cache.put(showId, new Cached(v, clock.getAsLong()));
         return v;
     }

@@ -14,7 +14,7 @@ import java.util.Objects;
  * key, so a show's line lives on the same partition as the show's waiting room. Item order is
  * arrival order at that one partition, which makes it the line's first-come-first-served order.
  *
- * <p>Every change goes through the queue's store first ({@link WaitlistQueueStore}): an entry is in
+ * <p>Every change goes through the queue's store first (mapstore's WaitlistQueueStore): an entry is in
  * PostgreSQL before it is in the queue, and a store that refuses it (the account already waits)
  * fails the offer. Thread-safe.
  */

@@ -21,6 +21,7 @@ import org.boxoffice.grid.InMemoryInventoryRepository;
 import org.boxoffice.grid.Inventory;
 import org.boxoffice.grid.ShowSnapshots;
 import org.boxoffice.grid.TestGrid;
+import org.boxoffice.mapstore.GridStores;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -62,8 +63,8 @@ class WaitlistGridTest {
         }
         List<HazelcastInstance> started = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            started.add(GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port + i, all, 1), inventoryRepo,
-                    TestGrid.EMPTY_CATALOG, waitlistRepo));
+            started.add(GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port + i, all, 1),
+                    GridStores.of(inventoryRepo, TestGrid.EMPTY_CATALOG, waitlistRepo)));
         }
         members.addAll(started);
         return started;

@@ -1,5 +1,6 @@
-package org.boxoffice.grid;
+package org.boxoffice.mapstore;
 
+import org.boxoffice.grid.AllowanceKey;
 import com.hazelcast.map.MapLoader;
 import org.boxoffice.domain.AccountAllowance;
 import org.boxoffice.domain.InventoryRepository;

@@ -1,5 +1,6 @@
-package org.boxoffice.grid.catalog;
+package org.boxoffice.mapstore;
 
+import org.boxoffice.grid.catalog.EventListing;
 import com.hazelcast.map.MapLoader;
 import org.boxoffice.domain.CatalogRepository;
 import org.boxoffice.domain.Event;

@@ -1,9 +1,10 @@
-package org.boxoffice.grid.waitlist;
+package org.boxoffice.mapstore;
 
 import com.hazelcast.collection.QueueStore;
 import com.hazelcast.collection.QueueStoreFactory;
 import org.boxoffice.domain.WaitlistEntry;
 import org.boxoffice.domain.WaitlistRepository;
+import org.boxoffice.grid.waitlist.Waitlists;
 
 import java.util.Collection;
 import java.util.LinkedHashSet;

@@ -1,5 +1,6 @@
-package org.boxoffice.grid;
+package org.boxoffice.mapstore;
 
+import org.boxoffice.grid.BlockKey;
 import com.hazelcast.map.MapStore;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.SeatBlock;

@@ -1,0 +1,38 @@
+package org.boxoffice.app.admission;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/** The protocol's pieces on their own: the key derivation browsers run, and the signed JSON. */
+class ChallengesTest {
+
+    @Test
+    void theKeyDerivation_isPbkdf2HmacSha256_asWebCryptoComputesIt() {
+        byte[] nonce = new byte[16];
+        byte[] salt = new byte[16];
+        for (int i = 0; i < 16; i++) {
+            nonce[i] = (byte) i;
+            salt[i] = (byte) (100 + i);
+        }
+        // Python: hashlib.pbkdf2_hmac('sha256', bytes(range(16)) + (7).to_bytes(4, 'big'), bytes(range(100, 116)), 50, 32)
+        assertEquals("fe119cd5db0367b8b556050db32e52df55ac9bbaf0832807e3e279bfbaff41f9",
+                HexFormat.of().formatHex(Challenges.deriveKey(nonce, 7, salt, 50)));
+    }
+
+    @Test
+    void theSignedParameters_areJsonWithSortedKeysAndNoSpaces_asJavaScriptWritesThem() {
+        Map<String, Object> p = new TreeMap<>();
+        p.put("salt", "ab");
+        p.put("cost", 10);
+        p.put("data", new TreeMap<>(Map.of("show", "s-1", "account", "a\"b")));
+        p.put("expiresAt", 1_800_000_000L);
+        assertEquals("{\"cost\":10,\"data\":{\"account\":\"a\\\"b\",\"show\":\"s-1\"},\"expiresAt\":1800000000,\"salt\":\"ab\"}",
+                new String(Challenges.canonical(p), StandardCharsets.UTF_8));
+    }
+}
