@@ -237,12 +237,16 @@ class OperatorMetricsTest {
 
     /**
      * The service exports exactly the {@code boxoffice_} families docs/operations.md lists (after a
-     * waiting room is configured and a waitlist has a waiter: those gauges exist only then).
+     * waiting room is configured, a hold is refused for want of a pass and a waitlist has a waiter:
+     * those exist only then).
      */
     @Test
     void theExportedFamilies_areExactlyThoseTheOperationsPageLists() {
         assertEquals(200, http.put("/v1/admin/shows/jazz-1/queue", app.token("ops", "admin"), "{\"mode\":\"ON\"}")
                 .status());
+        // a hold during the rush without a pass: a bot refusal (that counter appears with its first refusal)
+        TestApp.assertError(http.post("/v1/shows/jazz-1/holds", app.token("metrics-nopass"),
+                "{\"seatIds\":[\"A-1-1\"]}"), 403, "PASS_REQUIRED");
         waitlistWithTwoWaiters();
         Set<String> documented = DocumentedMetrics.names();
 

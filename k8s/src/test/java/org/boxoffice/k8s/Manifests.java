@@ -36,6 +36,8 @@ final class Manifests {
 
     static final String MEMBERS = "boxoffice";
     static final String MEMBER_CONTAINER = "boxoffice";
+    /** The API group of the Prometheus Operator's kinds (ServiceMonitor, PrometheusRule). */
+    static final String MONITORING_API = "monitoring.coreos.com/v1";
 
     private final List<HasMetadata> objects;
 
@@ -89,9 +91,6 @@ final class Manifests {
         return objects.stream().filter(GenericKubernetesResource.class::isInstance).filter(o -> !isMonitoring(o))
                 .map(Manifests::describe).toList();
     }
-
-    /** The API group of the Prometheus Operator's kinds (ServiceMonitor, PrometheusRule). */
-    static final String MONITORING_API = "monitoring.coreos.com/v1";
 
     static boolean isMonitoring(HasMetadata object) {
         return object instanceof GenericKubernetesResource && MONITORING_API.equals(object.getApiVersion());

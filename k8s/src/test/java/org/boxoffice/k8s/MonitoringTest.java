@@ -125,21 +125,45 @@ class MonitoringTest {
         }
     }
 
-    /** {@code promtool check rules} on the rules, when promtool is installed (.ci/run installs it). */
+    /**
+     * {@code promtool check rules} on the rules, and {@code promtool test rules} with
+     * {@code src/test/resources/promtool/alerts-test.yaml}: the alerts that matter fire on series
+     * shaped as the service exports them and stay quiet on healthy ones. Runs when promtool is
+     * installed (.ci/run installs it and checks the written rules again).
+     */
     @Test
-    void theRules_passPromtool() throws Exception {
-        Path rules = Kustomize.k8sDir().resolve("target").resolve("prometheus-rules.yaml");
-        Files.createDirectories(rules.getParent());
-        Files.writeString(rules, serialization.asYaml(prod.monitoring("PrometheusRule", "boxoffice")
-                .getAdditionalProperties().get("spec")), StandardCharsets.UTF_8);
+    void theRules_passPromtool_andTheAlertsThatMatterFire() throws Exception {
+        Path target = Kustomize.k8sDir().resolve("target");
+        Files.createDirectories(target);
+        Object spec = prod.monitoring("PrometheusRule", "boxoffice").getAdditionalProperties().get("spec");
+        Path rules = target.resolve("prometheus-rules.yaml");
+        Files.writeString(rules, serialization.asYaml(spec), StandardCharsets.UTF_8);
         Optional<Path> promtool = Kustomize.onPath("promtool");
         org.junit.jupiter.api.Assumptions.assumeTrue(promtool.isPresent(),
                 "promtool is not installed (Debian: apt-get install prometheus); .ci/run checks " + rules);
-        Process p = new ProcessBuilder(promtool.get().toString(), "check", "rules", rules.toString())
-                .redirectErrorStream(true).start();
+        promtool(promtool.get(), "check", "rules", rules.toString());
+
+        // the unit tests compare annotations too: they run on the rules without them
+        Map<String, Object> bare = map(serialization.unmarshal(serialization.asJson(spec), Map.class));
+        for (Object group : list(bare.get("groups"))) {
+            for (Object rule : list(map(group).get("rules"))) {
+                map(rule).remove("annotations");
+            }
+        }
+        Files.writeString(target.resolve("prometheus-rules-bare.yaml"), serialization.asYaml(bare), StandardCharsets.UTF_8);
+        Path tests = target.resolve("prometheus-alerts-test.yaml");
+        Files.copy(Kustomize.k8sDir().resolve("src/test/resources/promtool/alerts-test.yaml"), tests,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        promtool(promtool.get(), "test", "rules", tests.toString());
+    }
+
+    private static void promtool(Path promtool, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(promtool.toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "promtool did not finish");
-        assertEquals(0, p.exitValue(), out);
+        assertEquals(0, p.exitValue(), String.join(" ", command) + "\n" + out);
     }
 
     private Map<String, Map<String, Object>> alerts() {

@@ -1,6 +1,8 @@
 /**
- * Running it: Prometheus metrics, the scheduled invariant check and expiry-lag probe against
- * PostgreSQL, the metered write-through store, the seat audit endpoint, and the health probes
- * (served from memory).
+ * Running it: Prometheus metrics (the meters in {@code OpsMetrics}, HTTP requests by route and
+ * status, the PostgreSQL pool from HikariCP's hooks, the waitlists' lengths), the scheduled
+ * invariant check and expiry-lag probe against PostgreSQL, the metered write-through store, the
+ * seat audit endpoint, and the health probes (served from memory). Every metric is listed in
+ * docs/operations.md.
  */
 package org.boxoffice.app.ops;
