@@ -20,6 +20,12 @@ public enum Rejection {
     HOLD_NOT_FOUND,
     /** The hold lapsed before the request reached it. */
     HOLD_EXPIRED,
+    /** The hold was given back (by its owner, or by an admin's block). */
+    HOLD_RELEASED,
+    /** Another payment for the hold may still move money: wait for it instead of paying again. */
+    PAYMENT_IN_PROGRESS,
+    /** The payment provider declined the charge; the hold is kept. */
+    PAYMENT_DECLINED,
     /** Best available found no adjacent seats of that size. */
     NO_ADJACENT_SEATS,
     /** A waitlist join while seats that fit are on sale: hold them instead. */

@@ -4,7 +4,7 @@ import com.hazelcast.core.HazelcastException;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
-import org.boxoffice.app.http.ApiException;
+import org.boxoffice.domain.Rejection;
 import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.domain.Booking;
 import org.boxoffice.domain.BookingRepository;
@@ -58,6 +58,13 @@ public final class CheckoutManager implements AutoCloseable {
 
         record Pending(String paymentId) implements Result {
         }
+
+        /** Turned down; {@code details} go into the answer beside the message. */
+        record Refused(Rejection reason, String message, Map<String, Object> details) implements Result {
+            Refused(Rejection reason, String message) {
+                this(reason, message, Map.of());
+            }
+        }
     }
 
     private final ShowDirectory shows;
@@ -84,9 +91,13 @@ public final class CheckoutManager implements AutoCloseable {
         this.clock = clock;
     }
 
-    /** Pays for {@code holdId} with {@code method}; throws {@link ApiException} for every refusal. */
+    /** Pays for {@code holdId} with {@code method}; every refusal is a {@link Result.Refused}. */
     public Result checkout(Principal caller, String holdId, String method, String recipient) {
-        HoldRecord hold = ownedHold(caller, holdId);
+        Optional<HoldRecord> owned = ownedHold(caller, holdId);
+        if (owned.isEmpty()) {
+            return new Result.Refused(Rejection.HOLD_NOT_FOUND, "hold " + holdId + " not found");
+        }
+        HoldRecord hold = owned.get();
         Optional<Booking> booked = bookings.bookingOfHold(holdId);
         if (booked.isPresent()) {
             return new Result.Booked(booked.get().bookingId(), booked.get().paymentId());
@@ -96,15 +107,26 @@ public final class CheckoutManager implements AutoCloseable {
                 return inFlight(a);
             }
         }
-        Show show = shows.find(hold.showId()).orElseThrow(() -> ApiException.notFound("show " + hold.showId()));
+        Optional<Show> found = shows.find(hold.showId());
+        if (found.isEmpty()) {
+            return new Result.Refused(Rejection.UNKNOWN_SHOW, "show " + hold.showId() + " not found");
+        }
+        Show show = found.get();
         long now = clock.getAsLong();
         switch (hold.statusAt(now, show.policy().graceMillis())) {
             case "HELD" -> {
             }
-            case "RELEASED" -> throw new ApiException(409, "HOLD_RELEASED", "this hold was released; hold the seats again");
-            default -> throw holdExpired("this hold expired; hold the seats again", Map.of());
+            case "RELEASED" -> {
+                return new Result.Refused(Rejection.HOLD_RELEASED, "this hold was released; hold the seats again");
+            }
+            default -> {
+                return new Result.Refused(Rejection.HOLD_EXPIRED, "this hold expired; hold the seats again");
+            }
         }
-        extendOnce(show, hold, now);
+        if (!extendOnce(show, hold, now)) {
+            return new Result.Refused(Rejection.HOLD_EXPIRED,
+                    "this hold expired before the payment could start; hold the seats again");
+        }
         return switch (bookings.startAttempt(hold, method, recipient, now)) {
             case BookingRepository.AttemptStart.Started started -> pay(started.attempt());
             case BookingRepository.AttemptStart.InFlight other -> inFlight(other.other());
@@ -120,7 +142,7 @@ public final class CheckoutManager implements AutoCloseable {
         if (a.status() == PaymentAttempt.Status.CAPTURED) {
             return settled(a.paymentId());
         }
-        throw new ApiException(409, "PAYMENT_IN_PROGRESS", "a payment for this hold is already in progress ("
+        return new Result.Refused(Rejection.PAYMENT_IN_PROGRESS, "a payment for this hold is already in progress ("
                 + a.paymentId() + "); wait for its outcome (GET the hold) instead of paying again",
                 Map.of("paymentId", a.paymentId()));
     }
@@ -154,19 +176,16 @@ public final class CheckoutManager implements AutoCloseable {
 
     /**
      * Extends the hold by the payment window, once in its life (the referee's {@code extended} flag),
-     * through the grid like every seat change. A hold that lapsed meanwhile is released: 409.
+     * through the grid like every seat change. A hold that lapsed meanwhile is released: false.
      */
-    private void extendOnce(Show show, HoldRecord hold, long now) {
+    private boolean extendOnce(Show show, HoldRecord hold, long now) {
         if (bookings.holdExtended(hold.holdId()) || settings.paymentWindow().isZero()) {
-            return;
+            return true;
         }
         long target = hold.expiresAt() + settings.paymentWindow().toMillis();
         SortedMap<Integer, int[]> byBlock = show.layout().byBlockOf(hold.seatIds());
-        if (seats.extend(show, hold.holdId(), hold.accountId(), byBlock.keySet(), target, now, "system:checkout",
-                "lapsed before payment")) {
-            return;
-        }
-        throw holdExpired("this hold expired before the payment could start; hold the seats again", Map.of());
+        return seats.extend(show, hold.holdId(), hold.accountId(), byBlock.keySet(), target, now, "system:checkout",
+                "lapsed before payment");
     }
 
     private Result pay(PaymentAttempt p) {
@@ -205,7 +224,7 @@ public final class CheckoutManager implements AutoCloseable {
                 Map<String, Object> details = new LinkedHashMap<>();
                 details.put("paymentId", p.paymentId());
                 details.put("reason", declined.reason());
-                throw new ApiException(402, "PAYMENT_DECLINED",
+                yield new Result.Refused(Rejection.PAYMENT_DECLINED,
                         "the payment was declined (" + declined.reason() + "); the hold is kept, try another payment method",
                         details);
             }
@@ -258,7 +277,7 @@ public final class CheckoutManager implements AutoCloseable {
         }
         return switch (result) {
             case Settlement.Result.Booked booked -> new Result.Booked(booked.booking().bookingId(), paymentId);
-            case Settlement.Result.Refused refused -> throw holdExpired(
+            case Settlement.Result.Refused refused -> new Result.Refused(Rejection.HOLD_EXPIRED,
                     "the seats could not be sold (" + refused.reason() + "); the payment "
                             + (refused.refunded() ? "was refunded" : "is being refunded"),
                     Map.of("paymentId", paymentId, "refunded", refused.refunded()));
@@ -308,16 +327,9 @@ public final class CheckoutManager implements AutoCloseable {
         }
     }
 
-    private HoldRecord ownedHold(Principal caller, String holdId) {
+    private Optional<HoldRecord> ownedHold(Principal caller, String holdId) {
         Optional<HoldRecord> hold = holdId == null || holdId.length() > 64 ? Optional.empty() : holds.findHold(holdId);
-        if (hold.isEmpty() || !(hold.get().accountId().equals(caller.accountId()) || caller.isAdmin())) {
-            throw ApiException.notFound("hold " + holdId);
-        }
-        return hold.get();
-    }
-
-    private static ApiException holdExpired(String message, Map<String, Object> details) {
-        return new ApiException(409, "HOLD_EXPIRED", message, details);
+        return hold.filter(h -> h.accountId().equals(caller.accountId()) || caller.isAdmin());
     }
 
     @Override

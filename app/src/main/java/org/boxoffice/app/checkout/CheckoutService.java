@@ -11,8 +11,8 @@ import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.holds.Idempotency;
 import org.boxoffice.app.http.ApiException;
-import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.app.http.Json;
+import org.boxoffice.app.http.Refusals;
 import org.boxoffice.app.ops.OpsMetrics;
 
 import java.net.InetSocketAddress;
@@ -98,9 +98,8 @@ public final class CheckoutService implements HttpService {
         String recipient = Recipients.of(req, caller, recipientPattern);
         String fingerprint = "POST /v1/holds/" + holdId + "/checkout " + Json.write(body);
         String[] outcome = {"replayed"};    // stays so when the key's kept answer is replayed
-        Idempotency.Reply reply = idempotency.execute(caller.accountId(), key.get(), fingerprint, () -> {
-            try {
-                return switch (checkout.checkout(caller, holdId, method, recipient)) {
+        Idempotency.Reply reply = idempotency.execute(caller.accountId(), key.get(), fingerprint, () ->
+                switch (checkout.checkout(caller, holdId, method, recipient)) {
                     case CheckoutManager.Result.Booked booked -> {
                         outcome[0] = "booked";
                         yield new Idempotency.Reply(200, Json.write(ordered("status", "BOOKED", "bookingId",
@@ -111,15 +110,12 @@ public final class CheckoutService implements HttpService {
                         yield new Idempotency.Reply(202, Json.write(ordered("status", "PENDING", "paymentId",
                                 pending.paymentId())));
                     }
-                };
-            } catch (ApiException e) {
-                if (e.status() >= 500) {
-                    throw e;
-                }
-                outcome[0] = e.code();
-                return new Idempotency.Reply(e.status(), Json.write(ErrorHandlers.body(e)));
-            }
-        });
+                    case CheckoutManager.Result.Refused refused -> {
+                        outcome[0] = Refusals.code(refused.reason());
+                        yield new Idempotency.Reply(Refusals.status(refused.reason()),
+                                Json.write(Refusals.body(refused.reason(), refused.message(), refused.details())));
+                    }
+                });
         Json.sendRaw(res, reply.status(), reply.body());
         return outcome[0];
     }

@@ -17,7 +17,9 @@ public final class Refusals {
 
     public static int status(Rejection reason) {
         return switch (reason) {
-            case SEATS_UNAVAILABLE, HOLD_EXPIRED, NO_ADJACENT_SEATS, NOT_ALLOWED, SEATS_AVAILABLE, ALREADY_ON_WAITLIST -> 409;
+            case SEATS_UNAVAILABLE, HOLD_EXPIRED, HOLD_RELEASED, PAYMENT_IN_PROGRESS, NO_ADJACENT_SEATS, NOT_ALLOWED,
+                 SEATS_AVAILABLE, ALREADY_ON_WAITLIST -> 409;
+            case PAYMENT_DECLINED -> 402;
             case TOO_MANY_SEATS, ACCOUNT_LIMIT, SALE_NOT_OPEN, UNKNOWN_SEAT, UNKNOWN_SECTION -> 422;
             case UNKNOWN_SHOW, HOLD_NOT_FOUND -> 404;
         };
