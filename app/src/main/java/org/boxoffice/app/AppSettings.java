@@ -97,13 +97,21 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
      * @param addressPerMinute   challenges plus joins per client address per minute, cluster-wide (0: no limit)
      * @param trustForwarded     the client address is the last entry of {@code X-Forwarded-For} (set by your
      *                           load balancer), not the peer's; only behind a proxy that sets it
+     * @param issuePerSecond     challenges this member issues a second at most, whoever asks (issuing one
+     *                           costs a key derivation); beyond it 429 with Retry-After (0: no budget)
      */
     public record DoorSettings(String challengeSecret, int challengeCost, int challengeDifficulty, Duration challengeTtl,
-                               int accountPerMinute, int addressPerMinute, boolean trustForwarded) {
+                               int accountPerMinute, int addressPerMinute, boolean trustForwarded, int issuePerSecond) {
+
+        public DoorSettings(String challengeSecret, int challengeCost, int challengeDifficulty, Duration challengeTtl,
+                            int accountPerMinute, int addressPerMinute, boolean trustForwarded) {
+            this(challengeSecret, challengeCost, challengeDifficulty, challengeTtl, accountPerMinute, addressPerMinute,
+                    trustForwarded, 0);
+        }
 
         /** The shipped defaults, with the public demo secret. */
         public static DoorSettings defaults() {
-            return new DoorSettings(DEMO_CHALLENGE_SECRET, 1_000, 400, Duration.ofMinutes(2), 12, 600, false);
+            return new DoorSettings(DEMO_CHALLENGE_SECRET, 1_000, 400, Duration.ofMinutes(2), 12, 600, false, 0);
         }
 
         /** No challenge unless a room asks for one, and no door limits (the demo secret). */
@@ -250,7 +258,8 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
                                 Duration.ofSeconds(c.get("challenge.seconds").asLong().orElse(120L)),
                                 c.get("limits.door.account").asInt().orElse(DoorSettings.defaults().accountPerMinute()),
                                 c.get("limits.door.address").asInt().orElse(DoorSettings.defaults().addressPerMinute()),
-                                c.get("limits.trustforwarded").asBoolean().orElse(false))),
+                                c.get("limits.trustforwarded").asBoolean().orElse(false),
+                                c.get("challenge.issuepersecond").asInt().orElse(DoorSettings.defaults().issuePerSecond()))),
                 Duration.ofMillis(c.get("invariants.millis").asLong().orElse(30_000L)),
                 CheckoutSettings.from(c, root.get("server.port").asInt().orElse(8080)),
                 WaitlistSettings.from(c)).requireStartable();

@@ -170,7 +170,7 @@ public final class Boxoffice implements AutoCloseable {
                 new SpentChallenges(hz), clock);
         this.gate = new AdmissionGate(rooms, passTokens, challenges, new VelocityLimits(hz, clock),
                 new AdmissionGate.Limits(admission.accountPerMinute(), new RateLimiter(admission.addressPerMinute(), clock),
-                        door.accountPerMinute(), door.addressPerMinute(), door.trustForwarded()),
+                        door.accountPerMinute(), door.addressPerMinute(), door.trustForwarded(), door.issuePerSecond()),
                 metrics, showId -> directory.find(showId).isPresent());
         this.showEvents = new ShowEvents(snapshots, java.time.Duration.ofMillis(100));
         this.streams = new ShowEventsService(directory, showEvents, admission.streamsPerMember());

@@ -22,6 +22,8 @@ export async function render(main, [showId]) {
 
 /** Joins with a fresh challenge at most this many times when one is refused (expired, say). */
 const CHALLENGE_TRIES = 3;
+/** How many times a fan asks a busy door again before the page gives up (a second or so apart). */
+const BUSY_TRIES = 30;
 
 class QueuePage {
   constructor(main, show, challenged) {
@@ -88,6 +90,12 @@ class QueuePage {
         try {
           challenge = await api(`/v1/challenge?showId=${this.id}`, {auth: true, signal: this.abort.signal});
         } catch (e) {
+          if (e instanceof ApiError && e.status === 429 && tries < BUSY_TRIES) {
+            // the door is busy (or this network asked a lot): wait as told, then ask again
+            const seconds = Number(e.body.retryAfterSeconds) || 1;
+            await new Promise(resolve => { this.retryTimer = setTimeout(resolve, seconds * 1000); });
+            continue;
+          }
           if (!(e instanceof ApiError && e.code === 'CHALLENGE_NOT_REQUIRED')) throw e;
           this.challenged = false;
           continue;

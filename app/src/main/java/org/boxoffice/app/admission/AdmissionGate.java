@@ -37,9 +37,13 @@ public final class AdmissionGate {
     public static final HeaderName SOLUTION_HEADER = HeaderNames.create("Challenge-Solution");
     private static final HeaderName FORWARDED_FOR = HeaderNames.create("X-Forwarded-For");
 
-    /** What the gate needs to know and use. */
+    /**
+     * What the gate needs to know and use.
+     *
+     * @param challengesPerSecond challenges this member issues a second at most (0: no budget)
+     */
     public record Limits(int holdsPerAccount, RateLimiter holdsPerAddress, int doorPerAccount, int doorPerAddress,
-                         boolean trustForwarded) {
+                         boolean trustForwarded, int challengesPerSecond) {
     }
 
     private final WaitingRooms rooms;
@@ -49,6 +53,7 @@ public final class AdmissionGate {
     private final Limits limits;
     private final OpsMetrics metrics;
     private final Predicate<String> knownShow;
+    private final IssueBudget issuing;
 
     public AdmissionGate(WaitingRooms rooms, PassTokens tokens, Challenges challenges, VelocityLimits velocity,
                          Limits limits, OpsMetrics metrics, Predicate<String> knownShow) {
@@ -59,6 +64,47 @@ public final class AdmissionGate {
         this.limits = limits;
         this.metrics = metrics;
         this.knownShow = knownShow;
+        this.issuing = new IssueBudget(limits.challengesPerSecond());
+    }
+
+    /**
+     * This member's budget for issuing challenges, whoever asks: issuing one costs the door's two
+     * grid buckets and a key derivation (together 0.4–0.5 ms of the member's CPU), so a flood spread
+     * over many accounts and addresses, each within its own limits, could still take the cores the
+     * sale needs. Checked first, on this member alone (no grid call): past the budget the asker gets
+     * 429 with Retry-After 1 and tries again, as a fan's browser does by itself.
+     */
+    public void spendChallenge(String showId) {
+        if (!issuing.take(System.nanoTime())) {
+            throw refuse(BotRefusal.RATE_LIMITED, showId, "this member is issuing as many challenges as it may now; "
+                    + "ask again in a second", Map.of("retryAfterSeconds", 1L));
+        }
+    }
+
+    /** A token bucket of one second's worth: {@code perSecond} tokens, refilled continuously. */
+    private static final class IssueBudget {
+        private final int perSecond;
+        private double tokens;
+        private long updatedAt;
+
+        IssueBudget(int perSecond) {
+            this.perSecond = perSecond;
+            this.tokens = perSecond;
+            this.updatedAt = System.nanoTime();
+        }
+
+        synchronized boolean take(long now) {
+            if (perSecond <= 0) {
+                return true;
+            }
+            tokens = Math.min(perSecond, tokens + (now - updatedAt) * perSecond / 1e9);
+            updatedAt = now;
+            if (tokens >= 1) {
+                tokens -= 1;
+                return true;
+            }
+            return false;
+        }
     }
 
     /**

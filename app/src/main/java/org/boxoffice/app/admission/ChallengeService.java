@@ -61,6 +61,7 @@ public final class ChallengeService implements HttpService {
             throw new ApiException(409, "CHALLENGE_NOT_REQUIRED", "show " + show.showId()
                     + " asks no challenge now; join its waiting room (if it has one on) without one");
         }
+        gate.spendChallenge(show.showId());
         gate.atTheDoor(req, caller, show.showId());
         res.header(HeaderNames.CACHE_CONTROL, "private, no-store");
         Json.send(res, 200, challenges.issue(caller.accountId(), show.showId(), room.challengeDifficulty()));

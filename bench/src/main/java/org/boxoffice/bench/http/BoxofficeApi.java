@@ -165,9 +165,23 @@ public final class BoxofficeApi {
      * {@code X-Forwarded-For}, which the bench's service trusts): asks for a challenge, solves it and
      * joins with the solution; joins without one when the room asks none.
      */
+    /** How many times a fan asks a busy door again. */
+    private static final int BUSY_TRIES = 30;
+
     public static HttpResponse join(HttpConnection c, String showId, String token, String address) throws IOException {
         String from = "X-Forwarded-For: " + address;
         HttpResponse challenge = c.send("GET", "/v1/challenge?showId=" + showId, token, null, from, null);
+        // a busy door (the member's issuing budget) says when to ask again, as a browser is told
+        for (int tries = 1; challenge.status() == 429 && tries < BUSY_TRIES; tries++) {
+            long seconds = Math.max(1, challenge.json().path("retryAfterSeconds").asLong(1));
+            try {
+                Thread.sleep(seconds * 1000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting at the door", e);
+            }
+            challenge = c.send("GET", "/v1/challenge?showId=" + showId, token, null, from, null);
+        }
         String solution = null;
         if (challenge.status() == 200) {
             solution = ChallengeSolver.solve(challenge.json());
