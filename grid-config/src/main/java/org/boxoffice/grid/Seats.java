@@ -70,26 +70,40 @@ public final class Seats {
         if (remaining >= 0) {
             return new Claim.OverLimit(remaining);
         }
+        // While the claim is in flight this member's map shows its seats taken: requests for them that
+        // reach this member meanwhile are refused by the snapshot instead of queueing behind the
+        // claim's store on the block's partition (the map is advisory: the processor decides, and
+        // the next refresh repaints the blocks from the grid)
+        seatsByBlock.forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.HELD));
         Inventory.ClaimResult result;
         try {
             result = inventory.hold(show, holdId, accountId, seatsByBlock, expiresAt, now, holdSeatIds);
         } catch (RuntimeException e) {
             allowances.release(show.showId(), accountId, holdId);
+            unmark(show, seatsByBlock, Map.of());
             throw e;
         }
         return switch (result) {
-            case Inventory.ClaimResult.Held held -> {
-                seatsByBlock.forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.HELD));
-                yield new Claim.Held();
-            }
+            case Inventory.ClaimResult.Held held -> new Claim.Held();
             case Inventory.ClaimResult.Rejected rejected -> {
                 allowances.release(show.showId(), accountId, holdId);
-                if (rejected.reason() == Rejection.SEATS_UNAVAILABLE) {
-                    rejected.seatsByBlock().forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.HELD));
-                }
+                Map<Integer, int[]> taken = rejected.reason() == Rejection.SEATS_UNAVAILABLE ? rejected.seatsByBlock() : Map.of();
+                unmark(show, seatsByBlock, taken);
                 yield new Claim.Refused(rejected.reason(), rejected.seatsByBlock());
             }
         };
+    }
+
+    /** Puts back on this member's map the seats of a claim that did not happen, but those found {@code taken}. */
+    private void unmark(Show show, SortedMap<Integer, int[]> claimed, Map<Integer, int[]> taken) {
+        claimed.forEach((block, seats) -> {
+            int[] takenHere = taken.getOrDefault(block, new int[0]);
+            int[] free = java.util.Arrays.stream(seats)
+                    .filter(seat -> java.util.Arrays.stream(takenHere).noneMatch(t -> t == seat)).toArray();
+            if (free.length > 0) {
+                snapshots.record(show, block, free, SeatState.Status.AVAILABLE);
+            }
+        });
     }
 
     /**

@@ -49,8 +49,35 @@ public final class InMemoryInventoryRepository implements InventoryRepository {
         blocks.put(id, SeatBlock.restore(showId, blockId, states, versions));
     }
 
+    private volatile java.util.concurrent.CountDownLatch paused;
+
+    /** Makes every store wait until {@link #resumeStores} (a claim held in flight, for a test). */
+    public void pauseStores() {
+        paused = new java.util.concurrent.CountDownLatch(1);
+    }
+
+    public void resumeStores() {
+        java.util.concurrent.CountDownLatch p = paused;
+        paused = null;
+        if (p != null) {
+            p.countDown();
+        }
+    }
+
     @Override
-    public synchronized void apply(SeatBlock next) {
+    public void apply(SeatBlock next) {
+        java.util.concurrent.CountDownLatch p = paused;
+        if (p != null && next.transition() != null) {
+            try {
+                p.await(30, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        applyNow(next);
+    }
+
+    private synchronized void applyNow(SeatBlock next) {
         Transition t = next.transition();
         if (t == null) {
             return;

@@ -14,6 +14,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -71,6 +72,31 @@ class SeatsGridTest {
         assertEquals(wholeBlock.length, show.policy().maxPerAccount());
         assertInstanceOf(Seats.Claim.Held.class, seats.hold(show, "h-mine-2", "acc-1", seats(0, wholeBlock, 0, null),
                 NOW + 60_000, NOW, new String[0]));
+    }
+
+    @Test
+    void whileAClaimIsInFlight_thisMembersMapShowsItsSeatsTaken() throws Exception {
+        Show show = TestGrid.show("seats-in-flight", 1, 10, 1, repo);
+        snapshots.get(show);
+        repo.pauseStores();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.util.concurrent.Future<Seats.Claim> claim = pool.submit(() -> seats.hold(show, "h-flight", "acc-f",
+                    seats(0, new int[] {4, 5}, 0, null), NOW + 60_000, NOW, new String[] {"a", "b"}));
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (snapshots.get(show).free(4) && System.currentTimeMillis() < deadline) {
+                Thread.sleep(10);
+            }
+            assertFalse(snapshots.get(show).free(4), "seat 4 shows taken while its claim waits for the referee");
+            assertFalse(snapshots.get(show).free(5));
+            assertFalse(claim.isDone(), "the claim is still waiting for its store");
+            repo.resumeStores();
+            assertInstanceOf(Seats.Claim.Held.class, claim.get(30, java.util.concurrent.TimeUnit.SECONDS));
+            assertFalse(snapshots.get(show).free(4), "and stays taken once held");
+        } finally {
+            repo.resumeStores();
+            pool.shutdownNow();
+        }
     }
 
     @Test
