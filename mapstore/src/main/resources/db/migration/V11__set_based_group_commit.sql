@@ -12,17 +12,24 @@
 --   1. one UPDATE of every seat of every transition, each row checked against its own expected
 --      version, state and hold, with one audit row per transition written from what moved;
 --   2. if any transition moved fewer seats than it names (stale, partly stale or already
---      applied), that subtransaction is rolled back and the batch goes the V10 way, one
---      transition at a time, each in its own subtransaction, which tells the cases apart (and a
---      notice, SQLSTATE BX411, tells the caller, who counts such batches);
+--      applied), that subtransaction is rolled back and the batch goes to V10's function, renamed
+--      apply_seat_transitions_one_by_one: one transition at a time, each in its own
+--      subtransaction, which tells the cases apart (and a notice, SQLSTATE BX411, tells the
+--      caller, who counts such batches);
 --   3. else the holds rows: new holds, extended and confirmed holds, ended holds.
 -- A batch that writes one holds row twice (never seen: a hold's blocks are claimed one after
--- another) also goes the V10 way, so that no statement updates a row twice.
+-- another) also goes one by one, so that no statement updates a row twice.
 --
 -- Only block transitions of different blocks meet in a batch (the grid runs one store per block
 -- at a time), so no two transitions of a batch touch the same seat.
 
-CREATE OR REPLACE FUNCTION apply_seat_transitions(
+-- V10's function stays as the one-by-one path, under a name that says so.
+ALTER FUNCTION apply_seat_transitions(text[], int[], text[], int[], int[], int[], text[], text[], text[], text[],
+                                      text[], timestamptz[], bigint[], text[], text[], timestamptz[], int[], text[],
+                                      int[], text[])
+    RENAME TO apply_seat_transitions_one_by_one;
+
+CREATE FUNCTION apply_seat_transitions(
     p_show             text[],
     p_block            int[],
     p_kind             text[],
@@ -52,30 +59,13 @@ SET enable_mergejoin = off
 AS $$
 DECLARE
     n int := cardinality(p_show);
-    results int[] := array_fill(0, ARRAY[n]);
+    results int[];
     -- for each seat, hold seat and ended hold: the transition (1..n) it belongs to
     seat_of int[];
     hold_seat_of int[];
     ended_of int[];
-    seat_from int[] := array_fill(0, ARRAY[n]);
-    hold_seat_from int[] := array_fill(0, ARRAY[n]);
-    ended_from int[] := array_fill(0, ARRAY[n]);
-    seat_at int := 1;
-    hold_seat_at int := 1;
-    ended_at int := 1;
     fast boolean;
-    c int;
-    hc int;
-    ec int;
 BEGIN
-    FOR i IN 1..n LOOP
-        seat_from[i] := seat_at;
-        hold_seat_from[i] := hold_seat_at;
-        ended_from[i] := ended_at;
-        seat_at := seat_at + p_seat_counts[i];
-        hold_seat_at := hold_seat_at + p_hold_seat_counts[i];
-        ended_at := ended_at + p_ended_counts[i];
-    END LOOP;
     seat_of := ARRAY(SELECT t FROM generate_series(1, n) AS t, generate_series(1, p_seat_counts[t]) ORDER BY t);
     hold_seat_of := ARRAY(SELECT t FROM generate_series(1, n) AS t, generate_series(1, p_hold_seat_counts[t]) ORDER BY t);
     ended_of := ARRAY(SELECT t FROM generate_series(1, n) AS t, generate_series(1, p_ended_counts[t]) ORDER BY t);
@@ -178,30 +168,15 @@ BEGIN
 
             RETURN results;
         EXCEPTION WHEN SQLSTATE 'BX410' THEN
-            -- someone in the batch is stale or already applied: tell them apart one by one
-            results := array_fill(0, ARRAY[n]);
+            -- someone in the batch is stale or already applied: tell them apart one by one (below)
+            NULL;
         END;
     END IF;
     -- the caller counts these batches (a stale grid copy, a replayed store, a repeated holds row)
     RAISE NOTICE 'a batch of % transitions applied one by one', n USING ERRCODE = 'BX411';
-
-    FOR i IN 1..n LOOP
-        c := p_seat_counts[i];
-        hc := p_hold_seat_counts[i];
-        ec := p_ended_counts[i];
-        BEGIN
-            results[i] := apply_seat_transition(
-                p_show[i], p_block[i], p_kind[i],
-                p_idx[seat_from[i]:seat_from[i] + c - 1], p_expected[seat_from[i]:seat_from[i] + c - 1],
-                p_old_states[seat_from[i]:seat_from[i] + c - 1], p_old_holds[seat_from[i]:seat_from[i] + c - 1],
-                p_new_state[i], p_hold_id[i], p_holder[i], p_held_until[i], p_booking_id[i],
-                p_actor[i], p_reason[i], p_at[i],
-                coalesce(p_hold_seats[hold_seat_from[i]:hold_seat_from[i] + hc - 1], '{}'),
-                coalesce(p_ended_holds[ended_from[i]:ended_from[i] + ec - 1], '{}'));
-        EXCEPTION WHEN SQLSTATE 'BX409' THEN
-            results[i] := -1;
-        END;
-    END LOOP;
-    RETURN results;
+    RETURN apply_seat_transitions_one_by_one(p_show, p_block, p_kind, p_seat_counts, p_idx, p_expected, p_old_states,
+                                             p_old_holds, p_new_state, p_hold_id, p_holder, p_held_until, p_booking_id,
+                                             p_actor, p_reason, p_at, p_hold_seat_counts, p_hold_seats, p_ended_counts,
+                                             p_ended_holds);
 END
 $$;

@@ -25,7 +25,8 @@ class MigrationsTest {
                     "waitlist_entries", "waitlist_mail"), names(ds, """
                     SELECT table_name FROM information_schema.tables
                     WHERE table_schema = 'public' AND table_name <> 'flyway_schema_history' ORDER BY 1"""));
-            assertEquals(List.of("apply_seat_transition", "apply_seat_transitions", "epoch_ms", "seat_keys",
+            assertEquals(List.of("apply_seat_transition", "apply_seat_transitions", "apply_seat_transitions_one_by_one",
+                    "epoch_ms", "seat_keys",
                     "seat_transition_applied"), names(ds, """
                     SELECT routine_name FROM information_schema.routines
                     WHERE routine_schema = 'public' ORDER BY 1"""));
