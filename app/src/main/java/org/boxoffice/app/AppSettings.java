@@ -103,6 +103,13 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
     public record DoorSettings(String challengeSecret, int challengeCost, int challengeDifficulty, Duration challengeTtl,
                                int accountPerMinute, int addressPerMinute, boolean trustForwarded, int issuePerSecond) {
 
+        public DoorSettings {
+            if (issuePerSecond < 0) {
+                throw new IllegalArgumentException("boxoffice.challenge.issuepersecond is a number of challenges a second, "
+                        + "0 for no budget; not " + issuePerSecond);
+            }
+        }
+
         public DoorSettings(String challengeSecret, int challengeCost, int challengeDifficulty, Duration challengeTtl,
                             int accountPerMinute, int addressPerMinute, boolean trustForwarded) {
             this(challengeSecret, challengeCost, challengeDifficulty, challengeTtl, accountPerMinute, addressPerMinute,

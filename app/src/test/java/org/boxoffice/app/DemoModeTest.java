@@ -71,6 +71,15 @@ class DemoModeTest {
     }
 
     @Test
+    void aNegativeChallengeBudget_refusesToStart_namingTheSetting() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> settings(Map.of("boxoffice.challenge.issuepersecond", "-5")));
+        assertTrue(e.getMessage().contains("boxoffice.challenge.issuepersecond"), e.getMessage());
+        assertEquals(0, settings(Map.of()).admission().door().issuePerSecond(), "off by default");
+        assertEquals(200, settings(Map.of("boxoffice.challenge.issuepersecond", "200")).admission().door().issuePerSecond());
+    }
+
+    @Test
     void outsideDemoMode_theDemoSecrets_refuseToStart_namingEverySettingToChange() {
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> settings(production()));
         for (String key : new String[] {"boxoffice.auth.secret", "boxoffice.room.secret", "boxoffice.challenge.secret",
