@@ -158,13 +158,22 @@ public final class Inventory {
     /**
      * Current values of some blocks of {@code show} (copies), in one call; a block that neither
      * the grid nor the referee knows is absent from the answer.
+     *
+     * @throws InventoryUnavailableException if the grid cannot answer now: for a moment after a
+     *                                       member leaves, partitions it owned are still being
+     *                                       promoted and loaded, and Hazelcast refuses to read them
      */
     public Map<BlockKey, SeatBlock> blocks(Show show, Collection<Integer> blockIds) {
         Set<BlockKey> keys = new HashSet<>();
         for (int b : blockIds) {
             keys.add(key(show, b));
         }
-        return map.getAll(keys);
+        try {
+            return map.getAll(keys);
+        } catch (RuntimeException e) {
+            throw e instanceof InventoryUnavailableException u ? u
+                    : new InventoryUnavailableException("inventory of show " + show.showId() + " cannot be read now: " + e.getMessage(), e);
+        }
     }
 
     /** Stops the calls of an {@link #onChanges} subscription. */
