@@ -18,8 +18,8 @@ import org.boxoffice.domain.StaleInventoryException;
  * The referee's group commit: the write-through stores of many partitions, each waiting on its own
  * thread, share one round trip and one commit.
  *
- * <p>A caller of {@link #apply} queues its transition and waits. Each of a few committer threads
- * takes whatever is queued (up to {@code maxBatch}), applies it in one statement and one
+ * <p>A caller of {@link #apply} queues its transition and waits. Each committer thread (one is best,
+ * see {@code PostgresInventoryRepository}) takes whatever is queued (up to {@code maxBatch}), applies it in one statement and one
  * transaction, and only then wakes the callers, each with its own outcome: so "a store returned"
  * still means "its transition is durable in PostgreSQL", as with one transaction per store. A
  * stale transition is refused on its own ({@link StaleInventoryException}) and never fails its
