@@ -99,16 +99,7 @@ public final class HttpConnection implements Closeable {
         if (bearer != null) {
             head.append("Authorization: Bearer ").append(bearer).append("\r\n");
         }
-        if (ifNoneMatch != null) {
-            head.append("If-None-Match: ").append(ifNoneMatch).append("\r\n");
-        }
-        if (extraHeader != null) {
-            head.append(extraHeader).append("\r\n");
-        }
-        if (body != null) {
-            head.append("Content-Type: application/json\r\nContent-Length: ").append(body.length).append("\r\n");
-        }
-        head.append("\r\n");
+        endHead(head, ifNoneMatch, extraHeader, body);
         int headLength = head.length();
         int total = headLength + (body == null ? 0 : body.length);
         if (request.length < total) {
@@ -124,6 +115,23 @@ public final class HttpConnection implements Closeable {
         // one write, so head and body leave in one segment
         out.write(request, 0, total);
         out.flush();
+    }
+
+    /**
+     * Ends a request head (both clients): the conditional and extra header if any, the body's type
+     * and length if any, and the blank line.
+     */
+    static void endHead(StringBuilder head, String ifNoneMatch, String extraHeader, byte[] body) {
+        if (ifNoneMatch != null) {
+            head.append("If-None-Match: ").append(ifNoneMatch).append("\r\n");
+        }
+        if (extraHeader != null) {
+            head.append(extraHeader).append("\r\n");
+        }
+        if (body != null) {
+            head.append("Content-Type: application/json\r\nContent-Length: ").append(body.length).append("\r\n");
+        }
+        head.append("\r\n");
     }
 
     private HttpResponse readResponse(boolean head) throws IOException {

@@ -100,16 +100,7 @@ public final class NioHttpClient implements AutoCloseable {
     public byte[] request(byte[] prefix, String ifNoneMatch, String extraHeader, String jsonBody) {
         byte[] body = jsonBody == null ? null : jsonBody.getBytes(StandardCharsets.UTF_8);
         StringBuilder head = new StringBuilder(80 + (extraHeader == null ? 0 : extraHeader.length()));
-        if (ifNoneMatch != null) {
-            head.append("If-None-Match: ").append(ifNoneMatch).append("\r\n");
-        }
-        if (extraHeader != null) {
-            head.append(extraHeader).append("\r\n");
-        }
-        if (body != null) {
-            head.append("Content-Type: application/json\r\nContent-Length: ").append(body.length).append("\r\n");
-        }
-        head.append("\r\n");
+        HttpConnection.endHead(head, ifNoneMatch, extraHeader, body);
         int headLength = head.length();
         byte[] out = new byte[prefix.length + headLength + (body == null ? 0 : body.length)];
         System.arraycopy(prefix, 0, out, 0, prefix.length);
