@@ -37,7 +37,7 @@ public final class ErrorHandlers {
             send(res, e.status(), e.code(), e.getMessage(), e.details());
         });
         routing.error(InventoryUnavailableException.class, (req, res, e) -> {
-            LOG.log(Level.WARNING, "seat write refused: " + e.getMessage());
+            LOG.log(Level.WARNING, "seat inventory unavailable: " + e.getMessage());
             res.header(HeaderNames.RETRY_AFTER, "2");
             send(res, 503, "GRID_UNAVAILABLE", "seat inventory is temporarily unavailable; nothing was changed, try again",
                     Map.of());
