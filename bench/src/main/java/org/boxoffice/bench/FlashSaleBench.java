@@ -79,6 +79,10 @@ final class FlashSaleBench {
     /** --warmup auto: warm until the JIT compiler uses less than this share of a core over a step. */
     private static final double WARM_JIT_SHARE = 0.10;
     private static final Duration WARM_STEP = Duration.ofSeconds(5);
+    /** Offered attempts/s of the stampede part of the warm-up when {@code --rate} is not given (the sweep's rates are not known yet). */
+    private static final double STAMPEDE_WARMUP_RATE = 2_000;
+    /** Distinct hold attempts the refusal ceiling cycles through. */
+    private static final int REFUSAL_REQUESTS = 4_096;
     /** How long the booking check waits for the last settlements and refunds to finish. */
     private static final Duration SETTLE_WAIT = Duration.ofSeconds(30);
 
@@ -593,8 +597,37 @@ final class FlashSaleBench {
             log(target.name() + ": invariant violations: " + violations
                     + (violations > 0 ? "  <<<<<<<<<<<<<<<< VIOLATION" : ""));
         }
+        HttpCeiling.Result refusalCeiling = o.stampede && run.soldOut() ? refusalCeiling(target, crowd, meter) : null;
         return new SystemOutcome(run, invariants, bookings, CpuMeter.between(before, after), serverThreads, left, summary,
-                sweep, refusals);
+                sweep, refusals, refusalCeiling);
+    }
+
+    /**
+     * Refusals at their ceiling, on the sold-out show after its checks: closed loop over the same
+     * connections as the empty handler's ceiling, hold attempts of the crowd's buyers for random
+     * adjacent seats (every one a 409), a 1 s pass to warm and a 3 s pass measured. Compared with
+     * the empty handler at its ceiling, this is a refusal's cost measured like for like.
+     */
+    private HttpCeiling.Result refusalCeiling(Target target, List<Buyer> crowd, CpuMeter meter) throws IOException {
+        java.util.function.Function<org.boxoffice.bench.http.NioHttpClient, List<byte[]>> attempts = client -> {
+            java.util.SplittableRandom random = new java.util.SplittableRandom(o.seed);
+            List<byte[]> out = new ArrayList<>();
+            for (int i = 0; i < REFUSAL_REQUESTS; i++) {
+                Buyer buyer = crowd.get(random.nextInt(crowd.size()));
+                ShowPlan.Section section = target.plan().sections().get(random.nextInt(target.plan().sections().size()));
+                int[] seats = org.boxoffice.bench.load.SeatChooser.anyGroup(section, buyer.quantity(), random);
+                out.add(client.request("POST", target.holdsPath(), buyer.token(), null, null, LoadRun.seatsBody(seats, target.plan())));
+            }
+            return out;
+        };
+        String label = "POST " + target.holdsPath() + " (sold out)";
+        HttpCeiling.closedLoop(target.host(), target.port(), label, attempts, 409, o.connections, Duration.ofSeconds(1), meter);
+        HttpCeiling.Result r = HttpCeiling.closedLoop(target.host(), target.port(), label, attempts, 409, o.connections,
+                Duration.ofSeconds(3), meter);
+        log(String.format(Locale.ROOT, "%s: refusals at their ceiling (closed loop, sold-out show): %,.0f/s, server CPU %.1f us"
+                        + " a refusal, PostgreSQL %.1f us%s", target.name(), r.requestsPerSecond(), r.serverMicrosPerRequest(),
+                r.micros("postgresql"), r.otherAnswers() > 0 ? String.format(Locale.ROOT, " (%,d answers were not 409)", r.otherAnswers()) : ""));
+        return r;
     }
 
     /**
@@ -623,6 +656,12 @@ final class FlashSaleBench {
      * alternatives, best available, holds, releases, seat maps) before the clock starts. One show
      * only, because Boxoffice keeps refreshing the seat map of every show read in the last minutes,
      * and a pile of warm-up shows would tax the measured run. Nothing here is measured.
+     *
+     * <p>With {@code --stampede} the last third of the time is an open-loop stampede on the same
+     * show ({@link #STAMPEDE_WARMUP_RATE}/s, or {@code --rate}): it sells the show out, so the
+     * sell-out's burst of winners and the flood of stale-map refusals after it are compiled before
+     * the clock starts, not during the measured burst (a closed loop that releases every hold never
+     * reaches either). Every system gets the same.
      */
     private void warmUp(String system, List<Buyer> crowd, long serverPid, Step<Target> newShow) throws Exception {
         if (o.warmup.isZero()) {
@@ -630,8 +669,14 @@ final class FlashSaleBench {
         }
         Target show = newShow.get();
         if (!o.warmupAuto || serverPid <= 0) {
-            log("warming up " + system + " for " + o.warmup.toSeconds() + " s");
-            new LoadRun(show, crowd, settings(o.warmup, 1.0, 0, true)).run();
+            Duration closed = o.stampede ? o.warmup.multipliedBy(2).dividedBy(3) : o.warmup;
+            log("warming up " + system + " for " + o.warmup.toSeconds() + " s"
+                    + (o.stampede ? " (the last " + o.warmup.minus(closed).toSeconds() + " s a stampede on the warm-up show)" : ""));
+            new LoadRun(show, crowd, settings(closed, 1.0, 0, true)).run();
+            if (o.stampede && !o.warmup.minus(closed).isZero()) {
+                new OpenLoopRun(show, crowd, openLoop(o.rate != null ? o.rate : STAMPEDE_WARMUP_RATE,
+                        o.warmup.minus(closed)), null).run();
+            }
             return;
         }
         // until the JIT compiler threads use less than a tenth of a core over a 5 s step
@@ -767,6 +812,10 @@ final class FlashSaleBench {
         m.put("connections", o.connections);
         m.put("durationLimitSeconds", o.duration.toSeconds());
         m.put("warmupSeconds", o.warmupAuto ? "auto (until the server's JIT uses < 10% of a core, max 120 s)" : o.warmup.toSeconds());
+        if (o.stampede && !o.warmupAuto && !o.warmup.isZero()) {
+            m.put("warmupStampede", String.format(Locale.ROOT, "the last third (%d s) open loop at %,.0f attempts/s on the warm-up show, selling it out",
+                    o.warmup.minus(o.warmup.multipliedBy(2).dividedBy(3)).toSeconds(), o.rate != null ? o.rate : STAMPEDE_WARMUP_RATE));
+        }
         m.put("retries", o.retries);
         m.put("bestAvailableShare", o.bestAvailable);
         m.put("abandonShare", o.abandon);

@@ -485,7 +485,8 @@ public final class LoadRun {
         }
     }
 
-    static String seatsBody(int[] seats, ShowPlan plan) {
+    /** The JSON body of a hold attempt for seats (indexes into {@code plan}). */
+    public static String seatsBody(int[] seats, ShowPlan plan) {
         StringBuilder sb = new StringBuilder(24 + seats.length * 12).append("{\"seatIds\":[");
         for (int i = 0; i < seats.length; i++) {
             if (i > 0) {

@@ -7,6 +7,7 @@ import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -22,11 +23,13 @@ import java.util.Map;
 public final class HttpCeiling {
 
     /**
-     * @param requestsPerSecond completed 200s per second over the measured interval
+     * @param requestsPerSecond completed answers of the expected status (200, or 409 for refusals) per second over the measured interval
+     * @param requests          those answers
+     * @param otherAnswers      answers of any other status (not counted in the rate; their CPU is in {@code cpuSeconds})
      * @param cpuSeconds        CPU seconds per process group over the interval (and {@code wall})
      */
     public record Result(String path, int connections, double seconds, double requestsPerSecond, Latency latency,
-                         long requests, Map<String, Double> cpuSeconds) {
+                         long requests, long otherAnswers, Map<String, Double> cpuSeconds) {
 
         public double serverMicrosPerRequest() {
             return micros("server");
@@ -40,7 +43,8 @@ public final class HttpCeiling {
             return micros(CpuMeter.MACHINE);
         }
 
-        private double micros(String group) {
+        /** CPU microseconds of one process group per counted answer. */
+        public double micros(String group) {
             Double cpu = cpuSeconds == null ? null : cpuSeconds.get(group);
             return cpu == null || requests == 0 ? 0 : cpu * 1e6 / requests;
         }
@@ -68,25 +72,49 @@ public final class HttpCeiling {
         return run(host, port, path, connections, duration, meter, perSecond);
     }
 
+    /**
+     * Refusals at their own ceiling: the same closed loop over the same connections, each request
+     * the next of {@code requests} (built on the probe's own client, cycled), counting the answers
+     * with status {@code expected} (409 for a hold attempt on a sold-out show). Its server CPU per
+     * answer is the refusal's cost measured the way the empty handler's floor is: many requests per
+     * wake-up, so the two compare like for like.
+     *
+     * @param requests builds the requests to cycle through, once, on the probe's client
+     */
+    public static Result closedLoop(String host, int port, String label, java.util.function.Function<NioHttpClient, List<byte[]>> requests,
+                                    int expected, int connections, Duration duration, CpuMeter meter) throws IOException {
+        return run(host, port, label, requests, expected, connections, duration, meter, 0);
+    }
+
     private static Result run(String host, int port, String path, int connections, Duration duration, CpuMeter meter,
                               double perSecond) throws IOException {
+        return run(host, port, path, client -> List.of(client.request("GET", path, null, null, null, null)), 200,
+                connections, duration, meter, perSecond);
+    }
+
+    private static Result run(String host, int port, String path, java.util.function.Function<NioHttpClient, List<byte[]>> requests,
+                              int expected, int connections, Duration duration, CpuMeter meter, double perSecond) throws IOException {
         Histogram latency = new Histogram(3);
         long[] ok = {0};
+        long[] other = {0};
         try (NioHttpClient client = new NioHttpClient(host, port, connections, new NioHttpClient.Listener() {
             @Override
             public void completed(Object tag, HttpResponse response, long at) {
                 latency.recordValue(Math.max(0, at - (Long) tag) / 1_000);
-                if (response.status() == 200) {
+                if (response.status() == expected) {
                     ok[0]++;
+                } else {
+                    other[0]++;
                 }
             }
 
             @Override
             public void failed(Object tag, IOException error, long at) {
-                // counted by omission: only 200s make the ceiling
+                // counted by omission: only answers of the expected status make the ceiling
             }
         })) {
-            byte[] request = client.request("GET", path, null, null, null, null);
+            List<byte[]> toSend = requests.apply(client);
+            int next = 0;
             CpuMeter.Sample before = meter.sample();
             long start = System.nanoTime();
             long end = start + duration.toNanos();
@@ -97,14 +125,16 @@ public final class HttpCeiling {
                 if (perSecond > 0) {
                     long due;
                     while ((due = start + (long) (sentCount * gap)) <= now && client.hasIdle()) {
-                        client.send(request, due, false);
+                        client.send(toSend.get(next), due, false);
+                        next = (next + 1) % toSend.size();
                         sentCount++;
                     }
                     client.poll(Math.max(1, Math.min(end, start + (long) (sentCount * gap)) - System.nanoTime()));
                     continue;
                 }
                 while (client.hasIdle()) {
-                    client.send(request, now, false);
+                    client.send(toSend.get(next), now, false);
+                    next = (next + 1) % toSend.size();
                 }
                 client.poll(end - now);
             }
@@ -116,7 +146,7 @@ public final class HttpCeiling {
             }
             CpuMeter.Sample after = meter.sample();
             double seconds = (System.nanoTime() - start) / 1e9;
-            return new Result(path, connections, seconds, sent / ((end - start) / 1e9), Latency.of(latency), ok[0],
+            return new Result(path, connections, seconds, sent / ((end - start) / 1e9), Latency.of(latency), ok[0], other[0],
                     CpuMeter.between(before, after));
         }
     }

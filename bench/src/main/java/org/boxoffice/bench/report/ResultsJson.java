@@ -122,6 +122,14 @@ public final class ResultsJson {
         }
         m.put("sweep", s.sweep());
         m.put("afterSellOutCpuPerRefusal", s.refusals());
+        if (s.refusalCeiling() != null) {
+            Map<String, Object> rc = new LinkedHashMap<>();
+            rc.put("figures", s.refusalCeiling());
+            rc.put("serverMicrosPerRefusal", s.refusalCeiling().serverMicrosPerRequest());
+            rc.put("postgresqlMicrosPerRefusal", s.refusalCeiling().micros("postgresql"));
+            rc.put("loadGeneratorMicrosPerRefusal", s.refusalCeiling().generatorMicrosPerRequest());
+            m.put("refusalCeiling", rc);
+        }
         m.put("serverCpuSecondsByThreadKind", s.serverThreadCpu());
         if (s.invariants() != null) {
             Map<String, Object> inv = new LinkedHashMap<>();

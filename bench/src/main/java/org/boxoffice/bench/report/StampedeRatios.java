@@ -51,6 +51,11 @@ public final class StampedeRatios {
                     m.put("serverCpuPerRefusalAfterSellOut " + name + "/emptyHandler",
                             s.refusals().microsPerAttempt().getOrDefault("server", Double.NaN) / floor);
                 }
+                if (s.refusalCeiling() != null && s.refusalCeiling().requests() > 0) {
+                    m.put("serverCpuPerRefusalAtCeiling " + name + "/emptyHandlerAtCeiling",
+                            s.refusalCeiling().serverMicrosPerRequest() / floor);
+                    m.put("refusalCeiling " + name + "/httpCeiling", s.refusalCeiling().requestsPerSecond() / ceiling);
+                }
             }
         }
         return m;

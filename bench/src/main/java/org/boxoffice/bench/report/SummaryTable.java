@@ -62,6 +62,9 @@ public final class SummaryTable {
                     s.refusals().microsPerAttempt().getOrDefault("server", Double.NaN),
                     s.refusals().microsPerAttempt().getOrDefault("postgresql", Double.NaN), s.refusals().attempts(),
                     s.refusals().toSeconds() - s.refusals().fromSeconds())));
+            rows.add(outcomeRow("refusal ceiling/s: server+pg us each", systems, s -> s.refusalCeiling() == null ? "-"
+                    : fmt("%,.0f: %.1f + %.1f", s.refusalCeiling().requestsPerSecond(), s.refusalCeiling().serverMicrosPerRequest(),
+                    s.refusalCeiling().micros("postgresql"))));
             rows.add(outcomeRow("  whole machine (neighbours too)", systems, s -> fmt("%.0f", s.microsPerAttempt(
                     org.boxoffice.bench.probe.CpuMeter.MACHINE))));
             rows.add(outcomeRow("PostgreSQL CPU us per durable hold", systems, s -> fmt("%.0f", s.postgresMicrosPerHold())));

@@ -20,10 +20,12 @@ import java.util.Map;
  * @param profile    the server's Flight Recorder summary, or null
  * @param sweep      the stampede's rate sweep, or null
  * @param refusals   CPU per attempt after the stampede's sell-out (refusals only), or null
+ * @param refusalCeiling refusals on the sold-out show closed loop, at their ceiling (like the empty handler's), or null
  */
 public record SystemOutcome(RunResult run, RunChecker.Report invariants, BookingChecker.Report bookings,
                             Map<String, Double> cpuSeconds, Map<String, Double> serverThreadCpu, Integer seatsLeft,
-                            JfrProfile.Summary profile, Sweep.Result sweep, PhaseCost refusals) {
+                            JfrProfile.Summary profile, Sweep.Result sweep, PhaseCost refusals,
+                            org.boxoffice.bench.probe.HttpCeiling.Result refusalCeiling) {
 
     /** CPU microseconds of one process group ({@code load generator}, {@code server}, {@code postgresql}) per hold attempt. */
     public double microsPerAttempt(String group) {

@@ -79,15 +79,31 @@ public final class Targets {
 
     /**
      * As {@link #stampede(List, HttpCeiling.Result)}, with the empty handler also paced at Boxoffice's
-     * offered rate ({@code pacedFloor}, or null): the refusal's cost is judged against the ceiling's
-     * floor, as the issue defines it, and shown beside the floor at the same rate.
+     * offered rate ({@code pacedFloor}, or null). A refusal's cost is judged like for like: Boxoffice's
+     * refusals closed loop at their own ceiling against the empty handler at its ceiling; the
+     * stampede's own refusal cost is shown beside the empty handler paced at the same rate. Without
+     * a refusal ceiling (the show did not sell out) the stampede's figure is judged against the
+     * ceiling's floor.
      */
     public static List<TargetCheck> stampede(List<SystemOutcome> systems, HttpCeiling.Result ceiling,
                                              HttpCeiling.Result pacedFloor) {
         List<TargetCheck> out = new ArrayList<>();
         SystemOutcome box = systems.stream().filter(s -> s.run().system().equals("boxoffice")).findFirst().orElse(null);
         Double refusal = box == null || box.refusals() == null ? null : box.refusals().microsPerAttempt().get("server");
-        if (refusal != null && ceiling != null && ceiling.serverMicrosPerRequest() > 0) {
+        HttpCeiling.Result refusalCeiling = box == null ? null : box.refusalCeiling();
+        if (refusalCeiling != null && refusalCeiling.requests() > 0 && ceiling != null && ceiling.serverMicrosPerRequest() > 0) {
+            // like for like: refusals closed loop at their ceiling against the empty handler at its ceiling
+            double floor = ceiling.serverMicrosPerRequest();
+            double atCeiling = refusalCeiling.serverMicrosPerRequest();
+            String inRun = refusal == null ? "" : pacedFloor == null || pacedFloor.serverMicrosPerRequest() <= 0
+                    ? fmt("; in the stampede %.0f us", refusal)
+                    : fmt("; in the stampede %.0f us = %.1fx the empty handler paced at the same rate (%.1f us)",
+                    refusal, refusal / pacedFloor.serverMicrosPerRequest(), pacedFloor.serverMicrosPerRequest());
+            out.add(new TargetCheck("refusal's server CPU vs empty handler, both at their ceiling", "<= 2x",
+                    fmt("%.1fx (%.1f us at %,.0f refusals/s vs %.1f us at %,.0f requests/s)%s", atCeiling / floor, atCeiling,
+                            refusalCeiling.requestsPerSecond(), floor, ceiling.requestsPerSecond(), inRun),
+                    atCeiling / floor <= 2));
+        } else if (refusal != null && ceiling != null && ceiling.serverMicrosPerRequest() > 0) {
             double floor = ceiling.serverMicrosPerRequest();
             String paced = pacedFloor == null || pacedFloor.serverMicrosPerRequest() <= 0 ? ""
                     : fmt("; %.1fx the empty handler paced at the same rate (%.1f us)",
