@@ -69,6 +69,27 @@ public final class GridMember {
         }
     }
 
+    /**
+     * Gives the offloaded write-through stores a pool of their own threads. Hazelcast creates the
+     * offload executor on first use as a "cached" delegate over its shared pool: each store then
+     * starts a worker that polls for 1 ms after its task and exits, so in a sell-out every store
+     * pays a thread hand-off, a timed park and a worker's exit. A pool of {@link #STORES_IN_FLIGHT}
+     * resident threads takes each store with one wake-up. Hazelcast has no public switch for this
+     * executor's kind, so it is registered through the member's execution service before the
+     * first store; where that fails (the executor already exists), the member keeps Hazelcast's.
+     */
+    static void storesOnOwnThreads(HazelcastInstance hz) {
+        try {
+            if (hz instanceof com.hazelcast.instance.impl.HazelcastInstanceProxy proxy) {
+                proxy.getOriginal().node.getNodeEngine().getExecutionService().register(MAP_STORE_EXECUTOR,
+                        STORES_IN_FLIGHT, Integer.MAX_VALUE, com.hazelcast.internal.util.executor.ExecutorType.CONCRETE);
+            }
+        } catch (RuntimeException e) {
+            java.util.logging.Logger.getLogger(GridMember.class.getName()).log(java.util.logging.Level.INFO,
+                    "write-through stores stay on Hazelcast's shared offload executor", e);
+        }
+    }
+
     /** The member's configuration. */
     public static Config config(GridSettings settings, Stores stores) {
         Config config = new Config();
@@ -204,6 +225,7 @@ public final class GridMember {
 
     public static HazelcastInstance start(GridSettings settings, Stores stores) {
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(config(settings, stores));
+        storesOnOwnThreads(hz);
         // After a split-brain merge, this member's copy of the inventory may be from the side that
         // lost; drop it so every block reloads from the referee on its next use.
         hz.getLifecycleService().addLifecycleListener(event -> {
