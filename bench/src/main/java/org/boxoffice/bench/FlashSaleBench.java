@@ -248,6 +248,11 @@ final class FlashSaleBench {
         boolean profiling = o.profile && service != null;
         if (profiling) {
             JfrProfile.start(jcmd(), pid);
+            if (o.stampede) {
+                notes.add("profiled (--profile): starting the recording as the stampede starts deoptimizes and recompiles"
+                        + " hundreds of methods during the sell-out burst; this run's latency and CPU figures are not comparable"
+                        + " with unprofiled runs");
+            }
         }
         SystemOutcome outcome = measure(target, crowd, room, sweep, db, pid, o.pay, () -> {
             if (db == null) {
