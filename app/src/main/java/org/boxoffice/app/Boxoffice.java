@@ -119,6 +119,7 @@ public final class Boxoffice implements AutoCloseable {
     private final ShowEvents showEvents;
     private final ShowEventsService streams;
     private final WaitlistMeter waitlistMeter;
+    private volatile org.boxoffice.app.holds.Rehearsal rehearsal;
 
     private Boxoffice(AppSettings settings, DataSource dataSource, LongSupplier clock) {
         this.settings = settings;
@@ -258,7 +259,30 @@ public final class Boxoffice implements AutoCloseable {
         return ObserveFeature.just(MetricsObserver.create());
     }
 
-    /** Ready when this member runs, the cluster is safe, PostgreSQL answers and the catalog is loaded. */
+    /**
+     * Starts this member's rehearsal of an on-sale ({@link org.boxoffice.app.holds.Rehearsal}): until it
+     * ends, readiness says {@code "rehearsed": false}. {@code base} is this member's own HTTP address.
+     */
+    public org.boxoffice.app.holds.Rehearsal rehearse(java.net.URI base, Duration max) {
+        String tag = hz.getCluster().getLocalMember().getUuid().toString().substring(0, 8);
+        Inventory stage = new Inventory(hz, GridMaps.REHEARSAL_PREFIX + "inventory-" + tag);
+        Allowances stageAllowances = new Allowances(hz, GridMaps.REHEARSAL_PREFIX + "allowances-" + tag);
+        ShowSnapshots stageSnapshots = new ShowSnapshots(stage, clock, settings.snapshotEvery().toMillis());
+        org.boxoffice.app.holds.Rehearsal r = new org.boxoffice.app.holds.Rehearsal(stage,
+                new Seats(stage, stageAllowances, stageSnapshots), stageSnapshots, hz.getFlakeIdGenerator(GridMaps.HOLD_IDS),
+                inventoryRepository, directory, base, clock, max, tag, () -> {
+                    stageSnapshots.close();
+                    stage.destroy();
+                    stageAllowances.destroy();
+                });
+        this.rehearsal = r;
+        return r.start();
+    }
+
+    /**
+     * Ready when this member runs, the cluster is safe, PostgreSQL answers, the catalog is loaded and
+     * its rehearsal (if one was started) has ended.
+     */
     private HealthProbes.Check readiness() {
         boolean running = hz.getLifecycleService().isRunning();
         boolean safe = running && hz.getPartitionService().isClusterSafe();
@@ -275,7 +299,12 @@ public final class Boxoffice implements AutoCloseable {
         data.put("database", db);
         data.put("catalog", catalog);
         data.put("members", running ? hz.getCluster().getMembers().size() : 0);
-        return new HealthProbes.Check("boxoffice", running && safe && db && catalog, data);
+        org.boxoffice.app.holds.Rehearsal r = rehearsal;
+        boolean rehearsed = r == null || r.done();
+        if (r != null) {
+            data.put("rehearsed", rehearsed);
+        }
+        return new HealthProbes.Check("boxoffice", running && safe && db && catalog && rehearsed, data);
     }
 
     /** Exports a waiting room's counters once an admin has configured it. */
@@ -354,6 +383,10 @@ public final class Boxoffice implements AutoCloseable {
 
     @Override
     public void close() {
+        org.boxoffice.app.holds.Rehearsal r = rehearsal;
+        if (r != null) {
+            r.stop();
+        }
         probes.close();
         showEvents.close();
         waitlistMeter.close();

@@ -76,6 +76,12 @@ public final class Main {
                 embedded.close();
             }
         }, "boxoffice-shutdown"));
+        int rehearsalSeconds = config.get("boxoffice.rehearsal.seconds").asInt().orElse(30);
+        if (rehearsalSeconds > 0) {
+            // readiness waits for it; liveness does not
+            app.rehearse(java.net.URI.create("http://" + ownAddress(config.get("server.host").asString().orElse("0.0.0.0"))
+                    + ":" + server.port()), java.time.Duration.ofSeconds(rehearsalSeconds));
+        }
         LOG.info(() -> "Boxoffice is serving on http://localhost:" + server.port() + " (database: "
                 + (embedded != null ? "embedded, data in " + settings.dataDir() : "external") + ")");
         if (settings.demoMode()) {
@@ -86,6 +92,12 @@ public final class Main {
                     + (isLoopback(host) ? " (this machine only)." : ": NOT loopback, others on the network can reach it.")
                     + " For production, see docs/configuration.md.");
         }
+    }
+
+    /** Where this process reaches its own listener: loopback when it listens on every interface. */
+    private static String ownAddress(String host) {
+        return host.isBlank() || host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1"
+                : host.contains(":") ? "[" + host + "]" : host;
     }
 
     private static boolean isLoopback(String host) {

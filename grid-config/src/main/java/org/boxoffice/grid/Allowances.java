@@ -14,7 +14,20 @@ public final class Allowances {
     private final IMap<AllowanceKey, AccountAllowance> map;
 
     public Allowances(HazelcastInstance hz) {
-        this.map = hz.getMap(GridMaps.ALLOWANCES);
+        this(hz, GridMaps.ALLOWANCES);
+    }
+
+    /** Allowances kept in the map {@code mapName} (a member's rehearsal uses a map of its own). */
+    public Allowances(HazelcastInstance hz, String mapName) {
+        this.map = hz.getMap(mapName);
+    }
+
+    /** Drops this map from the cluster; only for a rehearsal map. */
+    public void destroy() {
+        if (!map.getName().startsWith(GridMaps.REHEARSAL_PREFIX)) {
+            throw new IllegalStateException("only a rehearsal map is destroyed, not " + map.getName());
+        }
+        map.destroy();
     }
 
     /** Reserves seats for a new hold; returns -1 if reserved, else how many seats the account may still take. */

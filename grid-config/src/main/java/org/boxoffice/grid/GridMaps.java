@@ -14,6 +14,12 @@ public final class GridMaps {
     public static final String QUORUM = "seat-writes";
     /** Facts about the running cluster, written once by its first member (such as when it started). */
     public static final String CLUSTER = "cluster";
+    /**
+     * Prefix of the maps a starting member rehearses the hold path on before it reports ready: the
+     * same processors and offloaded stores as {@link #INVENTORY} and {@link #ALLOWANCES}, no
+     * referee behind them, no backups; each member's pair is destroyed when its rehearsal ends.
+     */
+    public static final String REHEARSAL_PREFIX = "rehearsal-";
     /** Cluster-unique ids for holds. */
     public static final String HOLD_IDS = "hold-ids";
 

@@ -51,7 +51,12 @@ public final class Inventory {
     private final com.hazelcast.splitbrainprotection.SplitBrainProtection quorum;
 
     public Inventory(HazelcastInstance hz) {
-        this.map = hz.getMap(GridMaps.INVENTORY);
+        this(hz, GridMaps.INVENTORY);
+    }
+
+    /** Seat blocks kept in the map {@code mapName} (a member's rehearsal uses a map of its own, with no referee). */
+    public Inventory(HazelcastInstance hz, String mapName) {
+        this.map = hz.getMap(mapName);
         this.cluster = hz.getCluster();
         this.quorum = hz.getConfig().getSplitBrainProtectionConfigs().containsKey(GridMaps.QUORUM)
                 ? hz.getSplitBrainProtectionService().getSplitBrainProtection(GridMaps.QUORUM) : null;
@@ -65,6 +70,29 @@ public final class Inventory {
         /** @param seatsByBlock the seats (block indexes) that caused the rejection */
         record Rejected(Rejection reason, Map<Integer, int[]> seatsByBlock) implements ClaimResult {
         }
+    }
+
+    /**
+     * Puts every block of {@code show} in memory with all its seats available. Only for a rehearsal
+     * map ({@link GridMaps#REHEARSAL_PREFIX}): blocks of the inventory come from the referee.
+     */
+    public void putFresh(Show show) {
+        if (!map.getName().startsWith(GridMaps.REHEARSAL_PREFIX)) {
+            throw new IllegalStateException("fresh blocks are put in a rehearsal map only, not in " + map.getName());
+        }
+        Map<BlockKey, SeatBlock> blocks = new java.util.HashMap<>();
+        for (org.boxoffice.domain.ShowLayout.Block b : show.layout().blocks()) {
+            blocks.put(key(show, b.blockId()), SeatBlock.fresh(show.showId(), b.blockId(), b.size()));
+        }
+        map.setAll(blocks);
+    }
+
+    /** Drops this inventory's map from the cluster; only for a rehearsal map. */
+    public void destroy() {
+        if (!map.getName().startsWith(GridMaps.REHEARSAL_PREFIX)) {
+            throw new IllegalStateException("only a rehearsal map is destroyed, not " + map.getName());
+        }
+        map.destroy();
     }
 
     public static BlockKey key(Show show, int blockId) {

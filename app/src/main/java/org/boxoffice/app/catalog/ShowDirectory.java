@@ -87,6 +87,11 @@ public final class ShowDirectory {
                 .sorted(Comparator.comparingLong(Show::startsAt).thenComparing(Show::showId)).toList();
     }
 
+    /** Every show this directory knows. */
+    public List<Show> shows() {
+        return List.copyOf(shows.values());
+    }
+
     /** Remembers a show created on this member or announced by another. */
     public void add(Show show) {
         put(shows, show.showId(), show);

@@ -166,6 +166,18 @@ public final class GridMember {
         // by cores, which on a small machine lets only a couple of stores wait at once.
         config.addExecutorConfig(new ExecutorConfig(MAP_STORE_EXECUTOR).setPoolSize(STORES_IN_FLIGHT));
 
+        // a starting member's rehearsal (app: Rehearsal): the inventory's processors on the same kind
+        // of map, with a store that writes nowhere but is offloaded like the referee's, so the code
+        // between a partition thread and a store is rehearsed too; never backed up, never loaded
+        config.addMapConfig(new MapConfig(GridMaps.REHEARSAL_PREFIX + "*")
+                .setInMemoryFormat(InMemoryFormat.OBJECT)
+                .setBackupCount(0)
+                .setMapStoreConfig(new MapStoreConfig()
+                        .setEnabled(true)
+                        .setImplementation(new RehearsalStore())
+                        .setWriteDelaySeconds(0)
+                        .setInitialLoadMode(MapStoreConfig.InitialLoadMode.LAZY)));
+
         MapConfig allowances = new MapConfig(GridMaps.ALLOWANCES)
                 .setInMemoryFormat(InMemoryFormat.OBJECT)
                 .setBackupCount(settings.backupCount())

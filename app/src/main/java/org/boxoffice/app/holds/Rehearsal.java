@@ -1,0 +1,371 @@
+package org.boxoffice.app.holds;
+
+import com.hazelcast.flakeidgen.FlakeIdGenerator;
+import org.boxoffice.app.auth.Principal;
+import org.boxoffice.app.catalog.SeatPlan;
+import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.app.http.Json;
+import org.boxoffice.domain.CatalogRepository;
+import org.boxoffice.domain.Event;
+import org.boxoffice.domain.HoldPolicy;
+import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.SaleWindow;
+import org.boxoffice.domain.Show;
+import org.boxoffice.domain.ShowLayout;
+import org.boxoffice.domain.Venue;
+import org.boxoffice.grid.Inventory;
+import org.boxoffice.grid.Seats;
+import org.boxoffice.grid.ShowSnapshots;
+
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * A starting member's rehearsal of an on-sale, before it reports ready.
+ *
+ * <p>A fresh JVM runs the hold path interpreted and compiles it while the first buyers wait: on two
+ * cores the JIT compiler took a third of the machine for half a minute. So a member first sells
+ * private shows to itself: buyer threads claim named seats and best-available seats through the same
+ * {@link HoldManager}, {@link Seats}, block and allowance processors and {@link SnapshotGate} as the
+ * fans' requests, and are refused with alternatives once a show sells out; reader threads fetch the
+ * public catalog, a show, its availability and its seat map over this member's own HTTP port. It
+ * stops once the JIT compiler has been quiet for {@value #QUIET_WINDOW_MILLIS} ms (after at least
+ * {@value #MIN_MILLIS} ms), or at the configured limit.
+ *
+ * <p>What it never touches: PostgreSQL and the fans' seats. Its shows exist only in this object's
+ * own directory, never in the catalog; its blocks and allowances live in two maps of their own
+ * ({@code GridMaps.REHEARSAL_PREFIX}), whose store is offloaded like the referee's but writes
+ * nowhere, and which are destroyed at the end. Its HTTP requests are reads of public answers (no
+ * hold is made over HTTP, so no velocity limit of a client address is spent). What it does not
+ * rehearse is the referee's group commit (JDBC and PostgreSQL), which the first real holds compile.
+ */
+public final class Rehearsal {
+
+    private static final Logger LOG = Logger.getLogger(Rehearsal.class.getName());
+    /** The JIT compiler counts as quiet when it compiled less than this in the last window. */
+    private static final long QUIET_COMPILE_MILLIS = 100;
+    private static final long QUIET_WINDOW_MILLIS = 2_000;
+    private static final long MIN_MILLIS = 4_000;
+    private static final int BUYERS = 16;
+    private static final int READERS = 4;
+    private static final int ACCOUNTS = 4_096;
+    /** A show is replaced once this share of its seats is left: the sold-out refusals have been rehearsed by then. */
+    private static final double SOLD_OUT = 0.03;
+
+    /** What a rehearsal did. */
+    public record Result(long millis, long holds, long refusals, long reads, long errors, long compileMillis,
+                         boolean quiet, int shows) {
+    }
+
+    private final Inventory inventory;
+    private final ShowSnapshots snapshots;
+    private final ShowDirectory privateShows;
+    private final HoldManager holds;
+    private final SnapshotGate gate;
+    private final ShowDirectory publicShows;
+    private final URI base;
+    private final LongSupplier clock;
+    private final long maxMillis;
+    private final String tag;
+    private final Runnable cleanUp;
+
+    private final AtomicReference<Show> current = new AtomicReference<>();
+    private final AtomicInteger showCount = new AtomicInteger();
+    private final AtomicLong held = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
+    private final AtomicLong read = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
+    private volatile boolean stop;
+    private volatile Result result;
+
+    /**
+     * @param inventory   a rehearsal inventory ({@code GridMaps.REHEARSAL_PREFIX}), used by {@code seats}
+     * @param seats       seats over {@code inventory}, rehearsal allowances and {@code snapshots}
+     * @param snapshots   snapshots of {@code inventory}
+     * @param holdIds     the cluster's hold ids (a rehearsal spends a few)
+     * @param repository  the referee, for the hold manager's lookups (a rehearsal never makes one)
+     * @param publicShows the catalog fans see: one of its shows is read over HTTP, if there is one
+     * @param base        this member's own HTTP address
+     * @param tag         makes this member's private show ids unique in the cluster
+     * @param cleanUp     drops the rehearsal's maps and snapshots when it ends
+     */
+    public Rehearsal(Inventory inventory, Seats seats, ShowSnapshots snapshots, FlakeIdGenerator holdIds,
+                     InventoryRepository repository, ShowDirectory publicShows, URI base, LongSupplier clock,
+                     Duration max, String tag, Runnable cleanUp) {
+        this.inventory = inventory;
+        this.snapshots = snapshots;
+        this.privateShows = new ShowDirectory(NO_CATALOG);
+        this.holds = new HoldManager(privateShows, seats, snapshots, repository, holdIds, clock);
+        this.gate = new SnapshotGate(privateShows, snapshots, clock);
+        this.publicShows = publicShows;
+        this.base = base;
+        this.clock = clock;
+        this.maxMillis = max.toMillis();
+        this.tag = tag;
+        this.cleanUp = cleanUp;
+    }
+
+    /** Starts the rehearsal on a thread of its own. */
+    public Rehearsal start() {
+        Thread t = new Thread(this::run, "rehearsal");
+        t.setDaemon(true);
+        t.start();
+        return this;
+    }
+
+    /** True once the rehearsal has ended (done, failed or stopped). */
+    public boolean done() {
+        return result != null;
+    }
+
+    /** What it did; null while it runs. */
+    public Result result() {
+        return result;
+    }
+
+    /** Ends the rehearsal early (the member is shutting down). */
+    public void stop() {
+        stop = true;
+    }
+
+    /** The rehearsal itself: runs to the end and returns what it did (the thread of {@link #start}, or a test). */
+    public Result run() {
+        long t0 = System.nanoTime();
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        boolean timed = jit != null && jit.isCompilationTimeMonitoringSupported();
+        long compile0 = timed ? jit.getTotalCompilationTime() : 0;
+        boolean quiet = false;
+        List<Thread> threads = new ArrayList<>();
+        HttpClient http = null;
+        try {
+            nextShow(null);
+            for (int i = 0; i < BUYERS; i++) {
+                int seed = i;
+                threads.add(Thread.ofPlatform().daemon().name("rehearsal-buyer-" + i).start(() -> buy(seed)));
+            }
+            http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+            List<String> paths = readPaths();
+            for (int i = 0; i < READERS; i++) {
+                HttpClient client = http;
+                int offset = i;
+                threads.add(Thread.ofVirtual().name("rehearsal-reader-" + i).start(() -> readLoop(client, paths, offset)));
+            }
+            long windowStart = System.nanoTime();
+            long windowCompile = compile0;
+            while (!stop) {
+                Thread.sleep(250);
+                long elapsed = (System.nanoTime() - t0) / 1_000_000;
+                if (elapsed >= maxMillis) {
+                    break;
+                }
+                if (errors.get() > 1_000 && errors.get() > held.get()) {
+                    LOG.warning(() -> "rehearsal: stopped early, " + errors.get() + " errors (is the grid below its quorum?)");
+                    break;
+                }
+                if (timed && (System.nanoTime() - windowStart) / 1_000_000 >= QUIET_WINDOW_MILLIS) {
+                    long compiled = jit.getTotalCompilationTime();
+                    if (compiled - windowCompile < QUIET_COMPILE_MILLIS && elapsed >= MIN_MILLIS) {
+                        quiet = true;
+                        break;
+                    }
+                    windowStart = System.nanoTime();
+                    windowCompile = compiled;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "rehearsal failed; the member serves without it", e);
+        } finally {
+            stop = true;
+            for (Thread t : threads) {
+                try {
+                    t.join(10_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            if (http != null) {
+                http.shutdownNow();
+            }
+            try {
+                cleanUp.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "rehearsal: could not drop its maps", e);
+            }
+        }
+        Result r = new Result((System.nanoTime() - t0) / 1_000_000, held.get(), refused.get(), read.get(), errors.get(),
+                timed ? jit.getTotalCompilationTime() - compile0 : -1, quiet, showCount.get());
+        result = r;
+        LOG.info(() -> String.format(java.util.Locale.ROOT, "rehearsal: %,d holds, %,d refusals and %,d reads in %,d ms on %d private"
+                        + " shows (%,d errors); the JIT compiler spent %,d ms, %s", r.holds(), r.refusals(), r.reads(), r.millis(),
+                r.shows(), r.errors(), r.compileMillis(), r.quiet() ? "and was quiet at the end" : "and was still busy at the limit"));
+        return r;
+    }
+
+    /** One buyer: named seats mostly, best available sometimes, as fans do in an on-sale. */
+    private void buy(int seed) {
+        SplittableRandom random = new SplittableRandom(seed * 7919L + System.nanoTime());
+        while (!stop) {
+            Show show = current.get();
+            try {
+                Principal buyer = new Principal("~rehearsal-" + random.nextInt(ACCOUNTS), Set.of());
+                int quantity = 1 + random.nextInt(4);
+                HoldRequest request = random.nextInt(5) == 0
+                        ? new HoldRequest.BestAvailable(quantity, null)
+                        : new HoldRequest.Seats(adjacent(show.layout(), random, quantity));
+                Optional<byte[]> fast = gate.refusal(show.showId(), request);
+                if (fast.isPresent()) {
+                    refused.incrementAndGet();
+                } else {
+                    HoldManager.Outcome outcome = holds.hold(buyer, show.showId(), request);
+                    if (outcome instanceof HoldManager.Outcome.Held h) {
+                        Json.bytes(h.hold());
+                        held.incrementAndGet();
+                    } else if (outcome instanceof HoldManager.Outcome.Refused r) {
+                        Json.bytes(Map.of("error", r.reason().name(), "message", r.message(), "details", r.details()));
+                        refused.incrementAndGet();
+                    }
+                }
+                if (snapshots.get(show).available() < SOLD_OUT * show.layout().totalSeats()) {
+                    nextShow(show);
+                }
+            } catch (RuntimeException e) {
+                errors.incrementAndGet();
+            }
+        }
+    }
+
+    /** Up to {@code quantity} adjacent seats from a random spot (fewer at the end of a row). */
+    private static List<String> adjacent(ShowLayout layout, SplittableRandom random, int quantity) {
+        int first = random.nextInt(layout.totalSeats());
+        ShowLayout.Seat seat = layout.seat(first);
+        List<String> ids = new ArrayList<>(quantity);
+        ids.add(seat.seatId());
+        for (int i = first + 1; ids.size() < quantity && i < layout.totalSeats(); i++) {
+            ShowLayout.Seat next = layout.seat(i);
+            if (!next.section().equals(seat.section()) || !next.row().equals(seat.row())) {
+                break;
+            }
+            ids.add(next.seatId());
+        }
+        return ids;
+    }
+
+    /** Replaces {@code soldOut} (null at the start) by a new private show, once. */
+    private synchronized void nextShow(Show soldOut) {
+        if (current.get() != soldOut) {
+            return; // another buyer replaced it
+        }
+        int n = showCount.getAndIncrement();
+        String showId = "~rehearsal-" + tag + "-" + n;
+        long now = clock.getAsLong();
+        List<SeatPlan.SectionPlan> sections = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            sections.add(new SeatPlan.SectionPlan(String.valueOf((char) ('A' + i)), i, 4_900 + 1_000L * i, 25, 40));
+        }
+        ShowLayout layout = SeatPlan.layout(showId, "EUR", sections);
+        Show show = new Show(showId, "~rehearsal", "~rehearsal", now + Duration.ofDays(1).toMillis(),
+                new SaleWindow(now - Duration.ofHours(1).toMillis(), now + Duration.ofDays(1).toMillis()),
+                new HoldPolicy(10, 10, Duration.ofMinutes(7).toMillis(), 5_000), Math.min(16, layout.blocks().size()), 48, layout);
+        inventory.putFresh(show);
+        privateShows.add(show);
+        snapshots.get(show);
+        current.set(show);
+    }
+
+    /** The public reads a fan's first page makes, on a show of the catalog if there is one. */
+    private List<String> readPaths() {
+        List<String> paths = new ArrayList<>(List.of("/v1/events", "/observe/health/live"));
+        publicShows.shows().stream().min(Comparator.comparing(Show::showId)).ifPresent(s -> {
+            paths.add("/v1/shows/" + s.showId());
+            paths.add("/v1/shows/" + s.showId() + "/availability");
+            paths.add("/v1/shows/" + s.showId() + "/seats");
+        });
+        return paths;
+    }
+
+    private void readLoop(HttpClient client, List<String> paths, int offset) {
+        int i = offset;
+        while (!stop) {
+            HttpRequest request = HttpRequest.newBuilder(base.resolve(paths.get(i++ % paths.size())))
+                    .timeout(Duration.ofSeconds(5)).GET().build();
+            try {
+                HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+                if (response.statusCode() < 500) {
+                    read.incrementAndGet();
+                } else {
+                    errors.incrementAndGet();
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (java.io.IOException e) {
+                errors.incrementAndGet();
+                if (stop) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /** The private directory's catalog: nothing (its shows are added one by one and never stored). */
+    private static final CatalogRepository NO_CATALOG = new CatalogRepository() {
+        @Override
+        public List<Venue> venues() {
+            return List.of();
+        }
+
+        @Override
+        public List<Event> events() {
+            return List.of();
+        }
+
+        @Override
+        public List<Show> shows() {
+            return List.of();
+        }
+
+        @Override
+        public Optional<Show> show(String showId) {
+            return Optional.empty();
+        }
+
+        @Override
+        public boolean isEmpty() {
+            return true;
+        }
+
+        @Override
+        public void saveVenue(Venue venue) {
+            throw new UnsupportedOperationException("a rehearsal saves nothing");
+        }
+
+        @Override
+        public void saveEvent(Event event) {
+            throw new UnsupportedOperationException("a rehearsal saves nothing");
+        }
+
+        @Override
+        public void saveShow(Show show) {
+            throw new UnsupportedOperationException("a rehearsal saves nothing");
+        }
+    };
+}

@@ -1,0 +1,115 @@
+package org.boxoffice.app;
+
+import com.hazelcast.core.DistributedObject;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.testing.junit5.ServerTest;
+import io.helidon.webserver.testing.junit5.SetUpServer;
+import org.boxoffice.app.holds.Rehearsal;
+import org.boxoffice.grid.GridMaps;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static org.boxoffice.app.TestApp.json;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A starting member's rehearsal, through the real wiring and its own HTTP port: it sells private
+ * shows to itself and reads public answers, readiness waits for it, and it leaves nothing behind:
+ * not a row in PostgreSQL, not a seat of the fans' shows, not a map in the grid, not a show in the
+ * catalog.
+ */
+@ServerTest
+class RehearsalTest {
+
+    private static TestApp app;
+    private final URI uri;
+    private final TestApp.Http http;
+
+    RehearsalTest(URI uri) {
+        this.uri = uri;
+        this.http = TestApp.Http.on(uri);
+    }
+
+    @SetUpServer
+    static void server(WebServerConfig.Builder server) {
+        app = TestApp.start();
+        server.routing(app.app::routing);
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
+
+    @Test
+    void aRehearsal_sellsPrivateShows_readinessWaitsForIt_andNothingOfItRemains() throws Exception {
+        Map<String, Long> before = rows();
+        String seatMapTag = http.get("/v1/shows/mahler-5-1/availability", null).headers().firstValue("ETag").orElseThrow();
+        assertEquals(200, http.get("/observe/health/ready", null).status());
+
+        Rehearsal rehearsal = app.app.rehearse(uri, Duration.ofSeconds(8));
+        boolean sawNotReady = false;
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (!rehearsal.done() && System.currentTimeMillis() < deadline) {
+            TestApp.Http.Reply ready = http.get("/observe/health/ready", null);
+            if (ready.status() == 503) {
+                sawNotReady = true;
+                assertTrue(ready.body().contains("\"rehearsed\":false"), ready.body());
+            }
+            Thread.sleep(100);
+        }
+        assertTrue(rehearsal.done(), "the rehearsal ends by its limit");
+        assertTrue(sawNotReady, "readiness is down while the member rehearses");
+        TestApp.Http.Reply ready = http.get("/observe/health/ready", null);
+        for (long until = System.currentTimeMillis() + 5_000; ready.status() != 200 && System.currentTimeMillis() < until; ) {
+            Thread.sleep(100);
+            ready = http.get("/observe/health/ready", null);
+        }
+        assertEquals(200, ready.status(), ready.body());
+        assertTrue(ready.body().contains("\"rehearsed\":true"), ready.body());
+
+        Rehearsal.Result result = rehearsal.result();
+        assertTrue(result.holds() > 0, result.toString());
+        assertTrue(result.refusals() > 0, result.toString());
+        assertTrue(result.reads() > 0, result.toString());
+        assertTrue(result.errors() * 10 <= result.holds(), result.toString());
+
+        assertEquals(before, rows(), "the rehearsal wrote nothing to PostgreSQL");
+        assertEquals(seatMapTag, http.get("/v1/shows/mahler-5-1/availability", null).headers().firstValue("ETag").orElseThrow(),
+                "the fans' seats did not move");
+        for (DistributedObject o : app.app.hazelcast().getDistributedObjects()) {
+            assertFalse(o.getName().startsWith(GridMaps.REHEARSAL_PREFIX), "left behind: " + o.getName());
+        }
+        assertTrue(app.app.directory().shows().stream().noneMatch(s -> s.showId().startsWith("~")));
+        TestApp.Http.Reply events = http.get("/v1/events", null);
+        assertEquals(200, events.status());
+        assertFalse(events.body().contains("rehearsal"), events.body());
+        assertEquals(404, http.get("/v1/shows/~rehearsal-x-0", null).status());
+        assertTrue(json(events).path("items").isArray() || json(events).isArray() || json(events).isObject());
+    }
+
+    private static Map<String, Long> rows() throws Exception {
+        Map<String, Long> out = new LinkedHashMap<>();
+        try (Connection c = app.dataSource.getConnection(); Statement st = c.createStatement()) {
+            for (String q : new String[]{"SELECT count(*) FROM holds", "SELECT count(*) FROM seat_transitions",
+                    "SELECT count(*) FROM seats WHERE state <> 'AVAILABLE'", "SELECT count(*) FROM shows",
+                    "SELECT count(*) FROM seat_events"}) {
+                try (ResultSet rs = st.executeQuery(q)) {
+                    rs.next();
+                    out.put(q, rs.getLong(1));
+                }
+            }
+        }
+        return out;
+    }
+}
