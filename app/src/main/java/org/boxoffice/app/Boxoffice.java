@@ -120,6 +120,7 @@ public final class Boxoffice implements AutoCloseable {
     private final ShowEventsService streams;
     private final WaitlistMeter waitlistMeter;
     private volatile org.boxoffice.app.holds.Rehearsal rehearsal;
+    private volatile boolean rehearsalDue;
 
     private Boxoffice(AppSettings settings, DataSource dataSource, LongSupplier clock) {
         this.settings = settings;
@@ -263,6 +264,15 @@ public final class Boxoffice implements AutoCloseable {
      * Starts this member's rehearsal of an on-sale ({@link org.boxoffice.app.holds.Rehearsal}): until it
      * ends, readiness says {@code "rehearsed": false}. {@code base} is this member's own HTTP address.
      */
+    /**
+     * Says that a rehearsal will start once the web server listens: readiness is down from now on
+     * until it has ended, so no probe sees this member ready between the two.
+     */
+    public void rehearsalDue() {
+        rehearsalDue = true;
+        probes.refresh();
+    }
+
     public org.boxoffice.app.holds.Rehearsal rehearse(java.net.URI base, Duration max) {
         String tag = hz.getCluster().getLocalMember().getUuid().toString().substring(0, 8);
         Inventory stage = new Inventory(hz, GridMaps.REHEARSAL_PREFIX + "inventory-" + tag);
@@ -276,6 +286,7 @@ public final class Boxoffice implements AutoCloseable {
                     stageAllowances.destroy();
                 });
         this.rehearsal = r;
+        probes.refresh();
         return r.start();
     }
 
@@ -300,8 +311,8 @@ public final class Boxoffice implements AutoCloseable {
         data.put("catalog", catalog);
         data.put("members", running ? hz.getCluster().getMembers().size() : 0);
         org.boxoffice.app.holds.Rehearsal r = rehearsal;
-        boolean rehearsed = r == null || r.done();
-        if (r != null) {
+        boolean rehearsed = r != null ? r.done() : !rehearsalDue;
+        if (r != null || rehearsalDue) {
             data.put("rehearsed", rehearsed);
         }
         return new HealthProbes.Check("boxoffice", running && safe && db && catalog && rehearsed, data);

@@ -62,6 +62,10 @@ public final class Main {
             DemoCatalog.seedIfEmpty(new PostgresCatalogRepository(dataSource), settings.holds(), Instant.now());
         }
         Boxoffice app = Boxoffice.start(settings, dataSource, System::currentTimeMillis);
+        int rehearsalSeconds = config.get("boxoffice.rehearsal.seconds").asInt().orElse(20);
+        if (rehearsalSeconds > 0) {
+            app.rehearsalDue();
+        }
         WebServer server = serverBuilder(config.get("server"))
                 .shutdownHook(false)
                 .addFeature(app.observe())
@@ -76,7 +80,6 @@ public final class Main {
                 embedded.close();
             }
         }, "boxoffice-shutdown"));
-        int rehearsalSeconds = config.get("boxoffice.rehearsal.seconds").asInt().orElse(30);
         if (rehearsalSeconds > 0) {
             // readiness waits for it; liveness does not
             app.rehearse(java.net.URI.create("http://" + ownAddress(config.get("server.host").asString().orElse("0.0.0.0"))

@@ -136,8 +136,8 @@ final class WarmMembers {
             }
             for (Mode mode : modes) {
                 long t0 = System.nanoTime();
-                // the rehearsal as shipped (BOXOFFICE_REHEARSAL_SECONDS' default), or none
-                Map<String, String> env = mode.rehearse() ? Map.of("BOXOFFICE_REHEARSAL_SECONDS", "30") : Map.of();
+                // the rehearsal as shipped (boxoffice.rehearsal.seconds: 20 by default), or none
+                Map<String, String> env = mode.rehearse() ? Map.of("BOXOFFICE_REHEARSAL_SECONDS", "20") : Map.of();
                 ServiceLauncher.Started s = ServiceLauncher.start(o, db, work.resolve("service-" + starts.size()), mode.jvm(),
                         out.resolve("service-" + mode.file() + ".log"), env);
                 double ready = (System.nanoTime() - t0) / 1e9;

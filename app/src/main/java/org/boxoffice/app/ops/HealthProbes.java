@@ -97,8 +97,8 @@ public final class HealthProbes implements AutoCloseable {
         checker.scheduleWithFixedDelay(this::refresh, period, period, TimeUnit.MILLISECONDS);
     }
 
-    /** Runs the readiness check and keeps its answer (the checker thread calls this; tests may too). */
-    void refresh() {
+    /** Runs the readiness check and keeps its answer (the checker thread calls this; so may a change of state that must show at once). */
+    public void refresh() {
         Check c;
         try {
             c = readiness.get();
