@@ -45,12 +45,13 @@ import java.util.logging.Logger;
  * cores the JIT compiler took a third of the machine for half a minute. So a member first sells
  * private shows to itself: buyer threads claim named seats and best-available seats through the same
  * {@link HoldManager}, {@link Seats}, block and allowance processors and {@link SnapshotGate} as the
- * fans' requests, and are refused with alternatives once a show sells out; reader threads fetch the
+ * fans' requests, let a third of their holds go again (some of them through the referee's lookup of a hold,
+ * a read that finds nothing), and are refused with alternatives once a show sells out; reader threads fetch the
  * public catalog, a show, its availability and its seat map over this member's own HTTP port. It
  * stops once the JIT compiler has been quiet for {@value #QUIET_WINDOW_MILLIS} ms (after at least
  * {@value #MIN_MILLIS} ms), or at the configured limit.
  *
- * <p>What it never touches: PostgreSQL and the fans' seats. Its shows exist only in this object's
+ * <p>What it never touches: the fans' seats, and PostgreSQL but for those reads. Its shows exist only in this object's
  * own directory, never in the catalog; its blocks and allowances live in two maps of their own
  * ({@code GridMaps.REHEARSAL_PREFIX}), whose store is offloaded like the referee's but writes
  * nowhere, and which are destroyed at the end. Its HTTP requests are reads of public answers (no
@@ -71,7 +72,7 @@ public final class Rehearsal {
     private static final double SOLD_OUT = 0.03;
 
     /** What a rehearsal did. */
-    public record Result(long millis, long holds, long refusals, long reads, long errors, long compileMillis,
+    public record Result(long millis, long holds, long releases, long refusals, long reads, long errors, long compileMillis,
                          boolean quiet, int shows) {
     }
 
@@ -79,6 +80,7 @@ public final class Rehearsal {
     private final ShowSnapshots snapshots;
     private final ShowDirectory privateShows;
     private final HoldManager holds;
+    private final Seats seats;
     private final SnapshotGate gate;
     private final ShowDirectory publicShows;
     private final URI base;
@@ -90,6 +92,7 @@ public final class Rehearsal {
     private final AtomicReference<Show> current = new AtomicReference<>();
     private final AtomicInteger showCount = new AtomicInteger();
     private final AtomicLong held = new AtomicLong();
+    private final AtomicLong released = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong read = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
@@ -114,6 +117,7 @@ public final class Rehearsal {
         this.snapshots = snapshots;
         this.privateShows = new ShowDirectory(NO_CATALOG);
         this.holds = new HoldManager(privateShows, seats, snapshots, repository, holdIds, clock);
+        this.seats = seats;
         this.gate = new SnapshotGate(privateShows, snapshots, clock);
         this.publicShows = publicShows;
         this.base = base;
@@ -212,11 +216,11 @@ public final class Rehearsal {
                 LOG.log(Level.WARNING, "rehearsal: could not drop its maps", e);
             }
         }
-        Result r = new Result((System.nanoTime() - t0) / 1_000_000, held.get(), refused.get(), read.get(), errors.get(),
+        Result r = new Result((System.nanoTime() - t0) / 1_000_000, held.get(), released.get(), refused.get(), read.get(), errors.get(),
                 timed ? jit.getTotalCompilationTime() - compile0 : -1, quiet, showCount.get());
         result = r;
-        LOG.info(() -> String.format(java.util.Locale.ROOT, "rehearsal: %,d holds, %,d refusals and %,d reads in %,d ms on %d private"
-                        + " shows (%,d errors); the JIT compiler spent %,d ms, %s", r.holds(), r.refusals(), r.reads(), r.millis(),
+        LOG.info(() -> String.format(java.util.Locale.ROOT, "rehearsal: %,d holds (%,d released), %,d refusals and %,d reads in %,d ms on %d private"
+                        + " shows (%,d errors); the JIT compiler spent %,d ms, %s", r.holds(), r.releases(), r.refusals(), r.reads(), r.millis(),
                 r.shows(), r.errors(), r.compileMillis(), r.quiet() ? "and was quiet at the end" : "and was still busy at the limit"));
         return r;
     }
@@ -240,6 +244,9 @@ public final class Rehearsal {
                     if (outcome instanceof HoldManager.Outcome.Held h) {
                         Json.bytes(h.hold());
                         held.incrementAndGet();
+                        if (random.nextInt(3) == 0) {
+                            release(show, buyer, h.hold(), random);
+                        }
                     } else if (outcome instanceof HoldManager.Outcome.Refused r) {
                         Json.bytes(Map.of("error", r.reason().name(), "message", r.message(), "details", r.details()));
                         refused.incrementAndGet();
@@ -252,6 +259,22 @@ public final class Rehearsal {
                 errors.incrementAndGet();
             }
         }
+    }
+
+    /**
+     * A buyer who lets go at once, as many do: the seats go back through {@link Seats#release}, as
+     * a fan's do. One release in four also takes the hold manager's way first, which looks the hold
+     * up in the referee (a primary-key read that finds nothing: a rehearsal's hold is not there),
+     * so the referee's read path is compiled too at a few hundred reads a second.
+     */
+    private void release(Show show, Principal buyer, HoldView hold, SplittableRandom random) {
+        if (random.nextInt(4) == 0) {
+            holds.release(buyer, hold.holdId());
+        }
+        List<ShowLayout.SeatRef> refs = hold.seatIds().stream().map(id -> show.layout().locate(id).orElseThrow()).toList();
+        seats.release(show, hold.holdId(), buyer.accountId(), ShowLayout.byBlock(refs).keySet(), clock.getAsLong(),
+                buyer.accountId(), "released by buyer", false);
+        released.incrementAndGet();
     }
 
     /** Up to {@code quantity} adjacent seats from a random spot (fewer at the end of a row). */
