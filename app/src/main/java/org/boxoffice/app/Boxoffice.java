@@ -280,7 +280,7 @@ public final class Boxoffice implements AutoCloseable {
         ShowSnapshots stageSnapshots = new ShowSnapshots(stage, clock, settings.snapshotEvery().toMillis());
         org.boxoffice.app.holds.Rehearsal r = new org.boxoffice.app.holds.Rehearsal(stage,
                 new Seats(stage, stageAllowances, stageSnapshots), stageSnapshots, hz.getFlakeIdGenerator(GridMaps.HOLD_IDS),
-                inventoryRepository, directory, base, clock, max, tag, () -> {
+                inventoryRepository, gate, directory, base, clock, max, tag, () -> {
                     stageSnapshots.close();
                     stage.destroy();
                     stageAllowances.destroy();

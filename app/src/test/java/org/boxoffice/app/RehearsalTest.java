@@ -103,6 +103,35 @@ class RehearsalTest {
         assertEquals(404, http.get("/v1/shows/~rehearsal-x-0", null).status());
     }
 
+    /**
+     * In a cluster the private shows' blocks spread over both members' partitions: a second member
+     * that rehearses beside a serving one leaves no map behind on either, and writes nothing.
+     */
+    @Test
+    void aJoiningMember_rehearsesBesideAServingOne_andLeavesNothingOnEither() throws Exception {
+        Map<String, Long> before = rows();
+        try (TestApp second = TestApp.joining(app)) {
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (app.app.hazelcast().getCluster().getMembers().size() < 2 && System.currentTimeMillis() < deadline) {
+                Thread.sleep(50);
+            }
+            assertEquals(2, app.app.hazelcast().getCluster().getMembers().size());
+            Rehearsal rehearsal = second.app.rehearse(uri, Duration.ofSeconds(4));
+            while (!rehearsal.done() && System.currentTimeMillis() < deadline) {
+                Thread.sleep(100);
+            }
+            assertTrue(rehearsal.done());
+            Rehearsal.Result result = rehearsal.result();
+            assertTrue(result.holds() > 0 && result.errors() * 10 <= result.holds(), result.toString());
+            for (TestApp member : java.util.List.of(app, second)) {
+                for (DistributedObject o : member.app.hazelcast().getDistributedObjects()) {
+                    assertFalse(o.getName().startsWith(GridMaps.REHEARSAL_PREFIX), "left behind: " + o.getName());
+                }
+            }
+        }
+        assertEquals(before, rows(), "the rehearsal wrote nothing to PostgreSQL");
+    }
+
     @Test
     void freshBlocks_goIntoARehearsalMapOnly() {
         org.boxoffice.domain.Show show = app.app.directory().find("mahler-5-1").orElseThrow();

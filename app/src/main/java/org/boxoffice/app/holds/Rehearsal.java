@@ -1,6 +1,7 @@
 package org.boxoffice.app.holds;
 
 import com.hazelcast.flakeidgen.FlakeIdGenerator;
+import org.boxoffice.app.admission.AdmissionGate;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.SeatPlan;
 import org.boxoffice.app.catalog.ShowDirectory;
@@ -44,8 +45,8 @@ import java.util.logging.Logger;
  * <p>A fresh JVM runs the hold path interpreted and compiles it while the first buyers wait: on two
  * cores the JIT compiler took a third of the machine for half a minute. So a member first sells
  * private shows to itself: buyer threads claim named seats and best-available seats through the same
- * {@link HoldManager}, {@link Seats}, block and allowance processors and {@link SnapshotGate} as the
- * fans' requests, let a third of their holds go again (some of them through the referee's lookup of a hold,
+ * {@link SnapshotGate}, velocity limit, {@link HoldManager}, {@link Seats}, block and allowance
+ * processors as the fans' requests, let a third of their holds go again (some of them through the referee's lookup of a hold,
  * a read that finds nothing), and are refused with alternatives once a show sells out; reader threads fetch the
  * public catalog, a show, its availability and its seat map over this member's own HTTP port. It
  * stops once the JIT compiler has been quiet for {@value #QUIET_WINDOW_MILLIS} ms (after at least
@@ -67,7 +68,8 @@ public final class Rehearsal {
     private static final long MIN_MILLIS = 4_000;
     private static final int BUYERS = 16;
     private static final int READERS = 4;
-    private static final int ACCOUNTS = 4_096;
+    /** Made-up accounts: many, so that no velocity limit or allowance of one is ever reached. */
+    private static final int ACCOUNTS = 1 << 20;
     /** A show is replaced once this share of its seats is left: the sold-out refusals have been rehearsed by then. */
     private static final double SOLD_OUT = 0.03;
 
@@ -82,6 +84,7 @@ public final class Rehearsal {
     private final HoldManager holds;
     private final Seats seats;
     private final SnapshotGate gate;
+    private final AdmissionGate admission;
     private final ShowDirectory publicShows;
     private final URI base;
     private final LongSupplier clock;
@@ -104,14 +107,15 @@ public final class Rehearsal {
      * @param seats       seats over {@code inventory}, rehearsal allowances and {@code snapshots}
      * @param snapshots   snapshots of {@code inventory}
      * @param holdIds     the cluster's hold ids (a rehearsal spends a few)
-     * @param repository  the referee, for the hold manager's lookups (a rehearsal never makes one)
+     * @param repository  the referee, for the hold manager's lookups of a hold (reads)
+     * @param admission   the velocity limits a hold takes from (the made-up accounts' buckets idle out)
      * @param publicShows the catalog fans see: one of its shows is read over HTTP, if there is one
      * @param base        this member's own HTTP address
      * @param tag         makes this member's private show ids unique in the cluster
      * @param cleanUp     drops the rehearsal's maps and snapshots when it ends
      */
     public Rehearsal(Inventory inventory, Seats seats, ShowSnapshots snapshots, FlakeIdGenerator holdIds,
-                     InventoryRepository repository, ShowDirectory publicShows, URI base, LongSupplier clock,
+                     InventoryRepository repository, AdmissionGate admission, ShowDirectory publicShows, URI base, LongSupplier clock,
                      Duration max, String tag, Runnable cleanUp) {
         this.inventory = inventory;
         this.snapshots = snapshots;
@@ -119,6 +123,7 @@ public final class Rehearsal {
         this.holds = new HoldManager(privateShows, seats, snapshots, repository, holdIds, clock);
         this.seats = seats;
         this.gate = new SnapshotGate(privateShows, snapshots, clock);
+        this.admission = admission;
         this.publicShows = publicShows;
         this.base = base;
         this.clock = clock;
@@ -240,6 +245,8 @@ public final class Rehearsal {
                 if (fast.isPresent()) {
                     refused.incrementAndGet();
                 } else {
+                    // past the fast gate a fan's hold takes from its account's cluster-wide bucket
+                    admission.limitHolds(buyer, show.showId());
                     HoldManager.Outcome outcome = holds.hold(buyer, show.showId(), request);
                     if (outcome instanceof HoldManager.Outcome.Held h) {
                         Json.bytes(h.hold());
