@@ -163,8 +163,9 @@ public final class BenchOptions {
                 (o, v) -> o.sweepStep = Duration.ofSeconds(intIn(v, "--sweep-step", 1, 120)));
         option("--aot-cache", "FILE", "start the service with -XX:AOTCache=FILE (the launcher passes the one it built, if any)",
                 (o, v) -> o.aotCache = Path.of(v));
-        option("--warm-start", null, "instead of a sale: a fresh member's first minute under load without and with --aot-cache"
-                + " (seconds to 80 % of its steady rate, JIT CPU over the first 30 s)", (o, v) -> o.warmStart = true);
+        option("--warm-start", null, "instead of a sale: a fresh member's first minute under load without --aot-cache, with it, and"
+                + " with it and the member's start-up rehearsal (seconds to ready and to 80 % of its steady rate, JIT CPU before"
+                + " ready and over the first 30 s); every other run turns the rehearsal off", (o, v) -> o.warmStart = true);
         option("--aot-train", "FILE", "instead of a sale: the AOT training run (the launcher's build step on JDK 25+)",
                 (o, v) -> o.aotTrain = Path.of(v));
         option("--members", "N", "instead of the one-member sale: the stampede against 1 and then N members (backups 1,"

@@ -42,9 +42,11 @@ import java.util.stream.Stream;
  *   (holds, 409s with alternatives, best available, releases, seat maps, a stampede past the
  *   sell-out, a waiting room with passes), and stops; on its way out the JVM writes the cache:
  *   classes loaded and linked, method profiles recorded.</li>
- *   <li>{@code --warm-start}: a fresh member under a sale from its first request, without the cache
- *   and then with it ({@code --aot-cache}): seconds until it first serves 80 % of its steady rate
- *   (the median of its last 15 s), and its JIT compiler's CPU over the first 30 s.</li>
+ *   <li>{@code --warm-start}: a fresh member under a sale from its first request, without the cache,
+ *   with it ({@code --aot-cache}), and with it and the member's start-up rehearsal (which every other
+ *   bench run turns off): seconds to ready, seconds from the first request until it first serves
+ *   80 % of its steady rate (the median of its last 15 s), and its JIT compiler's CPU before ready
+ *   and over the first 30 s.</li>
  * </ul>
  */
 final class WarmMembers {
