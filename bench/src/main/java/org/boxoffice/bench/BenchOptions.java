@@ -72,6 +72,8 @@ public final class BenchOptions {
     Path aotTrain;
     /** Measure a fresh member's first minute with and without {@link #aotCache}. */
     boolean warmStart;
+    /** --members: the members start with their start-up rehearsal, as shipped. */
+    boolean rehearsal;
     /** Several members behind one Service address ({@link ClusterBench}); null: the one-member bench. */
     Integer members;
     /** Seconds into the elastic stampede at which a member joins / one leaves; null: none. */
@@ -175,6 +177,9 @@ public final class BenchOptions {
                 (o, v) -> o.scaleUpAt = intIn(v, "--scale-up-at", 1, 3600));
         option("--scale-down-at", "SECONDS", "--members: in that stampede, one member leaves gracefully at SECONDS",
                 (o, v) -> o.scaleDownAt = intIn(v, "--scale-down-at", 1, 3600));
+        option("--rehearsal", null, "--members: every member starts with its start-up rehearsal as shipped (20 s before it"
+                + " reports ready; off in every other run), so a member that joins mid-sale rehearses beside the serving ones",
+                (o, v) -> o.rehearsal = true);
         option("--help", null, "this text", (o, v) -> o.help = true);
     }
 
@@ -213,6 +218,9 @@ public final class BenchOptions {
         }
         if ((o.scaleUpAt != null || o.scaleDownAt != null) && o.members == null) {
             throw new UsageException("--scale-up-at and --scale-down-at belong to --members");
+        }
+        if (o.rehearsal && o.members == null) {
+            throw new UsageException("--rehearsal belongs to --members (--warm-start measures the rehearsal on one member)");
         }
         if (o.members != null) {
             // several members are measured under the stampede only

@@ -372,6 +372,9 @@ final class ClusterBench {
             env.put("BOXOFFICE_GRID_MEMBERS", String.join(",", gridPorts.stream().map(p -> ServiceLauncher.HOST + ":" + p).toList()));
             env.put("BOXOFFICE_GRID_QUORUM", Integer.toString(quorum));
             env.put("BOXOFFICE_GRID_BACKUPS", "1");
+            if (o.rehearsal) {
+                env.put("BOXOFFICE_REHEARSAL_SECONDS", "20");
+            }
             String memberName = "member-" + (index + 1);
             ServiceLauncher.Started s = ServiceLauncher.launch(o, db, dir.resolve(memberName), ServiceLauncher.aotCache(o),
                     out.resolve(name + "-" + memberName + ".log"), env);

@@ -112,6 +112,9 @@ class BenchOptionsTest {
 
         assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--scale-up-at", "10"));
         assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--members", "0"));
+        assertFalse(o.rehearsal, "members start without their rehearsal unless asked");
+        assertTrue(BenchOptions.parse("--members", "3", "--scale-up-at", "15", "--rehearsal").rehearsal);
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--rehearsal"));
     }
 
     @Test

@@ -322,10 +322,14 @@ public final class Rehearsal {
         current.set(show);
     }
 
-    /** The public reads a fan's first page makes, on a show of the catalog if there is one. */
+    /**
+     * The public reads a fan's first page makes, on a show of the catalog that is on sale now if there
+     * is one (its blocks are the ones fans will have the grid load anyway; an old show's are not).
+     */
     private List<String> readPaths() {
         List<String> paths = new ArrayList<>(List.of("/v1/events", "/observe/health/live"));
-        publicShows.shows().stream().min(Comparator.comparing(Show::showId)).ifPresent(s -> {
+        long now = clock.getAsLong();
+        publicShows.shows().stream().filter(s -> s.sale().isOpen(now)).min(Comparator.comparing(Show::showId)).ifPresent(s -> {
             paths.add("/v1/shows/" + s.showId());
             paths.add("/v1/shows/" + s.showId() + "/availability");
             paths.add("/v1/shows/" + s.showId() + "/seats");
