@@ -280,7 +280,10 @@ public final class Boxoffice implements AutoCloseable {
         ShowSnapshots stageSnapshots = new ShowSnapshots(stage, clock, settings.snapshotEvery().toMillis());
         org.boxoffice.app.holds.Rehearsal r = new org.boxoffice.app.holds.Rehearsal(stage,
                 new Seats(stage, stageAllowances, stageSnapshots), stageSnapshots, hz.getFlakeIdGenerator(GridMaps.HOLD_IDS),
-                inventoryRepository, gate, directory, base, clock, max, tag, () -> {
+                inventoryRepository, gate, directory, base, clock, max, tag, key -> {
+                    com.hazelcast.cluster.Member owner = hz.getPartitionService().getPartition(key).getOwner();
+                    return owner != null && owner.localMember();
+                }, () -> hz.getPartitionService().isClusterSafe(), () -> {
                     stageSnapshots.close();
                     stage.destroy();
                     stageAllowances.destroy();

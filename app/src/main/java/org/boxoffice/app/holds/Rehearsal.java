@@ -14,6 +14,7 @@ import org.boxoffice.domain.SaleWindow;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
 import org.boxoffice.domain.Venue;
+import org.boxoffice.grid.BlockKey;
 import org.boxoffice.grid.Inventory;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.ShowSnapshots;
@@ -34,7 +35,9 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -52,6 +55,11 @@ import java.util.logging.Logger;
  * stops once the JIT compiler has been quiet for {@value #QUIET_WINDOW_MILLIS} ms (after at least
  * {@value #MIN_MILLIS} ms), or at the configured limit.
  *
+ * <p>Where it runs: on this member. Its shows are each one block group on a partition this member
+ * owns, and its accounts are chosen so that their allowances and velocity buckets are too (once the
+ * cluster has settled: a member that has just joined owns no partition yet), so a member that joins
+ * a cluster in the middle of a sale rehearses on its own threads, not on the serving members'.
+ *
  * <p>What it never touches: the fans' seats, and PostgreSQL but for those reads. Its shows exist only in this object's
  * own directory, never in the catalog; its blocks and allowances live in two maps of their own
  * ({@code GridMaps.REHEARSAL_PREFIX}), whose store is offloaded like the referee's but writes
@@ -68,8 +76,12 @@ public final class Rehearsal {
     private static final long MIN_MILLIS = 4_000;
     private static final int BUYERS = 16;
     private static final int READERS = 4;
-    /** Made-up accounts: many, so that no velocity limit or allowance of one is ever reached. */
-    private static final int ACCOUNTS = 1 << 20;
+    /** Made-up accounts whose keys live on this member: many, so that none reaches a limit. */
+    private static final int ACCOUNTS = 2_048;
+    /** Private shows on sale at once, each in one block group on a partition of this member. */
+    private static final int LANES = 4;
+    /** How long a rehearsal waits for the cluster to settle (a member that just joined owns nothing yet). */
+    private static final long SETTLE_MILLIS = 30_000;
     /** A show is replaced once this share of its seats is left: the sold-out refusals have been rehearsed by then. */
     private static final double SOLD_OUT = 0.03;
 
@@ -90,10 +102,16 @@ public final class Rehearsal {
     private final LongSupplier clock;
     private final long maxMillis;
     private final String tag;
+    private final Predicate<Object> ownedHere;
+    private final BooleanSupplier settled;
     private final Runnable cleanUp;
 
-    private final AtomicReference<Show> current = new AtomicReference<>();
+    /** The private shows on sale now, one per lane, each on a partition this member owns. */
+    private final AtomicReferenceArray<Show> lanes = new AtomicReferenceArray<>(LANES);
+    /** Made-up accounts whose allowance and velocity bucket live on this member; empty: any account. */
+    private volatile String[] accounts = new String[0];
     private final AtomicInteger showCount = new AtomicInteger();
+    private final AtomicInteger showsMade = new AtomicInteger();
     private final AtomicLong held = new AtomicLong();
     private final AtomicLong released = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
@@ -112,11 +130,13 @@ public final class Rehearsal {
      * @param publicShows the catalog fans see: one of its shows is read over HTTP, if there is one
      * @param base        this member's own HTTP address
      * @param tag         makes this member's private show ids unique in the cluster
+     * @param ownedHere   whether a key's partition is owned by this member
+     * @param settled     whether the cluster's partitions are settled (none migrating)
      * @param cleanUp     drops the rehearsal's maps and snapshots when it ends
      */
     public Rehearsal(Inventory inventory, Seats seats, ShowSnapshots snapshots, FlakeIdGenerator holdIds,
                      InventoryRepository repository, AdmissionGate admission, ShowDirectory publicShows, URI base, LongSupplier clock,
-                     Duration max, String tag, Runnable cleanUp) {
+                     Duration max, String tag, Predicate<Object> ownedHere, BooleanSupplier settled, Runnable cleanUp) {
         this.inventory = inventory;
         this.snapshots = snapshots;
         this.privateShows = new ShowDirectory(NO_CATALOG);
@@ -129,6 +149,8 @@ public final class Rehearsal {
         this.clock = clock;
         this.maxMillis = max.toMillis();
         this.tag = tag;
+        this.ownedHere = ownedHere;
+        this.settled = settled;
         this.cleanUp = cleanUp;
     }
 
@@ -165,7 +187,16 @@ public final class Rehearsal {
         List<Thread> threads = new ArrayList<>();
         HttpClient http = null;
         try {
-            nextShow(null);
+            // the private shows and accounts go on partitions this member owns, so a member that joins
+            // a cluster in the middle of a sale rehearses on its own threads, not the serving members'
+            for (long until = System.nanoTime() + SETTLE_MILLIS * 1_000_000; !settled.getAsBoolean() && !stop
+                    && System.nanoTime() < until; ) {
+                Thread.sleep(100);
+            }
+            accounts = localAccounts();
+            for (int lane = 0; lane < LANES; lane++) {
+                nextShow(lane, null);
+            }
             for (int i = 0; i < BUYERS; i++) {
                 int seed = i;
                 threads.add(Thread.ofPlatform().daemon().name("rehearsal-buyer-" + i).start(() -> buy(seed)));
@@ -205,6 +236,9 @@ public final class Rehearsal {
             LOG.log(Level.WARNING, "rehearsal failed; the member serves without it", e);
         } finally {
             stop = true;
+            if (http != null) {
+                http.shutdownNow(); // a reader waiting for an answer gets an IOException and ends
+            }
             for (Thread t : threads) {
                 try {
                     t.join(10_000);
@@ -212,18 +246,16 @@ public final class Rehearsal {
                     Thread.currentThread().interrupt();
                 }
             }
-            if (http != null) {
-                http.shutdownNow();
-            }
             try {
                 cleanUp.run();
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "rehearsal: could not drop its maps", e);
             }
+            // whatever happened, it has ended: readiness must not wait for it for good
+            result = new Result((System.nanoTime() - t0) / 1_000_000, held.get(), released.get(), refused.get(), read.get(),
+                    errors.get(), timed ? jit.getTotalCompilationTime() - compile0 : -1, quiet, showsMade.get());
         }
-        Result r = new Result((System.nanoTime() - t0) / 1_000_000, held.get(), released.get(), refused.get(), read.get(), errors.get(),
-                timed ? jit.getTotalCompilationTime() - compile0 : -1, quiet, showCount.get());
-        result = r;
+        Result r = result;
         LOG.info(() -> String.format(java.util.Locale.ROOT, "rehearsal: %,d holds (%,d released), %,d refusals and %,d reads in %,d ms on %d private"
                         + " shows (%,d errors); the JIT compiler spent %,d ms, %s", r.holds(), r.releases(), r.refusals(), r.reads(), r.millis(),
                 r.shows(), r.errors(), r.compileMillis(), r.quiet() ? "and was quiet at the end" : "and was still busy at the limit"));
@@ -234,9 +266,12 @@ public final class Rehearsal {
     private void buy(int seed) {
         SplittableRandom random = new SplittableRandom(seed * 7919L + System.nanoTime());
         while (!stop) {
-            Show show = current.get();
+            int lane = random.nextInt(LANES);
+            Show show = lanes.get(lane);
             try {
-                Principal buyer = new Principal("~rehearsal-" + random.nextInt(ACCOUNTS), Set.of());
+                String[] pool = accounts;
+                Principal buyer = new Principal(pool.length > 0 ? pool[random.nextInt(pool.length)]
+                        : "~rehearsal-" + random.nextInt(1 << 20), Set.of());
                 int quantity = 1 + random.nextInt(4);
                 HoldRequest request = random.nextInt(5) == 0
                         ? new HoldRequest.BestAvailable(quantity, null)
@@ -260,10 +295,12 @@ public final class Rehearsal {
                     }
                 }
                 if (snapshots.get(show).available() < SOLD_OUT * show.layout().totalSeats()) {
-                    nextShow(show);
+                    nextShow(lane, show);
                 }
             } catch (RuntimeException e) {
-                errors.incrementAndGet();
+                if (errors.incrementAndGet() == 1) {
+                    LOG.log(Level.INFO, "rehearsal: a buyer's first error (the rehearsal goes on)", e);
+                }
             }
         }
     }
@@ -300,13 +337,31 @@ public final class Rehearsal {
         return ids;
     }
 
-    /** Replaces {@code soldOut} (null at the start) by a new private show, once. */
-    private synchronized void nextShow(Show soldOut) {
-        if (current.get() != soldOut) {
+    /**
+     * Accounts whose allowance (partitioned by account) and velocity bucket ({@code hold:acct:<id>})
+     * both live on this member; none if it owns no partition.
+     */
+    private String[] localAccounts() {
+        List<String> found = new ArrayList<>(ACCOUNTS);
+        for (int i = 0; found.size() < ACCOUNTS && i < 400_000; i++) {
+            String id = "~rehearsal-" + tag + "-" + i;
+            if (ownedHere.test(id) && ownedHere.test("hold:acct:" + id)) {
+                found.add(id);
+            }
+        }
+        return found.toArray(String[]::new);
+    }
+
+    /** Replaces lane {@code lane}'s {@code soldOut} show (null at the start) by a new private show, once. */
+    private synchronized void nextShow(int lane, Show soldOut) {
+        if (lanes.get(lane) != soldOut) {
             return; // another buyer replaced it
         }
-        int n = showCount.getAndIncrement();
-        String showId = "~rehearsal-" + tag + "-" + n;
+        // one block group, on a partition of this member if one is found
+        String showId = null;
+        for (int i = 0; i < 2_000 && (showId == null || !ownedHere.test(BlockKey.of(showId, 0, 1))); i++) {
+            showId = "~rehearsal-" + tag + "-" + showCount.getAndIncrement();
+        }
         long now = clock.getAsLong();
         List<SeatPlan.SectionPlan> sections = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
@@ -315,11 +370,12 @@ public final class Rehearsal {
         ShowLayout layout = SeatPlan.layout(showId, "EUR", sections);
         Show show = new Show(showId, "~rehearsal", "~rehearsal", now + Duration.ofDays(1).toMillis(),
                 new SaleWindow(now - Duration.ofHours(1).toMillis(), now + Duration.ofDays(1).toMillis()),
-                new HoldPolicy(10, 10, Duration.ofMinutes(7).toMillis(), 5_000), Math.min(16, layout.blocks().size()), 48, layout);
+                new HoldPolicy(10, 10, Duration.ofMinutes(7).toMillis(), 5_000), 1, 48, layout);
         inventory.putFresh(show);
         privateShows.add(show);
         snapshots.get(show);
-        current.set(show);
+        lanes.set(lane, show);
+        showsMade.incrementAndGet();
     }
 
     /**
@@ -352,10 +408,10 @@ public final class Rehearsal {
             } catch (InterruptedException e) {
                 return;
             } catch (java.io.IOException e) {
-                errors.incrementAndGet();
                 if (stop) {
-                    return;
+                    return; // the client was shut down under this request
                 }
+                errors.incrementAndGet();
             }
         }
     }
