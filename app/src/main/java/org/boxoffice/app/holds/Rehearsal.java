@@ -78,8 +78,8 @@ public final class Rehearsal {
     private static final int READERS = 4;
     /** Made-up accounts whose keys live on this member: many, so that none reaches a limit. */
     private static final int ACCOUNTS = 2_048;
-    /** Private shows on sale at once, each in one block group on a partition of this member. */
-    private static final int LANES = 4;
+    /** Private shows on sale at once, each one block group on a partition of this member (spread over its partition threads). */
+    private static final int LANES = 8;
     /** How long a rehearsal waits for the cluster to settle (a member that just joined owns nothing yet). */
     private static final long SETTLE_MILLIS = 30_000;
     /** A show is replaced once this share of its seats is left: the sold-out refusals have been rehearsed by then. */
