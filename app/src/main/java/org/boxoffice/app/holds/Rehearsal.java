@@ -2,6 +2,8 @@ package org.boxoffice.app.holds;
 
 import com.hazelcast.flakeidgen.FlakeIdGenerator;
 import org.boxoffice.app.admission.AdmissionGate;
+import org.boxoffice.app.auth.AuthSettings;
+import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.SeatPlan;
 import org.boxoffice.app.catalog.ShowDirectory;
@@ -47,25 +49,29 @@ import java.util.logging.Logger;
  *
  * <p>A fresh JVM runs the hold path interpreted and compiles it while the first buyers wait: on two
  * cores the JIT compiler took a third of the machine for half a minute. So a member first sells
- * private shows to itself: buyer threads claim named seats and best-available seats through the same
- * {@link SnapshotGate}, velocity limit, {@link HoldManager}, {@link Seats}, block and allowance
- * processors as the fans' requests, let a third of their holds go again (some of them through the referee's lookup of a hold,
- * a read that finds nothing), and are refused with alternatives once a show sells out; reader threads fetch the
- * public catalog, a show, its availability and its seat map over this member's own HTTP port. It
- * stops once the JIT compiler has been quiet for {@value #QUIET_WINDOW_MILLIS} ms (after at least
- * {@value #MIN_MILLIS} ms), or at the configured limit.
+ * private shows to itself. Buyer threads make hold requests as fans do: a JSON body parsed by the
+ * hold endpoint's parser, sometimes a bearer token verified (by an authenticator with a key of its
+ * own), named seats or best available, through the same {@link SnapshotGate}, velocity limit,
+ * {@link HoldManager}, {@link Seats}, block and allowance processors as the fans' requests. They let
+ * a third of their holds go again and are refused with alternatives once a show sells out; some of
+ * them read the referee as a fan's first hold and a release do (an account's allowance, a hold:
+ * reads that find nothing). Reader threads fetch the public catalog, a show on sale, its
+ * availability and its seat map over this member's own HTTP port. It stops once the JIT compiler has
+ * been quiet for {@value #QUIET_WINDOW_MILLIS} ms (after at least {@value #MIN_MILLIS} ms), or at the
+ * configured limit.
  *
  * <p>Where it runs: on this member. Its shows are each one block group on a partition this member
  * owns, and its accounts are chosen so that their allowances and velocity buckets are too (once the
  * cluster has settled: a member that has just joined owns no partition yet), so a member that joins
  * a cluster in the middle of a sale rehearses on its own threads, not on the serving members'.
  *
- * <p>What it never touches: the fans' seats, and PostgreSQL but for those reads. Its shows exist only in this object's
- * own directory, never in the catalog; its blocks and allowances live in two maps of their own
+ * <p>What it never touches: the fans' seats, and PostgreSQL but for those reads. Its shows exist
+ * only in this object's own directory, never in the catalog; its blocks and allowances live in two maps of their own
  * ({@code GridMaps.REHEARSAL_PREFIX}), whose store is offloaded like the referee's but writes
  * nowhere, and which are destroyed at the end. Its HTTP requests are reads of public answers (no
  * hold is made over HTTP, so no velocity limit of a client address is spent). What it does not
- * rehearse is the referee's group commit (JDBC and PostgreSQL), which the first real holds compile.
+ * rehearse: the HTTP hold and release requests themselves, and the referee's group commit (JDBC and
+ * PostgreSQL), which the first real holds compile.
  */
 public final class Rehearsal {
 
@@ -103,6 +109,12 @@ public final class Rehearsal {
     private final long maxMillis;
     private final String tag;
     private final Predicate<Object> ownedHere;
+    private final InventoryRepository repository;
+    /**
+     * Verifies tokens the way the service's authenticator does, with a key of its own: 32 random
+     * bytes made here and never kept, so nothing it signs is accepted anywhere else.
+     */
+    private final Authenticator tokens;
     private final BooleanSupplier settled;
     private final Runnable cleanUp;
 
@@ -125,7 +137,7 @@ public final class Rehearsal {
      * @param seats       seats over {@code inventory}, rehearsal allowances and {@code snapshots}
      * @param snapshots   snapshots of {@code inventory}
      * @param holdIds     the cluster's hold ids (a rehearsal spends a few)
-     * @param repository  the referee, for the hold manager's lookups of a hold (reads)
+     * @param repository  the referee, for lookups of a hold and of an account's allowance (reads)
      * @param admission   the velocity limits a hold takes from (the made-up accounts' buckets idle out)
      * @param publicShows the catalog fans see: one of its shows is read over HTTP, if there is one
      * @param base        this member's own HTTP address
@@ -150,6 +162,10 @@ public final class Rehearsal {
         this.maxMillis = max.toMillis();
         this.tag = tag;
         this.ownedHere = ownedHere;
+        this.repository = repository;
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        this.tokens = new Authenticator(new AuthSettings(java.util.HexFormat.of().formatHex(key), null, null, false), clock);
         this.settled = settled;
         this.cleanUp = cleanUp;
     }
@@ -273,9 +289,19 @@ public final class Rehearsal {
                 Principal buyer = new Principal(pool.length > 0 ? pool[random.nextInt(pool.length)]
                         : "~rehearsal-" + random.nextInt(1 << 20), Set.of());
                 int quantity = 1 + random.nextInt(4);
-                HoldRequest request = random.nextInt(5) == 0
-                        ? new HoldRequest.BestAvailable(quantity, null)
-                        : new HoldRequest.Seats(adjacent(show.layout(), random, quantity));
+                // the request as a fan's arrives: a JSON body, parsed the way the hold endpoint parses it
+                String body = random.nextInt(5) == 0
+                        ? "{\"bestAvailable\":{\"quantity\":" + quantity + "}}"
+                        : Json.write(Map.of("seatIds", adjacent(show.layout(), random, quantity)));
+                HoldRequest request = HoldsService.parse(Json.MAPPER.readTree(body));
+                if (random.nextInt(4) == 0) {
+                    // and a bearer token verified as a fan's is, by an authenticator of its own (see below)
+                    tokens.verify(tokens.issue(buyer.accountId(), Set.of(), Duration.ofMinutes(1)));
+                }
+                if (random.nextInt(8) == 0) {
+                    // a fan's first hold in a show loads the account's allowance from the referee: a read
+                    repository.allowance(show.showId(), buyer.accountId());
+                }
                 Optional<byte[]> fast = gate.refusal(show.showId(), request);
                 if (fast.isPresent()) {
                     refused.incrementAndGet();
@@ -297,7 +323,7 @@ public final class Rehearsal {
                 if (snapshots.get(show).available() < SOLD_OUT * show.layout().totalSeats()) {
                     nextShow(lane, show);
                 }
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | com.fasterxml.jackson.core.JsonProcessingException e) {
                 if (errors.incrementAndGet() == 1) {
                     LOG.log(Level.INFO, "rehearsal: a buyer's first error (the rehearsal goes on)", e);
                 }
