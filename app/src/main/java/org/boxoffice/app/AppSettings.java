@@ -202,6 +202,30 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
      * Reads the settings under {@code boxoffice}; throws if they may not start
      * ({@link #requireStartable}: outside demo mode, a missing, demo or short secret).
      */
+    /** The longest start-up rehearsal a member may be configured with: readiness waits for it. */
+    public static final int MAX_REHEARSAL_SECONDS = 300;
+
+    /**
+     * {@code boxoffice.rehearsal.seconds}: how long a starting member rehearses at most before it
+     * reports ready (0: no rehearsal); 20 when not set.
+     *
+     * @throws IllegalArgumentException if it is not a whole number of seconds from 0 to {@value #MAX_REHEARSAL_SECONDS}
+     */
+    public static int rehearsalSeconds(Config root) {
+        String raw = root.get("boxoffice.rehearsal.seconds").asString().orElse("20").trim();
+        int seconds;
+        try {
+            seconds = Integer.parseInt(raw);
+        } catch (NumberFormatException e) {
+            seconds = -1;
+        }
+        if (seconds < 0 || seconds > MAX_REHEARSAL_SECONDS) {
+            throw new IllegalArgumentException("boxoffice.rehearsal.seconds is a whole number of seconds from 0 (no "
+                    + "rehearsal) to " + MAX_REHEARSAL_SECONDS + "; not '" + raw + "'");
+        }
+        return seconds;
+    }
+
     public static AppSettings from(Config root) {
         Config c = root.get("boxoffice");
         Path dataDir = Path.of(c.get("data.dir").asString().orElse("./data")).toAbsolutePath().normalize();

@@ -51,6 +51,7 @@ public final class Main {
         LogConfig.configureRuntime();
         Config config = Config.create();
         AppSettings settings = AppSettings.from(config);
+        int rehearsalSeconds = AppSettings.rehearsalSeconds(config);
 
         EmbeddedDatabase embedded = settings.db() == null
                 ? EmbeddedDatabase.start(settings.dataDir().resolve("postgres"), settings.embeddedDbPort())
@@ -62,7 +63,7 @@ public final class Main {
             DemoCatalog.seedIfEmpty(new PostgresCatalogRepository(dataSource), settings.holds(), Instant.now());
         }
         Boxoffice app = Boxoffice.start(settings, dataSource, System::currentTimeMillis);
-        int rehearsalSeconds = config.get("boxoffice.rehearsal.seconds").asInt().orElse(20);
+
         if (rehearsalSeconds > 0) {
             app.rehearsalDue();
         }

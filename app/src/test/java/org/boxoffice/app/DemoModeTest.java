@@ -146,4 +146,19 @@ class DemoModeTest {
         assertTrue(plain.json().get("roles").isEmpty());
         assertEquals(403, http.post("/v1/admin/shows", token, "{}").status(), "a plain dev token is no admin");
     }
+
+    @Test
+    void rehearsalSeconds_defaultTo20_andNonsenseIsRefusedAtStart() {
+        java.util.function.Function<String, Config> with = v -> Config.just(
+                ConfigSources.create(v == null ? Map.of() : Map.of("boxoffice.rehearsal.seconds", v)),
+                ConfigSources.classpath("application.yaml"));
+        assertEquals(20, AppSettings.rehearsalSeconds(with.apply(null)));
+        assertEquals(0, AppSettings.rehearsalSeconds(with.apply("0")));
+        assertEquals(45, AppSettings.rehearsalSeconds(with.apply(" 45 ")));
+        for (String bad : new String[]{"-1", "ten", "1.5", "301", ""}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> AppSettings.rehearsalSeconds(with.apply(bad)), bad);
+            assertTrue(e.getMessage().contains("boxoffice.rehearsal.seconds"), e.getMessage());
+        }
+    }
 }

@@ -132,6 +132,29 @@ class RehearsalTest {
         assertEquals(before, rows(), "the rehearsal wrote nothing to PostgreSQL");
     }
 
+    /** The rehearsal's tokens are signed with a key of its own: the service refuses them, however many at once. */
+    @Test
+    void tokensOfTheRehearsalsAuthenticator_areRefusedByTheService_inParallel() throws Exception {
+        String tag = http.get("/v1/shows/mahler-5-1/availability", null).headers().firstValue("ETag").orElseThrow();
+        org.boxoffice.app.auth.Authenticator own = Rehearsal.ownAuthenticator(System::currentTimeMillis);
+        java.util.List<java.util.concurrent.Callable<Integer>> sends = new java.util.ArrayList<>();
+        for (int i = 0; i < 32; i++) {
+            String token = own.issue(i % 2 == 0 ? "~rehearsal-x-" + i : "alice", java.util.Set.of("admin"),
+                    Duration.ofMinutes(1));
+            sends.add(() -> http.post("/v1/shows/mahler-5-1/holds", token, "{\"seatIds\":[\"STALLS-1-1\"]}").status());
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(16);
+        try {
+            for (java.util.concurrent.Future<Integer> f : pool.invokeAll(sends)) {
+                assertEquals(401, f.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(tag, http.get("/v1/shows/mahler-5-1/availability", null).headers().firstValue("ETag").orElseThrow(),
+                "nothing was held");
+    }
+
     @Test
     void freshBlocks_goIntoARehearsalMapOnly() {
         org.boxoffice.domain.Show show = app.app.directory().find("mahler-5-1").orElseThrow();

@@ -4,16 +4,13 @@ import org.boxoffice.grid.member.GridMember;
 
 import com.hazelcast.core.HazelcastInstance;
 import org.boxoffice.domain.CatalogRepository;
-import org.boxoffice.domain.Event;
 import org.boxoffice.domain.HoldPolicy;
 import org.boxoffice.domain.SaleWindow;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
-import org.boxoffice.domain.Venue;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 
 /** Real members in one JVM, on loopback, with an isolated cluster name per test class. */
@@ -54,42 +51,6 @@ public final class TestGrid {
                 new HoldPolicy(10, 10, 60_000, 1_000), groups, 24, layout);
     }
 
-    public static final CatalogRepository EMPTY_CATALOG = new CatalogRepository() {
-        @Override
-        public List<Venue> venues() {
-            return List.of();
-        }
-
-        @Override
-        public List<Event> events() {
-            return List.of();
-        }
-
-        @Override
-        public List<Show> shows() {
-            return List.of();
-        }
-
-        @Override
-        public Optional<Show> show(String showId) {
-            return Optional.empty();
-        }
-
-        @Override
-        public boolean isEmpty() {
-            return true;
-        }
-
-        @Override
-        public void saveVenue(Venue venue) {
-        }
-
-        @Override
-        public void saveEvent(Event event) {
-        }
-
-        @Override
-        public void saveShow(Show show) {
-        }
-    };
+    /** A catalog with nothing in it (no listings to load). */
+    public static final CatalogRepository EMPTY_CATALOG = CatalogRepository.none();
 }

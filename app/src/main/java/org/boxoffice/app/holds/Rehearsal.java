@@ -9,13 +9,11 @@ import org.boxoffice.app.catalog.SeatPlan;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.http.Json;
 import org.boxoffice.domain.CatalogRepository;
-import org.boxoffice.domain.Event;
 import org.boxoffice.domain.HoldPolicy;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.SaleWindow;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
-import org.boxoffice.domain.Venue;
 import org.boxoffice.grid.BlockKey;
 import org.boxoffice.grid.Inventory;
 import org.boxoffice.grid.Seats;
@@ -151,7 +149,7 @@ public final class Rehearsal {
                      Duration max, String tag, Predicate<Object> ownedHere, BooleanSupplier settled, Runnable cleanUp) {
         this.inventory = inventory;
         this.snapshots = snapshots;
-        this.privateShows = new ShowDirectory(NO_CATALOG);
+        this.privateShows = new ShowDirectory(CatalogRepository.none());
         this.holds = new HoldManager(privateShows, seats, snapshots, repository, holdIds, clock);
         this.seats = seats;
         this.gate = new SnapshotGate(privateShows, snapshots, clock);
@@ -163,11 +161,20 @@ public final class Rehearsal {
         this.tag = tag;
         this.ownedHere = ownedHere;
         this.repository = repository;
-        byte[] key = new byte[32];
-        new java.security.SecureRandom().nextBytes(key);
-        this.tokens = new Authenticator(new AuthSettings(java.util.HexFormat.of().formatHex(key), null, null, false), clock);
+        this.tokens = ownAuthenticator(clock);
         this.settled = settled;
         this.cleanUp = cleanUp;
+    }
+
+    /**
+     * An authenticator like the service's, with an HS256 key of 32 random bytes made here and kept
+     * nowhere: what it signs, no other authenticator accepts ({@code RehearsalTest} sends such tokens
+     * to the service in parallel and gets 401s).
+     */
+    public static Authenticator ownAuthenticator(LongSupplier clock) {
+        byte[] key = new byte[32];
+        new java.security.SecureRandom().nextBytes(key);
+        return new Authenticator(new AuthSettings(java.util.HexFormat.of().formatHex(key), null, null, false), clock);
     }
 
     /** Starts the rehearsal on a thread of its own. */
@@ -441,47 +448,4 @@ public final class Rehearsal {
             }
         }
     }
-
-    /** The private directory's catalog: nothing (its shows are added one by one and never stored). */
-    private static final CatalogRepository NO_CATALOG = new CatalogRepository() {
-        @Override
-        public List<Venue> venues() {
-            return List.of();
-        }
-
-        @Override
-        public List<Event> events() {
-            return List.of();
-        }
-
-        @Override
-        public List<Show> shows() {
-            return List.of();
-        }
-
-        @Override
-        public Optional<Show> show(String showId) {
-            return Optional.empty();
-        }
-
-        @Override
-        public boolean isEmpty() {
-            return true;
-        }
-
-        @Override
-        public void saveVenue(Venue venue) {
-            throw new UnsupportedOperationException("a rehearsal saves nothing");
-        }
-
-        @Override
-        public void saveEvent(Event event) {
-            throw new UnsupportedOperationException("a rehearsal saves nothing");
-        }
-
-        @Override
-        public void saveShow(Show show) {
-            throw new UnsupportedOperationException("a rehearsal saves nothing");
-        }
-    };
 }
