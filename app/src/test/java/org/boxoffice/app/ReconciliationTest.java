@@ -15,13 +15,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.boxoffice.app.CheckoutFixture.json;
 import static org.boxoffice.app.CheckoutFixture.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -189,6 +192,77 @@ class ReconciliationTest {
 
         for (int pass = 0; pass < 3; pass++) {
             assertEquals(0, reconciliation().reconcileOnce().cancellationsFinished(), "nothing left to finish");
+        }
+    }
+
+    /**
+     * One repair whose provider call hangs (as a grid call does when a member is cut off) must not
+     * stall the others: the pass goes on without it, later passes skip it while it runs, and once it
+     * returns its money is given back like any other.
+     */
+    @Test
+    void aRepairThatHangs_doesNotStallTheOthers_andIsFinishedOnceItAnswers() {
+        String stuck = "stray-stall-1";
+        String other = "stray-stall-2";
+        for (String key : List.of(stuck, other)) {
+            assertTrue(sim().charge(new PaymentGateway.ChargeRequest(key, 3_100, "EUR", "card_ok", "not ours"))
+                    instanceof PaymentGateway.ChargeResult.Captured);
+        }
+        CountDownLatch answer = new CountDownLatch(1);
+        AtomicInteger stuckCalls = new AtomicInteger();
+        PaymentGateway hangs = new PaymentGateway() {
+            @Override
+            public ChargeResult charge(ChargeRequest request) {
+                return sim().charge(request);
+            }
+
+            @Override
+            public RefundResult refund(RefundRequest request) {
+                if (stuck.equals(request.chargeKey())) {
+                    stuckCalls.incrementAndGet();
+                    try {
+                        answer.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
+                    }
+                }
+                return sim().refund(request);
+            }
+
+            @Override
+            public java.util.Optional<ChargeStatus> status(String idempotencyKey) {
+                return sim().status(idempotencyKey);
+            }
+
+            @Override
+            public List<ChargeStatus> charges(long since) {
+                return sim().charges(since);
+            }
+        };
+        Reconciliation r = app.app.checkout().reconciliationVia(hangs, Duration.ofMillis(300));
+        try {
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+                for (int i = 0; i < 8 && sim().status(other).orElseThrow().refundedCents() == 0; i++) {
+                    r.reconcileOnce();     // refunds may fail here (30% injected); each pass retries
+                }
+            }, "a pass waited for the refund that hangs");
+            assertEquals(3_100, sim().status(other).orElseThrow().refundedCents(), "the other charge was not refunded");
+            assertEquals(0, sim().status(stuck).orElseThrow().refundedCents());
+            assertEquals(1, stuckCalls.get(), "later passes called the provider again while the first call still hung");
+
+            answer.countDown();
+            assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+                for (int i = 0; i < 8 && sim().status(stuck).orElseThrow().refundedCents() == 0; i++) {
+                    Thread.sleep(100);
+                    r.reconcileOnce();
+                }
+            });
+            assertEquals(3_100, sim().status(stuck).orElseThrow().refundedCents(), "the charge that hung was not refunded");
+            assertEquals(3_100, sim().status(other).orElseThrow().refundedCents(), "refunded twice");
+        } finally {
+            answer.countDown();
+            r.close();
         }
     }
 }

@@ -10,6 +10,7 @@ import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.app.payments.SimulatedPaymentGateway;
 import org.boxoffice.app.payments.WebhookSignature;
 import org.boxoffice.domain.BookingRepository;
+import org.boxoffice.domain.PaymentGateway;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.MailOutbox.TicketMail;
 import org.boxoffice.grid.Seats;
@@ -17,6 +18,7 @@ import org.boxoffice.mapstore.PostgresBookingRepository;
 import org.boxoffice.mapstore.PostgresMailOutbox;
 
 import javax.sql.DataSource;
+import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
@@ -39,11 +41,15 @@ public final class CheckoutModule implements AutoCloseable {
     private final Reconciliation reconciliation;
     private final MailDispatcher<TicketMail> mailer;
     private final OpsMetrics metrics;
+    private final HazelcastInstance hz;
+    private final LongSupplier clock;
 
     public CheckoutModule(CheckoutSettings settings, DataSource dataSource, HazelcastInstance hz, ShowDirectory shows,
                           Seats seats, InventoryRepository holds, Authenticator auth, Idempotency idempotency, LongSupplier clock,
                           OpsMetrics metrics) {
         this.metrics = metrics;
+        this.hz = hz;
+        this.clock = clock;
         this.settings = settings;
         this.auth = auth;
         this.idempotency = idempotency;
@@ -85,6 +91,15 @@ public final class CheckoutModule implements AutoCloseable {
 
     public Reconciliation reconciliation() {
         return reconciliation;
+    }
+
+    /**
+     * Another reconciliation of this module's payments and bookings, over {@code provider} and waiting
+     * at most {@code stepTimeout} for one repair; not started (tests: a provider that stops answering).
+     */
+    public Reconciliation reconciliationVia(PaymentGateway provider, Duration stepTimeout) {
+        return new Reconciliation(bookings, provider, settlement, bookingManager, settings, clock, hz, metrics,
+                stepTimeout);
     }
 
     public MailDispatcher<TicketMail> mailer() {

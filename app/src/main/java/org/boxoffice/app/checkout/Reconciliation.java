@@ -9,15 +9,22 @@ import org.boxoffice.domain.PaymentGateway;
 import org.boxoffice.domain.PaymentGateway.ChargeStatus;
 import org.boxoffice.domain.PaymentGatewayException;
 
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -38,6 +45,12 @@ import java.util.logging.Logger;
  * Everything it does goes through the same idempotent steps as the live paths, so it is safe at any
  * time, twice, and on several members at once; attempts younger than the grace period are left to
  * the checkout or webhook that is handling them. The periodic run happens on the oldest member only.
+ *
+ * <p>One repair never stalls the others: each runs on a thread of its own, and a pass waits for it
+ * at most {@link #STEP_TIMEOUT} (a grid call started as a member was cut off can be parked until
+ * Hazelcast's 60 s call timeout, a provider call until its HTTP timeout). A repair still running is
+ * left to finish and skipped by later passes on this member until it has; its PostgreSQL claim keeps
+ * other members' settlers off it meanwhile.
  */
 public final class Reconciliation implements AutoCloseable {
 
@@ -50,6 +63,8 @@ public final class Reconciliation implements AutoCloseable {
     private static final long RECENT_MILLIS = 3_600_000;
     /** Charges looked up in the service's attempts per query. */
     private static final int PAGE = 500;
+    /** How long a pass waits for one repair before it goes on without it. */
+    public static final Duration STEP_TIMEOUT = Duration.ofSeconds(10);
 
     /**
      * What one pass did.
@@ -68,11 +83,23 @@ public final class Reconciliation implements AutoCloseable {
     private final HazelcastInstance hz;
     private final OpsMetrics metrics;
     private final ScheduledExecutorService timer;
+    private final ExecutorService steps = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("payment-repair-", 0).factory());
+    private final Set<String> running = ConcurrentHashMap.newKeySet();
+    private final long stepTimeoutNanos;
     private long nextFullPass = Long.MIN_VALUE;
 
     public Reconciliation(BookingRepository bookings, PaymentGateway gateway, Settlement settlement,
                           BookingManager bookingManager, CheckoutSettings settings, LongSupplier clock,
                           HazelcastInstance hz, OpsMetrics metrics) {
+        this(bookings, gateway, settlement, bookingManager, settings, clock, hz, metrics, STEP_TIMEOUT);
+    }
+
+    /** As above, waiting at most {@code stepTimeout} for one repair (tests shorten it). */
+    public Reconciliation(BookingRepository bookings, PaymentGateway gateway, Settlement settlement,
+                          BookingManager bookingManager, CheckoutSettings settings, LongSupplier clock,
+                          HazelcastInstance hz, OpsMetrics metrics, Duration stepTimeout) {
+        this.stepTimeoutNanos = stepTimeout.toNanos();
         this.metrics = metrics;
         this.bookings = bookings;
         this.gateway = gateway;
@@ -129,14 +156,15 @@ public final class Reconciliation implements AutoCloseable {
                 counts[0]++;
                 PaymentAttempt attempt = attempts.get(charge.idempotencyKey());
                 if (attempt == null) {
-                    if (charge.createdAt() < settledBefore && refundUnknown(charge, "no payment attempt of this service")) {
+                    if (charge.createdAt() < settledBefore && step("charge " + charge.idempotencyKey(),
+                            () -> refundUnknown(charge, "no payment attempt of this service")).orElse(false)) {
                         counts[2]++;
                     }
                     continue;
                 }
                 seen.add(attempt.paymentId());
                 if (attempt.updatedAt() < settledBefore) {
-                    resolve(attempt, Optional.of(charge), now, counts);
+                    resolveApart(attempt, Optional.of(charge), now, counts);
                 }
             }
         }
@@ -145,13 +173,11 @@ public final class Reconciliation implements AutoCloseable {
         }
         for (PaymentAttempt p : bookings.needingAttention(settledBefore)) {
             if (seen.add(p.paymentId())) {
-                Optional<ChargeStatus> charge = PaymentAttempt.undecided().contains(p.status())
-                        ? lookup(p) : Optional.empty();
-                resolve(p, charge, now, counts);
+                resolveApart(p, null, now, counts);
             }
         }
         for (Booking b : bookings.refundedNotCancelled()) {
-            if (bookingManager.finishCancellation(b.bookingId())) {
+            if (step("booking " + b.bookingId(), () -> bookingManager.finishCancellation(b.bookingId())).orElse(false)) {
                 counts[3]++;
             }
         }
@@ -201,6 +227,67 @@ public final class Reconciliation implements AutoCloseable {
             }
         }
         return flagged;
+    }
+
+    /**
+     * {@link #resolve} on a thread of its own (see the class comment); {@code charge} null means
+     * look it up first if the attempt is undecided. What it repaired is added to {@code counts}
+     * only if it ended within the step timeout.
+     */
+    private void resolveApart(PaymentAttempt p, Optional<ChargeStatus> known, long now, int[] counts) {
+        step("payment " + p.paymentId(), () -> {
+            Optional<ChargeStatus> charge = known != null ? known
+                    : PaymentAttempt.undecided().contains(p.status()) ? lookup(p) : Optional.<ChargeStatus>empty();
+            int[] mine = new int[counts.length];
+            resolve(p, charge, now, mine);
+            return mine;
+        }).ifPresent(mine -> {
+            for (int i = 0; i < counts.length; i++) {
+                counts[i] += mine[i];
+            }
+        });
+    }
+
+    /**
+     * Runs one repair, named {@code what}, on a thread of its own and waits for it at most the step
+     * timeout. Empty if it is still running then (it goes on; later passes skip {@code what} until it
+     * ends), or if it was still running from an earlier pass. A repair's exception fails the pass, as
+     * it would inline.
+     */
+    private <T> Optional<T> step(String what, Supplier<T> repair) {
+        if (!running.add(what)) {
+            LOG.fine(() -> "repair of " + what + " is still running from an earlier pass; skipped");
+            return Optional.empty();
+        }
+        Future<T> done;
+        try {
+            done = steps.submit(() -> {
+                try {
+                    return repair.get();
+                } finally {
+                    running.remove(what);
+                }
+            });
+        } catch (RuntimeException e) {     // closed
+            running.remove(what);
+            throw e;
+        }
+        try {
+            return Optional.ofNullable(done.get(stepTimeoutNanos, TimeUnit.NANOSECONDS));
+        } catch (TimeoutException e) {
+            countRepairs("overran", 1);
+            LOG.warning(() -> "repair of " + what + " still running after "
+                    + TimeUnit.NANOSECONDS.toMillis(stepTimeoutNanos) + " ms; this pass goes on without it");
+            return Optional.empty();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException("repair of " + what + " failed", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("reconciliation interrupted", e);
+        }
     }
 
     /** Brings one attempt in line with what the provider says about its charge (if anything). */
@@ -298,5 +385,6 @@ public final class Reconciliation implements AutoCloseable {
     @Override
     public void close() {
         timer.shutdownNow();
+        steps.shutdownNow();
     }
 }

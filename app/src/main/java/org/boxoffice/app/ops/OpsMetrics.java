@@ -60,8 +60,9 @@ public final class OpsMetrics {
             "payment reconciliation passes by result", List.of("ok", "failed"));
     public static final Family RECONCILIATION_REPAIRS = new Family("boxoffice_reconciliation_repairs", "action",
             "what payment reconciliation repaired: settled, refunded, cancellation_finished, abandoned (an attempt the "
-            + "provider never heard of), flagged (a booking whose charge the provider does not confirm)",
-            List.of("settled", "refunded", "cancellation_finished", "abandoned", "flagged"));
+            + "provider never heard of), flagged (a booking whose charge the provider does not confirm), overran (a repair "
+            + "still running after 10 s: the pass went on without it, and a later pass finds what it left)",
+            List.of("settled", "refunded", "cancellation_finished", "abandoned", "flagged", "overran"));
     public static final Family STORE_FAILURES = new Family("boxoffice_mapstore_store_failures", "kind", "write-through "
             + "stores that failed: stale (the referee refused a grid copy behind PostgreSQL), error (PostgreSQL or the "
             + "connection failed)", List.of("stale", "error"));
