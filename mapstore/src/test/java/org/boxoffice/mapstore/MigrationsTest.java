@@ -1,6 +1,7 @@
 package org.boxoffice.mapstore;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
@@ -18,7 +19,7 @@ class MigrationsTest {
         try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
             int applied = Migrations.migrate(ds);
 
-            assertEquals(9, applied);
+            assertEquals(10, applied);
             assertEquals(List.of("booking_seats", "bookings", "events", "holds", "idempotency_replies",
                     "payment_events", "payments",
                     "seat_events", "seat_transitions", "seats", "show_blocks", "show_sections", "shows", "ticket_mail", "venues",
@@ -62,6 +63,55 @@ class MigrationsTest {
                     FROM seat_events WHERE show_id = 's1' AND seat_id = 'A-1-1' ORDER BY event_id"""));
             assertEquals(List.of("3"), names(ds, "SELECT count(*)::text FROM seat_transitions"));
         }
+    }
+
+    /**
+     * V12 rewrote seat_keys, the audit's GIN index expression, without rebuilding the index: the
+     * entries written by the old function must still be found through the index, next to new ones.
+     */
+    @Test
+    void migrate_keepsTheSeatHistoryIndexValid_whenSeatKeysIsRewritten() throws SQLException {
+        try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
+            org.flywaydb.core.Flyway.configure().dataSource(ds).locations(Migrations.LOCATION).target("11").load().migrate();
+            String insert = """
+                    INSERT INTO seat_transitions (show_id, block_id, at, actor, kind, reason, hold_id, new_state, seat_ids,
+                                                  idxs, old_states, old_holds, old_versions)
+                    VALUES ('s1', 0, now(), 'acc-1', 'HOLD', 'hold', '%s', 'HELD', '{A-1-1,A-1-2}', '{0,1}',
+                            '{AVAILABLE,AVAILABLE}', '{NULL,NULL}', '{%d,%d}')""";
+            String before = names(ds, "SELECT seat_keys('s1', '{A-1-1,A-1-2}')::text").get(0);
+            execute(ds, insert.formatted("h-old", 0, 0));
+
+            Migrations.migrate(ds);
+            execute(ds, insert.formatted("h-new", 1, 1));
+
+            assertEquals(before, names(ds, "SELECT seat_keys('s1', '{A-1-1,A-1-2}')::text").get(0));
+            assertEquals(List.of("{}"), names(ds, "SELECT seat_keys('s1', '{}')::text"));
+            String lookup = "FROM seat_transitions WHERE seat_keys(show_id, seat_ids) @> ARRAY['s1|A-1-2']";
+            try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+                c.setAutoCommit(false);
+                s.execute("SET LOCAL enable_seqscan = off");
+                assertTrue(rows(s, "EXPLAIN SELECT hold_id " + lookup).toString().contains("seat_transitions_seat"),
+                        "the history is not looked up through the index");
+                assertEquals(List.of("h-old", "h-new"), rows(s, "SELECT hold_id " + lookup + " ORDER BY transition_id"));
+                c.rollback();
+            }
+        }
+    }
+
+    private static void execute(HikariDataSource ds, String sql) throws SQLException {
+        try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate(sql);
+        }
+    }
+
+    private static List<String> rows(Statement s, String sql) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (ResultSet rs = s.executeQuery(sql)) {
+            while (rs.next()) {
+                rows.add(rs.getString(1));
+            }
+        }
+        return rows;
     }
 
     private static List<String> names(HikariDataSource ds, String sql) throws SQLException {
