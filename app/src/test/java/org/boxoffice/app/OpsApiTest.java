@@ -162,4 +162,49 @@ class OpsApiTest {
         }
         assertEquals(0L, app.app.invariants().checkNow().get("held_without_hold"));
     }
+
+    /**
+     * The expiry lag: seats held past their expiry plus the show's grace count (by how long), seats
+     * within their grace do not, and the probe reads the lapsed range of the HELD seats' expiry
+     * index, never every HELD seat.
+     */
+    @Test
+    void expiryLag_countsOnlySeatsPastTheirGrace_andReadsOnlyTheLapsedRange() throws Exception {
+        assertEquals(0.0, app.app.invariants().expiryLagNow(), 0.5);
+        long grace = Long.parseLong(one("select grace_millis::text from shows where show_id = 'jazz-2'"));
+        try (Connection c = app.dataSource.getConnection(); Statement s = c.createStatement()) {
+            // within its grace: not a lag
+            s.executeUpdate("update seats set state = 'HELD', hold_id = 'lag-1', holder = 'nobody', "
+                    + "held_until = now() - make_interval(secs => " + grace + " / 2000.0), version = version + 1 "
+                    + "where show_id = 'jazz-2' and seat_id = 'GALERIA-2-1'");
+            assertEquals(0.0, app.app.invariants().expiryLagNow(), 0.5);
+            // 90 s past its expiry plus grace
+            s.executeUpdate("update seats set held_until = now() - make_interval(secs => 90 + " + grace + " / 1000.0) "
+                    + "where show_id = 'jazz-2' and seat_id = 'GALERIA-2-1'");
+            assertEquals(90.0, app.app.invariants().expiryLagNow(), 5.0);
+            c.setAutoCommit(false);
+            s.execute("SET LOCAL enable_seqscan = off");
+            StringBuilder plan = new StringBuilder();
+            try (java.sql.ResultSet rs = s.executeQuery("EXPLAIN " + org.boxoffice.app.ops.InvariantChecker.EXPIRY_LAG)) {
+                while (rs.next()) {
+                    plan.append(rs.getString(1)).append('\n');
+                }
+            }
+            c.rollback();
+            assertTrue(plan.toString().contains("seats_held_until") && plan.toString().contains("(held_until < now())"),
+                    "the probe does not read a range of the expiry index:\n" + plan);
+            c.setAutoCommit(true);
+            s.executeUpdate("update seats set state = 'AVAILABLE', hold_id = null, holder = null, held_until = null, "
+                    + "version = version + 1 where show_id = 'jazz-2' and seat_id = 'GALERIA-2-1'");
+        }
+        assertEquals(0.0, app.app.invariants().expiryLagNow(), 0.5);
+    }
+
+    private static String one(String sql) throws Exception {
+        try (Connection c = app.dataSource.getConnection(); Statement s = c.createStatement();
+             java.sql.ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getString(1);
+        }
+    }
 }

@@ -44,9 +44,17 @@ public final class InvariantChecker implements AutoCloseable {
                 + "WHERE s.seat_id IS NULL OR s.state <> 'HELD' OR s.hold_id IS DISTINCT FROM h.hold_id)");
     }
 
-    private static final String EXPIRY_LAG = "SELECT coalesce(extract(epoch FROM now() - min(s.held_until "
+    /**
+     * The expiry-lag probe (every 2 s on every member). {@code held_until < now()} adds nothing to
+     * the answer (a show's grace is never negative) but lets PostgreSQL read only the lapsed seats,
+     * a range of the HELD seats' expiry index, instead of every HELD seat: in a sold-out stampede,
+     * 10,000 seats held for minutes made it 42 ms of PostgreSQL's time a call, about a third of
+     * PostgreSQL's CPU in the bench's measured run.
+     */
+    public static final String EXPIRY_LAG = "SELECT coalesce(extract(epoch FROM now() - min(s.held_until "
             + "+ make_interval(secs => sh.grace_millis / 1000.0))), 0) FROM seats s JOIN shows sh ON sh.show_id = s.show_id "
-            + "WHERE s.state = 'HELD' AND s.held_until + make_interval(secs => sh.grace_millis / 1000.0) < now()";
+            + "WHERE s.state = 'HELD' AND s.held_until < now() "
+            + "AND s.held_until + make_interval(secs => sh.grace_millis / 1000.0) < now()";
 
     private final DataSource dataSource;
     private final OpsMetrics metrics;
