@@ -148,15 +148,23 @@ public final class Inventory {
     }
 
     /**
+     * Throws unless this member sees its quorum of members (split-brain protection): seat writes
+     * are refused below it, and so is anything that would need one to finish, such as a charge.
+     */
+    public void requireQuorum() {
+        if (quorum != null && !quorum.hasMinimumSize()) {
+            throw new InventoryUnavailableException("split brain protection: the grid is below its quorum of members; seat writes are refused", null);
+        }
+    }
+
+    /**
      * Runs one command on one block. If the referee refuses the transition because the grid's copy
      * is stale, drops the copy (it reloads from the referee) and asks once more, so the decision is
      * made against the referee's state.
      */
     public BlockOutcome execute(Show show, int blockId, BlockCommand command) {
         BlockKey key = key(show, blockId);
-        if (quorum != null && !quorum.hasMinimumSize()) {
-            throw new InventoryUnavailableException("split brain protection: the grid is below its quorum of members; seat writes are refused", null);
-        }
+        requireQuorum();
         BlockCommandProcessor processor = new BlockCommandProcessor(command);
         try {
             return map.executeOnKey(key, processor);

@@ -36,6 +36,16 @@ public final class Seats {
         this.snapshots = snapshots;
     }
 
+    /**
+     * Throws {@link InventoryUnavailableException} unless this member may change seats now (it sees
+     * its quorum of members). For a caller about to do something that only a seat change can finish:
+     * a checkout asks before it charges, so that a member cut off from its quorum takes no money it
+     * cannot turn into a booking.
+     */
+    public void requireWritable() {
+        inventory.requireQuorum();
+    }
+
     /** The outcome of claiming seats for a new hold. */
     public sealed interface Claim {
         /** Every seat is held for the hold, durably. */

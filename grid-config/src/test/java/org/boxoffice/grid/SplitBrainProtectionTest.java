@@ -50,6 +50,7 @@ class SplitBrainProtectionTest {
             }
         }
         assertInstanceOf(Inventory.ClaimResult.Held.class, held);
+        first.requireQuorum();     // with both members: no refusal
 
         members.get(1).getLifecycleService().terminate();
         deadline = System.currentTimeMillis() + 30_000;
@@ -65,6 +66,9 @@ class SplitBrainProtectionTest {
                 () -> first.hold(show, "h2", "bob", seat(2), Long.MAX_VALUE / 2, 2, new String[0]));
 
         assertTrue(refused.getMessage().toLowerCase().contains("split brain"), refused.getMessage());
+        // what a checkout asks before it charges: refused alike
+        assertTrue(assertThrows(InventoryUnavailableException.class, first::requireQuorum).getMessage().toLowerCase()
+                .contains("split brain"));
         assertEquals(appliedBefore, repo.applied.get(), "nothing reached the referee");
         assertEquals(SeatState.Status.AVAILABLE, repo.stored("quorum", 0).status(2));
         // reads go on below the quorum, once the lost member's partitions are promoted here (for a

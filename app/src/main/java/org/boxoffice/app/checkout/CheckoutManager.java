@@ -127,6 +127,9 @@ public final class CheckoutManager implements AutoCloseable {
             return new Result.Refused(Rejection.HOLD_EXPIRED,
                     "this hold expired before the payment could start; hold the seats again");
         }
+        // A hold extended before (a second attempt) made no grid write above: a member cut off from
+        // its quorum must still not charge money it could not turn into a booking (503, nothing changed).
+        seats.requireWritable();
         return switch (bookings.startAttempt(hold, method, recipient, now)) {
             case BookingRepository.AttemptStart.Started started -> pay(started.attempt());
             case BookingRepository.AttemptStart.InFlight other -> inFlight(other.other());

@@ -82,7 +82,7 @@ public final class GridMember {
         try {
             if (hz instanceof com.hazelcast.instance.impl.HazelcastInstanceProxy proxy) {
                 proxy.getOriginal().node.getNodeEngine().getExecutionService().register(MAP_STORE_EXECUTOR,
-                        STORES_IN_FLIGHT, Integer.MAX_VALUE, com.hazelcast.internal.util.executor.ExecutorType.CONCRETE);
+                        STORES_IN_FLIGHT, Integer.MAX_VALUE, Thread.ofVirtual().name("boxoffice-store-", 0).factory());
             }
         } catch (RuntimeException e) {
             java.util.logging.Logger.getLogger(GridMember.class.getName()).log(java.util.logging.Level.INFO,

@@ -26,6 +26,9 @@ class StoreExecutorTest {
                     .getExecutionService().getExecutor(GridMember.MAP_STORE_EXECUTOR);
             assertFalse(stores instanceof CachedExecutorServiceDelegate, "stores run on Hazelcast's cached delegate");
             assertEquals(GridMember.STORES_IN_FLIGHT, stores.getMaximumPoolSize());
+            java.util.concurrent.CompletableFuture<Boolean> virtual = new java.util.concurrent.CompletableFuture<>();
+            stores.execute(() -> virtual.complete(Thread.currentThread().isVirtual()));
+            org.junit.jupiter.api.Assertions.assertTrue(virtual.join(), "stores do not run on virtual threads");
         } finally {
             hz.shutdown();
         }
