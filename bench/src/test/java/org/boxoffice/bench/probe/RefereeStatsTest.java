@@ -39,4 +39,36 @@ class RefereeStatsTest {
         assertEquals("referee group commit in the measured run: 1,000 transitions in 100 batches (10.0 a batch), "
                 + "10.0 ms a batch to apply and commit, 2 applied one by one", after.since(before));
     }
+
+    /** The warm-up's scraper asks the metrics endpoint again and again until it is closed, then stops. */
+    @Test
+    void scrapeEvery_readsTheMetricsEndpointRepeatedly_untilClosed() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger scrapes = new java.util.concurrent.atomic.AtomicInteger();
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/observe/metrics", exchange -> {
+            scrapes.incrementAndGet();
+            byte[] body = "boxoffice_referee_batch_size_count 1\nboxoffice_referee_batch_size_sum 2\n".getBytes();
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            AutoCloseable scraper = RefereeStats.scrapeEvery("127.0.0.1", server.getAddress().getPort(),
+                    java.time.Duration.ofMillis(50));
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            while (scrapes.get() < 3 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            scraper.close();
+            int atClose = scrapes.get();
+            Thread.sleep(300);
+
+            org.junit.jupiter.api.Assertions.assertTrue(atClose >= 3, "scraped " + atClose + " times");
+            assertEquals(atClose, scrapes.get(), "scraped again after it was closed");
+        } finally {
+            server.stop(0);
+        }
+    }
 }
