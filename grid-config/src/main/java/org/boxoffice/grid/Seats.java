@@ -67,25 +67,56 @@ public final class Seats {
     /**
      * Claims {@code seatsByBlock} for a new hold of {@code accountId}, all or nothing: reserves the
      * account's allowance, holds block by block, rolls back on a refusal, and records the outcome
-     * in the snapshot (held seats, or the seats found taken).
+     * in the snapshot (held seats, or the seats found taken). For claims the product makes itself
+     * (a settlement's reclaim, a waitlist offer): the grid decides whatever this member's map shows.
      */
     public Claim hold(Show show, String holdId, String accountId, SortedMap<Integer, int[]> seatsByBlock, long expiresAt,
                       long now, String[] holdSeatIds) {
+        seatsByBlock.forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.HELD));
+        return claim(show, holdId, accountId, seatsByBlock, expiresAt, now, holdSeatIds);
+    }
+
+    /**
+     * A buyer's claim: as {@link #hold}, but refused at once, with nothing claimed and no grid call,
+     * if this member's map shows one of the seats taken. The check and the marking of the seats on
+     * the map are one step, so of two requests on this member for a seat, the second is refused
+     * here while the first is still in flight, instead of reserving its allowance, queueing behind
+     * the first on the block's partition and losing there. The map is advisory (the block
+     * processors decide, across members too); it only spares the grid claims that cannot win.
+     */
+    public Claim holdIfFree(Show show, String holdId, String accountId, SortedMap<Integer, int[]> seatsByBlock,
+                            long expiresAt, long now, String[] holdSeatIds) {
+        if (!snapshots.markHeldIfFree(show, seatsByBlock)) {
+            return new Claim.Refused(Rejection.SEATS_UNAVAILABLE, Map.of());
+        }
+        return claim(show, holdId, accountId, seatsByBlock, expiresAt, now, holdSeatIds);
+    }
+
+    /**
+     * The claim proper, with the seats already marked held on this member's map: while it is in
+     * flight, requests for them that reach this member are refused by the map instead of queueing
+     * behind it on the block's partition (the map is advisory: the processor decides, and the
+     * next refresh repaints the blocks from the grid). Every way out that claims nothing puts the
+     * seats back.
+     */
+    private Claim claim(Show show, String holdId, String accountId, SortedMap<Integer, int[]> seatsByBlock,
+                        long expiresAt, long now, String[] holdSeatIds) {
         int seatCount = 0;
         for (int[] seats : seatsByBlock.values()) {
             seatCount += seats.length;
         }
-        int remaining = allowances.reserve(show.showId(), accountId, holdId, seatCount, expiresAt, now,
-                show.policy().graceMillis(), show.policy().maxPerAccount());
-        if (remaining >= 0) {
-            return new Claim.OverLimit(remaining);
-        }
-        // While the claim is in flight this member's map shows its seats taken: requests for them that
-        // reach this member meanwhile are refused by the snapshot instead of queueing behind the
-        // claim's store on the block's partition (the map is advisory: the processor decides, and
-        // the next refresh repaints the blocks from the grid)
-        seatsByBlock.forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.HELD));
         Inventory.ClaimResult result;
+        try {
+            int remaining = allowances.reserve(show.showId(), accountId, holdId, seatCount, expiresAt, now,
+                    show.policy().graceMillis(), show.policy().maxPerAccount());
+            if (remaining >= 0) {
+                unmark(show, seatsByBlock, Map.of());
+                return new Claim.OverLimit(remaining);
+            }
+        } catch (RuntimeException e) {
+            unmark(show, seatsByBlock, Map.of());
+            throw e;
+        }
         try {
             result = inventory.hold(show, holdId, accountId, seatsByBlock, expiresAt, now, holdSeatIds);
         } catch (RuntimeException e) {

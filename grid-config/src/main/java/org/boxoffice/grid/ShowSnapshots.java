@@ -10,6 +10,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -209,6 +210,25 @@ public final class ShowSnapshots implements AutoCloseable {
             }
         }
 
+        /** Records {@code edits} unless a seat in them is taken on the current snapshot; atomic with other edits. */
+        boolean recordIfFree(List<Edit> edits) {
+            synchronized (editLock) {
+                ShowSnapshot current = snapshot;
+                if (current == null) {
+                    return true; // no map to consult yet: the grid decides alone
+                }
+                for (Edit e : edits) {
+                    for (int seat : e.seats()) {
+                        if (!current.free(e.offset() + seat)) {
+                            return false;
+                        }
+                    }
+                }
+                edits.forEach(this::record);
+                return true;
+            }
+        }
+
         private static long revision(SeatBlock block) {
             return block == null ? 0 : block.revision();
         }
@@ -239,6 +259,26 @@ public final class ShowSnapshots implements AutoCloseable {
             w.heard(blockId);
             w.record(new Edit(show.layout().offset(blockId), seats.clone(), status));
         }
+    }
+
+    /**
+     * Marks {@code seatsByBlock} as held on this member's map if every one of them is free there,
+     * in one step with every other change to the map: of two requests on this member for a seat,
+     * only the first finds it free. False (and nothing marked) if a seat is taken on the map; true
+     * without marking anything if the show has no map on this member yet (the grid decides alone).
+     * The blocks are read again at the next refresh.
+     */
+    public boolean markHeldIfFree(Show show, SortedMap<Integer, int[]> seatsByBlock) {
+        Watched w = watched.get(show.showId());
+        if (w == null) {
+            return true;
+        }
+        List<Edit> edits = new ArrayList<>(seatsByBlock.size());
+        seatsByBlock.forEach((block, seats) -> {
+            w.heard(block);
+            edits.add(new Edit(show.layout().offset(block), seats.clone(), SeatState.Status.HELD));
+        });
+        return w.recordIfFree(edits);
     }
 
     /** Reads the whole show from the grid now (after an admin change, or in tests). */

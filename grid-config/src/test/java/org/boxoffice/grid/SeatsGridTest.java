@@ -100,6 +100,62 @@ class SeatsGridTest {
     }
 
     @Test
+    void aBuyersClaimForSeatsOfAClaimInFlight_isRefusedByTheMap_withoutWaitingForTheGrid() throws Exception {
+        Show show = TestGrid.show("seats-first-comer", 1, 10, 1, repo);
+        snapshots.get(show);
+        repo.pauseStores();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            java.util.concurrent.Future<Seats.Claim> first = pool.submit(() -> seats.holdIfFree(show, "h-first", "acc-first",
+                    seats(0, new int[] {4, 5}, 0, null), NOW + 60_000, NOW, new String[] {"a", "b"}));
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (snapshots.get(show).free(4) && System.currentTimeMillis() < deadline) {
+                Thread.sleep(10);
+            }
+            assertFalse(first.isDone(), "the first claim waits for its store");
+
+            // a claim of the block would queue behind the paused store: an answer now means no grid call
+            java.util.concurrent.Future<Seats.Claim> asked = pool.submit(() -> seats.holdIfFree(show, "h-second",
+                    "acc-second", seats(0, new int[] {5, 6}, 0, null), NOW + 60_000, NOW, new String[] {"b", "c"}));
+            Seats.Claim second = asked.get(10, java.util.concurrent.TimeUnit.SECONDS);
+
+            assertEquals(new Seats.Claim.Refused(Rejection.SEATS_UNAVAILABLE, java.util.Map.of()), second);
+            assertTrue(snapshots.get(show).free(6), "nothing of the refused claim is marked");
+            repo.resumeStores();
+            assertInstanceOf(Seats.Claim.Held.class, first.get(30, java.util.concurrent.TimeUnit.SECONDS));
+            // the refused buyer reserved nothing: its whole limit is still there
+            int max = show.policy().maxPerAccount();
+            int[] rest = {0, 1, 2, 3, 6, 7, 8, 9};
+            assertTrue(rest.length <= max);
+            assertInstanceOf(Seats.Claim.Held.class, seats.holdIfFree(show, "h-second-2", "acc-second",
+                    seats(0, rest, 0, null), NOW + 60_000, NOW, new String[0]));
+        } finally {
+            repo.resumeStores();
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void aBuyersClaimOverTheLimit_putsItsSeatsBackOnTheMap() {
+        Show show = TestGrid.show("seats-first-comer-limit", 1, 20, 1, repo);
+        snapshots.get(show);
+        int max = show.policy().maxPerAccount();
+        int[] all = new int[max];
+        for (int i = 0; i < max; i++) {
+            all[i] = i;
+        }
+        assertInstanceOf(Seats.Claim.Held.class, seats.holdIfFree(show, "h-fc-full", "acc-fc", seats(0, all, 0, null),
+                NOW + 60_000, NOW, new String[0]));
+
+        assertEquals(new Seats.Claim.OverLimit(0), seats.holdIfFree(show, "h-fc-more", "acc-fc",
+                seats(0, new int[] {max}, 0, null), NOW + 60_000, NOW, new String[0]));
+
+        assertTrue(snapshots.get(show).free(max), "the seat is free on the map again");
+        assertInstanceOf(Seats.Claim.Held.class, seats.holdIfFree(show, "h-fc-other", "acc-fc-2",
+                seats(0, new int[] {max}, 0, null), NOW + 60_000, NOW, new String[0]));
+    }
+
+    @Test
     void hold_overTheAccountsLimit_claimsNothing() {
         Show show = TestGrid.show("seats-limit", 1, 20, 1, repo);
         int max = show.policy().maxPerAccount();

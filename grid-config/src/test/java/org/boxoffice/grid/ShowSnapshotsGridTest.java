@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,6 +18,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -227,5 +229,61 @@ class ShowSnapshotsGridTest {
         assertEquals(SeatState.Status.HELD, after.status(show.layout().offset(3) + 7));
         assertEquals(SeatState.Status.HELD, after.status(show.layout().offset(3) + 8));
         assertEquals((before.gridVersion() + 2) + ".0", after.version());
+    }
+    @Test
+    void markHeldIfFree_marksEverySeatOrNone_andOfTwoClaimsForASeatOnlyTheFirstGetsIt() {
+        Show show = loadedShow("snap-mark-if-free");
+        AtomicLong clock = new AtomicLong(System.currentTimeMillis());
+        ShowSnapshots snapshots = snapshots(clock::get, HOUR, HOUR);
+        snapshots.get(show);
+        SortedMap<Integer, int[]> first = new TreeMap<>(Map.of(2, new int[] {3, 4}, 5, new int[] {0}));
+
+        assertTrue(snapshots.markHeldIfFree(show, first));
+        assertEquals(SeatState.Status.HELD, status(snapshots, show, 2, 3));
+        assertEquals(SeatState.Status.HELD, status(snapshots, show, 5, 0));
+
+        // overlaps the first in one seat of block 5: refused whole, its free seats stay free
+        SortedMap<Integer, int[]> second = new TreeMap<>(Map.of(1, new int[] {6}, 5, new int[] {0, 1}));
+        assertFalse(snapshots.markHeldIfFree(show, second));
+        assertEquals(SeatState.Status.AVAILABLE, status(snapshots, show, 1, 6));
+        assertEquals(SeatState.Status.AVAILABLE, status(snapshots, show, 5, 1));
+
+        assertTrue(snapshots.markHeldIfFree(show, seats(5, 1)));
+        // nothing was written to the grid: the next refresh reads the marked blocks and repaints them
+        snapshots.refreshAll();
+        assertEquals(SeatState.Status.AVAILABLE, status(snapshots, show, 2, 3));
+        assertEquals(SeatState.Status.AVAILABLE, status(snapshots, show, 5, 0));
+    }
+
+    @Test
+    void markHeldIfFree_withConcurrentClaimsForOneSeat_letsExactlyOneThrough() throws Exception {
+        Show show = loadedShow("snap-mark-race");
+        ShowSnapshots snapshots = snapshots(System::currentTimeMillis, HOUR, HOUR);
+        snapshots.get(show);
+        int threads = 8;
+        for (int round = 0; round < 20; round++) {
+            int seat = round % SEATS;
+            int block = round / SEATS;
+            java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(threads);
+            java.util.concurrent.atomic.AtomicInteger won = new java.util.concurrent.atomic.AtomicInteger();
+            List<Thread> racers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                Thread racer = Thread.ofPlatform().start(() -> {
+                    try {
+                        start.await();
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                    if (snapshots.markHeldIfFree(show, seats(block, seat))) {
+                        won.incrementAndGet();
+                    }
+                });
+                racers.add(racer);
+            }
+            for (Thread racer : racers) {
+                racer.join(10_000);
+            }
+            assertEquals(1, won.get(), "round " + round + ": one claim marks the seat, the others find it taken");
+        }
     }
 }

@@ -151,11 +151,14 @@ public final class HoldManager {
                 Map.of("unavailable", List.of(), "alternatives", List.of()));
     }
 
-    /** Claims the seats through {@link Seats}; a refusal of the grid comes back as SEATS_UNAVAILABLE without details. */
+    /**
+     * Claims the seats through {@link Seats#holdIfFree}; a refusal (by this member's map, a claim of its own in
+     * flight, or the grid) comes back as SEATS_UNAVAILABLE without details.
+     */
     private Outcome claim(Principal caller, Show show, List<String> seatIds, List<ShowLayout.SeatRef> refs, long now) {
         String holdId = "H" + Long.toString(holdIds.newId(), 36).toUpperCase();
         long expiresAt = now + show.policy().holdMillis();
-        return switch (seats.hold(show, holdId, caller.accountId(), ShowLayout.byBlock(refs), expiresAt, now,
+        return switch (seats.holdIfFree(show, holdId, caller.accountId(), ShowLayout.byBlock(refs), expiresAt, now,
                 seatIds.toArray(String[]::new))) {
             case Seats.Claim.Held held -> new Outcome.Held(new HoldView(holdId, show.showId(), caller.accountId(), seatIds,
                     "HELD", Instant.ofEpochMilli(expiresAt), amount(show, refs), show.currency()));
