@@ -139,6 +139,10 @@ public final class Boxoffice implements AutoCloseable {
         });
         metrics.counter("boxoffice_referee_one_by_one_batches", "group commits PostgreSQL applied one transition at a "
                 + "time (one of them was stale or already applied)", () -> referee.groupCommitStats().oneByOne());
+        metrics.counter("boxoffice_referee_allowance_queries", "queries reading accounts' allowances for the map "
+                + "loader (reads asked for at once share one)", () -> referee.allowanceReadStats().queries());
+        metrics.counter("boxoffice_referee_allowance_accounts", "accounts whose allowance the map loader read",
+                () -> referee.allowanceReadStats().accounts());
         PoolMetrics.meter(dataSource, metrics);
         double schema = Migrations.appliedVersion(dataSource);
         metrics.gauge("boxoffice_schema_version", "the latest database migration applied (Flyway version)", () -> schema);

@@ -208,6 +208,8 @@ class OperatorMetricsTest {
     void theDatabasePoolTheSchemaAndTheRefereesBatches_areExported() {
         String fay = app.token("metrics-fay");
         f.hold(fay, "comedy-2", "BALCONY-6-1");
+        // counters read from a function must survive a collection (the registry holds their state weakly)
+        System.gc();
         ExportedMetrics m = scrape();
 
         assertEquals(24, m.value("boxoffice_db_pool_max_connections"));
@@ -222,6 +224,10 @@ class OperatorMetricsTest {
         assertTrue(m.value("boxoffice_referee_batch_size_count") > 0, "group commits counted");
         assertTrue(m.value("boxoffice_referee_batch_size_sum") >= m.value("boxoffice_referee_batch_size_count"));
         assertTrue(m.has("boxoffice_referee_batch_size_bucket"));
+        // fay's first hold in the show read her allowance from the referee
+        assertTrue(m.value("boxoffice_referee_allowance_accounts_total") >= 1, "allowance reads counted");
+        assertTrue(m.value("boxoffice_referee_allowance_queries_total") >= 1);
+        assertTrue(m.value("boxoffice_referee_allowance_queries_total") <= m.value("boxoffice_referee_allowance_accounts_total"));
     }
 
     @Test

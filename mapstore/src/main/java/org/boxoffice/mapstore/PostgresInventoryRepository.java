@@ -12,7 +12,9 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.Optional;
@@ -81,18 +83,35 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
             SELECT DISTINCT show_id, block_id FROM seats
             WHERE state = 'HELD' AND held_until < ? ORDER BY show_id, block_id""";
 
-    /** An account's HELD seats grouped by hold (with the hold's status) and its SOLD seats. */
-    private static final String ALLOWANCE = """
-            SELECT s.state, s.hold_id, count(*)::int, epoch_ms(max(s.held_until)), h.status
-            FROM seats s LEFT JOIN holds h ON h.hold_id = s.hold_id
-            WHERE s.show_id = ? AND s.holder = ? AND s.state IN ('HELD', 'SOLD')
-            GROUP BY s.state, s.hold_id, h.status
-            ORDER BY min(s.held_until), s.hold_id""";
+    /**
+     * Allowances of many accounts at once: for each (show, account), by its position {@code i}, the
+     * account's HELD seats grouped by hold (with the hold's status, in the order they lapse) and its
+     * SOLD seats. The lateral subquery runs once per key on the holder index, whatever the number
+     * of keys.
+     */
+    private static final String ALLOWANCES = """
+            SELECT k.i, a.state, a.hold_id, a.seats, a.held_until, a.status
+            FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS k(show_id, holder, i)
+            CROSS JOIN LATERAL (
+                SELECT s.state, s.hold_id, count(*)::int AS seats, epoch_ms(max(s.held_until)) AS held_until,
+                       h.status, min(s.held_until) AS first_until
+                FROM seats s LEFT JOIN holds h ON h.hold_id = s.hold_id
+                WHERE s.show_id = k.show_id AND s.holder = k.holder AND s.state IN ('HELD', 'SOLD')
+                GROUP BY s.state, s.hold_id, h.status) a
+            ORDER BY k.i, a.first_until, a.hold_id""";
+
+    /** Allowance reads in flight at once share one query, up to this many keys. */
+    private static final int MAX_ALLOWANCE_BATCH = 64;
 
     private static final String[] NO_STRINGS = new String[0];
 
+    /** One account in one show: the key of an allowance read. */
+    private record AccountInShow(String showId, String accountId) {
+    }
+
     private final DataSource dataSource;
     private final GroupCommit groupCommit;
+    private final GroupLoad<AccountInShow, AccountAllowance> allowanceReads;
     private final LongAdder oneByOne = new LongAdder();
 
     public PostgresInventoryRepository(DataSource dataSource) {
@@ -108,6 +127,7 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
                 return applyTogether(batch);
             }
         }, COMMITTERS, MAX_BATCH);
+        this.allowanceReads = new GroupLoad<>("referee-allowance-reads", this::allowancesTogether, MAX_ALLOWANCE_BATCH);
     }
 
     @Override
@@ -151,6 +171,7 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
     @Override
     public void close() {
         groupCommit.close();
+        allowanceReads.close();
     }
 
     /** Whether apply_seat_transitions noticed that it had to apply its batch one transition at a time. */
@@ -409,29 +430,59 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
     /**
      * Counts from the seat rows, not the hold rows, so a hold that lost seats (to an admin block,
      * say) counts only what it still holds. Only ACTIVE holds count; lapsed ones are left in with
-     * their expiry for {@link AccountAllowance} to discount.
+     * their expiry for {@link AccountAllowance} to discount. Reads asked for at once (the map
+     * loader's, from many partitions, in an on-sale's first seconds) share one query.
      */
     @Override
     public AccountAllowance allowance(String showId, String accountId) {
+        return allowanceReads.load(new AccountInShow(showId, accountId));
+    }
+
+    /** Allowance reads made so far: queries, and accounts read in them. */
+    public AllowanceReadStats allowanceReadStats() {
+        GroupLoad.Stats s = allowanceReads.stats();
+        return new AllowanceReadStats(s.batches(), s.keys());
+    }
+
+    /** See {@link #allowanceReadStats()}: {@code accounts / queries} is the average batch. */
+    public record AllowanceReadStats(long queries, long accounts) {
+    }
+
+    /** The allowances of {@code keys}, in one query. */
+    private Map<AccountInShow, AccountAllowance> allowancesTogether(List<AccountInShow> keys) {
+        String[] shows = new String[keys.size()];
+        String[] accounts = new String[keys.size()];
+        for (int i = 0; i < shows.length; i++) {
+            shows[i] = keys.get(i).showId();
+            accounts[i] = keys.get(i).accountId();
+        }
+        List<List<AccountAllowance.HoldEntry>> holds = new ArrayList<>(keys.size());
+        int[] sold = new int[keys.size()];
+        for (int i = 0; i < shows.length; i++) {
+            holds.add(new ArrayList<>());
+        }
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement(ALLOWANCE)) {
-            ps.setString(1, showId);
-            ps.setString(2, accountId);
-            List<AccountAllowance.HoldEntry> holds = new ArrayList<>();
-            int sold = 0;
+             PreparedStatement ps = c.prepareStatement(ALLOWANCES)) {
+            ps.setArray(1, c.createArrayOf("text", shows));
+            ps.setArray(2, c.createArrayOf("text", accounts));
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    if ("SOLD".equals(rs.getString(1))) {
-                        sold += rs.getInt(3);
-                    } else if ("ACTIVE".equals(rs.getString(5))) {
-                        holds.add(new AccountAllowance.HoldEntry(rs.getString(2), rs.getInt(3), rs.getLong(4)));
+                    int i = (int) rs.getLong(1) - 1;
+                    if ("SOLD".equals(rs.getString(2))) {
+                        sold[i] += rs.getInt(4);
+                    } else if ("ACTIVE".equals(rs.getString(6))) {
+                        holds.get(i).add(new AccountAllowance.HoldEntry(rs.getString(3), rs.getInt(4), rs.getLong(5)));
                     }
                 }
             }
-            return new AccountAllowance(holds, sold);
         } catch (SQLException e) {
-            throw new DatabaseException("reading allowance of " + accountId + " in " + showId, e);
+            throw new DatabaseException("reading the allowances of " + keys.size() + " accounts", e);
         }
+        Map<AccountInShow, AccountAllowance> out = new HashMap<>(keys.size() * 2);
+        for (int i = 0; i < shows.length; i++) {
+            out.put(keys.get(i), new AccountAllowance(holds.get(i), sold[i]));
+        }
+        return out;
     }
 
     static OffsetDateTime timestamp(long epochMillis) {

@@ -431,6 +431,54 @@ class PostgresInventoryRepositoryTest {
         assertEquals(AccountAllowance.empty(), inventory.allowance(id, "acc-nobody"));
     }
 
+    @Test
+    void allowance_readsAskedForAtOnce_shareQueries_andEachGetsItsOwnAccount() throws Exception {
+        Show show = newShow();
+        Show other = newShow();
+        String id = show.showId();
+        // acc-a: two holds (expiring in that order); acc-b: three bought seats; acc-c: a hold in the other show only
+        SeatBlock b0 = applied(hold(block(show, 0), id + "-a2", "acc-a", show, 0));
+        b0 = applied(changed(b0.hold(id + "-a1", "acc-a", new int[] {1, 2}, EXPIRES - 1, T0, GRACE,
+                new String[] {"A-1-2", "A-1-3"})));
+        b0 = applied(hold(b0, id + "-b", "acc-b", show, 3, 4, 5));
+        applied(changed(b0.confirm(id + "-b", new int[] {3, 4, 5}, 7, T0, GRACE)));
+        applied(hold(block(other, 0), other.showId() + "-c", "acc-c", other, 0));
+        AccountAllowance a = new AccountAllowance(List.of(new AccountAllowance.HoldEntry(id + "-a1", 2, EXPIRES - 1),
+                new AccountAllowance.HoldEntry(id + "-a2", 1, EXPIRES)), 0);
+        AccountAllowance b = new AccountAllowance(List.of(), 3);
+        AccountAllowance c = new AccountAllowance(List.of(new AccountAllowance.HoldEntry(other.showId() + "-c", 1, EXPIRES)), 0);
+        List<String[]> asked = List.of(new String[] {id, "acc-a"}, new String[] {id, "acc-b"},
+                new String[] {other.showId(), "acc-c"}, new String[] {id, "acc-c"}, new String[] {id, "acc-nobody"});
+        List<AccountAllowance> expected = List.of(a, b, c, AccountAllowance.empty(), AccountAllowance.empty());
+
+        PostgresInventoryRepository.AllowanceReadStats before = inventory.allowanceReadStats();
+        int threads = 40;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            for (int round = 0; round < 5; round++) {
+                CyclicBarrier start = new CyclicBarrier(threads);
+                List<Future<Boolean>> reads = new ArrayList<>();
+                for (int t = 0; t < threads; t++) {
+                    int k = t % asked.size();
+                    reads.add(pool.submit(() -> {
+                        start.await();
+                        return expected.get(k).equals(inventory.allowance(asked.get(k)[0], asked.get(k)[1]));
+                    }));
+                }
+                for (Future<Boolean> read : reads) {
+                    assertTrue(read.get(30, java.util.concurrent.TimeUnit.SECONDS), "every reader gets its own account's allowance");
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        PostgresInventoryRepository.AllowanceReadStats after = inventory.allowanceReadStats();
+        long queries = after.queries() - before.queries();
+        long accounts = after.accounts() - before.accounts();
+        assertTrue(queries < accounts, "200 reads asked for 40 at a time share queries: " + queries + " queries for "
+                + accounts + " distinct accounts in them");
+    }
+
     // ---------------------------------------------------------------- group commit, audit per transition
 
     @Test

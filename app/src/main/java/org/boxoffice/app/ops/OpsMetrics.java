@@ -74,6 +74,8 @@ public final class OpsMetrics {
 
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+    /** The suppliers of the functional counters, by name: see {@link #counter(String, String, Supplier)}. */
+    private final Map<String, Supplier<Long>> functionalCounters = new ConcurrentHashMap<>();
     private final Timer holdLatency;
     private final Counter holdAttempts;
     private final Map<String, Counter> holdOutcomes = new ConcurrentHashMap<>();
@@ -177,6 +179,10 @@ public final class OpsMetrics {
      */
     public void counter(String name, String description, Supplier<Long> count) {
         registry.remove(name, List.of());
+        // the registry holds a functional counter's state object weakly (Micrometer's FunctionCounter):
+        // without a strong reference here the supplier is collected at the next GC and the counter
+        // stops counting
+        functionalCounters.put(name, count);
         registry.getOrCreate(FunctionalCounter.builder(name, count, Supplier::get).description(description));
     }
 

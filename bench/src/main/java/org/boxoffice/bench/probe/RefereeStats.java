@@ -16,8 +16,11 @@ import org.boxoffice.bench.http.HttpResponse;
  * @param transitions seat transitions in them
  * @param oneByOne    batches PostgreSQL applied one transition at a time (one was stale or replayed)
  * @param commitSeconds time spent applying and committing batches
+ * @param allowanceQueries allowance reads of the map loader: queries (reads asked for at once share one)
+ * @param allowanceAccounts accounts read in them
  */
-public record RefereeStats(double batches, double transitions, double oneByOne, double commitSeconds) {
+public record RefereeStats(double batches, double transitions, double oneByOne, double commitSeconds,
+                           double allowanceQueries, double allowanceAccounts) {
 
     private static final String PREFIX = "boxoffice_referee_";
 
@@ -83,7 +86,8 @@ public record RefereeStats(double batches, double transitions, double oneByOne, 
             return null;
         }
         return new RefereeStats(batches, transitions, samples.getOrDefault("one_by_one_batches", 0.0),
-                samples.getOrDefault("commit_seconds_sum", 0.0));
+                samples.getOrDefault("commit_seconds_sum", 0.0), samples.getOrDefault("allowance_queries", 0.0),
+                samples.getOrDefault("allowance_accounts", 0.0));
     }
 
     /** What happened between {@code before} and this reading, in words. */
@@ -93,9 +97,13 @@ public record RefereeStats(double batches, double transitions, double oneByOne, 
         if (b <= 0) {
             return "referee group commit in the measured run: no batches";
         }
-        return String.format(Locale.ROOT,
+        String text = String.format(Locale.ROOT,
                 "referee group commit in the measured run: %,.0f transitions in %,.0f batches (%.1f a batch), "
                         + "%.1f ms a batch to apply and commit, %,.0f applied one by one",
                 t, b, t / b, 1000 * (commitSeconds - before.commitSeconds) / b, oneByOne - before.oneByOne);
+        double accounts = allowanceAccounts - before.allowanceAccounts;
+        double queries = allowanceQueries - before.allowanceQueries;
+        return queries <= 0 ? text : text + String.format(Locale.ROOT,
+                "; allowances of %,.0f accounts read in %,.0f queries (%.1f a query)", accounts, queries, accounts / queries);
     }
 }
