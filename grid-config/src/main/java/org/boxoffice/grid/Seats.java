@@ -125,7 +125,13 @@ public final class Seats {
             throw e;
         }
         return switch (result) {
-            case Inventory.ClaimResult.Held held -> new Claim.Held();
+            case Inventory.ClaimResult.Held held -> {
+                // recorded again now that the blocks answered: a refresh that began after the mark
+                // above but read a block before its claim had landed would otherwise publish the
+                // seats as free until the block's change event arrives
+                seatsByBlock.forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.HELD));
+                yield new Claim.Held();
+            }
             case Inventory.ClaimResult.Rejected rejected -> {
                 allowances.release(show.showId(), accountId, holdId);
                 Map<Integer, int[]> taken = rejected.reason() == Rejection.SEATS_UNAVAILABLE ? rejected.seatsByBlock() : Map.of();
