@@ -52,6 +52,23 @@ class SeatsGridTest {
         return m;
     }
 
+    /** Waits (up to 10 s) until this member's map shows {@code seat} of block 0 taken: the claim has marked it. */
+    private static void awaitTakenOnTheMap(Show show, int seat) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (snapshots.get(show).free(seat) && System.currentTimeMillis() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
+    /** Seats 0 .. n-1. */
+    private static int[] firstSeats(int n) {
+        int[] seats = new int[n];
+        for (int i = 0; i < n; i++) {
+            seats[i] = i;
+        }
+        return seats;
+    }
+
     @Test
     void hold_refusedInALaterBlock_leavesNothingHeld_givesTheAllowanceBack_andMarksTheTakenSeats() {
         Show show = TestGrid.show("seats-rollback", 2, 10, 2, repo);
@@ -83,10 +100,7 @@ class SeatsGridTest {
         try {
             java.util.concurrent.Future<Seats.Claim> claim = pool.submit(() -> seats.hold(show, "h-flight", "acc-f",
                     seats(0, new int[] {4, 5}, 0, null), NOW + 60_000, NOW, new String[] {"a", "b"}));
-            long deadline = System.currentTimeMillis() + 10_000;
-            while (snapshots.get(show).free(4) && System.currentTimeMillis() < deadline) {
-                Thread.sleep(10);
-            }
+            awaitTakenOnTheMap(show, 4);
             assertFalse(snapshots.get(show).free(4), "seat 4 shows taken while its claim waits for the referee");
             assertFalse(snapshots.get(show).free(5));
             assertFalse(claim.isDone(), "the claim is still waiting for its store");
@@ -108,10 +122,7 @@ class SeatsGridTest {
         try {
             java.util.concurrent.Future<Seats.Claim> first = pool.submit(() -> seats.holdIfFree(show, "h-first", "acc-first",
                     seats(0, new int[] {4, 5}, 0, null), NOW + 60_000, NOW, new String[] {"a", "b"}));
-            long deadline = System.currentTimeMillis() + 10_000;
-            while (snapshots.get(show).free(4) && System.currentTimeMillis() < deadline) {
-                Thread.sleep(10);
-            }
+            awaitTakenOnTheMap(show, 4);
             assertFalse(first.isDone(), "the first claim waits for its store");
 
             // a claim of the block would queue behind the paused store: an answer now means no grid call
@@ -140,10 +151,7 @@ class SeatsGridTest {
         Show show = TestGrid.show("seats-first-comer-limit", 1, 20, 1, repo);
         snapshots.get(show);
         int max = show.policy().maxPerAccount();
-        int[] all = new int[max];
-        for (int i = 0; i < max; i++) {
-            all[i] = i;
-        }
+        int[] all = firstSeats(max);
         assertInstanceOf(Seats.Claim.Held.class, seats.holdIfFree(show, "h-fc-full", "acc-fc", seats(0, all, 0, null),
                 NOW + 60_000, NOW, new String[0]));
 
@@ -159,10 +167,7 @@ class SeatsGridTest {
     void hold_overTheAccountsLimit_claimsNothing() {
         Show show = TestGrid.show("seats-limit", 1, 20, 1, repo);
         int max = show.policy().maxPerAccount();
-        int[] all = new int[max];
-        for (int i = 0; i < max; i++) {
-            all[i] = i;
-        }
+        int[] all = firstSeats(max);
         assertInstanceOf(Seats.Claim.Held.class, seats.hold(show, "h-full", "acc-9", seats(0, all, 0, null),
                 NOW + 60_000, NOW, new String[0]));
 

@@ -4,7 +4,6 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAccumulator;
@@ -79,22 +78,8 @@ final class GroupCommit implements AutoCloseable {
         }
         start();
         Pending pending = new Pending(next, new CompletableFuture<>());
-        queue.add(pending);
-        if (closed && queue.remove(pending)) {
-            throw new DatabaseException("the referee is closed", null);
-        }
-        try {
-            pending.done().get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            // the transition may still be applied: the grid then finds it applied, or stale, and reloads
-            throw new DatabaseException("interrupted while the referee applied " + next.transition(), e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new DatabaseException("applying " + next.transition(), e.getCause());
-        }
+        // if interrupted, the transition may still be applied: the grid then finds it applied, or stale, and reloads
+        Handover.queueAndWait(queue, pending, pending.done(), () -> closed, "applying " + next.transition());
     }
 
     /** What group commit achieved so far: batches committed, transitions in them, the largest batch, time spent. */

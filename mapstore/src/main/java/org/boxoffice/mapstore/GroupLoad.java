@@ -5,7 +5,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -67,21 +66,7 @@ final class GroupLoad<K, V> implements AutoCloseable {
         }
         start();
         Pending<K, V> pending = new Pending<>(key, new CompletableFuture<>());
-        queue.add(pending);
-        if (closed && queue.remove(pending)) {
-            throw new DatabaseException("the referee is closed", null);
-        }
-        try {
-            return pending.done().get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new DatabaseException("interrupted while reading " + key, e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new DatabaseException("reading " + key, e.getCause());
-        }
+        return Handover.queueAndWait(queue, pending, pending.done(), () -> closed, "reading " + key);
     }
 
     /** Queries run and keys read in them so far. */
