@@ -162,6 +162,10 @@ public final class Boxoffice implements AutoCloseable {
         this.authenticator = new Authenticator(settings.auth(), clock);
         this.idempotency = new Idempotency(hz, new PostgresIdempotencyReplies(dataSource), clock).start();
         this.seats = new Seats(inventory, new Allowances(hz), snapshots);
+        metrics.counter("boxoffice_inventory_claim_calls", "grid calls that carried buyers' claims on a block (claims "
+                + "that queue behind one in flight on the same block share the next)", () -> inventory.claimStats().calls());
+        metrics.counter("boxoffice_inventory_claims", "buyers' claims on a block sent to the grid",
+                () -> inventory.claimStats().claims());
         this.sweeper = new HoldSweeper(hz, seats, inventoryRepository, directory::find, clock)
                 .start(settings.sweepEvery().toMillis(), settings.reconcileEvery().toMillis());
         this.holds = new HoldManager(directory, seats, snapshots, inventoryRepository,

@@ -30,6 +30,8 @@ public final class SeatBlock {
     private final long[] refs;
     private final List<HoldSlot> holds;
     private final Transition transition;
+    /** Transitions decided together with {@link #transition} in one combined change, oldest first, stored with it. */
+    private final List<Transition> earlier;
 
     /** An active hold with at least one seat in this block. */
     public record HoldSlot(String holdId, String accountId, long expiresAt) {
@@ -46,6 +48,19 @@ public final class SeatBlock {
      */
     public SeatBlock(String showId, int blockId, long revision, byte[] statuses, int[] versions,
                      long[] refs, List<HoldSlot> holds, Transition transition) {
+        this(showId, blockId, revision, statuses, versions, refs, holds, List.of(), transition);
+    }
+
+    /**
+     * @param earlier transitions decided before {@code transition} in the same combined change (see
+     *                {@link #after}), oldest first; empty unless {@code transition} is set
+     */
+    public SeatBlock(String showId, int blockId, long revision, byte[] statuses, int[] versions,
+                     long[] refs, List<HoldSlot> holds, List<Transition> earlier, Transition transition) {
+        if (transition == null && !earlier.isEmpty()) {
+            throw new IllegalArgumentException("earlier transitions without a last one");
+        }
+        this.earlier = List.copyOf(earlier);
         this.showId = Objects.requireNonNull(showId);
         this.blockId = blockId;
         this.revision = revision;
@@ -118,6 +133,37 @@ public final class SeatBlock {
     /** The change that produced this value; null when the value was loaded, not changed. */
     public Transition transition() {
         return transition;
+    }
+
+    /**
+     * Every transition the write-through store must apply for this value, oldest first: those
+     * decided before {@link #transition()} in the same combined change, then it. Empty for a
+     * loaded value.
+     */
+    public List<Transition> transitions() {
+        if (transition == null) {
+            return List.of();
+        }
+        if (earlier.isEmpty()) {
+            return List.of(transition);
+        }
+        List<Transition> all = new ArrayList<>(earlier);
+        all.add(transition);
+        return List.copyOf(all);
+    }
+
+    /**
+     * This value, carrying also the transitions of {@code before}: for changes decided one after
+     * another on one block and stored together (a member's claims on one block, combined). {@code
+     * before} must be the value this one was decided on, itself not yet stored.
+     */
+    public SeatBlock after(SeatBlock before) {
+        if (!before.showId.equals(showId) || before.blockId != blockId || transition == null) {
+            throw new IllegalArgumentException("not a change of the same block: " + before + " then " + this);
+        }
+        List<Transition> all = new ArrayList<>(before.transitions());
+        all.addAll(earlier);
+        return new SeatBlock(showId, blockId, revision, statuses, versions, refs, holds, all, transition);
     }
 
     public int version(int seat) {

@@ -5,6 +5,7 @@ import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.MapEvent;
 import com.hazelcast.map.listener.EntryAddedListener;
@@ -30,7 +31,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -49,6 +53,10 @@ public final class Inventory {
     private final IMap<BlockKey, SeatBlock> map;
     private final Cluster cluster;
     private final com.hazelcast.splitbrainprotection.SplitBrainProtection quorum;
+    /** Per block being claimed from this member now: its claims in flight and waiting (see {@link #claim}). */
+    private final ConcurrentHashMap<BlockKey, ClaimLane> lanes = new ConcurrentHashMap<>();
+    private final LongAdder claimCalls = new LongAdder();
+    private final LongAdder claimsSent = new LongAdder();
 
     public Inventory(HazelcastInstance hz) {
         this(hz, GridMaps.INVENTORY);
@@ -111,7 +119,7 @@ public final class Inventory {
         List<Integer> claimed = new ArrayList<>();
         try {
             for (Map.Entry<Integer, int[]> e : seatsByBlock.entrySet()) {
-                BlockOutcome outcome = execute(show, e.getKey(), new BlockCommand.Hold(holdId, accountId, e.getValue(),
+                BlockOutcome outcome = claim(show, e.getKey(), new BlockCommand.Hold(holdId, accountId, e.getValue(),
                         expiresAt, now, show.policy().graceMillis(), holdSeatIds));
                 if (!outcome.applied()) {
                     rollBack(show, holdId, claimed, now);
@@ -165,7 +173,16 @@ public final class Inventory {
     public BlockOutcome execute(Show show, int blockId, BlockCommand command) {
         BlockKey key = key(show, blockId);
         requireQuorum();
-        BlockCommandProcessor processor = new BlockCommandProcessor(command);
+        return onKey(key, new BlockCommandProcessor(command),
+                () -> new BlockOutcome(BlockOutcome.Result.REJECTED, Rejection.SEATS_UNAVAILABLE, new int[0], 0));
+    }
+
+    /**
+     * Runs {@code processor} on the block {@code key}; if the referee refuses its transitions as
+     * stale, drops the copy (it reloads from the referee) and asks once more; if refused again,
+     * drops the copy and answers {@code staleTwice}.
+     */
+    private <R> R onKey(BlockKey key, EntryProcessor<BlockKey, SeatBlock, R> processor, Supplier<R> staleTwice) {
         try {
             return map.executeOnKey(key, processor);
         } catch (RuntimeException first) {
@@ -179,9 +196,171 @@ public final class Inventory {
             } catch (RuntimeException second) {
                 if (isStale(second)) {
                     map.evict(key);
-                    return new BlockOutcome(BlockOutcome.Result.REJECTED, Rejection.SEATS_UNAVAILABLE, new int[0], 0);
+                    return staleTwice.get();
                 }
                 throw unavailable(key, second);
+            }
+        }
+    }
+
+    /**
+     * Claims seats of one block for a new hold. Claims on a block are decided one at a time, each
+     * waiting for its durable store, so under an on-sale's rush the claims on a popular block queue
+     * behind one another, each for a whole round trip to the referee. So a member sends one call per
+     * block at a time: claims that arrive while it is in flight wait together, and the next call
+     * carries all of them ({@link BlockClaimsProcessor}: decided in arrival order, stored in one
+     * transaction). The claim that opens a call runs it on its own thread; before it answers, it
+     * hands the block to the first of the claims that queued meanwhile.
+     */
+    private BlockOutcome claim(Show show, int blockId, BlockCommand.Hold hold) {
+        BlockKey key = key(show, blockId);
+        requireQuorum();
+        ClaimLane.Ticket mine = new ClaimLane.Ticket(hold);
+        ClaimLane lane;
+        List<ClaimLane.Ticket> batch;
+        while (true) {
+            lane = lanes.computeIfAbsent(key, k -> new ClaimLane());
+            synchronized (lane) {
+                if (lane.retired) {
+                    continue; // went idle and left the map meanwhile: use the one there now
+                }
+                lane.waiting.add(mine);
+                batch = lane.busy ? null : lane.open();
+            }
+            break;
+        }
+        if (batch == null) {
+            Object turn = mine.await();
+            if (turn instanceof BlockOutcome outcome) {
+                return outcome;
+            }
+            @SuppressWarnings("unchecked")
+            List<ClaimLane.Ticket> handed = (List<ClaimLane.Ticket>) turn;
+            batch = handed;
+        }
+        return runClaims(key, lane, batch, mine);
+    }
+
+    /** Runs one call for {@code batch} on the block, hands the block on, answers every claim of the batch. */
+    private BlockOutcome runClaims(BlockKey key, ClaimLane lane, List<ClaimLane.Ticket> batch, ClaimLane.Ticket mine) {
+        List<BlockOutcome> outcomes = null;
+        RuntimeException failure = null;
+        try {
+            if (batch.size() == 1) {
+                outcomes = List.of(onKey(key, new BlockCommandProcessor(batch.get(0).hold()), Inventory::staleClaim));
+            } else {
+                List<BlockCommand.Hold> holds = batch.stream().map(ClaimLane.Ticket::hold).toList();
+                outcomes = onKey(key, new BlockClaimsProcessor(holds),
+                        () -> new ArrayList<>(java.util.Collections.nCopies(holds.size(), staleClaim())));
+            }
+            claimCalls.increment();
+            claimsSent.add(batch.size());
+        } catch (RuntimeException | Error e) {
+            // whatever happens, the claims waiting on this call hear of it and the block is handed on
+            failure = e instanceof RuntimeException r ? r
+                    : new InventoryUnavailableException("claims on " + key + " failed: " + e, e);
+        }
+        List<ClaimLane.Ticket> next;
+        synchronized (lane) {
+            next = lane.waiting.isEmpty() ? null : lane.open();
+            if (next == null) {
+                lane.busy = false;
+                lane.retired = true;
+                lanes.remove(key, lane);
+            }
+        }
+        if (next != null) {
+            next.get(0).lead(next);
+        }
+        BlockOutcome own = null;
+        for (int i = 0; i < batch.size(); i++) {
+            ClaimLane.Ticket t = batch.get(i);
+            if (t == mine) {
+                own = failure == null ? outcomes.get(i) : null;
+            } else if (failure == null) {
+                t.answer(outcomes.get(i));
+            } else {
+                t.fail(failure);
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+        return own;
+    }
+
+    private static BlockOutcome staleClaim() {
+        return new BlockOutcome(BlockOutcome.Result.REJECTED, Rejection.SEATS_UNAVAILABLE, new int[0], 0);
+    }
+
+    /** Claims of this member waiting for the call in flight on a block to return (for tests and diagnostics). */
+    int claimsWaiting(Show show, int blockId) {
+        ClaimLane lane = lanes.get(key(show, blockId));
+        if (lane == null) {
+            return 0;
+        }
+        synchronized (lane) {
+            return lane.waiting.size();
+        }
+    }
+
+    /** Claims sent to the grid so far, and the calls that carried them: their ratio is how many a call combined. */
+    public record ClaimStats(long calls, long claims) {
+    }
+
+    public ClaimStats claimStats() {
+        return new ClaimStats(claimCalls.sum(), claimsSent.sum());
+    }
+
+    /**
+     * A member's claims on one block: at most one call in flight ({@code busy}); claims that
+     * arrive meanwhile wait in {@code waiting} and go together in the next call. Guarded by its own
+     * monitor. A lane leaves the map when it goes idle ({@code retired}: a claim that still finds it
+     * takes the map's new one), so the map holds only blocks being claimed now.
+     */
+    private static final class ClaimLane {
+        /** Claims one call carries at most (the referee's transaction stays small). */
+        private static final int MAX_CLAIMS = 16;
+
+        final java.util.ArrayDeque<Ticket> waiting = new java.util.ArrayDeque<>();
+        boolean busy;
+        boolean retired;
+
+        /** Takes the next call's claims off the queue; the lane is busy until that call's runner hands it on. */
+        List<Ticket> open() {
+            List<Ticket> batch = new ArrayList<>(Math.min(waiting.size(), MAX_CLAIMS));
+            while (!waiting.isEmpty() && batch.size() < MAX_CLAIMS) {
+                batch.add(waiting.poll());
+            }
+            busy = true;
+            return batch;
+        }
+
+        /** One claim waiting in a lane: it gets its outcome, or the lead of the next call (the list of its claims). */
+        record Ticket(BlockCommand.Hold hold, java.util.concurrent.CompletableFuture<Object> turn) {
+            Ticket(BlockCommand.Hold hold) {
+                this(hold, new java.util.concurrent.CompletableFuture<>());
+            }
+
+            void answer(BlockOutcome outcome) {
+                turn.complete(outcome);
+            }
+
+            void lead(List<Ticket> batch) {
+                turn.complete(batch);
+            }
+
+            void fail(RuntimeException e) {
+                turn.completeExceptionally(e);
+            }
+
+            /** Waits for the outcome or the lead; a failure of the call it rode in is thrown as it was. */
+            Object await() {
+                try {
+                    return turn.join();
+                } catch (java.util.concurrent.CompletionException e) {
+                    throw e.getCause() instanceof RuntimeException r ? r : e;
+                }
             }
         }
     }

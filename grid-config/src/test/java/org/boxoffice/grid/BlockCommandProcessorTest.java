@@ -41,6 +41,47 @@ class BlockCommandProcessorTest {
     }
 
     @Test
+    void combinedClaims_areDecidedInOrder_aLaterClaimOnSeatsAnEarlierTookIsRefused_andTheValueCarriesEveryChange() {
+        SeatBlock original = SeatBlock.fresh("s1", 0, 8);
+        Map.Entry<BlockKey, SeatBlock> e = entry(original);
+
+        java.util.List<BlockOutcome> outcomes = new BlockClaimsProcessor(java.util.List.of(
+                new BlockCommand.Hold("h1", "alice", new int[] {1, 2}, 100, 10, 0, IDS),
+                new BlockCommand.Hold("h2", "bob", new int[] {2, 3}, 100, 10, 0, IDS),
+                new BlockCommand.Hold("h3", "carol", new int[] {5}, 100, 10, 0, IDS))).process(e);
+
+        assertEquals(java.util.List.of(BlockOutcome.Result.CHANGED, BlockOutcome.Result.REJECTED, BlockOutcome.Result.CHANGED),
+                outcomes.stream().map(BlockOutcome::result).toList());
+        assertArrayEquals(new int[] {2}, outcomes.get(1).seats(), "refused for the seat the first claim took");
+        assertEquals(Rejection.SEATS_UNAVAILABLE, outcomes.get(1).reason());
+        SeatBlock value = e.getValue();
+        assertEquals(java.util.List.of("h1", "h3"), value.transitions().stream().map(t -> t.holdId()).toList());
+        assertArrayEquals(new int[] {0, 1, 1, 0, 0, 1, 0, 0}, value.versionArray());
+        assertEquals(SeatState.Status.AVAILABLE, value.status(3));
+        assertEquals(SeatState.Status.AVAILABLE, original.status(1), "the stored value is never changed in place");
+    }
+
+    @Test
+    void combinedClaims_thatAllFail_leaveTheEntryAsItWas() {
+        SeatBlock original = SeatBlock.fresh("s1", 0, 4);
+        Map.Entry<BlockKey, SeatBlock> e = entry(original);
+        run(e, new BlockCommand.Hold("h0", "zoe", new int[] {0, 1}, 100, 10, 0, IDS));
+        SeatBlock held = e.getValue();
+
+        java.util.List<BlockOutcome> outcomes = new BlockClaimsProcessor(java.util.List.of(
+                new BlockCommand.Hold("h1", "alice", new int[] {1}, 100, 10, 0, IDS),
+                new BlockCommand.Hold("h2", "bob", new int[] {0}, 100, 10, 0, IDS))).process(e);
+
+        assertEquals(java.util.List.of(BlockOutcome.Result.REJECTED, BlockOutcome.Result.REJECTED),
+                outcomes.stream().map(BlockOutcome::result).toList());
+        assertSame(held, e.getValue());
+        assertEquals(java.util.List.of(BlockOutcome.Result.MISSING, BlockOutcome.Result.MISSING),
+                new BlockClaimsProcessor(java.util.List.of(new BlockCommand.Hold("h1", "a", new int[] {1}, 1, 1, 0, IDS),
+                        new BlockCommand.Hold("h2", "b", new int[] {2}, 1, 1, 0, IDS))).process(entry(null)).stream()
+                        .map(BlockOutcome::result).toList());
+    }
+
+    @Test
     void rejectedHold_leavesTheEntryAsItWas() {
         Map.Entry<BlockKey, SeatBlock> e = entry(SeatBlock.fresh("s1", 0, 5));
         run(e, new BlockCommand.Hold("h1", "alice", new int[] {2}, 100, 10, 0, IDS));

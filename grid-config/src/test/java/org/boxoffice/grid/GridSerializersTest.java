@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -65,6 +66,25 @@ class GridSerializersTest {
         assertEquals(b.holds(), back.holds());
         assertEquals(b.transition(), back.transition());
         assertEquals(null, roundTrip(SeatBlock.fresh("s", 0, 2)).transition());
+    }
+
+    @Test
+    void combinedClaims_andTheValueCarryingAllTheirTransitions_roundTrip() {
+        BlockClaimsProcessor claims = new BlockClaimsProcessor(List.of(
+                new BlockCommand.Hold("h1", "alice", new int[] {1, 2}, 500, 10, 0, new String[] {"A-1-2", "A-1-3"}),
+                new BlockCommand.Hold("h2", "bob", new int[] {4}, 600, 10, 0, new String[] {"A-1-5"})));
+        Map.Entry<BlockKey, SeatBlock> entry = new java.util.AbstractMap.SimpleEntry<>(BlockKey.of("s", 1, 1),
+                SeatBlock.fresh("s", 1, 6));
+        claims.process(entry);
+
+        BlockClaimsProcessor claimsBack = roundTrip(claims);
+        SeatBlock back = roundTrip(entry.getValue());
+
+        assertEquals(claims.claims().stream().map(c -> c.holdId() + java.util.Arrays.toString(c.seats())).toList(),
+                claimsBack.claims().stream().map(c -> c.holdId() + java.util.Arrays.toString(c.seats())).toList());
+        assertEquals(2, back.transitions().size());
+        assertEquals(entry.getValue().transitions(), back.transitions());
+        assertArrayEquals(entry.getValue().statusBytes(), back.statusBytes());
     }
 
     @Test

@@ -25,6 +25,8 @@ public final class InMemoryInventoryRepository implements InventoryRepository {
     private final Map<BlockId, SeatBlock> blocks = new ConcurrentHashMap<>();
     public final AtomicInteger applied = new AtomicInteger();
     public final AtomicInteger refused = new AtomicInteger();
+    /** Stores waiting for {@link #resumeStores} now. */
+    public final AtomicInteger storesWaiting = new AtomicInteger();
 
     public void create(String showId, int blockId, int seats) {
         blocks.put(new BlockId(showId, blockId), SeatBlock.fresh(showId, blockId, seats));
@@ -68,34 +70,47 @@ public final class InMemoryInventoryRepository implements InventoryRepository {
     public void apply(SeatBlock next) {
         java.util.concurrent.CountDownLatch p = paused;
         if (p != null && next.transition() != null) {
+            storesWaiting.incrementAndGet();
             try {
                 p.await(30, java.util.concurrent.TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+            } finally {
+                storesWaiting.decrementAndGet();
             }
         }
         applyNow(next);
     }
 
     private synchronized void applyNow(SeatBlock next) {
-        Transition t = next.transition();
-        if (t == null) {
+        if (next.transitions().isEmpty()) {
             return;
         }
         BlockId id = new BlockId(next.showId(), next.blockId());
         SeatBlock current = blocks.get(id);
-        for (int k = 0; k < t.seats().length; k++) {
-            if (current.version(t.seats()[k]) != t.expectedVersions()[k]) {
-                refused.incrementAndGet();
-                throw new StaleInventoryException("seat " + t.seats()[k] + " of " + id + " moved");
+        // every transition of the store, or none (a combined claim carries several)
+        for (Transition t : next.transitions()) {
+            for (int k = 0; k < t.seats().length; k++) {
+                if (current.version(t.seats()[k]) != t.expectedVersions()[k]) {
+                    refused.incrementAndGet();
+                    throw new StaleInventoryException("seat " + t.seats()[k] + " of " + id + " moved");
+                }
             }
         }
+        // only the transitions' seats move, as in PostgreSQL: the rest keep the referee's own state
         SeatState[] states = new SeatState[next.size()];
+        int[] versions = current.versionArray().clone();
         for (int i = 0; i < states.length; i++) {
-            states[i] = next.state(i);
+            states[i] = current.state(i);
         }
-        blocks.put(id, SeatBlock.restore(next.showId(), next.blockId(), states, next.versionArray()));
-        applied.incrementAndGet();
+        for (Transition t : next.transitions()) {
+            for (int seat : t.seats()) {
+                states[seat] = next.state(seat);
+                versions[seat] = next.version(seat);
+            }
+        }
+        blocks.put(id, SeatBlock.restore(next.showId(), next.blockId(), states, versions));
+        applied.addAndGet(next.transitions().size());
     }
 
     @Override

@@ -111,6 +111,112 @@ class InventoryGridTest {
         }
     }
 
+    /**
+     * Claims on one block that arrive while a claim on it is in flight (its store paused) wait, then
+     * go to the grid together in one call and one store: each decided on its own, in arrival order.
+     */
+    @Test
+    void claimsQueuedBehindOneInFlight_goTogether_eachDecidedOnItsOwn_andAllDurable() throws Exception {
+        Show show = TestGrid.show("combined", 2, 40, 1, repo);
+        Inventory inv = inventories.get(0);
+        inv.blocks(show);
+        Inventory.ClaimStats before = inv.claimStats();
+        int appliedBefore = repo.applied.get();
+        List<int[]> queued = List.of(new int[] {2, 3}, new int[] {4}, new int[] {1, 5}, new int[] {6, 7}, new int[] {7, 8},
+                new int[] {9});
+        ExecutorService pool = Executors.newCachedThreadPool();
+        Map<String, Future<Inventory.ClaimResult>> claims = new java.util.LinkedHashMap<>();
+        repo.pauseStores();
+        try {
+            claims.put("first", pool.submit(() -> inv.hold(show, "first", "acct-0", seats(0, 0, 1), Long.MAX_VALUE / 2,
+                    1_000, new String[0])));
+            awaitTrue(() -> repo.storesWaiting.get() == 1, "the first claim's store is in flight");
+            for (int i = 0; i < queued.size(); i++) {
+                int[] idx = queued.get(i);
+                String holdId = "queued-" + i;
+                claims.put(holdId, pool.submit(() -> inv.hold(show, holdId, "acct-" + holdId, seats(0, idx),
+                        Long.MAX_VALUE / 2, 1_000, new String[0])));
+                int waiting = i + 1;
+                awaitTrue(() -> inv.claimsWaiting(show, 0) == waiting, "claim " + holdId + " waits behind the first");
+            }
+        } finally {
+            repo.resumeStores();
+        }
+        Map<String, Inventory.ClaimResult> results = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, Future<Inventory.ClaimResult>> e : claims.entrySet()) {
+            results.put(e.getKey(), e.getValue().get(30, TimeUnit.SECONDS));
+        }
+        pool.shutdown();
+
+        List<String> held = results.entrySet().stream().filter(e -> e.getValue() instanceof Inventory.ClaimResult.Held)
+                .map(Map.Entry::getKey).toList();
+        assertEquals(List.of("first", "queued-0", "queued-1", "queued-3", "queued-5"), held,
+                "in arrival order: a claim on a seat an earlier claim took is refused");
+        assertEquals(Rejection.SEATS_UNAVAILABLE, ((Inventory.ClaimResult.Rejected) results.get("queued-2")).reason());
+        assertTrue(java.util.Arrays.equals(new int[] {1},
+                ((Inventory.ClaimResult.Rejected) results.get("queued-2")).seatsByBlock().get(0)));
+        assertTrue(java.util.Arrays.equals(new int[] {7},
+                ((Inventory.ClaimResult.Rejected) results.get("queued-4")).seatsByBlock().get(0)));
+        Inventory.ClaimStats after = inv.claimStats();
+        assertEquals(2, after.calls() - before.calls(), "the first alone, then the six queued in one call");
+        assertEquals(7, after.claims() - before.claims());
+        assertEquals(5, repo.applied.get() - appliedBefore, "every claim that held was stored, one transition each");
+        SeatBlock stored = repo.stored(show.showId(), 0);
+        SeatBlock grid = inv.blocks(show).get(Inventory.key(show, 0));
+        for (String holdId : held) {
+            int[] idx = holdId.equals("first") ? new int[] {0, 1} : queued.get(Integer.parseInt(holdId.substring(7)));
+            for (int i : idx) {
+                assertEquals(holdId, ((SeatState.Held) stored.state(i)).holdId(), "seat " + i + " in the referee");
+                assertEquals(holdId, ((SeatState.Held) grid.state(i)).holdId(), "seat " + i + " on the grid");
+            }
+        }
+        assertEquals(SeatState.Status.AVAILABLE, stored.status(8), "a refused claim's other seats stay free");
+    }
+
+    /** A combined call whose store the referee refuses as stale is decided again against the referee's state. */
+    @Test
+    void aCombinedCallTheRefereeRefuses_isDecidedAgainOnTheRefereesState() throws Exception {
+        Show show = TestGrid.show("combined-stale", 1, 20, 1, repo);
+        Inventory inv = inventories.get(1);
+        inv.blocks(show);
+        ExecutorService pool = Executors.newCachedThreadPool();
+        Map<String, Future<Inventory.ClaimResult>> claims = new java.util.LinkedHashMap<>();
+        repo.pauseStores();
+        try {
+            claims.put("first", pool.submit(() -> inv.hold(show, "s-first", "acct-a", seats(0, 0), Long.MAX_VALUE / 2,
+                    1_000, new String[0])));
+            awaitTrue(() -> repo.storesWaiting.get() == 1, "the first claim's store is in flight");
+            claims.put("mine", pool.submit(() -> inv.hold(show, "s-mine", "acct-b", seats(0, 5), Long.MAX_VALUE / 2,
+                    1_000, new String[0])));
+            awaitTrue(() -> inv.claimsWaiting(show, 0) == 1, "the second claim waits");
+            claims.put("other", pool.submit(() -> inv.hold(show, "s-other", "acct-c", seats(0, 6), Long.MAX_VALUE / 2,
+                    1_000, new String[0])));
+            awaitTrue(() -> inv.claimsWaiting(show, 0) == 2, "the third claim waits");
+            // seat 5 is taken behind the grid's back: the combined store is stale
+            repo.tamper(show.showId(), 0, 5, new SeatState.Held("elsewhere", "acct-x", Long.MAX_VALUE / 2));
+        } finally {
+            repo.resumeStores();
+        }
+        assertInstanceOf(Inventory.ClaimResult.Held.class, claims.get("first").get(30, TimeUnit.SECONDS));
+        assertInstanceOf(Inventory.ClaimResult.Rejected.class, claims.get("mine").get(30, TimeUnit.SECONDS));
+        assertInstanceOf(Inventory.ClaimResult.Held.class, claims.get("other").get(30, TimeUnit.SECONDS),
+                "the other claim of the refused call holds once decided on the reloaded block");
+        pool.shutdown();
+        SeatBlock stored = repo.stored(show.showId(), 0);
+        assertEquals("elsewhere", ((SeatState.Held) stored.state(5)).holdId());
+        assertEquals("s-other", ((SeatState.Held) stored.state(6)).holdId());
+    }
+
+    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+
     @Test
     void aHoldSpanningBlocks_isAllOrNothing() {
         Show show = TestGrid.show("spanning", 2, 10, 2, repo);

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.boxoffice.domain.AccountAllowance;
@@ -118,13 +119,13 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
         this.dataSource = Objects.requireNonNull(dataSource);
         this.groupCommit = new GroupCommit(new GroupCommit.Referee() {
             @Override
-            public void applyOne(SeatBlock next) {
-                applyAlone(next);
+            public void applyOne(GroupCommit.Step step) {
+                applyAlone(step);
             }
 
             @Override
-            public int[] applyMany(List<SeatBlock> batch) throws SQLException {
-                return applyTogether(batch);
+            public int[] applyMany(List<GroupCommit.Step> steps, Predicate<int[]> keep) throws SQLException {
+                return applyTogether(steps, keep);
             }
         }, COMMITTERS, MAX_BATCH);
         this.allowanceReads = new GroupLoad<>("referee-allowance-reads", this::allowancesTogether, MAX_ALLOWANCE_BATCH);
@@ -132,7 +133,7 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
 
     @Override
     public void apply(SeatBlock next) {
-        if (next.transition() != null) {
+        if (!next.transitions().isEmpty()) {
             groupCommit.apply(next);
         }
     }
@@ -185,7 +186,7 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
     }
 
     /** One transition in its own statement and transaction. */
-    void applyAlone(SeatBlock next) {
+    void applyAlone(GroupCommit.Step next) {
         Transition t = next.transition();
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement(APPLY)) {
@@ -223,91 +224,118 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
         }
     }
 
-    /** Many transitions in one statement (see {@code apply_seat_transitions}); per transition its result. */
-    int[] applyTogether(List<SeatBlock> batch) throws SQLException {
-        int n = batch.size();
-        String[] shows = new String[n];
-        Integer[] blocks = new Integer[n];
-        String[] kinds = new String[n];
-        Integer[] seatCounts = new Integer[n];
-        String[] newStates = new String[n];
-        String[] holdIds = new String[n];
-        String[] holders = new String[n];
-        String[] heldUntil = new String[n];
-        Long[] bookings = new Long[n];
-        String[] actors = new String[n];
-        String[] reasons = new String[n];
-        String[] ats = new String[n];
-        Integer[] holdSeatCounts = new Integer[n];
-        Integer[] endedCounts = new Integer[n];
-        List<Integer> idx = new ArrayList<>();
-        List<Integer> expected = new ArrayList<>();
-        List<String> oldStates = new ArrayList<>();
-        List<String> oldHolds = new ArrayList<>();
-        List<String> holdSeats = new ArrayList<>();
-        List<String> ended = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            SeatBlock next = batch.get(i);
-            Transition t = next.transition();
-            shows[i] = next.showId();
-            blocks[i] = next.blockId();
-            kinds[i] = t.kind().name();
-            seatCounts[i] = t.seats().length;
-            for (int k = 0; k < t.seats().length; k++) {
-                idx.add(t.seats()[k]);
-                expected.add(t.expectedVersions()[k]);
-                oldStates.add(t.oldStatuses()[k].name());
-                oldHolds.add(t.oldHoldIds()[k]);
+    /** The transitions of {@code blocks} in one statement (see {@link #applyTogether(List, Predicate)}). */
+    int[] applyTogether(List<SeatBlock> blocks) throws SQLException {
+        return applyTogether(blocks.stream().flatMap(b -> GroupCommit.Step.of(b).stream()).toList(), null);
+    }
+
+    /**
+     * Many transitions in one statement (see {@code apply_seat_transitions}); per transition its
+     * result. With {@code keep}, in a transaction committed only if {@code keep} accepts the results
+     * (else rolled back, and null returned); without, the statement commits on its own.
+     */
+    int[] applyTogether(List<GroupCommit.Step> batch, Predicate<int[]> keep) throws SQLException {
+        BatchColumns columns = BatchColumns.of(batch);
+        try (Connection c = dataSource.getConnection()) {
+            if (keep == null) {
+                return applyTogether(c, columns);
             }
-            newStates[i] = t.newStatus().name();
-            holdIds[i] = t.holdId();
-            holders[i] = t.accountId();
-            heldUntil[i] = t.newStatus() == SeatState.Status.HELD ? Instant.ofEpochMilli(t.expiresAt()).toString() : null;
-            bookings[i] = t.bookingId() != 0 ? t.bookingId() : null;
-            actors[i] = t.actor();
-            reasons[i] = t.reason();
-            ats[i] = Instant.ofEpochMilli(t.at()).toString();
-            String[] hs = t.holdSeatIds() == null ? NO_STRINGS : t.holdSeatIds();
-            holdSeatCounts[i] = hs.length;
-            holdSeats.addAll(Arrays.asList(hs));
-            java.util.Set<String> endedHolds = t.endedHoldIds();
-            endedCounts[i] = endedHolds.size();
-            ended.addAll(endedHolds);
+            c.setAutoCommit(false);
+            try {
+                int[] results = applyTogether(c, columns);
+                if (keep.test(results)) {
+                    c.commit();
+                    return results;
+                }
+                c.rollback();
+                return null;
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
         }
-        try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement(APPLY_MANY)) {
-            ps.setArray(1, c.createArrayOf("text", shows));
-            ps.setArray(2, c.createArrayOf("int4", blocks));
-            ps.setArray(3, c.createArrayOf("text", kinds));
-            ps.setArray(4, c.createArrayOf("int4", seatCounts));
-            ps.setArray(5, c.createArrayOf("int4", idx.toArray()));
-            ps.setArray(6, c.createArrayOf("int4", expected.toArray()));
-            ps.setArray(7, c.createArrayOf("text", oldStates.toArray()));
-            ps.setArray(8, c.createArrayOf("text", oldHolds.toArray()));
-            ps.setArray(9, c.createArrayOf("text", newStates));
-            ps.setArray(10, c.createArrayOf("text", holdIds));
-            ps.setArray(11, c.createArrayOf("text", holders));
-            ps.setArray(12, c.createArrayOf("timestamptz", heldUntil));
-            ps.setArray(13, c.createArrayOf("int8", bookings));
-            ps.setArray(14, c.createArrayOf("text", actors));
-            ps.setArray(15, c.createArrayOf("text", reasons));
-            ps.setArray(16, c.createArrayOf("timestamptz", ats));
-            ps.setArray(17, c.createArrayOf("int4", holdSeatCounts));
-            ps.setArray(18, c.createArrayOf("text", holdSeats.toArray()));
-            ps.setArray(19, c.createArrayOf("int4", endedCounts));
-            ps.setArray(20, c.createArrayOf("text", ended.toArray()));
+    }
+
+    private int[] applyTogether(Connection c, BatchColumns b) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(APPLY_MANY)) {
+            ps.setArray(1, c.createArrayOf("text", b.shows()));
+            ps.setArray(2, c.createArrayOf("int4", b.blocks()));
+            ps.setArray(3, c.createArrayOf("text", b.kinds()));
+            ps.setArray(4, c.createArrayOf("int4", b.seatCounts()));
+            ps.setArray(5, c.createArrayOf("int4", b.idx().toArray()));
+            ps.setArray(6, c.createArrayOf("int4", b.expected().toArray()));
+            ps.setArray(7, c.createArrayOf("text", b.oldStates().toArray()));
+            ps.setArray(8, c.createArrayOf("text", b.oldHolds().toArray()));
+            ps.setArray(9, c.createArrayOf("text", b.newStates()));
+            ps.setArray(10, c.createArrayOf("text", b.holdIds()));
+            ps.setArray(11, c.createArrayOf("text", b.holders()));
+            ps.setArray(12, c.createArrayOf("timestamptz", b.heldUntil()));
+            ps.setArray(13, c.createArrayOf("int8", b.bookings()));
+            ps.setArray(14, c.createArrayOf("text", b.actors()));
+            ps.setArray(15, c.createArrayOf("text", b.reasons()));
+            ps.setArray(16, c.createArrayOf("timestamptz", b.ats()));
+            ps.setArray(17, c.createArrayOf("int4", b.holdSeatCounts()));
+            ps.setArray(18, c.createArrayOf("text", b.holdSeats().toArray()));
+            ps.setArray(19, c.createArrayOf("int4", b.endedCounts()));
+            ps.setArray(20, c.createArrayOf("text", b.ended().toArray()));
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 Integer[] results = (Integer[]) rs.getArray(1).getArray();
                 if (saidOneByOne(ps.getWarnings())) {
                     oneByOne.increment();
                 }
-                int[] out = new int[n];
-                for (int i = 0; i < n; i++) {
+                int[] out = new int[b.shows().length];
+                for (int i = 0; i < out.length; i++) {
                     out[i] = results[i];
                 }
                 return out;
             }
+        }
+    }
+
+    /** The arguments of {@code apply_seat_transitions} for a batch: per transition, and per seat, hold seat and ended hold. */
+    private record BatchColumns(String[] shows, Integer[] blocks, String[] kinds, Integer[] seatCounts, List<Integer> idx,
+                                List<Integer> expected, List<String> oldStates, List<String> oldHolds, String[] newStates,
+                                String[] holdIds, String[] holders, String[] heldUntil, Long[] bookings, String[] actors,
+                                String[] reasons, String[] ats, Integer[] holdSeatCounts, List<String> holdSeats,
+                                Integer[] endedCounts, List<String> ended) {
+        static BatchColumns of(List<GroupCommit.Step> batch) {
+            int n = batch.size();
+            BatchColumns b = new BatchColumns(new String[n], new Integer[n], new String[n], new Integer[n], new ArrayList<>(),
+                    new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new String[n], new String[n], new String[n],
+                    new String[n], new Long[n], new String[n], new String[n], new String[n], new Integer[n],
+                    new ArrayList<>(), new Integer[n], new ArrayList<>());
+            for (int i = 0; i < n; i++) {
+                GroupCommit.Step next = batch.get(i);
+                Transition t = next.transition();
+                b.shows[i] = next.showId();
+                b.blocks[i] = next.blockId();
+                b.kinds[i] = t.kind().name();
+                b.seatCounts[i] = t.seats().length;
+                for (int k = 0; k < t.seats().length; k++) {
+                    b.idx.add(t.seats()[k]);
+                    b.expected.add(t.expectedVersions()[k]);
+                    b.oldStates.add(t.oldStatuses()[k].name());
+                    b.oldHolds.add(t.oldHoldIds()[k]);
+                }
+                b.newStates[i] = t.newStatus().name();
+                b.holdIds[i] = t.holdId();
+                b.holders[i] = t.accountId();
+                b.heldUntil[i] = t.newStatus() == SeatState.Status.HELD ? Instant.ofEpochMilli(t.expiresAt()).toString() : null;
+                b.bookings[i] = t.bookingId() != 0 ? t.bookingId() : null;
+                b.actors[i] = t.actor();
+                b.reasons[i] = t.reason();
+                b.ats[i] = Instant.ofEpochMilli(t.at()).toString();
+                String[] hs = t.holdSeatIds() == null ? NO_STRINGS : t.holdSeatIds();
+                b.holdSeatCounts[i] = hs.length;
+                b.holdSeats.addAll(Arrays.asList(hs));
+                java.util.Set<String> endedHolds = t.endedHoldIds();
+                b.endedCounts[i] = endedHolds.size();
+                b.ended.addAll(endedHolds);
+            }
+            return b;
         }
     }
 

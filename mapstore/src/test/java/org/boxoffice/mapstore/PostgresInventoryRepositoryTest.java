@@ -550,6 +550,78 @@ class PostgresInventoryRepositoryTest {
         assertEquals(all.size(), after.transitions() - before.transitions());
     }
 
+    /** A store carrying several transitions (claims the grid combined on one block) is applied all or none. */
+    @Test
+    void apply_ofAStoreCarryingSeveralTransitions_appliesThemAllOrNone() throws SQLException {
+        Show show = newShow();
+        String id = show.showId();
+        SeatBlock b0 = block(show, 0);
+        SeatBlock first = hold(b0, id + "-c1", "acc-1", show, 0, 1);
+        SeatBlock both = hold(first, id + "-c2", "acc-2", show, 3).after(first);
+
+        inventory.apply(both);
+
+        assertEquals(id + "-c1", seat(show, seatId(show, 1)).holdId());
+        assertEquals(id + "-c2", seat(show, seatId(show, 3)).holdId());
+        assertEquals(HoldStatus.ACTIVE, inventory.findHold(id + "-c2").orElseThrow().status());
+        assertEquals(2, count("SELECT count(*) FROM seat_transitions WHERE show_id = '" + id + "' AND block_id = 0"));
+
+        // seat 5 taken behind this copy's back: the store's second transition is stale, so its first is not kept
+        applied(changed(both.hold(id + "-behind", "acc-9", new int[] {5}, EXPIRES, T0, GRACE, new String[] {seatId(show, 5)})));
+        SeatBlock fresh = hold(both, id + "-d1", "acc-3", show, 4);
+        SeatBlock staleToo = hold(fresh, id + "-d2", "acc-4", show, 5).after(fresh);
+
+        assertThrows(StaleInventoryException.class, () -> inventory.apply(staleToo));
+
+        assertEquals(new SeatRow("AVAILABLE", null, null, null, null, 0), seat(show, seatId(show, 4)),
+                "the store's fresh transition must not stand alone");
+        assertTrue(inventory.findHold(id + "-d1").isEmpty());
+        assertEquals(id + "-behind", seat(show, seatId(show, 5)).holdId());
+    }
+
+    private static String seatId(Show show, int index) {
+        return show.layout().seat(0, index).seatId();
+    }
+
+    /** Stores queued together go in one batch; a batch that would keep part of a store is undone, the rest stand. */
+    @Test
+    void apply_fromManyThreads_withStoresOfSeveralTransitions_keepsEachStoreWhole() throws Exception {
+        Show show = TestShows.save(catalog, TestShows.stadium("inv-combined-" + SHOWS.incrementAndGet(), 8, 1, 40));
+        int blocks = show.layout().blocks().size();
+        List<SeatBlock> whole = new ArrayList<>();
+        List<SeatBlock> split = new ArrayList<>();
+        for (int b = 0; b < blocks; b++) {
+            SeatBlock copy = block(show, b);
+            String seat9 = show.layout().seat(b, 9).seatId();
+            applied(changed(copy.hold(show.showId() + "-behind" + b, "acc-9", new int[] {9}, EXPIRES, T0, GRACE,
+                    new String[] {seat9})));
+            SeatBlock a = hold(copy, show.showId() + "-whole-a" + b, "acc-1", show, 0, 1);
+            whole.add(hold(a, show.showId() + "-whole-b" + b, "acc-2", show, 2).after(a));
+            SeatBlock c = hold(a, show.showId() + "-split-a" + b, "acc-3", show, 5);
+            split.add(hold(c, show.showId() + "-split-b" + b, "acc-4", show, 9).after(c));
+        }
+        List<SeatBlock> all = new ArrayList<>(whole);
+        all.addAll(split);
+        ExecutorService pool = Executors.newFixedThreadPool(all.size());
+        try {
+            CyclicBarrier start = new CyclicBarrier(all.size());
+            List<Future<Boolean>> outcomes = new ArrayList<>();
+            for (SeatBlock next : all) {
+                outcomes.add(pool.submit(claim(start, next)));
+            }
+            for (int i = 0; i < all.size(); i++) {
+                assertEquals(i < whole.size(), outcomes.get(i).get(), "store " + all.get(i).transitions());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertEquals(3L * blocks, count("SELECT count(*) FROM seats WHERE show_id = '" + show.showId()
+                + "' AND hold_id LIKE '%-whole-%'"));
+        assertEquals(0, count("SELECT count(*) FROM seats WHERE show_id = '" + show.showId()
+                + "' AND hold_id LIKE '%-split-%'"), "no part of a stale store stands");
+        assertEquals(0, count("SELECT count(*) FROM holds WHERE hold_id LIKE '" + show.showId() + "-split%'"));
+    }
+
     @Test
     void applyTogether_ofEveryKind_leavesTheSameRowsAsApplyingEachAlone() throws SQLException {
         // the same history on two shows: one transition at a time on one, in batches on the other

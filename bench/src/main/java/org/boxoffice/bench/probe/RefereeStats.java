@@ -18,11 +18,14 @@ import org.boxoffice.bench.http.HttpResponse;
  * @param commitSeconds time spent applying and committing batches
  * @param allowanceQueries allowance reads of the map loader: queries (reads asked for at once share one)
  * @param allowanceAccounts accounts read in them
+ * @param claimCalls  grid calls that carried claims on a block (claims queued on one block share one)
+ * @param claims      claims on a block in them
  */
 public record RefereeStats(double batches, double transitions, double oneByOne, double commitSeconds,
-                           double allowanceQueries, double allowanceAccounts) {
+                           double allowanceQueries, double allowanceAccounts, double claimCalls, double claims) {
 
     private static final String PREFIX = "boxoffice_referee_";
+    private static final String CLAIMS_PREFIX = "boxoffice_inventory_";
 
     /**
      * Reads the service's metrics every {@code every} on a daemon thread until closed, as a
@@ -67,11 +70,12 @@ public record RefereeStats(double batches, double transitions, double oneByOne, 
     static RefereeStats parse(String exposition) {
         Map<String, Double> samples = new HashMap<>();
         for (String line : exposition.split("\n")) {
-            if (!line.startsWith(PREFIX)) {
+            String prefix = line.startsWith(PREFIX) ? PREFIX : line.startsWith(CLAIMS_PREFIX) ? CLAIMS_PREFIX : null;
+            if (prefix == null) {
                 continue;
             }
             int space = line.lastIndexOf(' ');
-            String name = line.substring(PREFIX.length(), space).replaceAll("\\{.*}", "").replaceAll("_total$", "");
+            String name = line.substring(prefix.length(), space).replaceAll("\\{.*}", "").replaceAll("_total$", "");
             try {
                 samples.merge(name, Double.parseDouble(line.substring(space + 1)), Double::sum);
             } catch (NumberFormatException ignored) {
@@ -87,7 +91,8 @@ public record RefereeStats(double batches, double transitions, double oneByOne, 
         }
         return new RefereeStats(batches, transitions, samples.getOrDefault("one_by_one_batches", 0.0),
                 samples.getOrDefault("commit_seconds_sum", 0.0), samples.getOrDefault("allowance_queries", 0.0),
-                samples.getOrDefault("allowance_accounts", 0.0));
+                samples.getOrDefault("allowance_accounts", 0.0), samples.getOrDefault("claim_calls", 0.0),
+                samples.getOrDefault("claims", 0.0));
     }
 
     /** What happened between {@code before} and this reading, in words. */
@@ -103,7 +108,13 @@ public record RefereeStats(double batches, double transitions, double oneByOne, 
                 t, b, t / b, 1000 * (commitSeconds - before.commitSeconds) / b, oneByOne - before.oneByOne);
         double accounts = allowanceAccounts - before.allowanceAccounts;
         double queries = allowanceQueries - before.allowanceQueries;
-        return queries <= 0 ? text : text + String.format(Locale.ROOT,
-                "; allowances of %,.0f accounts read in %,.0f queries (%.1f a query)", accounts, queries, accounts / queries);
+        if (queries > 0) {
+            text += String.format(Locale.ROOT, "; allowances of %,.0f accounts read in %,.0f queries (%.1f a query)",
+                    accounts, queries, accounts / queries);
+        }
+        double calls = claimCalls - before.claimCalls;
+        double sent = claims - before.claims;
+        return calls <= 0 ? text : text + String.format(Locale.ROOT,
+                "; claims on a block: %,.0f in %,.0f grid calls (%.2f a call)", sent, calls, sent / calls);
     }
 }

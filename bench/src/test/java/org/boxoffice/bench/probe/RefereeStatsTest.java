@@ -22,10 +22,12 @@ class RefereeStatsTest {
                 boxoffice_referee_one_by_one_batches_total{scope="application",} 1.0
                 boxoffice_referee_allowance_queries_total{scope="application",} 7.0
                 boxoffice_referee_allowance_accounts_total{scope="application",} 30.0
+                boxoffice_inventory_claim_calls_total{scope="application",} 40.0
+                boxoffice_inventory_claims_total{scope="application",} 52.0
                 boxoffice_holds_total 3
                 """);
 
-        assertEquals(new RefereeStats(10, 45, 1, 0.25, 7, 30), stats);
+        assertEquals(new RefereeStats(10, 45, 1, 0.25, 7, 30, 40, 52), stats);
     }
 
     @Test
@@ -35,15 +37,16 @@ class RefereeStatsTest {
 
     @Test
     void since_describesTheRunsOwnBatches() {
-        RefereeStats before = new RefereeStats(10, 45, 1, 0.25, 7, 30);
-        RefereeStats after = new RefereeStats(110, 1045, 3, 1.25, 207, 1230);
+        RefereeStats before = new RefereeStats(10, 45, 1, 0.25, 7, 30, 40, 52);
+        RefereeStats after = new RefereeStats(110, 1045, 3, 1.25, 207, 1230, 840, 1052);
 
         assertEquals("referee group commit in the measured run: 1,000 transitions in 100 batches (10.0 a batch), "
                 + "10.0 ms a batch to apply and commit, 2 applied one by one; allowances of 1,200 accounts read in "
-                + "200 queries (6.0 a query)", after.since(before));
+                + "200 queries (6.0 a query); claims on a block: 1,000 in 800 grid calls (1.25 a call)", after.since(before));
         assertEquals("referee group commit in the measured run: 1,000 transitions in 100 batches (10.0 a batch), "
                 + "10.0 ms a batch to apply and commit, 2 applied one by one",
-                new RefereeStats(110, 1045, 3, 1.25, 7, 30).since(before), "no allowance read: nothing said of them");
+                new RefereeStats(110, 1045, 3, 1.25, 7, 30, 40, 52).since(before),
+                "no allowance read and no claim: nothing said of them");
     }
 
     /** The warm-up's scraper asks the metrics endpoint again and again until it is closed, then stops. */

@@ -18,6 +18,7 @@ public final class GridSerializers {
                 new SeatBlockSerializer(),
                 new TransitionSerializer(),
                 new BlockCommandProcessorSerializer(),
+                new BlockClaimsProcessorSerializer(),
                 new BlockOutcomeSerializer(),
                 new AllowanceKeySerializer(),
                 new AccountAllowanceSerializer(),

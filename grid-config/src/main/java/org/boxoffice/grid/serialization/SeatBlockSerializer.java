@@ -1,5 +1,6 @@
 package org.boxoffice.grid.serialization;
 
+import com.hazelcast.nio.serialization.FieldKind;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
@@ -7,6 +8,7 @@ import org.boxoffice.domain.SeatBlock;
 import org.boxoffice.domain.Transition;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** Per-seat arrays as primitive arrays; the active holds as three parallel arrays. */
@@ -21,9 +23,12 @@ public final class SeatBlockSerializer implements CompactSerializer<SeatBlock> {
         for (int i = 0; i < holdIds.length; i++) {
             holds.add(new SeatBlock.HoldSlot(holdIds[i], accounts[i], expiries[i]));
         }
+        // absent from values written before claims were combined
+        Transition[] earlier = in.getFieldKind("earlier") == FieldKind.ARRAY_OF_COMPACT
+                ? in.readArrayOfCompact("earlier", Transition.class) : null;
         return new SeatBlock(in.readString("showId"), in.readInt32("blockId"), in.readInt64("revision"),
                 in.readArrayOfInt8("statuses"), in.readArrayOfInt32("versions"), in.readArrayOfInt64("refs"),
-                holds, in.readCompact("transition"));
+                holds, earlier == null ? List.of() : Arrays.asList(earlier), in.readCompact("transition"));
     }
 
     @Override
@@ -46,6 +51,9 @@ public final class SeatBlockSerializer implements CompactSerializer<SeatBlock> {
         out.writeArrayOfString("holdIds", holdIds);
         out.writeArrayOfString("holdAccounts", accounts);
         out.writeArrayOfInt64("holdExpiries", expiries);
+        List<Transition> all = b.transitions();
+        out.writeArrayOfCompact("earlier", all.isEmpty() ? new Transition[0]
+                : all.subList(0, all.size() - 1).toArray(Transition[]::new));
         out.writeCompact("transition", b.transition());
     }
 
