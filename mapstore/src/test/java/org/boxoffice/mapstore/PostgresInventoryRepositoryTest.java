@@ -338,6 +338,25 @@ class PostgresInventoryRepositoryTest {
         assertEquals(20, count("SELECT count(*) FROM seat_events WHERE show_id = '" + show.showId() + "'"));
     }
 
+    /** Stores every value of {@code all} from its own thread, all released at once; per value, whether it was stored. */
+    private static List<Boolean> storeAllAtOnce(List<SeatBlock> all) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(all.size());
+        try {
+            CyclicBarrier start = new CyclicBarrier(all.size());
+            List<Future<Boolean>> outcomes = new ArrayList<>();
+            for (SeatBlock next : all) {
+                outcomes.add(pool.submit(claim(start, next)));
+            }
+            List<Boolean> stored = new ArrayList<>();
+            for (Future<Boolean> f : outcomes) {
+                stored.add(f.get());
+            }
+            return stored;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     private static Callable<Boolean> claim(CyclicBarrier start, SeatBlock next) {
         return () -> {
             start.await();
@@ -530,18 +549,9 @@ class PostgresInventoryRepositoryTest {
         PostgresInventoryRepository.GroupCommitStats before = inventory.groupCommitStats();
         List<SeatBlock> all = new ArrayList<>(fresh);
         all.addAll(stale);
-        ExecutorService pool = Executors.newFixedThreadPool(all.size());
-        try {
-            CyclicBarrier start = new CyclicBarrier(all.size());
-            List<Future<Boolean>> outcomes = new ArrayList<>();
-            for (SeatBlock next : all) {
-                outcomes.add(pool.submit(claim(start, next)));
-            }
-            for (int i = 0; i < all.size(); i++) {
-                assertEquals(i < fresh.size(), outcomes.get(i).get(), "transition " + all.get(i).transition());
-            }
-        } finally {
-            pool.shutdownNow();
+        List<Boolean> stored = storeAllAtOnce(all);
+        for (int i = 0; i < all.size(); i++) {
+            assertEquals(i < fresh.size(), stored.get(i), "transition " + all.get(i).transition());
         }
         assertEquals(2L * blocks, count("SELECT count(*) FROM seats WHERE show_id = '" + show.showId()
                 + "' AND hold_id LIKE '%-fresh%'"));
@@ -602,18 +612,9 @@ class PostgresInventoryRepositoryTest {
         }
         List<SeatBlock> all = new ArrayList<>(whole);
         all.addAll(split);
-        ExecutorService pool = Executors.newFixedThreadPool(all.size());
-        try {
-            CyclicBarrier start = new CyclicBarrier(all.size());
-            List<Future<Boolean>> outcomes = new ArrayList<>();
-            for (SeatBlock next : all) {
-                outcomes.add(pool.submit(claim(start, next)));
-            }
-            for (int i = 0; i < all.size(); i++) {
-                assertEquals(i < whole.size(), outcomes.get(i).get(), "store " + all.get(i).transitions());
-            }
-        } finally {
-            pool.shutdownNow();
+        List<Boolean> stored = storeAllAtOnce(all);
+        for (int i = 0; i < all.size(); i++) {
+            assertEquals(i < whole.size(), stored.get(i), "store " + all.get(i).transitions());
         }
         assertEquals(3L * blocks, count("SELECT count(*) FROM seats WHERE show_id = '" + show.showId()
                 + "' AND hold_id LIKE '%-whole-%'"));
