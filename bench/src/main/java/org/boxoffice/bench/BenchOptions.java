@@ -116,7 +116,7 @@ public final class BenchOptions {
         option("--duration", "SECONDS", "time limit per system if the show does not sell out (default 30)",
                 (o, v) -> o.duration = Duration.ofSeconds(intIn(v, "--duration", 1, 3600)));
         option("--warmup", "SECONDS|auto", "warm-up per system on a show of its own, not measured (default 10, 30 with"
-                        + " --stampede, whose last third sells the warm-up show out open loop; 0 skips;"
+                        + " --stampede, whose last third sells out a fresh warm-up show every 2.5 s, open loop; 0 skips;"
                         + " auto: until the server's JIT compiler uses under 10% of a core, at most 120 s)",
                 (o, v) -> {
                     if (v.equals("auto")) {
