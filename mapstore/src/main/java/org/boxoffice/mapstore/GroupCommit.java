@@ -108,7 +108,7 @@ final class GroupCommit implements AutoCloseable {
         start();
         Pending pending = new Pending(next, Step.of(next), new CompletableFuture<>());
         // if interrupted, the transition may still be applied: the grid then finds it applied, or stale, and reloads
-        Handover.queueAndWait(queue, pending, pending.done(), () -> closed, "applying " + next.transition());
+        Handover.queueAndWait(queue, pending, pending.done(), () -> closed, () -> "applying " + next.transition());
     }
 
     /** What group commit achieved so far: batches committed, transitions in them, the largest batch, time spent. */

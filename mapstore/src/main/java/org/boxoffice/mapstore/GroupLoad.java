@@ -66,7 +66,7 @@ final class GroupLoad<K, V> implements AutoCloseable {
         }
         start();
         Pending<K, V> pending = new Pending<>(key, new CompletableFuture<>());
-        return Handover.queueAndWait(queue, pending, pending.done(), () -> closed, "reading " + key);
+        return Handover.queueAndWait(queue, pending, pending.done(), () -> closed, () -> "reading " + key);
     }
 
     /** Queries run and keys read in them so far. */
