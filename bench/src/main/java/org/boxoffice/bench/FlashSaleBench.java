@@ -30,6 +30,7 @@ import org.boxoffice.bench.probe.PhaseCost;
 import org.boxoffice.bench.probe.RefereeStats;
 import org.boxoffice.bench.report.BenchReport;
 import org.boxoffice.bench.report.Chart;
+import org.boxoffice.bench.report.HalfRate;
 import org.boxoffice.bench.report.ResultsJson;
 import org.boxoffice.bench.report.SummaryTable;
 import org.boxoffice.bench.report.SystemOutcome;
@@ -110,6 +111,8 @@ final class FlashSaleBench {
     private BotSwarm swarm;
     private int botAccounts;
     private BotSwarm.Report botsDuringSale;
+    /** With {@code --sweep} and no {@code --rate}: Boxoffice's second sale, at half its best rate. */
+    private HalfRate halfRate;
     private final List<String> notes = new ArrayList<>();
     private final Deque<AutoCloseable> resources = new ArrayDeque<>();
     private HttpCeiling.Result ceiling;
@@ -138,7 +141,7 @@ final class FlashSaleBench {
             systems.addAll(baselines(db, box.outcome()));
 
             BenchReport report = new BenchReport(started, machine(db), o.shownCommand(), settings(), systems, ceiling,
-                    box.expiry(), box.memory(), o.stampede ? Targets.stampede(systems, ceiling, pacedFloor)
+                    box.expiry(), box.memory(), o.stampede ? Targets.stampede(systems, ceiling, pacedFloor, halfRate)
                     : Targets.evaluate(systems, box.expiry(), box.memory()), notes);
             ResultsJson.write(report, out.resolve("results.json"));
             Chart.write(systems.stream().map(SystemOutcome::run).toList(),
@@ -156,8 +159,9 @@ final class FlashSaleBench {
             Files.writeString(out.resolve("summary.txt"), summary);
             System.out.println(summary);
             System.out.println("results: " + out.toAbsolutePath());
-            if (report.violations() > 0) {
-                System.out.println("\n!!!!!!!! " + report.violations() + " INVARIANT VIOLATION(S): a seat was held or sold twice,"
+            long violations = report.violations() + (halfRate == null ? 0 : halfRate.violations());
+            if (violations > 0) {
+                System.out.println("\n!!!!!!!! " + violations + " INVARIANT VIOLATION(S): a seat was held or sold twice,"
                         + " an acknowledged hold or booking is not in PostgreSQL, or money was not conserved."
                         + " See results.json. !!!!!!!!");
                 return 1;
@@ -293,6 +297,9 @@ final class FlashSaleBench {
         if (refereeBefore != null && refereeAfter != null) {
             notes.add(refereeAfter.since(refereeBefore));
         }
+        if (o.stampede && o.rate == null && room == null && sweep != null && sweep.bestRate() != null && db != null) {
+            halfRate = halfRate(api, admin, crowd, sweep.bestRate() / 2, db);
+        }
 
         ExpiryCheck.Result expiry = null;
         if (o.expiry) {
@@ -315,6 +322,40 @@ final class FlashSaleBench {
             service.close();
         }
         return new BoxofficeOutcome(outcome, expiry, memory);
+    }
+
+    /**
+     * Issue 17's latency target: a second Boxoffice sale, open loop at {@code rate} (half the sweep's
+     * best), on a fresh show of the measured show's size, right after the measured run (so that run
+     * is measured as before), with the same crowd, then the same invariant check.
+     */
+    private HalfRate halfRate(BoxofficeApi api, String admin, List<Buyer> crowd, double rate, Database db) throws Exception {
+        JsonNode created = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(o.seats),
+                HOLD_SECONDS, null, o.blockGroups));
+        String halfId = created.path("showId").asText();
+        Target half = new Target("boxoffice", api.host(), api.port(), halfId, ShowPlan.fromShow(api.show(halfId)));
+        db.checkpoint();
+        log(String.format(Locale.ROOT, "half rate: stampede on boxoffice's %s at %,.0f attempts/s (half its best) for %d s",
+                halfId, rate, o.duration.toSeconds()));
+        RunResult run = new OpenLoopRun(half, crowd, openLoop(rate, o.duration), null).run();
+        RunChecker.Report invariants;
+        try (Connection c = db.connect()) {
+            ReferenceState state = ReferenceState.boxoffice(c, halfId);
+            invariants = RunChecker.check(run.acked(), run.released(), run.paid(), state.seats(), state.holds(),
+                    System.currentTimeMillis(), BOXOFFICE_GRACE_MS);
+        }
+        HalfRate result = new HalfRate(rate, run.holdLatency().p99(), run.successfulHoldLatency().p99(),
+                run.readLatency().p99(), invariants.violations());
+        log(String.format(Locale.ROOT, "half rate: hold p99 %.1f ms (winners' %.1f ms), seat-map p99 %.1f ms, %s; invariant violations: %d%s",
+                result.holdP99Ms(), result.winnersP99Ms(), result.readP99Ms(),
+                run.soldOut() ? String.format(Locale.ROOT, "sold out in %.1f s", run.sellOutSeconds()) : "not sold out",
+                result.violations(), result.violations() > 0 ? "  <<<<<<<<<<<<<<<< VIOLATION" : ""));
+        notes.add(String.format(Locale.ROOT, "half rate (issue 17): a second sale at %,.0f attempts/s on a fresh show of %,d seats:"
+                        + " hold p50/p99 %.1f / %.1f ms, winners' p99 %.1f ms, seat-map p99 %.1f ms, %s, %d invariant violations",
+                rate, o.seats, run.holdLatency().p50(), result.holdP99Ms(), result.winnersP99Ms(), result.readP99Ms(),
+                run.soldOut() ? String.format(Locale.ROOT, "sold out in %.1f s", run.sellOutSeconds()) : "not sold out",
+                result.violations()));
+        return result;
     }
 
     /** Bot requests a second beside the crowd's offered hold attempts: the crowd's share that are bots. */
