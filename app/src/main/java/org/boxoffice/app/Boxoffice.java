@@ -121,6 +121,8 @@ public final class Boxoffice implements AutoCloseable {
     private final WaitlistMeter waitlistMeter;
     private volatile org.boxoffice.app.holds.Rehearsal rehearsal;
     private volatile boolean rehearsalDue;
+    /** Set once the catalog was seen loaded: from then on readiness no longer asks the grid (see {@link #catalogLoaded}). */
+    private volatile boolean catalogSeenLoaded;
 
     private Boxoffice(AppSettings settings, DataSource dataSource, LongSupplier clock) {
         this.settings = settings;
@@ -339,10 +341,21 @@ public final class Boxoffice implements AutoCloseable {
                 () -> rooms.summary(showId).map(v -> v.ratePerSecond()).orElse(0.0));
     }
 
-    /** The catalog is loaded once the search map has its listings (an empty catalog counts as loaded). */
+    /**
+     * The catalog is loaded once the search map has its listings (an empty catalog counts as loaded).
+     * A start-up condition: once seen, it holds for the member's life. The check is a call to every
+     * partition, which waits while partitions migrate and reload after a member leaves or a split
+     * heals; asked on every round, it held the readiness thread for over a minute in a split-brain
+     * test, so readiness (and its member count) went stale exactly when it mattered.
+     */
     private boolean catalogLoaded() {
+        if (catalogSeenLoaded) {
+            return true;
+        }
         try {
-            return !hz.getMap(GridMaps.CATALOG_EVENTS).isEmpty() || catalogRepository.isEmpty();
+            boolean loaded = !hz.getMap(GridMaps.CATALOG_EVENTS).isEmpty() || catalogRepository.isEmpty();
+            catalogSeenLoaded = loaded;
+            return loaded;
         } catch (RuntimeException e) {
             return false;
         }
