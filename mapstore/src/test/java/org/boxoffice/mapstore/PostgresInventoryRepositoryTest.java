@@ -539,10 +539,7 @@ class PostgresInventoryRepositoryTest {
         List<SeatBlock> fresh = new ArrayList<>();
         List<SeatBlock> stale = new ArrayList<>();
         for (int b = 0; b < blocks; b++) {
-            SeatBlock copy = block(show, b);
-            String seat0 = show.layout().seat(b, 0).seatId();
-            applied(changed(copy.hold(show.showId() + "-behind" + b, "acc-9", new int[] {0}, EXPIRES, T0, GRACE,
-                    new String[] {seat0})));
+            SeatBlock copy = staleCopy(show, b, 0);
             stale.add(hold(copy, show.showId() + "-stale" + b, "acc-2", show, 0, 1));
             fresh.add(hold(block(show, b), show.showId() + "-fresh" + b, "acc-1", show, 2, 3));
         }
@@ -593,6 +590,15 @@ class PostgresInventoryRepositoryTest {
         return show.layout().seat(0, index).seatId();
     }
 
+    /** Block {@code b} as read now, after which seat {@code index} is taken behind its back (another hold, applied). */
+    private static SeatBlock staleCopy(Show show, int b, int index) {
+        SeatBlock copy = block(show, b);
+        String seat = show.layout().seat(b, index).seatId();
+        applied(changed(copy.hold(show.showId() + "-behind" + b, "acc-9", new int[] {index}, EXPIRES, T0, GRACE,
+                new String[] {seat})));
+        return copy;
+    }
+
     /** Stores queued together go in one batch; a batch that would keep part of a store is undone, the rest stand. */
     @Test
     void apply_fromManyThreads_withStoresOfSeveralTransitions_keepsEachStoreWhole() throws Exception {
@@ -601,10 +607,7 @@ class PostgresInventoryRepositoryTest {
         List<SeatBlock> whole = new ArrayList<>();
         List<SeatBlock> split = new ArrayList<>();
         for (int b = 0; b < blocks; b++) {
-            SeatBlock copy = block(show, b);
-            String seat9 = show.layout().seat(b, 9).seatId();
-            applied(changed(copy.hold(show.showId() + "-behind" + b, "acc-9", new int[] {9}, EXPIRES, T0, GRACE,
-                    new String[] {seat9})));
+            SeatBlock copy = staleCopy(show, b, 9);
             SeatBlock a = hold(copy, show.showId() + "-whole-a" + b, "acc-1", show, 0, 1);
             whole.add(hold(a, show.showId() + "-whole-b" + b, "acc-2", show, 2).after(a));
             SeatBlock c = hold(a, show.showId() + "-split-a" + b, "acc-3", show, 5);
