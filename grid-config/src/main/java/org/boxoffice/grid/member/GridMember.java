@@ -243,9 +243,14 @@ public final class GridMember {
         storesOnOwnThreads(hz);
         // After a split-brain merge, this member's copy of the inventory may be from the side that
         // lost; drop it so every block reloads from the referee on its next use.
+        CatalogRefill catalogRefill = new CatalogRefill(hz, settings.backupCount());
+        hz.getPartitionService().addPartitionLostListener(catalogRefill);
         hz.getLifecycleService().addLifecycleListener(event -> {
             if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
                 hz.getMap(GridMaps.INVENTORY).evictAll();
+            }
+            if (event.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
+                catalogRefill.close();
             }
         });
         return hz;
