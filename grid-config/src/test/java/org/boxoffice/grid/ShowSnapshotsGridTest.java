@@ -46,7 +46,11 @@ class ShowSnapshotsGridTest {
         members = TestGrid.start(2, repo);
         here = new Inventory(members.get(0));
         there = new Inventory(members.get(1));
-        awaitTrue(() -> members.get(0).getPartitionService().isClusterSafe(), 30_000);
+        // safe alone is not enough: just after the join, before the master has moved any partition
+        // to the second member, the cluster is already "safe"; the tests need the second member to own some
+        awaitTrue(() -> members.get(1).getPartitionService().getPartitions().stream()
+                .filter(p -> p.getOwner() != null && p.getOwner().localMember()).count() > 100
+                && members.get(0).getPartitionService().isClusterSafe(), 30_000);
     }
 
     @AfterAll
