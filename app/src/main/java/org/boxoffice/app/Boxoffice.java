@@ -79,6 +79,7 @@ import java.util.function.LongSupplier;
  */
 public final class Boxoffice implements AutoCloseable {
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(Boxoffice.class.getName());
     private static final String SHOW_ANNOUNCEMENTS = "catalog-shows";
     /** How often the waitlists' lengths are read for the metrics (one grouped query). */
     private static final long WAITLIST_METER_MILLIS = 5_000;
@@ -123,6 +124,8 @@ public final class Boxoffice implements AutoCloseable {
     private volatile boolean rehearsalDue;
     /** Set once the catalog was seen loaded: from then on readiness no longer asks the grid (see {@link #catalogLoaded}). */
     private volatile boolean catalogSeenLoaded;
+    /** Milliseconds from the JVM's start to the first ready answer; 0 until then. */
+    private volatile long readyAfterMillis;
 
     private Boxoffice(AppSettings settings, DataSource dataSource, LongSupplier clock) {
         this.settings = settings;
@@ -210,12 +213,15 @@ public final class Boxoffice implements AutoCloseable {
         this.announcements = hz.getTopic(SHOW_ANNOUNCEMENTS);
         announcements.addMessageListener(m -> catalogRepository.show(m.getMessageObject()).ifPresent(directory::add));
         this.probes = new HealthProbes("grid-member", () -> hz.getLifecycleService().isRunning(), this::readiness,
-                Duration.ofSeconds(1));
-        // what an operator alerts on, read from the last readiness check (a scrape costs no grid call)
-        metrics.gauge("boxoffice_cluster_safe", "1 when the last readiness check found the cluster safe "
-                + "(no partition migrating, every backup in sync)", () -> readyFlag("clusterSafe"));
+                this::safety, Duration.ofSeconds(1));
+        // what an operator alerts on, read from the last checks (a scrape costs no grid call)
+        metrics.gauge("boxoffice_cluster_safe", "1 when the last safety check found the cluster safe "
+                + "(no partition migrating, every backup in sync): the next member may leave",
+                () -> Boolean.TRUE.equals(probes.safe().data().get("clusterSafe")) ? 1 : 0);
         metrics.gauge("boxoffice_database_up", "1 when PostgreSQL answered the last readiness check",
                 () -> readyFlag("database"));
+        metrics.gauge("boxoffice_ready_seconds", "seconds from the JVM's start to this member's first ready answer "
+                + "(0 until then)", () -> readyAfterMillis / 1000.0);
         metrics.gauge("boxoffice_cluster_active", "1 while the cluster state is ACTIVE (not FROZEN, PASSIVE "
                 + "or IN_TRANSITION)", () -> hz.getLifecycleService().isRunning()
                 && hz.getCluster().getClusterState() == com.hazelcast.cluster.ClusterState.ACTIVE ? 1 : 0);
@@ -304,12 +310,17 @@ public final class Boxoffice implements AutoCloseable {
     }
 
     /**
-     * Ready when this member runs, the cluster is safe, PostgreSQL answers, the catalog is loaded and
-     * its rehearsal (if one was started) has ended.
+     * Ready when this member serves now: it runs, sees at least its quorum of members, PostgreSQL
+     * answers, the catalog is loaded and its rehearsal (if one was started) has ended. Whether
+     * partitions are migrating is not asked: a member serves while they move (a claim on a moving
+     * partition waits for the move, then goes on), and a readiness that asked would take every
+     * member out of the load balancer during every join and leave. That question is
+     * {@link #safety}'s, for whoever paces removals.
      */
     private HealthProbes.Check readiness() {
         boolean running = hz.getLifecycleService().isRunning();
-        boolean safe = running && hz.getPartitionService().isClusterSafe();
+        int members = running ? hz.getCluster().getMembers().size() : 0;
+        boolean quorum = members >= settings.grid().quorum();
         boolean db;
         try (Connection c = dataSource.getConnection()) {
             db = c.isValid(2);
@@ -319,16 +330,41 @@ public final class Boxoffice implements AutoCloseable {
         boolean catalog = running && catalogLoaded();
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("member", running);
-        data.put("clusterSafe", safe);
+        data.put("quorum", quorum);
         data.put("database", db);
         data.put("catalog", catalog);
-        data.put("members", running ? hz.getCluster().getMembers().size() : 0);
+        data.put("members", members);
         org.boxoffice.app.holds.Rehearsal r = rehearsal;
         boolean rehearsed = r != null ? r.done() : !rehearsalDue;
         if (r != null || rehearsalDue) {
             data.put("rehearsed", rehearsed);
         }
-        return new HealthProbes.Check("boxoffice", running && safe && db && catalog && rehearsed, data);
+        boolean up = running && quorum && db && catalog && rehearsed;
+        if (up && readyAfterMillis == 0) {
+            readyAfterMillis = Math.max(1, java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime());
+            LOG.info(() -> String.format(java.util.Locale.ROOT, "this member is ready %.1f s after its JVM started "
+                    + "(%d members)", readyAfterMillis / 1000.0, hz.getCluster().getMembers().size()));
+        }
+        if (readyAfterMillis > 0) {
+            data.put("readyAfterMillis", readyAfterMillis);
+        }
+        return new HealthProbes.Check("boxoffice", up, data);
+    }
+
+    /**
+     * Whether the next member may leave: no partition is migrating and every backup is in sync
+     * ({@code PartitionService.isClusterSafe()}), asked of the whole cluster. An operator or a
+     * script scaling down or rolling members waits for it between two removals; graceful shutdown
+     * hands a leaving member's partitions over before it exits either way.
+     */
+    private HealthProbes.Check safety() {
+        boolean running = hz.getLifecycleService().isRunning();
+        boolean safe = running && hz.getPartitionService().isClusterSafe();
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("clusterSafe", safe);
+        data.put("localMemberSafe", running && hz.getPartitionService().isLocalMemberSafe());
+        data.put("members", running ? hz.getCluster().getMembers().size() : 0);
+        return new HealthProbes.Check("cluster-safe", safe, data);
     }
 
     /** Exports a waiting room's counters once an admin has configured it. */

@@ -17,6 +17,7 @@ import java.util.Map;
 import static org.boxoffice.app.TestApp.assertError;
 import static org.boxoffice.app.TestApp.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Health, metrics, the seat audit trail and the invariant check, through the real wiring. */
@@ -46,9 +47,15 @@ class OpsApiTest {
     void health_isLiveAndReady_withDetails() {
         TestApp.Http.Reply ready = http.get("/observe/health/ready", null);
         assertEquals(200, ready.status(), ready.body());
-        assertTrue(ready.body().contains("clusterSafe"), ready.body());
+        assertTrue(ready.body().contains("\"quorum\":true"), ready.body());
+        assertTrue(json(ready).at("/checks/0/data/readyAfterMillis").asLong() > 0, ready.body());
+        assertFalse(ready.body().contains("clusterSafe"), "readiness does not ask about migrations: " + ready.body());
         assertEquals("UP", json(ready).get("status").asText());
         assertEquals("no-store", ready.headers().firstValue("Cache-Control").orElse(null));
+        TestApp.Http.Reply safe = http.get("/observe/health/safe", null);
+        assertEquals(200, safe.status(), safe.body());
+        assertEquals(true, json(safe).at("/checks/0/data/clusterSafe").asBoolean(), safe.body());
+        assertEquals("no-store", safe.headers().firstValue("Cache-Control").orElse(null));
         TestApp.Http.Reply live = http.get("/observe/health/live", null);
         assertEquals(200, live.status());
         assertEquals("UP", json(live).get("status").asText());

@@ -48,6 +48,7 @@ public final class HttpConventions implements Filter {
     /** Paths whose {@code GET} answers a stream that never ends: no {@code HEAD}. */
     private static final Set<String> STREAMS = Set.of("/v1/shows/{showId}/events");
     private static final String[] OBSERVE = {"/observe/health", "/observe/health/live", "/observe/health/ready",
+            "/observe/health/safe",
             "/observe/metrics"};
     private static final List<Route> ROUTES = routes();
 

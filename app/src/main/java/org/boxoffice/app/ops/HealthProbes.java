@@ -25,16 +25,23 @@ import java.util.logging.Logger;
  *   <li>{@code /observe/health/live}: a flag read (is the member running); no database, no grid
  *       round trip, a body encoded once. Liveness must not fail because a dependency is slow, or a
  *       busy member is restarted in the middle of a sale.
- *   <li>{@code /observe/health/ready}: the readiness check (cluster safe, PostgreSQL answering,
- *       catalog loaded) runs on a thread of its own once per {@code every}, never on a request;
- *       requests get the last answer from memory. It is at most one period plus one check old.
- *   <li>{@code /observe/health}: both.
+ *   <li>{@code /observe/health/ready}: "this member serves now" (joined with its quorum, PostgreSQL
+ *       answering, catalog loaded, warm). The check runs on a thread of its own once per
+ *       {@code every}, never on a request; requests get the last answer from memory. It is at most
+ *       one period plus one check old. It does not ask whether partitions are migrating: a join or
+ *       a leave must not take every member out of the load balancer at once.
+ *   <li>{@code /observe/health/safe}: "the next member may go" (no partition migrating, every
+ *       backup in sync), for an operator or a script pacing a scale-down or a rolling restart. Also
+ *       checked off the request path, on a thread of its own: the cluster-wide question can wait
+ *       while partitions move, and must never make readiness stale.
+ *   <li>{@code /observe/health}: liveness and readiness.
  * </ul>
  * Answers are 200 when up, 503 when down, with a JSON body
  * {@code {"status":"UP","checks":[{"name":..,"status":..,"data":{..}}]}} and {@code no-store}.
  *
  * <pre>
  * curl -i localhost:8080/observe/health/ready
+ * curl -i localhost:8080/observe/health/safe
  * </pre>
  */
 public final class HealthProbes implements AutoCloseable {
@@ -67,45 +74,72 @@ public final class HealthProbes implements AutoCloseable {
     private final String liveName;
     private final BooleanSupplier live;
     private final Supplier<Check> readiness;
+    private final Supplier<Check> safety;
     private final Probe liveUp;
     private final Probe liveDown;
     private final LongAdder checks = new LongAdder();
     private final ScheduledExecutorService checker;
+    private final ScheduledExecutorService safetyChecker;
     private volatile Check ready;
     private volatile Probe readyProbe;
     private volatile Probe bothProbe;
+    private volatile Check safe;
+    private volatile Probe safeProbe;
 
     /**
-     * Runs the readiness check once now, then every {@code every} on a daemon thread.
+     * Runs the readiness and the safety checks once now, then every {@code every}, each on a daemon
+     * thread of its own.
      *
      * @param live      whether this member runs; must be a local read (no I/O)
      * @param readiness the readiness check; may do I/O, runs off the request path
+     * @param safety    whether the next member may leave (cluster safe); may wait, runs off the request path
      */
-    public HealthProbes(String liveName, BooleanSupplier live, Supplier<Check> readiness, Duration every) {
+    public HealthProbes(String liveName, BooleanSupplier live, Supplier<Check> readiness, Supplier<Check> safety,
+                        Duration every) {
         this.liveName = liveName;
         this.live = live;
         this.readiness = readiness;
+        this.safety = safety;
         this.liveUp = Probe.of(List.of(new Check(liveName, true, Map.of())));
         this.liveDown = Probe.of(List.of(new Check(liveName, false, Map.of())));
         refresh();
-        this.checker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "readiness-probe");
+        // down until first checked; the first check runs at once, on its own thread (it may wait)
+        this.safe = new Check("cluster-safe", false, Map.of("checked", false));
+        this.safeProbe = Probe.of(List.of(safe));
+        long period = Math.max(1, every.toMillis());
+        this.checker = daemon("readiness-probe");
+        checker.scheduleWithFixedDelay(this::refresh, period, period, TimeUnit.MILLISECONDS);
+        this.safetyChecker = daemon("safety-probe");
+        safetyChecker.scheduleWithFixedDelay(this::refreshSafety, 0, period, TimeUnit.MILLISECONDS);
+    }
+
+    private static ScheduledExecutorService daemon(String name) {
+        return Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, name);
             t.setDaemon(true);
             return t;
         });
-        long period = Math.max(1, every.toMillis());
-        checker.scheduleWithFixedDelay(this::refresh, period, period, TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs the safety check and keeps its answer. */
+    void refreshSafety() {
+        Check c = run(safety, "cluster-safe");
+        safe = c;
+        safeProbe = Probe.of(List.of(c));
+    }
+
+    private static Check run(Supplier<Check> check, String name) {
+        try {
+            return check.get();
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, name + " check failed", e);
+            return new Check(name, false, Map.of("error", String.valueOf(e.getMessage())));
+        }
     }
 
     /** Runs the readiness check and keeps its answer (the checker thread calls this; so may a change of state that must show at once). */
     public void refresh() {
-        Check c;
-        try {
-            c = readiness.get();
-        } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "readiness check failed", e);
-            c = new Check("boxoffice", false, Map.of("error", String.valueOf(e.getMessage())));
-        }
+        Check c = run(readiness, "boxoffice");
         checks.increment();
         Check liveCheck = new Check(liveName, true, Map.of());
         ready = c;
@@ -123,9 +157,15 @@ public final class HealthProbes implements AutoCloseable {
         return ready;
     }
 
+    /** The last safety answer. */
+    public Check safe() {
+        return safe;
+    }
+
     public void routing(HttpRouting.Builder routing) {
         routing.get("/observe/health/live", (req, res) -> send(res, live.getAsBoolean() ? liveUp : liveDown))
                 .get("/observe/health/ready", (req, res) -> send(res, readyProbe))
+                .get("/observe/health/safe", (req, res) -> send(res, safeProbe))
                 .get("/observe/health", (req, res) -> send(res, live.getAsBoolean() ? bothProbe : liveDown));
     }
 
@@ -137,5 +177,6 @@ public final class HealthProbes implements AutoCloseable {
     @Override
     public void close() {
         checker.shutdownNow();
+        safetyChecker.shutdownNow();
     }
 }

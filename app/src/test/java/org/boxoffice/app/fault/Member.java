@@ -107,12 +107,27 @@ final class Member {
     }
 
     /**
-     * Waits until {@code GET /observe/health/ready} answers 200 (member joined, cluster safe,
-     * PostgreSQL answering, catalog loaded) and the member sees {@code members} members.
+     * Waits until {@code GET /observe/health/ready} answers 200 (member joined with its quorum,
+     * PostgreSQL answering, catalog loaded, rehearsed), the member sees {@code members} members,
+     * and the cluster is safe ({@code /observe/health/safe}: no migration, backups in sync), so a
+     * test may take the next member away.
      *
      * @return how long it took from now
      */
     Duration awaitReady(Http http, int members, Duration timeout) {
+        long t0 = System.nanoTime();
+        awaitServing(http, members, timeout);
+        awaitSafe(http, timeout.minusNanos(System.nanoTime() - t0));
+        return Duration.ofNanos(System.nanoTime() - t0);
+    }
+
+    /**
+     * Waits until {@code GET /observe/health/ready} answers 200 and the member sees {@code members}
+     * members: it serves (partitions may still be moving).
+     *
+     * @return how long it took from now
+     */
+    Duration awaitServing(Http http, int members, Duration timeout) {
         long t0 = System.nanoTime();
         long deadline = t0 + timeout.toNanos();
         Http.Reply last = null;
@@ -129,6 +144,25 @@ final class Member {
         }
         throw new AssertionError(name + " not ready with " + members + " members after " + timeout.toSeconds()
                 + " s; last readiness: " + last + "\n" + tail(60));
+    }
+
+    /** Waits until {@code GET /observe/health/safe} answers 200: the next member may go. */
+    void awaitSafe(Http http, Duration timeout) {
+        long deadline = System.nanoTime() + Math.max(0, timeout.toNanos());
+        Http.Reply last = null;
+        do {
+            try {
+                last = http.get(base, "/observe/health/safe", null, Duration.ofSeconds(3));
+                if (last.status() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                last = null;
+            }
+            FaultRig.sleep(250);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError(name + ": cluster not safe after " + timeout.toSeconds() + " s; last answer: " + last
+                + "\n" + tail(60));
     }
 
     /** Waits until the member's log has a line containing {@code text}. */

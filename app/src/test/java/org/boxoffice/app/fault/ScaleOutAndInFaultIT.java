@@ -16,8 +16,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *
  * <p>Quorum 1: the cluster legitimately runs on one member at both ends, and a quorum of 2 would
  * refuse every seat write there. Members leave the load balancer's list before their SIGTERM and
- * the next one leaves only once the cluster is safe again, as a Kubernetes scale-down with a
- * readiness gate does.
+ * the next one leaves only once the cluster is safe again ({@code /observe/health/safe}), as an
+ * operator pacing a scale-down does. Every member in the load balancer's list must answer ready
+ * at every poll (each 250 ms, as endpoints follow readiness) while partitions migrate: a join or a
+ * leave never takes the serving members out of the list.
  */
 @Tag("fault")
 class ScaleOutAndInFaultIT {
@@ -35,20 +37,27 @@ class ScaleOutAndInFaultIT {
         boolean checkout = rig.checkoutWorks(m1, plan);
 
         List<Member> targets = new CopyOnWriteArrayList<>(List.of(m1));
+        ReadinessWatch watch = new ReadinessWatch(rig, targets).start();
         Sale sale = new Sale(rig, plan, () -> targets, new Sale.Options(16, 0.10, checkout ? 0.10 : 0.0, 60, 60)).start();
         FaultRig.sleep(4_000);
 
         // scale out: 1 -> 2 -> 3, each joining under load
         long out2 = System.currentTimeMillis();
         Member m2 = rig.startMember(1);
-        Duration join2 = m2.awaitReady(rig.http, 2, FaultRig.READY_TIMEOUT);
+        // each newcomer is listed as soon as it answers ready, as endpoints follow readiness: its
+        // partitions may still be arriving; the next step waits for a safe cluster
+        Duration join2 = m2.awaitServing(rig.http, 2, FaultRig.READY_TIMEOUT);
         targets.add(m2);
-        rig.log("m2 joined and ready (cluster safe) in " + join2.toMillis() + " ms");
+        m2.awaitSafe(rig.http, Duration.ofSeconds(60));
+        rig.log("m2 joined and ready in " + join2.toMillis() + " ms, cluster safe after "
+                + (System.currentTimeMillis() - out2) + " ms");
         long out3 = System.currentTimeMillis();
         Member m3 = rig.startMember(2);
-        Duration join3 = m3.awaitReady(rig.http, 3, FaultRig.READY_TIMEOUT);
+        Duration join3 = m3.awaitServing(rig.http, 3, FaultRig.READY_TIMEOUT);
         targets.add(m3);
-        rig.log("m3 joined and ready (cluster safe) in " + join3.toMillis() + " ms");
+        m3.awaitSafe(rig.http, Duration.ofSeconds(60));
+        rig.log("m3 joined and ready in " + join3.toMillis() + " ms, cluster safe after "
+                + (System.currentTimeMillis() - out3) + " ms");
         FaultRig.sleep(5_000);
 
         // scale in: 3 -> 2 -> 1, each leaving gracefully
@@ -58,6 +67,7 @@ class ScaleOutAndInFaultIT {
         Duration leave2 = leave(rig, targets, m2, List.of(m1));
         FaultRig.sleep(4_000);
         sale.stop();
+        watch.stop();
         long end = System.currentTimeMillis();
 
         long[] phase = {
@@ -69,6 +79,10 @@ class ScaleOutAndInFaultIT {
                 + " ms, m2 " + leave2.toMillis() + " ms; 503s " + sale.count(a -> a.status() == 503)
                 + ", transport failures " + sale.count(a -> a.status() < 0));
 
+        rig.log("readiness of the listed members: " + watch.summary());
+        assertTrue(watch.notReady().isEmpty(), "a listed member was not ready while partitions moved: "
+                + watch.notReady().stream().limit(10).toList());
+        assertTrue(watch.polls() > 40, "readiness was polled only " + watch.polls() + " times");
         List<Sale.Attempt> errors = sale.serverErrors();
         assertTrue(errors.isEmpty(), "5xx other than 503: " + errors.stream().limit(10).toList());
         for (int i = 0; i < phase.length; i++) {
@@ -91,8 +105,67 @@ class ScaleOutAndInFaultIT {
         for (Member m : rest) {
             m.awaitReady(rig.http, rest.size(), Duration.ofSeconds(60));
         }
+        rest.get(0).awaitSafe(rig.http, Duration.ofSeconds(60));
         rig.log(leaving.name + " left gracefully in " + took.toMillis() + " ms; " + rest.size() + " member(s) safe");
         return took;
+    }
+
+    /**
+     * Polls the readiness of every member in the load balancer's list every 250 ms, as kube-proxy
+     * follows endpoints, and keeps each answer that was not 200 from a member still listed after
+     * the poll (a member taken out of the list before its SIGTERM may go down: it is no longer served).
+     */
+    static final class ReadinessWatch {
+        private final FaultRig rig;
+        private final List<Member> targets;
+        private final List<String> notReady = new CopyOnWriteArrayList<>();
+        private final java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
+        private volatile boolean stopped;
+        private Thread thread;
+
+        ReadinessWatch(FaultRig rig, List<Member> targets) {
+            this.rig = rig;
+            this.targets = targets;
+        }
+
+        ReadinessWatch start() {
+            long t0 = System.currentTimeMillis();
+            thread = Thread.ofPlatform().daemon().name("readiness-watch").start(() -> {
+                while (!stopped) {
+                    for (Member m : List.copyOf(targets)) {
+                        Http.Reply r = m.readiness(rig.http);
+                        if ((r == null || r.status() != 200) && targets.contains(m) && !stopped) {
+                            notReady.add(m.name + " at " + (System.currentTimeMillis() - t0) + " ms: "
+                                    + (r == null ? "no answer" : r.status() + " " + r.body()));
+                        }
+                    }
+                    polls.incrementAndGet();
+                    FaultRig.sleep(250);
+                }
+            });
+            return this;
+        }
+
+        void stop() {
+            stopped = true;
+            try {
+                thread.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        List<String> notReady() {
+            return notReady;
+        }
+
+        int polls() {
+            return polls.get();
+        }
+
+        String summary() {
+            return polls.get() + " polls, " + notReady.size() + " answers other than 200";
+        }
     }
 
     private static long acked(Sale sale, long from, long to) {

@@ -14,6 +14,40 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The readiness check runs on its own schedule, never because someone asked. */
 class HealthProbesTest {
 
+    private static HealthProbes.Check safe() {
+        return new HealthProbes.Check("cluster-safe", true, Map.of("clusterSafe", true));
+    }
+
+    @Test
+    void aSafetyCheckThatWaits_neverHoldsReadinessBack() throws InterruptedException {
+        java.util.concurrent.CountDownLatch migrating = new java.util.concurrent.CountDownLatch(1);
+        AtomicInteger readinessRuns = new AtomicInteger();
+        try (HealthProbes probes = new HealthProbes("member", () -> true, () -> {
+            readinessRuns.incrementAndGet();
+            return new HealthProbes.Check("boxoffice", true, Map.of());
+        }, () -> {
+            try {
+                migrating.await(); // as isClusterSafe() can while partitions move
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return safe();
+        }, Duration.ofMillis(20))) {
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (readinessRuns.get() < 5 && System.currentTimeMillis() < deadline) {
+                Thread.sleep(10);
+            }
+            assertTrue(readinessRuns.get() >= 5, "readiness went on while the safety check waited: " + readinessRuns);
+            assertTrue(probes.ready().up());
+            assertFalse(probes.safe().up(), "not safe until a safety check has answered");
+            migrating.countDown();
+            while (!probes.safe().up() && System.currentTimeMillis() < deadline) {
+                Thread.sleep(10);
+            }
+            assertTrue(probes.safe().up(), "safe once the check answered");
+        }
+    }
+
     @Test
     void readiness_isCheckedOnItsSchedule_andReadsAreServedFromMemory() {
         AtomicInteger runs = new AtomicInteger();
@@ -22,7 +56,7 @@ class HealthProbesTest {
         try (HealthProbes probes = new HealthProbes("member", () -> true, () -> {
             runs.incrementAndGet();
             return new HealthProbes.Check("boxoffice", db.get(), Map.of("database", db.get()));
-        }, Duration.ofHours(1))) {
+        }, HealthProbesTest::safe, Duration.ofHours(1))) {
             assertEquals(1, runs.get(), "checked once at start");
             for (int i = 0; i < 1_000; i++) {
                 assertTrue(probes.ready().up());
@@ -42,7 +76,7 @@ class HealthProbesTest {
     void aFailingCheck_isAnswerDown_notAnError() {
         try (HealthProbes probes = new HealthProbes("member", () -> true, () -> {
             throw new IllegalStateException("pool closed");
-        }, Duration.ofHours(1))) {
+        }, HealthProbesTest::safe, Duration.ofHours(1))) {
             assertFalse(probes.ready().up());
             assertEquals("pool closed", probes.ready().data().get("error"));
         }

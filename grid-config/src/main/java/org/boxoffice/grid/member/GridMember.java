@@ -47,6 +47,8 @@ public final class GridMember {
     /** Hazelcast's executor for offloaded MapStore calls (5.2+), and how many threads it gets. */
     static final String MAP_STORE_EXECUTOR = "hz:map-store-offloadable";
     static final int STORES_IN_FLIGHT = 64;
+    /** The longest a leaving member waits for its partitions to be handed over (Hazelcast's default: 600 s). */
+    public static final int GRACEFUL_SHUTDOWN_SECONDS = 100;
 
     private GridMember() {
     }
@@ -103,6 +105,9 @@ public final class GridMember {
         config.setProperty("hazelcast.socket.bind.any", "false");
         config.setProperty("hazelcast.shutdownhook.policy", "GRACEFUL");
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        // a leaving member hands its partitions over before it exits; it must be done well inside
+        // the pod's grace period (120 s, less the 5 s preStop), or Kubernetes kills it mid-handover
+        config.setProperty("hazelcast.graceful.shutdown.max.wait", String.valueOf(GRACEFUL_SHUTDOWN_SECONDS));
         config.setProperty("hazelcast.merge.first.run.delay.seconds", "5");
         config.setProperty("hazelcast.merge.next.run.delay.seconds", "5");
 
