@@ -63,6 +63,7 @@ import org.boxoffice.mapstore.Migrations;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
 import org.boxoffice.mapstore.PostgresIdempotencyReplies;
 import org.boxoffice.mapstore.PostgresInventoryRepository;
+import org.boxoffice.mapstore.PostgresRoomLedger;
 import org.boxoffice.mapstore.PostgresWaitlistRepository;
 
 import javax.sql.DataSource;
@@ -153,8 +154,9 @@ public final class Boxoffice implements AutoCloseable {
         metrics.gauge("boxoffice_schema_version", "the latest database migration applied (Flyway version)", () -> schema);
         this.catalogRepository = new PostgresCatalogRepository(dataSource);
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
+        PostgresRoomLedger roomLedger = new PostgresRoomLedger(dataSource, clock);
         this.hz = GridMember.start(settings.grid(),
-                GridStores.of(inventoryRepository, catalogRepository, waitlistRepository));
+                GridStores.of(inventoryRepository, catalogRepository, waitlistRepository, roomLedger, dataSource, clock));
         this.directory = new ShowDirectory(catalogRepository);
         this.inventory = new Inventory(hz);
         this.snapshots = new ShowSnapshots(inventory, clock, settings.snapshotEvery().toMillis());
@@ -178,7 +180,7 @@ public final class Boxoffice implements AutoCloseable {
         AppSettings.AdmissionSettings admission = settings.admission();
         this.rooms = new WaitingRooms(hz, clock, showId -> directory.find(showId)
                 .map(s -> snapshots.get(s).counts()[org.boxoffice.domain.SeatState.Status.AVAILABLE.ordinal()]).orElse(0),
-                admission.tick().toMillis());
+                admission.tick().toMillis(), roomLedger);
         this.passTokens = new PassTokens(admission.passSecret(), clock);
         AppSettings.DoorSettings door = admission.door();
         this.challenges = new Challenges(door.challengeSecret(), door.challengeCost(), door.challengeTtl().toMillis(),

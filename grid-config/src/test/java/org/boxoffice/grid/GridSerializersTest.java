@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Every registered serializer survives a round trip through the member's serialization service. */
 class GridSerializersTest {
@@ -152,10 +153,15 @@ class GridSerializersTest {
         assertEquals(room.view("early"), back.view("early"));
         assertEquals(room.view("b"), back.view("b"));
         assertEquals(room.view(null), roundTrip(room.view(null)));
+        assertTrue(back.shuffleDue(), "sealed, its shuffle not applied yet: " + back.view(null));
+        new org.boxoffice.grid.room.RoomProcessor(new org.boxoffice.grid.room.RoomCommand.Shuffle(back.seed())).process(
+                new java.util.AbstractMap.SimpleEntry<>("s", back));
+        assertEquals(1, back.view("early").position(), "the pre-queue's one fan is first");
+        assertEquals(2, back.view("b").position(), "the first fan after the opening comes after the pre-queue");
         for (org.boxoffice.grid.room.RoomCommand c : List.of(
                 new org.boxoffice.grid.room.RoomCommand.Configure("s", org.boxoffice.grid.room.WaitingRoom.Mode.ON, 1, 2.5, 3, 4, 5),
                 new org.boxoffice.grid.room.RoomCommand.Join("a", 1, 2), new org.boxoffice.grid.room.RoomCommand.Tick(1, 2, 3),
-                new org.boxoffice.grid.room.RoomCommand.Converted(5),
+                new org.boxoffice.grid.room.RoomCommand.Converted(5), new org.boxoffice.grid.room.RoomCommand.Shuffle(6),
                 new org.boxoffice.grid.room.RoomCommand.Read("a"), new org.boxoffice.grid.room.RoomCommand.Read(null))) {
             assertEquals(c, roundTrip(new org.boxoffice.grid.room.RoomProcessor(c)).command());
         }

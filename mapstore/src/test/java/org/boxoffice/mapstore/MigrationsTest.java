@@ -19,10 +19,11 @@ class MigrationsTest {
         try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
             int applied = Migrations.migrate(ds);
 
-            assertEquals(10, applied);
+            assertEquals(11, applied);
             assertEquals(List.of("booking_seats", "bookings", "events", "holds", "idempotency_replies",
                     "payment_events", "payments",
-                    "seat_events", "seat_transitions", "seats", "show_blocks", "show_sections", "shows", "ticket_mail", "venues",
+                    "seat_events", "seat_transitions", "seats", "show_blocks", "show_sections", "shows", "spent_challenges",
+                    "ticket_mail", "venues", "waiting_room_admissions", "waiting_room_places", "waiting_rooms",
                     "waitlist_entries", "waitlist_mail"), names(ds, """
                     SELECT table_name FROM information_schema.tables
                     WHERE table_schema = 'public' AND table_name <> 'flyway_schema_history' ORDER BY 1"""));

@@ -63,7 +63,15 @@ public final class GridMember {
      * @param waitlists  store of the waitlist queues, or null to keep them in memory only (grid tests of other parts)
      */
     public record Stores(MapStore<BlockKey, SeatBlock> inventory, MapLoader<AllowanceKey, AccountAllowance> allowances,
-                         MapLoader<String, EventListing> listings, QueueStoreFactory<WaitlistEntry> waitlists) {
+                         MapLoader<String, EventListing> listings, QueueStoreFactory<WaitlistEntry> waitlists,
+                         MapLoader<String, org.boxoffice.grid.room.WaitingRoom> rooms,
+                         MapStore<String, Long> spentChallenges) {
+        /** Rooms and spent challenges in the grid only (grid tests of other parts). */
+        public Stores(MapStore<BlockKey, SeatBlock> inventory, MapLoader<AllowanceKey, AccountAllowance> allowances,
+                      MapLoader<String, EventListing> listings, QueueStoreFactory<WaitlistEntry> waitlists) {
+            this(inventory, allowances, listings, waitlists, null, null);
+        }
+
         public Stores {
             java.util.Objects.requireNonNull(inventory, "inventory");
             java.util.Objects.requireNonNull(allowances, "allowances");
@@ -204,11 +212,19 @@ public final class GridMember {
                 .setMaxSizePolicy(MaxSizePolicy.PER_NODE)
                 .setSize(2_000_000);
 
-        // one mutable room per show, changed only by processors (no MapStore): see WaitingRoom
-        config.addMapConfig(new MapConfig(org.boxoffice.grid.room.WaitingRooms.MAP)
+        // one mutable room per show, changed only by processors (no store: the rooms' ledger is
+        // written by WaitingRooms before a fan relies on it); a room the grid lost is rebuilt from
+        // the ledger by its loader. WaitingRooms checks the quorum itself.
+        MapConfig rooms = new MapConfig(org.boxoffice.grid.room.WaitingRooms.MAP)
                 .setInMemoryFormat(InMemoryFormat.OBJECT)
-                .setBackupCount(settings.backupCount())
-                .setSplitBrainProtectionName(settings.quorum() > 1 ? GridMaps.QUORUM : null));
+                .setBackupCount(settings.backupCount());
+        if (stores.rooms() != null) {
+            rooms.setMapStoreConfig(new MapStoreConfig()
+                    .setEnabled(true)
+                    .setImplementation(stores.rooms())
+                    .setInitialLoadMode(MapStoreConfig.InitialLoadMode.LAZY));
+        }
+        config.addMapConfig(rooms);
 
         // velocity limits: token buckets, one per limited key; nobody waits for their backup, and
         // a bucket idle for longer than it takes to refill is dropped (see VelocityLimits)
@@ -218,9 +234,18 @@ public final class GridMember {
                 .setAsyncBackupCount(Math.min(1, settings.backupCount()))
                 .setMaxIdleSeconds(org.boxoffice.grid.limits.VelocityLimits.IDLE_SECONDS));
 
-        // challenges already used: a replay must be refused even after a member is lost, so one backup
-        config.addMapConfig(new MapConfig(org.boxoffice.grid.limits.SpentChallenges.MAP)
-                .setBackupCount(settings.backupCount()));
+        // challenges already used: a replay must be refused even after members are lost, so backups
+        // and a write-through store the grid reads a nonce back from when it no longer holds it
+        MapConfig spent = new MapConfig(org.boxoffice.grid.limits.SpentChallenges.MAP)
+                .setBackupCount(settings.backupCount());
+        if (stores.spentChallenges() != null) {
+            spent.setMapStoreConfig(new MapStoreConfig()
+                    .setEnabled(true)
+                    .setImplementation(stores.spentChallenges())
+                    .setWriteDelaySeconds(0)
+                    .setInitialLoadMode(MapStoreConfig.InitialLoadMode.LAZY));
+        }
+        config.addMapConfig(spent);
 
         MapConfig events = new MapConfig(GridMaps.CATALOG_EVENTS).setBackupCount(settings.backupCount());
         events.setMapStoreConfig(new MapStoreConfig()

@@ -17,6 +17,10 @@ public sealed interface RoomCommand {
     record Converted(long now) implements RoomCommand {
     }
 
+    /** Applies the sealed pre-queue's shuffle, once the referee holds its positions; {@code seed} is the seal's. */
+    record Shuffle(long seed) implements RoomCommand {
+    }
+
 
     /** Reads only; {@code accountId} may be null for the room's counters alone. */
     record Read(String accountId) implements RoomCommand {

@@ -41,6 +41,12 @@ public record RoomProcessor(RoomCommand command) implements EntryProcessor<Strin
                 entry.setValue(room);
                 yield room.view(null);
             }
+            case RoomCommand.Shuffle sh -> {
+                if (room.applyShuffle(sh.seed())) {
+                    entry.setValue(room);
+                }
+                yield room.view(null);
+            }
             case RoomCommand.Read r -> room.view(r.accountId());
             case RoomCommand.Configure c -> throw new IllegalStateException("handled above");
         };

@@ -18,6 +18,7 @@ public final class RoomProcessorSerializer implements CompactSerializer<RoomProc
             case "JOIN" -> new RoomCommand.Join(account, now, seed);
             case "TICK" -> new RoomCommand.Tick(now, in.readInt32("available"), seed);
             case "CONVERTED" -> new RoomCommand.Converted(now);
+            case "SHUFFLE" -> new RoomCommand.Shuffle(seed);
             case "READ" -> new RoomCommand.Read(account);
             default -> throw new IllegalArgumentException("unknown room command");
         };
@@ -52,6 +53,9 @@ public final class RoomProcessorSerializer implements CompactSerializer<RoomProc
             }
             case RoomCommand.Converted c -> {
                 kind = "CONVERTED"; now = c.now();
+            }
+            case RoomCommand.Shuffle sh -> {
+                kind = "SHUFFLE"; seed = sh.seed();
             }
             case RoomCommand.Read r -> {
                 kind = "READ"; account = r.accountId();

@@ -18,9 +18,14 @@ import java.util.Set;
  * {@link RoomProcessor} that calls {@code setValue} (so the backup replays it), and every
  * operation is deterministic in its arguments (time and seeds are passed in).
  *
- * <p>Positions start at 1, are unique and gapless. Before the sale opens, joiners wait in a
- * pre-queue without a position; the first operation at or after the opening shuffles it once
- * with the seed it carries, recorded for audit.
+ * <p>Positions start at 1 and are unique. Before the sale opens, joiners wait in a pre-queue
+ * without a position. The first operation at or after the opening <em>seals</em> the pre-queue:
+ * its n fans will hold positions 1..n, so a fan joining from then on gets n+1 onwards at once,
+ * and the seed it carries is recorded for audit. The owner's ticker then writes the shuffled
+ * positions to the referee and only then applies them ({@link #applyShuffle}), so no fan is told
+ * a position that a loss of members could take back (see {@link RoomLedger}). A room rebuilt
+ * from the referee after such a loss may have a gap (a join the referee never saw, never
+ * acknowledged): it costs one admission, nobody's place.
  */
 public final class WaitingRoom {
 
@@ -41,6 +46,8 @@ public final class WaitingRoom {
     final List<String> preQueue;
     final Set<String> preQueued;
     boolean shuffled;
+    /** The pre-queue is closed: its fans hold positions 1..preQueue.size() once the shuffle is applied. */
+    boolean sealed;
     long seed;
     final Map<String, Long> positions;
     long nextPosition;
@@ -81,6 +88,46 @@ public final class WaitingRoom {
         this.lastTick = lastTick;
         this.admissions = admissions;
         this.conversions = conversions;
+        this.sealed = shuffled;
+    }
+
+    /**
+     * A room rebuilt from the referee after the grid lost it: its settings, every acknowledged
+     * place ({@code positions}; fans of a pre-queue not yet shuffled in {@code preQueue}), the
+     * shuffle's seed if it was applied, and the admissions as (admitted up to, at) in order. The
+     * rate credit and the conversions start again from nothing: the room admits no faster than
+     * its rate, and counts passes outstanding from the admissions.
+     */
+    public static WaitingRoom restore(String showId, Mode mode, long opensAt, double ratePerSecond, double seatsPerBuyer,
+                                      long passMillis, int challengeDifficulty, List<String> preQueue,
+                                      Map<String, Long> positions, Long shuffleSeed, List<long[]> admittedUpToAt, long now) {
+        long next = 1;
+        for (long p : positions.values()) {
+            next = Math.max(next, p + 1);
+        }
+        Deque<long[]> admissions = new ArrayDeque<>();
+        long upTo = 0;
+        for (long[] row : admittedUpToAt) {
+            if (row[0] > upTo) {
+                if (row[1] + passMillis > now) {
+                    admissions.addLast(new long[] {row[1], row[0] - upTo});
+                }
+                upTo = row[0];
+            }
+        }
+        boolean shuffled = shuffleSeed != null;
+        List<String> pre = new ArrayList<>(shuffled ? List.of() : preQueue);
+        Map<String, Long> places = new HashMap<>(positions);
+        if (shuffled) {
+            // a pre-queue row without its position cannot outlive the shuffle's write; defensively, a place at the end
+            for (String account : preQueue) {
+                places.putIfAbsent(account, next++);
+            }
+        }
+        WaitingRoom room = new WaitingRoom(showId, mode, opensAt, ratePerSecond, seatsPerBuyer, passMillis, pre, shuffled,
+                shuffled ? shuffleSeed : 0, places, next, upTo, 0, now, admissions, new ArrayDeque<>());
+        room.challengeDifficulty = challengeDifficulty;
+        return room;
     }
 
     /** Whether holds on the show need a pass at {@code now}. */
@@ -103,18 +150,47 @@ public final class WaitingRoom {
         this.passMillis = passMillis;
     }
 
-    /** Shuffles the pre-queue once the sale has opened. */
+    /** Seals the pre-queue once the sale has opened: positions 1..n are its fans'. */
     void openIfDue(long now, long seedIfOpening) {
-        if (shuffled || now < opensAt) {
+        if (sealed || now < opensAt) {
             return;
         }
-        int[] order = Admission.permutation(seedIfOpening, preQueue.size());
-        for (int i : order) {
-            positions.put(preQueue.get(i), nextPosition++);
-        }
         seed = seedIfOpening;
-        shuffled = true;
+        sealed = true;
+        nextPosition = Math.max(nextPosition, preQueue.size() + 1L);
         lastTick = now;
+    }
+
+    /** Whether the pre-queue is sealed and its shuffle waits to be written and applied. */
+    public boolean shuffleDue() {
+        return sealed && !shuffled;
+    }
+
+    /** The pre-queue's fans in the order of their positions (1, 2, ...), by the seal's seed. */
+    public List<String> shuffledPreQueue() {
+        int[] order = Admission.permutation(seed, preQueue.size());
+        List<String> out = new ArrayList<>(order.length);
+        for (int i : order) {
+            out.add(preQueue.get(i));
+        }
+        return out;
+    }
+
+    public long seed() {
+        return seed;
+    }
+
+    /** Gives the sealed pre-queue its positions; {@code sealSeed} must be the seal's (a later seal after a rebuild differs). */
+    boolean applyShuffle(long sealSeed) {
+        if (!shuffleDue() || sealSeed != seed) {
+            return false;
+        }
+        long p = 1;
+        for (String account : shuffledPreQueue()) {
+            positions.put(account, p++);
+        }
+        shuffled = true;
+        return true;
     }
 
     /** Joins (or re-joins) {@code accountId}; returns its position, or 0 while it waits in the pre-queue. */
@@ -124,10 +200,13 @@ public final class WaitingRoom {
         if (position != null) {
             return position;
         }
-        if (!shuffled) {
+        if (!sealed) {
             if (preQueued.add(accountId)) {
                 preQueue.add(accountId);
             }
+            return 0;
+        }
+        if (!shuffled && preQueued.contains(accountId)) {
             return 0;
         }
         long p = nextPosition++;
@@ -194,8 +273,9 @@ public final class WaitingRoom {
         Long position = accountId == null ? null : positions.get(accountId);
         boolean pre = accountId != null && position == null && preQueued.contains(accountId);
         long p = position == null ? 0 : position;
+        long length = nextPosition - 1 - (shuffleDue() ? preQueue.size() : 0);
         return new RoomView(showId, mode, opensAt, ratePerSecond, seatsPerBuyer, passMillis, shuffled, seed,
-                nextPosition - 1, preQueue.size(), admittedUpTo, validPasses(), p, pre, admittedAt(p), challengeDifficulty);
+                length, preQueue.size(), admittedUpTo, validPasses(), p, pre, admittedAt(p), challengeDifficulty);
     }
 
     public String showId() {

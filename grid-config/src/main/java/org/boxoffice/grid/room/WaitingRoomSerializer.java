@@ -38,6 +38,7 @@ public final class WaitingRoomSerializer implements CompactSerializer<WaitingRoo
                 in.readInt64("seed"), map, in.readInt64("nextPosition"), in.readInt64("admittedUpTo"),
                 in.readFloat64("credit"), in.readInt64("lastTick"), admissions, conversions);
         room.challengeDifficulty = in.readInt32("challengeDifficulty");
+        room.sealed = in.readBoolean("sealed");
         return room;
     }
 
@@ -59,6 +60,7 @@ public final class WaitingRoomSerializer implements CompactSerializer<WaitingRoo
         out.writeInt32("challengeDifficulty", r.challengeDifficulty);
         out.writeArrayOfString("preQueue", r.preQueue.toArray(String[]::new));
         out.writeBoolean("shuffled", r.shuffled);
+        out.writeBoolean("sealed", r.sealed);
         out.writeInt64("seed", r.seed);
         out.writeArrayOfString("accounts", accounts);
         out.writeArrayOfInt64("positions", positions);

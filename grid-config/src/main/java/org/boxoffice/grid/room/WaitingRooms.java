@@ -33,12 +33,26 @@ public final class WaitingRooms implements AutoCloseable {
     private final SecureRandom seeds = new SecureRandom();
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
     private final ScheduledExecutorService ticker;
+    private final RoomLedger ledger;
+    /** Checked here, not on the map: map-level protection would also refuse the room loader's bookkeeping. */
+    private final com.hazelcast.splitbrainprotection.SplitBrainProtection quorum;
+    /** The latest admission this member wrote to the ledger, per show it ticks. */
+    private final Map<String, Long> recordedUpTo = new ConcurrentHashMap<>();
 
     private record Cached(RoomView view, long at) {
     }
 
     public WaitingRooms(HazelcastInstance hz, LongSupplier clock, ToIntFunction<String> availableSeats, long tickMillis) {
+        this(hz, clock, availableSeats, tickMillis, RoomLedger.NONE);
+    }
+
+    /** @param ledger where every acknowledged place and admission is written before anyone relies on it */
+    public WaitingRooms(HazelcastInstance hz, LongSupplier clock, ToIntFunction<String> availableSeats, long tickMillis,
+                        RoomLedger ledger) {
+        this.ledger = ledger;
         this.map = hz.getMap(MAP);
+        this.quorum = hz.getConfig().getSplitBrainProtectionConfigs().containsKey(org.boxoffice.grid.GridMaps.QUORUM)
+                ? hz.getSplitBrainProtectionService().getSplitBrainProtection(org.boxoffice.grid.GridMaps.QUORUM) : null;
         this.clock = clock;
         this.availableSeats = availableSeats;
         this.cacheMillis = tickMillis;
@@ -59,16 +73,26 @@ public final class WaitingRooms implements AutoCloseable {
     /** Creates or changes a show's room; {@code challengeDifficulty} 0 lets fans join without a challenge. */
     public RoomView configure(String showId, WaitingRoom.Mode mode, long opensAt, double ratePerSecond,
                               double seatsPerBuyer, long passMillis, int challengeDifficulty) {
+        requireQuorum();
         RoomView v = map.executeOnKey(showId, new RoomProcessor(new RoomCommand.Configure(showId, mode, opensAt,
                 ratePerSecond, seatsPerBuyer, passMillis, challengeDifficulty)));
+        ledger.configured(v);
         cache.put(showId, new Cached(v, clock.getAsLong()));
         return v;
     }
 
-    /** Joins the show's room; one place per account. Empty if the show has no room. */
+    /**
+     * Joins the show's room; one place per account. Empty if the show has no room. The place is in
+     * the ledger before this returns, so a fan is never told a place a loss of members could take.
+     */
     public Optional<RoomView> join(String showId, String accountId) {
-        return Optional.ofNullable(map.executeOnKey(showId,
-                new RoomProcessor(new RoomCommand.Join(accountId, clock.getAsLong(), seeds.nextLong()))));
+        requireQuorum();
+        RoomView v = map.executeOnKey(showId,
+                new RoomProcessor(new RoomCommand.Join(accountId, clock.getAsLong(), seeds.nextLong())));
+        if (v != null) {
+            ledger.joined(showId, accountId, v.position());
+        }
+        return Optional.ofNullable(v);
     }
 
     /** The account's place, read on the room's partition. */
@@ -100,16 +124,60 @@ public final class WaitingRooms implements AutoCloseable {
 
     /** Admits on every room this member owns; public for tests that drive time themselves. */
     public void tickOwnedRooms() {
+        java.util.Set<String> owned;
         try {
-            for (String showId : map.localKeySet()) {
-                RoomView v = map.executeOnKey(showId, new RoomProcessor(
-                        new RoomCommand.Tick(clock.getAsLong(), availableSeats.applyAsInt(showId), seeds.nextLong())));
-                if (v != null) {
-                    cache.put(showId, new Cached(v, clock.getAsLong()));
-                }
-            }
+            owned = map.localKeySet();
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "waiting-room tick failed; trying again on the next one", e);
+            return;
+        }
+        recordedUpTo.keySet().retainAll(owned);
+        for (String showId : owned) {
+            try {
+                tick(showId);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "waiting-room tick of " + showId + " failed; trying again on the next one", e);
+            }
+        }
+    }
+
+    private void tick(String showId) {
+        if (quorum != null && !quorum.hasMinimumSize()) {
+            return; // a minority side admits nobody
+        }
+        long now = clock.getAsLong();
+        RoomView v = map.executeOnKey(showId, new RoomProcessor(
+                new RoomCommand.Tick(now, availableSeats.applyAsInt(showId), seeds.nextLong())));
+        if (v == null) {
+            return;
+        }
+        if (!v.shuffled() && now >= v.opensAt()) {
+            v = shuffle(showId, v);
+        }
+        if (v.admittedUpTo() > recordedUpTo.getOrDefault(showId, 0L)) {
+            // at most one tick of admissions can be lost with the room; the fans they reached keep
+            // their places and are admitted again on the rebuilt room's first ticks
+            ledger.admitted(showId, v.admittedUpTo(), now);
+            recordedUpTo.put(showId, v.admittedUpTo());
+        }
+        cache.put(showId, new Cached(v, clock.getAsLong()));
+    }
+
+    /** Writes the sealed pre-queue's positions to the ledger, then lets fans see them. */
+    private RoomView shuffle(String showId, RoomView v) {
+        WaitingRoom room = map.get(showId);
+        if (room == null || !room.shuffleDue()) {
+            return v;
+        }
+        ledger.shuffled(showId, room.seed(), room.shuffledPreQueue());
+        RoomView applied = map.executeOnKey(showId, new RoomProcessor(new RoomCommand.Shuffle(room.seed())));
+        return applied == null ? v : applied;
+    }
+
+    private void requireQuorum() {
+        if (quorum != null && !quorum.hasMinimumSize()) {
+            throw new com.hazelcast.splitbrainprotection.SplitBrainProtectionException(
+                    "split brain protection: the grid is below its quorum of members; waiting rooms take no joins");
         }
     }
 
