@@ -25,6 +25,8 @@ import java.util.function.LongSupplier;
  */
 public final class PostgresRoomLedger implements RoomLedger, MapLoader<String, WaitingRoom> {
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(PostgresRoomLedger.class.getName());
+
     private final DataSource dataSource;
     private final LongSupplier clock;
 
@@ -187,8 +189,12 @@ public final class PostgresRoomLedger implements RoomLedger, MapLoader<String, W
                 }
             }
         }
-        return WaitingRoom.restore(showId, mode, opensAt, rate, seatsPerBuyer, passMillis, difficulty, preQueue, positions,
-                seed, admissions, clock.getAsLong());
+        WaitingRoom room = WaitingRoom.restore(showId, mode, opensAt, rate, seatsPerBuyer, passMillis, difficulty, preQueue,
+                positions, seed, admissions, clock.getAsLong());
+        LOG.info(() -> "rebuilt the waiting room of " + showId + " from PostgreSQL: " + positions.size() + " places, "
+                + preQueue.size() + " in the pre-queue, admitted up to "
+                + (admissions.isEmpty() ? 0 : admissions.getLast()[0]));
+        return room;
     }
 
     @Override

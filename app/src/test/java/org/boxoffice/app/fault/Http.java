@@ -78,6 +78,20 @@ final class Http implements AutoCloseable {
         return send(request(base, path, token, timeout).DELETE().build());
     }
 
+    /** Any method, with a JSON body or none, and extra headers as name, value pairs. */
+    Reply call(String method, URI base, String path, String token, String body, Duration timeout, String... headers)
+            throws IOException {
+        HttpRequest.Builder b = request(base, path, token, timeout).method(method,
+                body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            b.header("Content-Type", "application/json");
+        }
+        for (int i = 0; i < headers.length; i += 2) {
+            b.header(headers[i], headers[i + 1]);
+        }
+        return send(b.build());
+    }
+
     /** A call that must work (setup, verification): transport failures become unchecked. */
     Reply must(IoCall call) {
         try {

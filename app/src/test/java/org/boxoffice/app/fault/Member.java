@@ -184,6 +184,15 @@ final class Member {
         throw new AssertionError(name + " did not log '" + text + "' within " + timeout.toSeconds() + " s\n" + tail(60));
     }
 
+    /** Lines of the member's log that contain {@code text}. */
+    long logLines(String text) {
+        try {
+            return Files.readAllLines(log, StandardCharsets.ISO_8859_1).stream().filter(l -> l.contains(text)).count();
+        } catch (IOException e) {
+            return 0;
+        }
+    }
+
     /** Seconds since the process was started. */
     double age() {
         return (System.nanoTime() - startedAt) / 1e9;

@@ -271,6 +271,17 @@ public final class GridMember {
     public static HazelcastInstance start(GridSettings settings, Stores stores) {
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(config(settings, stores));
         storesOnOwnThreads(hz);
+        // A map with a loader answers its first operations on a member only once that member has
+        // finished the map's key-loading bookkeeping (Hazelcast retries them meanwhile, for seconds):
+        // do it now, before the member serves, rather than on a fan's first join.
+        hz.getMap(GridMaps.INVENTORY).size();
+        hz.getMap(GridMaps.ALLOWANCES).size();
+        if (stores.rooms() != null) {
+            hz.getMap(org.boxoffice.grid.room.WaitingRooms.MAP).size();
+        }
+        if (stores.spentChallenges() != null) {
+            hz.getMap(org.boxoffice.grid.limits.SpentChallenges.MAP).size();
+        }
         // After a split-brain merge, this member's copy of the inventory may be from the side that
         // lost; drop it so every block reloads from the referee on its next use.
         CatalogRefill catalogRefill = new CatalogRefill(hz, settings.backupCount());
