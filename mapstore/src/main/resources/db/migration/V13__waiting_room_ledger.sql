@@ -1,5 +1,5 @@
 -- The waiting rooms' ledger: what a room the grid loses (more members gone at once than it keeps
--- backups) is rebuilt from (see WaitingRoom.restore). The grid writes each row before anyone
+-- backups) is rebuilt from (see WaitingRooms and WaitingRoom.restore). The grid writes each row before anyone
 -- relies on it: a join before the fan is told its place, the shuffled pre-queue before any of its
 -- fans sees a position, an admission as the room's ticker makes it. Times are epoch milliseconds,
 -- as the grid holds them, so a rebuilt room signs the same passes.
@@ -34,7 +34,7 @@ CREATE TABLE waiting_room_admissions (
 );
 
 -- The door's challenges already used, until they would have expired anyway: a replay is refused
--- even after the grid lost the map's entry (SpentChallengeStore, write-through).
+-- even after the grid lost the map's entry (SpentChallengeStore: inserted when the grid first sees one).
 CREATE TABLE spent_challenges (
     nonce         text PRIMARY KEY,
     expires_at_ms bigint NOT NULL

@@ -64,6 +64,7 @@ import org.boxoffice.mapstore.PostgresCatalogRepository;
 import org.boxoffice.mapstore.PostgresIdempotencyReplies;
 import org.boxoffice.mapstore.PostgresInventoryRepository;
 import org.boxoffice.mapstore.PostgresRoomLedger;
+import org.boxoffice.mapstore.SpentChallengeStore;
 import org.boxoffice.mapstore.PostgresWaitlistRepository;
 
 import javax.sql.DataSource;
@@ -156,7 +157,7 @@ public final class Boxoffice implements AutoCloseable {
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
         PostgresRoomLedger roomLedger = new PostgresRoomLedger(dataSource, clock);
         this.hz = GridMember.start(settings.grid(),
-                GridStores.of(inventoryRepository, catalogRepository, waitlistRepository, roomLedger, dataSource, clock));
+                GridStores.of(inventoryRepository, catalogRepository, waitlistRepository));
         this.directory = new ShowDirectory(catalogRepository);
         this.inventory = new Inventory(hz);
         this.snapshots = new ShowSnapshots(inventory, clock, settings.snapshotEvery().toMillis());
@@ -184,7 +185,7 @@ public final class Boxoffice implements AutoCloseable {
         this.passTokens = new PassTokens(admission.passSecret(), clock);
         AppSettings.DoorSettings door = admission.door();
         this.challenges = new Challenges(door.challengeSecret(), door.challengeCost(), door.challengeTtl().toMillis(),
-                new SpentChallenges(hz), clock);
+                new SpentChallenges(hz, new SpentChallengeStore(dataSource, clock)), clock);
         this.gate = new AdmissionGate(rooms, passTokens, challenges, new VelocityLimits(hz, clock),
                 new AdmissionGate.Limits(admission.accountPerMinute(), new RateLimiter(admission.addressPerMinute(), clock),
                         door.accountPerMinute(), door.addressPerMinute(), door.trustForwarded(), door.issuePerSecond()),

@@ -11,15 +11,6 @@ public final class GridStores {
     private GridStores() {
     }
 
-    /** Stores over these repositories, with the waiting rooms and the spent challenges on {@code dataSource}. */
-    public static GridMember.Stores of(InventoryRepository inventory, CatalogRepository catalog, WaitlistRepository waitlist,
-                                       PostgresRoomLedger rooms, javax.sql.DataSource dataSource,
-                                       java.util.function.LongSupplier clock) {
-        return new GridMember.Stores(new InventoryMapStore(inventory), new AllowanceMapLoader(inventory),
-                new EventListingLoader(catalog), WaitlistQueueStore.factory(waitlist), rooms,
-                new SpentChallengeStore(dataSource, clock));
-    }
-
     /** Stores over these repositories (the PostgreSQL ones, or wrappers of them). */
     public static GridMember.Stores of(InventoryRepository inventory, CatalogRepository catalog, WaitlistRepository waitlist) {
         return new GridMember.Stores(new InventoryMapStore(inventory), new AllowanceMapLoader(inventory),

@@ -1,6 +1,5 @@
 package org.boxoffice.mapstore;
 
-import com.hazelcast.map.MapLoader;
 import org.boxoffice.grid.room.RoomLedger;
 import org.boxoffice.grid.room.RoomView;
 import org.boxoffice.grid.room.WaitingRoom;
@@ -11,19 +10,17 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * The waiting rooms' ledger on the referee (tables of V13), and the room map's loader: a room
- * the grid no longer has (first use after a cold start, or lost with more members than its
- * backups) is rebuilt from these rows with every acknowledged place. Shows without a room load
- * nothing; the members' room caches keep those misses to one per show and tick.
+ * The waiting rooms' ledger on the referee (tables of V13): a room the grid no longer has (after
+ * a cold start, or lost with more members than its backups) is rebuilt from these rows with every
+ * acknowledged place.
  */
-public final class PostgresRoomLedger implements RoomLedger, MapLoader<String, WaitingRoom> {
+public final class PostgresRoomLedger implements RoomLedger {
 
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(PostgresRoomLedger.class.getName());
 
@@ -191,27 +188,10 @@ public final class PostgresRoomLedger implements RoomLedger, MapLoader<String, W
         }
         WaitingRoom room = WaitingRoom.restore(showId, mode, opensAt, rate, seatsPerBuyer, passMillis, difficulty, preQueue,
                 positions, seed, admissions, clock.getAsLong());
-        LOG.info(() -> "rebuilt the waiting room of " + showId + " from PostgreSQL: " + positions.size() + " places, "
+        LOG.fine(() -> "read the waiting room of " + showId + " from PostgreSQL: " + positions.size() + " places, "
                 + preQueue.size() + " in the pre-queue, admitted up to "
                 + (admissions.isEmpty() ? 0 : admissions.getLast()[0]));
         return room;
-    }
-
-    @Override
-    public Map<String, WaitingRoom> loadAll(Collection<String> keys) {
-        Map<String, WaitingRoom> out = new HashMap<>();
-        for (String k : keys) {
-            WaitingRoom r = load(k);
-            if (r != null) {
-                out.put(k, r);
-            }
-        }
-        return out;
-    }
-
-    @Override
-    public Iterable<String> loadAllKeys() {
-        return null; // rooms load when first asked for
     }
 
     private interface Binder {

@@ -63,15 +63,7 @@ public final class GridMember {
      * @param waitlists  store of the waitlist queues, or null to keep them in memory only (grid tests of other parts)
      */
     public record Stores(MapStore<BlockKey, SeatBlock> inventory, MapLoader<AllowanceKey, AccountAllowance> allowances,
-                         MapLoader<String, EventListing> listings, QueueStoreFactory<WaitlistEntry> waitlists,
-                         MapLoader<String, org.boxoffice.grid.room.WaitingRoom> rooms,
-                         MapStore<String, Long> spentChallenges) {
-        /** Rooms and spent challenges in the grid only (grid tests of other parts). */
-        public Stores(MapStore<BlockKey, SeatBlock> inventory, MapLoader<AllowanceKey, AccountAllowance> allowances,
-                      MapLoader<String, EventListing> listings, QueueStoreFactory<WaitlistEntry> waitlists) {
-            this(inventory, allowances, listings, waitlists, null, null);
-        }
-
+                         MapLoader<String, EventListing> listings, QueueStoreFactory<WaitlistEntry> waitlists) {
         public Stores {
             java.util.Objects.requireNonNull(inventory, "inventory");
             java.util.Objects.requireNonNull(allowances, "allowances");
@@ -212,19 +204,12 @@ public final class GridMember {
                 .setMaxSizePolicy(MaxSizePolicy.PER_NODE)
                 .setSize(2_000_000);
 
-        // one mutable room per show, changed only by processors (no store: the rooms' ledger is
-        // written by WaitingRooms before a fan relies on it); a room the grid lost is rebuilt from
-        // the ledger by its loader. WaitingRooms checks the quorum itself.
-        MapConfig rooms = new MapConfig(org.boxoffice.grid.room.WaitingRooms.MAP)
+        // one mutable room per show, changed only by processors (no MapStore: see WaitingRoom); the
+        // rooms' ledger in PostgreSQL is written and read by WaitingRooms itself
+        config.addMapConfig(new MapConfig(org.boxoffice.grid.room.WaitingRooms.MAP)
                 .setInMemoryFormat(InMemoryFormat.OBJECT)
-                .setBackupCount(settings.backupCount());
-        if (stores.rooms() != null) {
-            rooms.setMapStoreConfig(new MapStoreConfig()
-                    .setEnabled(true)
-                    .setImplementation(stores.rooms())
-                    .setInitialLoadMode(MapStoreConfig.InitialLoadMode.LAZY));
-        }
-        config.addMapConfig(rooms);
+                .setBackupCount(settings.backupCount())
+                .setSplitBrainProtectionName(settings.quorum() > 1 ? GridMaps.QUORUM : null));
 
         // velocity limits: token buckets, one per limited key; nobody waits for their backup, and
         // a bucket idle for longer than it takes to refill is dropped (see VelocityLimits)
@@ -234,18 +219,10 @@ public final class GridMember {
                 .setAsyncBackupCount(Math.min(1, settings.backupCount()))
                 .setMaxIdleSeconds(org.boxoffice.grid.limits.VelocityLimits.IDLE_SECONDS));
 
-        // challenges already used: a replay must be refused even after members are lost, so backups
-        // and a write-through store the grid reads a nonce back from when it no longer holds it
-        MapConfig spent = new MapConfig(org.boxoffice.grid.limits.SpentChallenges.MAP)
-                .setBackupCount(settings.backupCount());
-        if (stores.spentChallenges() != null) {
-            spent.setMapStoreConfig(new MapStoreConfig()
-                    .setEnabled(true)
-                    .setImplementation(stores.spentChallenges())
-                    .setWriteDelaySeconds(0)
-                    .setInitialLoadMode(MapStoreConfig.InitialLoadMode.LAZY));
-        }
-        config.addMapConfig(spent);
+        // challenges already used: a replay must be refused even after a member is lost, so one
+        // backup (and, beyond the backups, SpentChallenges' ledger in PostgreSQL)
+        config.addMapConfig(new MapConfig(org.boxoffice.grid.limits.SpentChallenges.MAP)
+                .setBackupCount(settings.backupCount()));
 
         MapConfig events = new MapConfig(GridMaps.CATALOG_EVENTS).setBackupCount(settings.backupCount());
         events.setMapStoreConfig(new MapStoreConfig()
@@ -271,17 +248,6 @@ public final class GridMember {
     public static HazelcastInstance start(GridSettings settings, Stores stores) {
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(config(settings, stores));
         storesOnOwnThreads(hz);
-        // A map with a loader answers its first operations on a member only once that member has
-        // finished the map's key-loading bookkeeping (Hazelcast retries them meanwhile, for seconds):
-        // do it now, before the member serves, rather than on a fan's first join.
-        hz.getMap(GridMaps.INVENTORY).size();
-        hz.getMap(GridMaps.ALLOWANCES).size();
-        if (stores.rooms() != null) {
-            hz.getMap(org.boxoffice.grid.room.WaitingRooms.MAP).size();
-        }
-        if (stores.spentChallenges() != null) {
-            hz.getMap(org.boxoffice.grid.limits.SpentChallenges.MAP).size();
-        }
         // After a split-brain merge, this member's copy of the inventory may be from the side that
         // lost; drop it so every block reloads from the referee on its next use.
         CatalogRefill catalogRefill = new CatalogRefill(hz, settings.backupCount());

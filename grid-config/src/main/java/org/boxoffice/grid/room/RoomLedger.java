@@ -6,8 +6,8 @@ import java.util.List;
  * What the waiting rooms write to the durable referee, so a room the grid loses (more members
  * gone at once than it keeps backups) is rebuilt with every acknowledged place: the room's
  * settings, each join before the fan is told its place, the shuffled pre-queue before any fan
- * sees its position, and each admission as the ticker makes it. A room is then rebuilt by the
- * map's loader (see {@code WaitingRoom.restore}).
+ * sees its position, and each admission as the ticker makes it. {@link WaitingRooms} rebuilds a
+ * room it does not find from {@link #load} (see {@code WaitingRoom.restore}).
  */
 public interface RoomLedger {
 
@@ -28,6 +28,11 @@ public interface RoomLedger {
         @Override
         public void admitted(String showId, long upTo, long at) {
         }
+
+        @Override
+        public WaitingRoom load(String showId) {
+            return null;
+        }
     };
 
     /** The room's settings as configured. */
@@ -41,4 +46,7 @@ public interface RoomLedger {
 
     /** Every position up to {@code upTo} is admitted, the latest of them at {@code at}. Idempotent. */
     void admitted(String showId, long upTo, long at);
+
+    /** The room as the ledger has it, rebuilt; null if the show never had one. */
+    WaitingRoom load(String showId);
 }

@@ -36,6 +36,9 @@ public final class WaitingRooms implements AutoCloseable {
     private final RoomLedger ledger;
     /** Checked here, not on the map: map-level protection would also refuse the room loader's bookkeeping. */
     private final com.hazelcast.splitbrainprotection.SplitBrainProtection quorum;
+    /** Shows whose ledger had no room, until when this member does not ask again. */
+    private final Map<String, Long> noRoomUntil = new ConcurrentHashMap<>();
+    private static final long NO_ROOM_MILLIS = 5_000;
     /** The latest admission this member wrote to the ledger, per show it ticks. */
     private final Map<String, Long> recordedUpTo = new ConcurrentHashMap<>();
 
@@ -87,8 +90,7 @@ public final class WaitingRooms implements AutoCloseable {
      */
     public Optional<RoomView> join(String showId, String accountId) {
         requireQuorum();
-        RoomView v = map.executeOnKey(showId,
-                new RoomProcessor(new RoomCommand.Join(accountId, clock.getAsLong(), seeds.nextLong())));
+        RoomView v = onRoom(showId, new RoomCommand.Join(accountId, clock.getAsLong(), seeds.nextLong()));
         if (v != null) {
             ledger.joined(showId, accountId, v.position());
         }
@@ -97,7 +99,7 @@ public final class WaitingRooms implements AutoCloseable {
 
     /** The account's place, read on the room's partition. */
     public Optional<RoomView> lookup(String showId, String accountId) {
-        return Optional.ofNullable(map.executeOnKey(showId, new RoomProcessor(new RoomCommand.Read(accountId))));
+        return Optional.ofNullable(onRoom(showId, new RoomCommand.Read(accountId)));
     }
 
     /** The room's counters, from this member's cache (at most one tick old). */
@@ -105,7 +107,7 @@ public final class WaitingRooms implements AutoCloseable {
         long now = clock.getAsLong();
         Cached c = cache.get(showId);
         if (c == null || now - c.at() >= cacheMillis) {
-            RoomView v = map.executeOnKey(showId, new RoomProcessor(new RoomCommand.Read(null)));
+            RoomView v = onRoom(showId, new RoomCommand.Read(null));
             c = new Cached(v, now);
             cache.put(showId, c);
         }
@@ -119,7 +121,7 @@ public final class WaitingRooms implements AutoCloseable {
 
     /** An admitted buyer made a hold: one fewer outstanding pass. */
     public void converted(String showId) {
-        map.executeOnKey(showId, new RoomProcessor(new RoomCommand.Converted(clock.getAsLong())));
+        onRoom(showId, new RoomCommand.Converted(clock.getAsLong()));
     }
 
     /** Admits on every room this member owns; public for tests that drive time themselves. */
@@ -172,6 +174,37 @@ public final class WaitingRooms implements AutoCloseable {
         ledger.shuffled(showId, room.seed(), room.shuffledPreQueue());
         RoomView applied = map.executeOnKey(showId, new RoomProcessor(new RoomCommand.Shuffle(room.seed())));
         return applied == null ? v : applied;
+    }
+
+    /**
+     * Runs {@code command} on the show's room; a room the grid does not hold (lost with more
+     * members than its backups, or a cluster started cold) is first rebuilt from the ledger, if
+     * the ledger has it. Null if the show has no room.
+     */
+    private RoomView onRoom(String showId, RoomCommand command) {
+        RoomView v = map.executeOnKey(showId, new RoomProcessor(command));
+        if (v != null || !rebuild(showId)) {
+            return v;
+        }
+        return map.executeOnKey(showId, new RoomProcessor(command));
+    }
+
+    private boolean rebuild(String showId) {
+        long now = clock.getAsLong();
+        Long until = noRoomUntil.get(showId);
+        if (until != null && now < until) {
+            return false;
+        }
+        WaitingRoom room = ledger.load(showId);
+        if (room == null) {
+            noRoomUntil.put(showId, now + NO_ROOM_MILLIS);
+            return false;
+        }
+        noRoomUntil.remove(showId);
+        if (map.putIfAbsent(showId, room) == null) {
+            LOG.info(() -> "rebuilt the waiting room of " + showId + " from the ledger: " + room.view(null));
+        }
+        return true;
     }
 
     private void requireQuorum() {

@@ -3,10 +3,10 @@ package org.boxoffice.grid.room;
 import com.hazelcast.core.HazelcastInstance;
 import com.zaxxer.hikari.HikariDataSource;
 import org.boxoffice.grid.GridSettings;
+import org.boxoffice.grid.member.GridMember;
 import org.boxoffice.grid.InMemoryInventoryRepository;
 import org.boxoffice.grid.TestStores;
 import org.boxoffice.grid.limits.SpentChallenges;
-import org.boxoffice.grid.member.GridMember;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
 import org.boxoffice.mapstore.PostgresRoomLedger;
 import org.boxoffice.mapstore.SpentChallengeStore;
@@ -64,41 +64,42 @@ class RoomLossTest {
         String cluster = "rooms-" + UUID.randomUUID();
         int port = 19801 + (int) (Math.random() * 2000);
         List<String> all = List.of("127.0.0.1:" + port, "127.0.0.1:" + (port + 1), "127.0.0.1:" + (port + 2));
-        com.hazelcast.map.MapLoader<String, WaitingRoom> counting = new com.hazelcast.map.MapLoader<>() {
+        RoomLedger counting = new RoomLedger() {
             @Override
-            public WaitingRoom load(String key) {
-                WaitingRoom r = ledger.load(key);
+            public void configured(RoomView room) {
+                ledger.configured(room);
+            }
+
+            @Override
+            public void joined(String showId, String accountId, long position) {
+                ledger.joined(showId, accountId, position);
+            }
+
+            @Override
+            public void shuffled(String showId, long seed, List<String> inOrder) {
+                ledger.shuffled(showId, seed, inOrder);
+            }
+
+            @Override
+            public void admitted(String showId, long upTo, long at) {
+                ledger.admitted(showId, upTo, at);
+            }
+
+            @Override
+            public WaitingRoom load(String showId) {
+                WaitingRoom r = ledger.load(showId);
                 if (r != null) {
                     rebuilt.incrementAndGet();
                 }
                 return r;
             }
-
-            @Override
-            public Map<String, WaitingRoom> loadAll(java.util.Collection<String> keys) {
-                Map<String, WaitingRoom> out = new HashMap<>();
-                keys.forEach(k -> {
-                    WaitingRoom r = load(k);
-                    if (r != null) {
-                        out.put(k, r);
-                    }
-                });
-                return out;
-            }
-
-            @Override
-            public Iterable<String> loadAllKeys() {
-                return null;
-            }
         };
         InMemoryInventoryRepository inventory = new InMemoryInventoryRepository();
         for (int i = 0; i < 3; i++) {
-            GridMember.Stores base = TestStores.of(inventory);
             HazelcastInstance m = GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port + i, all, 1),
-                    new GridMember.Stores(base.inventory(), base.allowances(), base.listings(), null, counting,
-                            new SpentChallengeStore(db, clock::get)));
+                    TestStores.of(inventory));
             members.add(m);
-            rooms.add(new WaitingRooms(m, clock::get, show -> 1_000, HOUR, ledger));
+            rooms.add(new WaitingRooms(m, clock::get, show -> 1_000, HOUR, counting));
         }
         WaitingRooms via = rooms.get(0);
 
@@ -132,7 +133,7 @@ class RoomLossTest {
             }
             assertTrue(via.lookup(show, null).orElseThrow().admittedUpTo() > 0, show + " admitted nobody yet");
         }
-        SpentChallenges spent = new SpentChallenges(members.get(0));
+        SpentChallenges spent = new SpentChallenges(members.get(0), new SpentChallengeStore(db, clock::get));
         List<String> nonces = new ArrayList<>();
         for (int i = 0; i < 300; i++) {
             String nonce = "nonce-" + i;
@@ -162,7 +163,7 @@ class RoomLossTest {
             assertEquals(31, late, show + ": a fan joining after the loss comes after every earlier one");
         }
         assertTrue(rebuilt.get() > 0, "no room was lost with the two members: the test proved nothing");
-        SpentChallenges after = new SpentChallenges(survivor);
+        SpentChallenges after = new SpentChallenges(survivor, new SpentChallengeStore(db, clock::get));
         for (String nonce : nonces) {
             assertFalse(after.spend(nonce, clock.get() + 120_000, clock.get()), nonce + " was spent before the loss");
         }
