@@ -243,7 +243,7 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
             default -> throw new IllegalArgumentException("boxoffice.grid.join is 'tcp-ip' or 'kubernetes', not '" + joinMode + "'");
         };
         GridSettings grid = new GridSettings(
-                c.get("grid.cluster").asString().orElse("boxoffice"),
+                clusterName(c.get("grid.cluster").asString().orElse(""), db == null, dataDir),
                 c.get("grid.bind").asString().orElse("127.0.0.1"),
                 publicAddress.isBlank() ? null : publicAddress,
                 c.get("grid.port").asInt().orElse(5701),
@@ -294,5 +294,26 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
                 Duration.ofMillis(c.get("invariants.millis").asLong().orElse(30_000L)),
                 CheckoutSettings.from(c, root.get("server.port").asInt().orElse(8080)),
                 WaitlistSettings.from(c)).requireStartable();
+    }
+
+    /**
+     * The configured cluster name; unset, {@code boxoffice} with an external database, and with the
+     * embedded one a name of its own derived from its data folder, so two demo runs on one machine
+     * (other ports, other folders) are two systems, never one grid over two databases.
+     */
+    static String clusterName(String configured, boolean embeddedDatabase, Path dataDir) {
+        if (!configured.isBlank()) {
+            return configured.trim();
+        }
+        if (!embeddedDatabase) {
+            return "boxoffice";
+        }
+        try {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(dataDir.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return "boxoffice-demo-" + java.util.HexFormat.of().formatHex(digest, 0, 5);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

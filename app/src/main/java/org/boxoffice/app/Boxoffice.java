@@ -64,6 +64,7 @@ import org.boxoffice.mapstore.PostgresCatalogRepository;
 import org.boxoffice.mapstore.PostgresIdempotencyReplies;
 import org.boxoffice.mapstore.PostgresInventoryRepository;
 import org.boxoffice.mapstore.PostgresRoomLedger;
+import org.boxoffice.mapstore.RefereeIdentity;
 import org.boxoffice.mapstore.SpentChallengeStore;
 import org.boxoffice.mapstore.PostgresWaitlistRepository;
 
@@ -157,7 +158,7 @@ public final class Boxoffice implements AutoCloseable {
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
         PostgresRoomLedger roomLedger = new PostgresRoomLedger(dataSource, clock);
         this.hz = GridMember.start(settings.grid(),
-                GridStores.of(inventoryRepository, catalogRepository, waitlistRepository));
+                GridStores.of(inventoryRepository, catalogRepository, waitlistRepository), RefereeIdentity.of(dataSource));
         this.directory = new ShowDirectory(catalogRepository);
         this.inventory = new Inventory(hz);
         this.snapshots = new ShowSnapshots(inventory, clock, settings.snapshotEvery().toMillis());

@@ -9,6 +9,7 @@ import org.boxoffice.app.catalog.DemoCatalog;
 import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.mapstore.DataSources;
 import org.boxoffice.mapstore.DbSettings;
+import org.boxoffice.grid.member.RefereeMismatchException;
 import org.boxoffice.mapstore.EmbeddedDatabase;
 import org.boxoffice.mapstore.Migrations;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
@@ -62,7 +63,18 @@ public final class Main {
         if (settings.seedDemo()) {
             DemoCatalog.seedIfEmpty(new PostgresCatalogRepository(dataSource), settings.holds(), Instant.now());
         }
-        Boxoffice app = Boxoffice.start(settings, dataSource, System::currentTimeMillis);
+        Boxoffice app;
+        try {
+            app = Boxoffice.start(settings, dataSource, System::currentTimeMillis);
+        } catch (RefereeMismatchException e) {
+            LOG.severe(e.getMessage());
+            dataSource.close();
+            if (embedded != null) {
+                embedded.close();
+            }
+            System.exit(3);
+            return;
+        }
 
         if (rehearsalSeconds > 0) {
             app.rehearsalDue();

@@ -161,4 +161,18 @@ class DemoModeTest {
             assertTrue(e.getMessage().contains("boxoffice.rehearsal.seconds"), e.getMessage());
         }
     }
+
+    @Test
+    void twoDemoRunsWithTheirOwnDataFolders_areTwoClusters_andAConfiguredNameWins() {
+        String one = settings(Map.of("boxoffice.data.dir", "/tmp/boxoffice-a")).grid().clusterName();
+        String two = settings(Map.of("boxoffice.data.dir", "/tmp/boxoffice-b")).grid().clusterName();
+        assertTrue(one.startsWith("boxoffice-demo-"), one);
+        assertFalse(one.equals(two), "two data folders, two clusters: " + one);
+        assertEquals(one, settings(Map.of("boxoffice.data.dir", "/tmp/./boxoffice-a")).grid().clusterName(),
+                "one folder, however written: one cluster");
+        assertEquals("shop", settings(Map.of("boxoffice.data.dir", "/tmp/boxoffice-a", "boxoffice.grid.cluster", "shop"))
+                .grid().clusterName());
+        assertEquals("boxoffice", settings(Map.of("boxoffice.db.url", "jdbc:postgresql://db.internal/boxoffice"))
+                .grid().clusterName(), "an external database: the shared default, the referee check guards it");
+    }
 }

@@ -19,9 +19,9 @@ class MigrationsTest {
         try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
             int applied = Migrations.migrate(ds);
 
-            assertEquals(11, applied);
+            assertEquals(12, applied);
             assertEquals(List.of("booking_seats", "bookings", "events", "holds", "idempotency_replies",
-                    "payment_events", "payments",
+                    "payment_events", "payments", "referee",
                     "seat_events", "seat_transitions", "seats", "show_blocks", "show_sections", "shows", "spent_challenges",
                     "ticket_mail", "venues", "waiting_room_admissions", "waiting_room_places", "waiting_rooms",
                     "waitlist_entries", "waitlist_mail"), names(ds, """

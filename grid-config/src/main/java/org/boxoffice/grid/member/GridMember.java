@@ -44,6 +44,30 @@ public final class GridMember {
 
     /** The split-brain protection guarding seat writes and waiting-room positions. */
 
+    /** The member attribute naming the member's referee (see {@link #start(GridSettings, Stores, String)}). */
+    public static final String REFEREE_ATTRIBUTE = "boxoffice.referee";
+
+    private static void joinIfSameReferee(HazelcastInstance hz, GridSettings settings, String referee) {
+        String id = idOf(referee);
+        for (com.hazelcast.cluster.Member other : hz.getCluster().getMembers()) {
+            String theirs = other.getAttribute(REFEREE_ATTRIBUTE);
+            if (other.localMember() || theirs == null || idOf(theirs).equals(id)) {
+                continue;
+            }
+            hz.getLifecycleService().terminate(); // a lite member: it owns nothing to hand over
+            throw new RefereeMismatchException("this member's referee is " + referee + ", but member " + other.getAddress()
+                    + " of cluster '" + settings.clusterName() + "' writes to " + theirs + ". A member never joins a "
+                    + "grid whose referee is another database: give this service a cluster name of its own "
+                    + "(boxoffice.grid.cluster) or point it at the cluster's database.");
+        }
+        hz.getCluster().promoteLocalLiteMember();
+    }
+
+    private static String idOf(String referee) {
+        int space = referee.indexOf(' ');
+        return space < 0 ? referee : referee.substring(0, space);
+    }
+
     /** Hazelcast's executor for offloaded MapStore calls (5.2+), and how many threads it gets. */
     static final String MAP_STORE_EXECUTOR = "hz:map-store-offloadable";
     static final int STORES_IN_FLIGHT = 64;
@@ -246,7 +270,25 @@ public final class GridMember {
     }
 
     public static HazelcastInstance start(GridSettings settings, Stores stores) {
-        HazelcastInstance hz = Hazelcast.newHazelcastInstance(config(settings, stores));
+        return start(settings, stores, null);
+    }
+
+    /**
+     * Starts a member whose referee is {@code referee} (an identity such as {@code <uuid> (database
+     * ...)}; null: not checked). Such a member joins as a lite member, owning no partition, and
+     * compares its referee with every other member's; it becomes a data member only if none
+     * differs, and otherwise leaves and throws {@link RefereeMismatchException} naming both.
+     */
+    public static HazelcastInstance start(GridSettings settings, Stores stores, String referee) {
+        Config config = config(settings, stores);
+        if (referee != null) {
+            config.setLiteMember(true);
+            config.getMemberAttributeConfig().setAttribute(REFEREE_ATTRIBUTE, referee);
+        }
+        HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
+        if (referee != null) {
+            joinIfSameReferee(hz, settings, referee);
+        }
         storesOnOwnThreads(hz);
         // After a split-brain merge, this member's copy of the inventory may be from the side that
         // lost; drop it so every block reloads from the referee on its next use.
