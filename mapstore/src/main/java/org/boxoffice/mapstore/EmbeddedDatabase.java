@@ -245,7 +245,7 @@ public final class EmbeddedDatabase implements AutoCloseable {
     }
 
     /**
-     * A process that outlives this JVM by about a second: it waits for the JVM to die and then
+     * A process that outlives this JVM by about a second, however it dies: it waits for the JVM to die and then
      * stops the server with a fast shutdown, if the server is still the one on this directory
      * (its working directory; a recycled pid is left alone). Ends when {@link #close} destroys it.
      */
@@ -256,8 +256,16 @@ public final class EmbeddedDatabase implements AutoCloseable {
                 if [ -d /proc/self ] && [ "$(readlink "/proc/$2/cwd" 2>/dev/null)" != "$3" ]; then exit 0; fi
                 kill -INT "$2" 2>/dev/null
                 """;
-        return new ProcessBuilder("sh", "-c", script, "boxoffice-pg-watchdog",
-                Long.toString(ProcessHandle.current().pid()), Long.toString(postmaster), dir.toString())
+        List<String> command = new java.util.ArrayList<>();
+        // in a session of its own: a kill of the service's whole process group (a terminal's ^C, a CI
+        // runner's kill -9 -PGID) must not take the watchdog with it (pg_ctl already put the
+        // postmaster in a session of its own, so nothing else would stop it)
+        if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
+            command.add("/usr/bin/setsid");
+        }
+        command.addAll(List.of("sh", "-c", script, "boxoffice-pg-watchdog",
+                Long.toString(ProcessHandle.current().pid()), Long.toString(postmaster), dir.toString()));
+        return new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();

@@ -89,6 +89,45 @@ class EmbeddedDatabaseTest {
     }
 
     @Test
+    void theServer_endsWithItsJvm_whenTheWholeProcessGroupIsKilled() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setsid")), "needs setsid");
+        Path data = dir.resolve("postgres");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        // the owner leads a process group of its own, as a service started from a terminal or a CI step
+        Process owner = new ProcessBuilder("/usr/bin/setsid", java, "-cp", System.getProperty("java.class.path"),
+                KilledOwner.class.getName(), data.toString())
+                .redirectErrorStream(true).start();
+        long serverPid;
+        try (BufferedReader out = new BufferedReader(new InputStreamReader(owner.getInputStream()))) {
+            String line;
+            while ((line = out.readLine()) != null && !line.startsWith("READY")) {
+                // skip the child's log lines
+            }
+            assertTrue(line != null, "the owner JVM died before it was ready");
+            serverPid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+            long jvm = Long.parseLong(line.substring("READY".length()).trim());
+            String stat = Files.readString(Path.of("/proc", Long.toString(jvm), "stat"));
+            long group = Long.parseLong(stat.substring(stat.lastIndexOf(')') + 2).split(" ")[2]);
+            assertEquals(jvm, group, "the owner leads its own process group");
+            assertEquals(0, new ProcessBuilder("kill", "-s", "KILL", "--", "-" + group).inheritIO().start().waitFor(),
+                    "kill -9 -" + group);
+            owner.waitFor(30, TimeUnit.SECONDS);
+            ProcessHandle.of(jvm).ifPresent(p -> p.onExit().completeOnTimeout(p, 30, TimeUnit.SECONDS).join());
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (ProcessHandle.of(serverPid).map(ProcessHandle::isAlive).orElse(false) && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        assertFalse(ProcessHandle.of(serverPid).map(ProcessHandle::isAlive).orElse(false),
+                "PostgreSQL must be gone within 5 s of a kill of its service's whole process group; watchdogs: "
+                        + ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains(data.toString()))
+                        .map(p -> p.pid() + " " + p.info().commandLine().orElse("")).toList());
+        try (EmbeddedDatabase db = EmbeddedDatabase.start(data, 0)) {
+            assertEquals(List.of(new Venue("v-crash", "Campo Pequeno", "Lisbon")), venues(db));
+        }
+    }
+
+    @Test
     void theServer_isPrivate_passwordsOnly_noSocket_andTheServiceIsNoSuperuser() throws Exception {
         Path data = dir.resolve("postgres");
         try (EmbeddedDatabase db = EmbeddedDatabase.start(data, 0)) {
@@ -153,7 +192,7 @@ class EmbeddedDatabaseTest {
         public static void main(String[] args) throws InterruptedException {
             EmbeddedDatabase db = EmbeddedDatabase.start(Path.of(args[0]), 0);
             saveVenue(db, new Venue("v-crash", "Campo Pequeno", "Lisbon"));
-            System.out.println("READY");
+            System.out.println("READY " + ProcessHandle.current().pid());
             System.out.flush();
             Thread.sleep(TimeUnit.MINUTES.toMillis(5));
         }
