@@ -294,7 +294,7 @@ public final class Boxoffice implements AutoCloseable {
     }
 
     public org.boxoffice.app.holds.Rehearsal rehearse(java.net.URI base, Duration max) {
-        String tag = hz.getCluster().getLocalMember().getUuid().toString().substring(0, 8);
+        String tag = GridMaps.rehearsalTag(hz.getCluster().getLocalMember().getUuid());
         Inventory stage = new Inventory(hz, GridMaps.REHEARSAL_PREFIX + "inventory-" + tag);
         Allowances stageAllowances = new Allowances(hz, GridMaps.REHEARSAL_PREFIX + "allowances-" + tag);
         ShowSnapshots stageSnapshots = new ShowSnapshots(stage, clock, settings.snapshotEvery().toMillis());

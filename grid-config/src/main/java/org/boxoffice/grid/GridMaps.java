@@ -17,9 +17,23 @@ public final class GridMaps {
     /**
      * Prefix of the maps a starting member rehearses the hold path on before it reports ready: the
      * same processors and offloaded stores as {@link #INVENTORY} and {@link #ALLOWANCES}, no
-     * referee behind them, no backups; each member's pair is destroyed when its rehearsal ends.
+     * referee behind them, no backups; each member's pair is destroyed when its rehearsal ends, and
+     * the oldest member destroys those of members no longer in the cluster.
      */
     public static final String REHEARSAL_PREFIX = "rehearsal-";
+
+    /** The part of a member's rehearsal names that says whose they are: the start of its UUID. */
+    public static String rehearsalTag(java.util.UUID member) {
+        return member.toString().substring(0, 8);
+    }
+
+    /** The tag of a rehearsal map's name ({@code rehearsal-<kind>-<tag>}), or null for another name. */
+    public static String rehearsalTagOf(String name) {
+        if (!name.startsWith(REHEARSAL_PREFIX)) {
+            return null;
+        }
+        return name.substring(name.lastIndexOf('-') + 1);
+    }
     /** Cluster-unique ids for holds. */
     public static final String HOLD_IDS = "hold-ids";
 

@@ -44,6 +44,9 @@ public final class GridMember {
 
     /** The split-brain protection guarding seat writes and waiting-room positions. */
 
+    /** How often the oldest member destroys rehearsal maps of members that have left. */
+    static final long REHEARSAL_SWEEP_SECONDS = 30;
+
     /** The member attribute naming the member's referee (see {@link #start(GridSettings, Stores, String)}). */
     public static final String REFEREE_ATTRIBUTE = "boxoffice.referee";
 
@@ -293,6 +296,7 @@ public final class GridMember {
         // After a split-brain merge, this member's copy of the inventory may be from the side that
         // lost; drop it so every block reloads from the referee on its next use.
         CatalogRefill catalogRefill = new CatalogRefill(hz, settings.backupCount());
+        RehearsalSweeper rehearsals = new RehearsalSweeper(hz, REHEARSAL_SWEEP_SECONDS);
         hz.getPartitionService().addPartitionLostListener(catalogRefill);
         hz.getLifecycleService().addLifecycleListener(event -> {
             if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
@@ -300,6 +304,7 @@ public final class GridMember {
             }
             if (event.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
                 catalogRefill.close();
+                rehearsals.close();
             }
         });
         return hz;
