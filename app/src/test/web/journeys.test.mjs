@@ -480,3 +480,41 @@ journey(test, 'a declined card keeps the seats held; a card the bank confirms la
     && [...document.querySelectorAll('img.ticket__qr')].every(img => img.complete && img.naturalWidth > 100));
   assertNoErrors(fan);
 });
+
+journey(test, 'a hold whose connection is lost before the answer is sent again with the same Idempotency-Key and holds once', {timeout: 60_000}, async () => {
+  const fan = await newFan(browser, {account: fanName('lost-line')});
+  const {page} = fan;
+  const sent = [];
+  let firstBody;
+  let firstAnswer;
+  // the first hold reaches the service and runs there, but its connection dies before the answer arrives
+  // (a member killed mid-request); the page must send it again, and only with the same key
+  await page.route('**/v1/shows/*/holds', async route => {
+    sent.push(route.request().headers()['idempotency-key']);
+    if (sent.length === 1) {
+      firstBody = JSON.parse(route.request().postData());
+      firstAnswer = await (await route.fetch()).json();
+      await route.abort('connectionreset');
+    } else {
+      await route.continue();
+    }
+  });
+  await page.goto(`${BASE}/#/show/comedy-1`);
+  await mapReady(page);
+  await page.getByLabel('Seats', {exact: true}).selectOption('2');
+  await page.getByLabel('Where', {exact: true}).selectOption('CIRCLE');
+  await page.getByRole('button', {name: 'Find seats'}).click();
+  await page.waitForURL(/#\/hold\//);
+  await page.locator('#countdown').waitFor();
+  assert.equal(sent.length, 2, 'the lost request was sent once more');
+  assert.ok(sent[0], 'the hold carries an Idempotency-Key');
+  assert.equal(sent[1], sent[0], 'the resend carries the same key');
+  assert.ok(firstAnswer?.holdId, `the first request made a hold: ${JSON.stringify(firstAnswer)}`);
+  assert.equal(page.url().split('#/hold/')[1], String(firstAnswer.holdId), 'the page shows the hold the first request made');
+  const second = await call('POST', '/v1/shows/comedy-1/holds', {token: await token(fan.account),
+    body: firstBody, headers: {'Idempotency-Key': sent[0]}});
+  assert.equal(second.status, 201, JSON.stringify(second.body));
+  assert.equal(second.body.holdId, firstAnswer.holdId, 'the key answers the same hold: the seats were held once');
+  const errors = fan.errors.filter(e => !/ERR_CONNECTION_RESET|Failed to load resource/.test(e));
+  assert.deepEqual(errors, [], errors.join('\n'));
+});

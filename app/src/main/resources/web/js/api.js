@@ -107,17 +107,36 @@ export async function api(path, options = {}) {
   }
 }
 
+/** How long a request whose connection was lost waits before it is sent once more. */
+const RESEND_AFTER_MS = 500;
+
+function networkError() {
+  return new ApiError(0, {error: 'NETWORK', message: 'The service cannot be reached. Check your connection and try again.'});
+}
+
 async function request(path, {method = 'GET', body, token, headers = {}, signal, withResponse = false} = {}) {
   const h = {Accept: 'application/json', ...headers};
   if (body !== undefined) h['Content-Type'] = 'application/json';
   if (token) h.Authorization = `Bearer ${token}`;
   let response;
-  const sentAt = Date.now();
+  let sentAt = Date.now();
+  const send = () => fetch(path, {method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), signal});
   try {
-    response = await fetch(path, {method, headers: h, body: body === undefined ? undefined : JSON.stringify(body), signal});
+    response = await send();
   } catch (e) {
     if (e.name === 'AbortError') throw e;
-    throw new ApiError(0, {error: 'NETWORK', message: 'The service cannot be reached. Check your connection and try again.'});
+    // A connection lost before the answer (a member stopped or died mid-request): a read, or a change that
+    // carries an Idempotency-Key, is sent once more after half a second, when the load balancer has moved on;
+    // the key makes the service answer what the first one did if it had run.
+    if (!(method === 'GET' || method === 'HEAD' || h['Idempotency-Key'])) throw networkError();
+    await new Promise(resolve => setTimeout(resolve, RESEND_AFTER_MS));
+    try {
+      sentAt = Date.now();
+      response = await send();
+    } catch (again) {
+      if (again.name === 'AbortError') throw again;
+      throw networkError();
+    }
   }
   learnClock(response, sentAt, Date.now());
   const text = response.status === 204 ? '' : await response.text();

@@ -79,6 +79,11 @@ public final class BenchOptions {
     /** Seconds into the elastic stampede at which a member joins / one leaves; null: none. */
     Integer scaleUpAt;
     Integer scaleDownAt;
+    /** Seconds into the elastic stampede at which every member is restarted in turn / one is killed; null: none. */
+    Integer rollingRestartAt;
+    Integer killAt;
+    /** --members: each member in a CPU quota of this many cores (cgroup v1 cpu or v2 cpu.max); null: no quota. */
+    Double cpuQuota;
     /** The options given on the command line, by name: the stampede's defaults apply to the others. */
     final java.util.Set<String> given = new java.util.HashSet<>();
     /** The arguments as given, for the results file. */
@@ -177,6 +182,16 @@ public final class BenchOptions {
                 (o, v) -> o.scaleUpAt = intIn(v, "--scale-up-at", 1, 3600));
         option("--scale-down-at", "SECONDS", "--members: in that stampede, one member leaves gracefully at SECONDS",
                 (o, v) -> o.scaleDownAt = intIn(v, "--scale-down-at", 1, 3600));
+        option("--rolling-restart-at", "SECONDS", "--members: in that stampede, every member is restarted in turn from SECONDS,"
+                        + " highest first, as a StatefulSet rolls: out of the Service, the preStop sleep, SIGTERM, started again, ready,"
+                        + " then the next once the cluster is safe",
+                (o, v) -> o.rollingRestartAt = intIn(v, "--rolling-restart-at", 1, 3600));
+        option("--kill-at", "SECONDS", "--members: in that stampede, the oldest member is killed with SIGKILL at SECONDS and started"
+                        + " again at once, as a kubelet restarts a killed container",
+                (o, v) -> o.killAt = intIn(v, "--kill-at", 1, 3600));
+        option("--cpu-quota", "CORES", "--members: every member in a CPU quota of its own (a cgroup; needs root), the load"
+                        + " generator and PostgreSQL outside; with --sweep, the highest sustained rate of 1, 2, ... N members",
+                (o, v) -> o.cpuQuota = doubleIn(v, "--cpu-quota", 0.05, 64));
         option("--rehearsal", null, "--members: every member starts with its start-up rehearsal as shipped (20 s before it"
                 + " reports ready; off in every other run), so a member that joins mid-sale rehearses beside the serving ones",
                 (o, v) -> o.rehearsal = true);
@@ -216,8 +231,14 @@ public final class BenchOptions {
         if (o.stadium) {
             o.seats = 60_000;
         }
-        if ((o.scaleUpAt != null || o.scaleDownAt != null) && o.members == null) {
-            throw new UsageException("--scale-up-at and --scale-down-at belong to --members");
+        if ((o.scaleUpAt != null || o.scaleDownAt != null || o.rollingRestartAt != null || o.killAt != null
+                || o.cpuQuota != null) && o.members == null) {
+            throw new UsageException("--scale-up-at, --scale-down-at, --rolling-restart-at, --kill-at and --cpu-quota belong to"
+                    + " --members");
+        }
+        if ((o.rollingRestartAt != null || o.killAt != null) && o.members != null && o.members < 2) {
+            throw new UsageException("--rolling-restart-at and --kill-at need --members 2 or more (one member has nobody to serve"
+                    + " while it is away)");
         }
         if (o.rehearsal && o.members == null) {
             throw new UsageException("--rehearsal belongs to --members (--warm-start measures the rehearsal on one member)");
@@ -300,6 +321,18 @@ public final class BenchOptions {
             return n;
         } catch (IllegalArgumentException e) {
             throw new BadValue(name + " must be a whole number from " + min + " to " + max + ", not '" + v + "'");
+        }
+    }
+
+    private static double doubleIn(String v, String name, double min, double max) {
+        try {
+            double d = Double.parseDouble(v.trim());
+            if (!(d >= min && d <= max)) {
+                throw new NumberFormatException();
+            }
+            return d;
+        } catch (NumberFormatException e) {
+            throw new BadValue(name + " must be a number from " + min + " to " + max + ", not '" + v + "'");
         }
     }
 

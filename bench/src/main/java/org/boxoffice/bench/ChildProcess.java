@@ -84,6 +84,12 @@ final class ChildProcess implements AutoCloseable {
         }
     }
 
+    /** Kills the process at once (SIGKILL on Unix: no shutdown hook runs) and waits until it is gone. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
+    }
+
     /** A TCP port free right now on loopback. */
     static int freePort() {
         try (ServerSocket s = new ServerSocket(0)) {

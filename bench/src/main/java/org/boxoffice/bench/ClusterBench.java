@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import org.boxoffice.bench.check.RunChecker;
 import org.boxoffice.bench.check.ReferenceState;
 import org.boxoffice.bench.cluster.ClusterReport;
+import org.boxoffice.bench.cluster.CpuQuota;
 import org.boxoffice.bench.cluster.MemberHealth;
 import org.boxoffice.bench.cluster.ServiceProxy;
 import org.boxoffice.bench.http.BoxofficeApi;
@@ -14,6 +15,7 @@ import org.boxoffice.bench.load.LoadRun;
 import org.boxoffice.bench.load.OpenLoopRun;
 import org.boxoffice.bench.load.RunResult;
 import org.boxoffice.bench.load.ShowPlan;
+import org.boxoffice.bench.load.Sweep;
 import org.boxoffice.bench.load.Target;
 import org.boxoffice.bench.probe.CpuMeter;
 
@@ -78,18 +80,29 @@ final class ClusterBench {
 
     int run() throws Exception {
         Files.createDirectories(out);
+        CpuQuota quota;
+        try {
+            quota = o.cpuQuota == null ? null : CpuQuota.open(o.cpuQuota);
+        } catch (IllegalStateException e) {
+            System.err.println("bench: " + e.getMessage());
+            return 2;
+        }
         Path work = Files.createTempDirectory("boxoffice-cluster-bench-");
         List<ClusterReport.Steady> steady = new ArrayList<>();
+        List<ClusterReport.CurvePoint> curve = new ArrayList<>();
         ClusterReport.Elastic elastic = null;
         long violations = 0;
         try (Database db = Database.embedded(work.resolve("postgres"))) {
             FlashSaleBench.log("PostgreSQL (embedded) in " + work);
             List<String> tokens = null;
-            List<Integer> sizes = o.members == 1 ? List.of(1) : List.of(1, o.members);
+            boolean scaling = quota != null && o.sweep;
+            List<Integer> sizes = scaling ? java.util.stream.IntStream.rangeClosed(1, o.members).boxed().toList()
+                    : o.members == 1 ? List.of(1) : List.of(1, o.members);
+            boolean events = o.scaleUpAt != null || o.scaleDownAt != null || o.rollingRestartAt != null || o.killAt != null;
             for (int n : sizes) {
                 boolean last = n == sizes.getLast();
                 int max = last && o.scaleUpAt != null ? n + 1 : n;
-                try (Cluster cluster = new Cluster(n, max, db, work.resolve("cluster-" + n))) {
+                try (Cluster cluster = new Cluster(n, max, db, work.resolve("cluster-" + n), quota)) {
                     cluster.startAll();
                     BoxofficeApi api = new BoxofficeApi(ServiceLauncher.HOST, cluster.proxy.port());
                     String admin = api.adminToken();
@@ -100,19 +113,29 @@ final class ClusterBench {
                                 (System.nanoTime() - t0) / 1e9));
                     }
                     warmUp(cluster, api, admin, tokens);
+                    if (scaling) {
+                        curve.add(curvePoint(cluster, api, admin, tokens, db));
+                        continue;
+                    }
                     ClusterReport.Steady s = steady(cluster, api, admin, tokens, db);
                     steady.add(s);
                     violations += s.invariantViolations();
-                    if (last && (o.scaleUpAt != null || o.scaleDownAt != null)) {
+                    if (last && events) {
                         elastic = elastic(cluster, api, admin, tokens, db);
                         violations += elastic.invariantViolations();
                     }
                 }
+                if (quota != null) {
+                    FlashSaleBench.log("CPU quota throttling: " + quota.throttling());
+                }
             }
         } finally {
+            if (quota != null) {
+                quota.close();
+            }
             deleteRecursively(work);
         }
-        ClusterReport report = new ClusterReport(o.shownCommand(), settings(), steady, elastic);
+        ClusterReport report = new ClusterReport(o.shownCommand(), settings(), steady, elastic, curve);
         String summary = report.render();
         Files.writeString(out.resolve("summary.txt"), summary);
         HttpResponse.JSON.writerWithDefaultPrettyPrinter().writeValue(out.resolve("results.json").toFile(), report);
@@ -162,44 +185,105 @@ final class ClusterBench {
         Target show = newShow(cluster, api, admin, "elastic", o.seats);
         List<Buyer> crowd = Buyer.crowd(o.buyers(), o.seed + 1, show.plan(), tokens);
         db.checkpoint();
-        List<ClusterReport.Event> events = new ArrayList<>();
-        try (MemberHealth health = new MemberHealth()) {
-            cluster.members.forEach(mb -> health.watch(mb.name, mb.httpPort));
-            long[] start = new long[1];
-            Thread scaler = new Thread(() -> {
-                try {
-                    List<int[]> plan = new ArrayList<>();
-                    if (o.scaleUpAt != null) {
-                        plan.add(new int[]{o.scaleUpAt, 1});
-                    }
-                    if (o.scaleDownAt != null) {
-                        plan.add(new int[]{o.scaleDownAt, -1});
-                    }
-                    plan.sort(Comparator.comparingInt(p -> p[0]));
-                    for (int[] step : plan) {
-                        long at = start[0] + step[0] * 1_000_000_000L;
-                        long wait = at - System.nanoTime();
-                        if (wait > 0) {
-                            Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
-                        }
-                        events.add(step[1] > 0 ? cluster.join(health, start[0]) : cluster.leave(health, start[0]));
-                    }
-                } catch (Exception e) {
-                    FlashSaleBench.log("scaling failed: " + e);
-                    events.add(ClusterReport.Event.failed(e.toString()));
-                }
-            }, "scaler");
-            Measured m = measure(cluster, db, () -> {
-                start[0] = System.nanoTime();
-                scaler.start();
-                return new OpenLoopRun(show, crowd, openLoop(), null).run();
-            });
-            scaler.join();
-            long violations = invariants(db, show, m.run);
-            FlashSaleBench.log("elastic run: invariant violations " + violations);
-            return ClusterReport.Elastic.of(m.run, m.cpu, m.requests, events, health.samples(), start[0], violations);
+        List<ClusterReport.Event> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        long[] start = new long[1];
+        record Step(int at, String kind) {
         }
+        List<Step> plan = new ArrayList<>();
+        if (o.scaleUpAt != null) {
+            plan.add(new Step(o.scaleUpAt, "join"));
+        }
+        if (o.scaleDownAt != null) {
+            plan.add(new Step(o.scaleDownAt, "leave"));
+        }
+        if (o.rollingRestartAt != null) {
+            plan.add(new Step(o.rollingRestartAt, "roll"));
+        }
+        if (o.killAt != null) {
+            plan.add(new Step(o.killAt, "kill"));
+        }
+        plan.sort(Comparator.comparingInt(Step::at));
+        Thread scaler = new Thread(() -> {
+            try {
+                for (Step step : plan) {
+                    // a step whose time came while the previous one still ran goes at once
+                    long wait = start[0] + step.at() * 1_000_000_000L - System.nanoTime();
+                    if (wait > 0) {
+                        Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                    }
+                    switch (step.kind()) {
+                        case "join" -> events.add(cluster.join(start[0]));
+                        case "leave" -> events.add(cluster.leave(start[0]));
+                        case "roll" -> {
+                            for (Member m : List.copyOf(cluster.members).reversed()) {
+                                events.add(cluster.restart(m, start[0]));
+                            }
+                        }
+                        case "kill" -> events.add(cluster.kill(start[0]));
+                        default -> throw new IllegalStateException(step.kind());
+                    }
+                }
+            } catch (Exception e) {
+                FlashSaleBench.log("changing the cluster failed: " + e);
+                events.add(ClusterReport.Event.failed(e.toString()));
+            }
+        }, "scaler");
+        OpenLoopRun.Settings settings = openLoop();
+        // the fans' web app sends every hold with an Idempotency-Key, and sends it again once when its connection is lost
+        OpenLoopRun.Settings resending = new OpenLoopRun.Settings(settings.attemptsPerSecond(), settings.limit(),
+                settings.connections(), settings.retries(), settings.bestAvailableShare(), settings.readEvery(), settings.seed(), true);
+        Measured m = measure(cluster, db, () -> {
+            start[0] = System.nanoTime();
+            scaler.start();
+            return new OpenLoopRun(show, crowd, resending, null).run();
+        });
+        scaler.join();
+        double runSeconds = (System.nanoTime() - start[0]) / 1e9;
+        for (ClusterReport.Event e : events) {
+            if (e.failure() == null && e.settledAtSecond() > o.duration.toSeconds()) {
+                FlashSaleBench.log(String.format(Locale.ROOT, "note: %s of %s settled at %.0f s, after the stampede's %d s"
+                        + " (a longer --duration covers it)", e.kind(), e.member(), e.settledAtSecond(), o.duration.toSeconds()));
+            }
+        }
+        long violations = invariants(db, show, m.run);
+        FlashSaleBench.log(String.format(Locale.ROOT, "elastic run (%.0f s): invariant violations %d", runSeconds, violations));
+        return ClusterReport.Elastic.of(m.run, m.cpu, m.requests, events, cluster.health.samples(), start[0], violations);
     }
+
+    /**
+     * The highest rate {@code cluster} sustains (hold p99 under the sweep's budget, nearly every
+     * attempt answered), doubling and then bisecting as the one-member sweep does, each trial on a
+     * fresh show with the same crowd; the CPU of the members and of PostgreSQL over all trials.
+     */
+    private ClusterReport.CurvePoint curvePoint(Cluster cluster, BoxofficeApi api, String admin, List<String> tokens,
+                                                Database db) throws Exception {
+        int n = cluster.members.size();
+        var crowd = new java.util.concurrent.atomic.AtomicReference<List<Buyer>>();
+        var sweep = new java.util.concurrent.atomic.AtomicReference<Sweep.Result>();
+        Measured m = measure(cluster, db, () -> {
+            Sweep.Result r = Sweep.search(CURVE_START, BenchOptions.SWEEP_MAX, 2, BenchOptions.SWEEP_BUDGET_MS, rate -> {
+                Target show = newShow(cluster, api, admin, "sweep", o.seats);
+                if (crowd.get() == null) {
+                    crowd.set(Buyer.crowd(o.buyers(), o.seed, show.plan(), tokens));
+                }
+                Sweep.Step step = Sweep.Step.of(new OpenLoopRun(show, crowd.get(), new OpenLoopRun.Settings(rate, o.sweepStep,
+                        o.connections, o.retries, o.bestAvailable, o.readEvery, o.seed), null).run(), BenchOptions.SWEEP_BUDGET_MS);
+                FlashSaleBench.log(String.format(Locale.ROOT, "sweep %d member(s): offered %,.0f/s, answered %,.0f/s, hold p50 %.1f"
+                                + " ms p99 %.1f ms%s", n, step.offeredPerSecond(), step.achievedPerSecond(), step.holdP50Ms(),
+                        step.holdP99Ms(), step.sustained() ? "" : "  (not sustained)"));
+                return step;
+            });
+            sweep.set(r);
+            return null;
+        });
+        Sweep.Result r = sweep.get();
+        FlashSaleBench.log(String.format(Locale.ROOT, "sweep %d member(s) in %.2f cores each: highest sustained rate %s", n,
+                o.cpuQuota, r.bestRate() == null ? "none" : String.format(Locale.ROOT, "%,.0f/s", r.bestRate())));
+        return new ClusterReport.CurvePoint(n, o.cpuQuota, r.bestRate(), r.steps(), m.cpu);
+    }
+
+    /** The scaling curve's first rate: a member in a slice of a core sustains less than the one-member sweep's start. */
+    private static final double CURVE_START = 100;
 
     private record Measured(RunResult run, Map<String, Double> cpu, double proxyCpu, Map<String, Long> requests) {
     }
@@ -227,6 +311,9 @@ final class ClusterBench {
         CpuMeter.Sample before = meter.sample();
         RunResult run = body.run();
         CpuMeter.Sample after = meter.sample();
+        if (run == null) {
+            return new Measured(null, CpuMeter.between(before, after), 0, Map.of());
+        }
         double proxyCpu = (cluster.proxy.cpuNanos() - proxy0) / 1e9;
         Map<String, Long> requests = new LinkedHashMap<>();
         cluster.proxy.requests().forEach((k, v) -> requests.put(k, v - requests0.getOrDefault(k, 0L)));
@@ -282,7 +369,7 @@ final class ClusterBench {
 
     /** Members of one grid cluster of their own, and the Service stand-in in front of them. */
     private final class Cluster implements AutoCloseable {
-        final List<Member> members = new ArrayList<>();
+        final List<Member> members = new java.util.concurrent.CopyOnWriteArrayList<>();
         /** Every member ever started, for the CPU of a run in which one joins or leaves. */
         final List<Member> all = new java.util.concurrent.CopyOnWriteArrayList<>();
         final int size;
@@ -292,8 +379,22 @@ final class ClusterBench {
         final Path dir;
         final Database db;
         final ServiceProxy proxy = new ServiceProxy(ROTATE_AFTER);
+        /** Every member's readiness every 250 ms, which the Service stand-in follows. */
+        final MemberHealth health = new MemberHealth();
+        /** Members on their way out (endpoint removed as the pod terminates): the Service no longer follows their readiness. */
+        final java.util.Set<String> leaving = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        final CpuQuota quota;
+        private final Map<String, Integer> starts = new java.util.concurrent.ConcurrentHashMap<>();
 
-        Cluster(int size, int maxMembers, Database db, Path dir) {
+        Cluster(int size, int maxMembers, Database db, Path dir, CpuQuota quota) {
+            this.quota = quota;
+            health.follow(sample -> {
+                if (leaving.contains(sample.member())) {
+                    return;
+                }
+                members.stream().filter(mb -> mb.name.equals(sample.member())).findFirst()
+                        .ifPresent(mb -> proxy.follow(backend(mb), sample.ready()));
+            });
             this.size = size;
             this.quorum = size / 2 + 1;
             this.db = db;
@@ -319,12 +420,13 @@ final class ClusterBench {
             }
             MemberHealth.await(ports(members), s -> s.ready() && s.members() == size, READY_TIMEOUT_MS);
             members.forEach(m -> proxy.add(backend(m)));
+            members.forEach(m -> health.watch(m.name, m.httpPort));
             FlashSaleBench.log(String.format(Locale.ROOT, "%d member(s) ready after %.1f s (quorum %d, 1 backup)",
                     size, (System.nanoTime() - t0) / 1e9, quorum));
         }
 
-        /** Member N+1 joins while the sale runs; listed in the Service once it is ready. */
-        ClusterReport.Event join(MemberHealth health, long runStart) throws Exception {
+        /** Member N+1 joins while the sale runs; the Service lists it once its readiness says so. */
+        ClusterReport.Event join(long runStart) throws Exception {
             long t = System.nanoTime();
             int index = members.size();
             FlashSaleBench.log("scale-up: starting member " + (index + 1));
@@ -334,7 +436,6 @@ final class ClusterBench {
             Map<String, Integer> old = ports(members.subList(0, index));
             long joined = MemberHealth.await(old, s -> s.members() == target, READY_TIMEOUT_MS);
             long ready = MemberHealth.await(Map.of(m.name, m.httpPort), MemberHealth.Sample::ready, READY_TIMEOUT_MS);
-            proxy.add(backend(m));
             long allReady = MemberHealth.await(ports(members), s -> s.ready() && s.members() == target, READY_TIMEOUT_MS);
             FlashSaleBench.log(String.format(Locale.ROOT, "scale-up: member %d joined after %.1f s, ready after %.1f s,"
                     + " all %d ready after %.1f s", index + 1, (joined - t) / 1e9, (ready - t) / 1e9, target, (allReady - t) / 1e9));
@@ -346,10 +447,12 @@ final class ClusterBench {
          * The highest member leaves as a StatefulSet scale-down takes it: out of the Service,
          * the preStop sleep, then SIGTERM (the app stops HTTP and hands its partitions over).
          */
-        ClusterReport.Event leave(MemberHealth health, long runStart) throws Exception {
+        ClusterReport.Event leave(long runStart) throws Exception {
             long t = System.nanoTime();
             Member m = members.getLast();
             FlashSaleBench.log("scale-down: " + m.name + " out of the Service, SIGTERM in " + PRE_STOP.toSeconds() + " s");
+            leaving.add(m.name);
+            health.unwatch(m.name);
             proxy.remove(m.name);
             Thread.sleep(PRE_STOP.toMillis());
             long term = System.nanoTime();
@@ -365,7 +468,84 @@ final class ClusterBench {
                     seconds(allReady, term), PRE_STOP.toSeconds() * 1.0);
         }
 
+        /**
+         * One step of a rolling restart, as a StatefulSet takes a pod: out of the Service, the preStop
+         * sleep, SIGTERM (the member hands its partitions over and exits), then the same member
+         * (name, grid port, data folder) starts again and the Service lists it once it is ready; the
+         * step ends when every member is ready and the cluster is safe, so the next may go.
+         */
+        ClusterReport.Event restart(Member m, long runStart) throws Exception {
+            long t = System.nanoTime();
+            FlashSaleBench.log("rolling restart: " + m.name + " out of the Service, SIGTERM in " + PRE_STOP.toSeconds() + " s");
+            leaving.add(m.name);
+            health.unwatch(m.name);
+            proxy.remove(m.name);
+            Thread.sleep(PRE_STOP.toMillis());
+            long term = System.nanoTime();
+            m.process.close(LEAVE_SECONDS);
+            long exited = System.nanoTime();
+            Member again = relaunch(m);
+            leaving.remove(m.name);
+            health.watch(again.name, again.httpPort);
+            long ready = MemberHealth.await(Map.of(again.name, again.httpPort), MemberHealth.Sample::ready, READY_TIMEOUT_MS);
+            long settled = settle();
+            FlashSaleBench.log(String.format(Locale.ROOT, "rolling restart: %s exited %.1f s after SIGTERM, ready again %.1f s"
+                    + " after SIGTERM; all %d ready and the cluster safe %.1f s after SIGTERM", m.name, (exited - term) / 1e9,
+                    (ready - term) / 1e9, members.size(), (settled - term) / 1e9));
+            return new ClusterReport.Event("restart", m.name, seconds(t, runStart), null, seconds(ready, term),
+                    seconds(exited, term), seconds(settled, term), PRE_STOP.toSeconds() * 1.0);
+        }
+
+        /**
+         * The oldest member (the cluster's master) killed with SIGKILL: no graceful shutdown, its
+         * connections cut, its partitions served from their backups. The Service takes it out at its
+         * first failed readiness look; it starts again at once, as a kubelet restarts a killed
+         * container, and is listed once ready. Ends when every member is ready and the cluster safe.
+         */
+        ClusterReport.Event kill(long runStart) throws Exception {
+            Member m = members.getFirst();
+            FlashSaleBench.log("kill: SIGKILL to " + m.name + " (pid " + m.pid() + ")");
+            long t = System.nanoTime();
+            m.process.kill();
+            long gone = System.nanoTime();
+            Member again = relaunch(m);
+            health.watch(again.name, again.httpPort);
+            long ready = MemberHealth.await(Map.of(again.name, again.httpPort), MemberHealth.Sample::ready, READY_TIMEOUT_MS);
+            long settled = settle();
+            FlashSaleBench.log(String.format(Locale.ROOT, "kill: %s gone %.1f s after SIGKILL, ready again after %.1f s; all %d"
+                    + " ready and the cluster safe %.1f s after the kill", m.name, (gone - t) / 1e9, (ready - t) / 1e9,
+                    members.size(), (settled - t) / 1e9));
+            return new ClusterReport.Event("kill", m.name, seconds(t, runStart), null, seconds(ready, t), seconds(gone, t),
+                    seconds(settled, t), null);
+        }
+
+        /** Waits until every member is ready and sees all the others, and the cluster is safe. */
+        private long settle() throws InterruptedException {
+            int target = members.size();
+            MemberHealth.await(ports(members), s -> s.ready() && s.members() == target, READY_TIMEOUT_MS);
+            return MemberHealth.awaitSafe(members.getFirst().httpPort, READY_TIMEOUT_MS);
+        }
+
+        /** The same member started again in its place: name, grid port and data folder; a new HTTP port. */
+        private Member relaunch(Member old) throws Exception {
+            int run = starts.merge(old.name, 1, Integer::sum);
+            ServiceLauncher.Started s = start(old.index, old.name, "-run" + (run + 1));
+            Member m = new Member(old.name, old.index, s.process(), s.port());
+            members.set(members.indexOf(old), m);
+            all.add(m);
+            return m;
+        }
+
         private Member launch(int index) throws Exception {
+            String memberName = "member-" + (index + 1);
+            ServiceLauncher.Started s = start(index, memberName, "");
+            Member m = new Member(memberName, index, s.process(), s.port());
+            members.add(m);
+            all.add(m);
+            return m;
+        }
+
+        private ServiceLauncher.Started start(int index, String memberName, String logSuffix) throws Exception {
             Map<String, String> env = new LinkedHashMap<>();
             env.put("BOXOFFICE_GRID_CLUSTER", name);
             env.put("BOXOFFICE_GRID_PORT", Integer.toString(gridPorts.get(index)));
@@ -375,13 +555,9 @@ final class ClusterBench {
             if (o.rehearsal) {
                 env.put("BOXOFFICE_REHEARSAL_SECONDS", "20");
             }
-            String memberName = "member-" + (index + 1);
-            ServiceLauncher.Started s = ServiceLauncher.launch(o, db, dir.resolve(memberName), ServiceLauncher.aotCache(o),
-                    out.resolve(name + "-" + memberName + ".log"), env);
-            Member m = new Member(memberName, index, s.process(), s.port());
-            members.add(m);
-            all.add(m);
-            return m;
+            return ServiceLauncher.launch(o, db, dir.resolve(memberName), ServiceLauncher.aotCache(o),
+                    out.resolve(name + "-" + memberName + logSuffix + ".log"), env,
+                    command -> quota == null ? command : quota.wrap(name + "-" + memberName, command));
         }
 
         private void awaitLive(Member m) throws InterruptedException {
@@ -414,6 +590,7 @@ final class ClusterBench {
 
         @Override
         public void close() {
+            health.close();
             proxy.close();
             // the highest first, as a StatefulSet scales down; each hands its partitions to the rest
             for (Member m : members.reversed()) {

@@ -57,6 +57,15 @@ final class ServiceLauncher {
      */
     static Started launch(BenchOptions o, Database db, Path dataDir, List<String> extraJvmOptions, Path log,
                           Map<String, String> environment) throws Exception {
+        return launch(o, db, dataDir, extraJvmOptions, log, environment, c -> c);
+    }
+
+    /**
+     * Starts the service without waiting for it to be ready, its command wrapped (for example to
+     * run it in a CPU quota of its own).
+     */
+    static Started launch(BenchOptions o, Database db, Path dataDir, List<String> extraJvmOptions, Path log,
+                          Map<String, String> environment, Wrapper wrapper) throws Exception {
         int port = ChildProcess.freePort();
         Map<String, String> env = new LinkedHashMap<>();
         env.put("SERVER_PORT", Integer.toString(port));
@@ -102,8 +111,13 @@ final class ServiceLauncher {
         command.add(o.appJar.toAbsolutePath().toString());
         FlashSaleBench.log("starting the service (" + o.appJar + ") on port " + port
                 + (extraJvmOptions.isEmpty() ? "" : " with " + String.join(" ", extraJvmOptions)));
-        ChildProcess service = ChildProcess.start("service", command, env, log);
+        ChildProcess service = ChildProcess.start("service", wrapper.wrap(command), env, log);
         return new Started(service, new BoxofficeApi(HOST, port), port);
+    }
+
+    /** Turns the service's command into the one that is run. */
+    interface Wrapper {
+        List<String> wrap(List<String> command) throws java.io.IOException;
     }
 
     /** The service's AOT cache option, when the launcher passed one; a JDK without AOT support never gets one. */

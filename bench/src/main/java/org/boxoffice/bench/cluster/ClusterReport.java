@@ -2,6 +2,7 @@ package org.boxoffice.bench.cluster;
 
 import org.boxoffice.bench.load.RunResult;
 import org.boxoffice.bench.load.RunStats;
+import org.boxoffice.bench.load.Sweep;
 import org.boxoffice.bench.probe.CpuMeter;
 
 import java.util.ArrayList;
@@ -15,7 +16,8 @@ import java.util.Map;
  * the same run, per process and per member, the requests each member answered, and, when a
  * member joined or left mid-sale, the answers and readiness second by second through it.
  */
-public record ClusterReport(String command, Map<String, Object> settings, List<Steady> steady, Elastic elastic) {
+public record ClusterReport(String command, Map<String, Object> settings, List<Steady> steady, Elastic elastic,
+                            List<CurvePoint> curve) {
 
     public static final String GENERATOR = "load generator";
     public static final String MEMBERS = "members";
@@ -26,6 +28,17 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
     /** Targets of a join or a leave mid-sale. */
     public static final double P99_RATIO_TARGET = 3.0;
     public static final double READY_SECONDS_TARGET = 30;
+    /** Target of the scaling curve: the highest sustained rate of 3 quota-bound members over that of 1. */
+    public static final double CURVE_TARGET = 2.4;
+
+    /**
+     * One point of the scaling curve: {@code members} members, each in a CPU quota of {@code cores},
+     * and the highest offered rate they sustained (null: not even the first).
+     *
+     * @param cpuSeconds CPU over all the sweep's trials, per process group
+     */
+    public record CurvePoint(int members, double cores, Double bestRate, List<Sweep.Step> steps, Map<String, Double> cpuSeconds) {
+    }
 
     /**
      * One stampede on a cluster that does not change.
@@ -81,7 +94,14 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
         }
     }
 
-    /** A member joining ("join") or leaving ("leave") mid-sale; times in seconds. */
+    /**
+     * A change of the cluster mid-sale; times in seconds. {@code kind}: "join" (member N+1 starts),
+     * "leave" (the highest leaves gracefully), "restart" (one member of a rolling restart) or "kill"
+     * (SIGKILL, then started again). {@code exitedAfterSigterm}: for a kill, until the process was
+     * gone; {@code readyAfter}: for a restart, from SIGTERM, for a kill from the kill;
+     * {@code allReadyAfter}: until every member was ready (for a restart and a kill, and the cluster
+     * safe), from SIGTERM, the kill or the join.
+     */
     public record Event(String kind, String member, double atSecond, Double joinedAfter, Double readyAfter,
                         Double exitedAfterSigterm, Double allReadyAfter, Double preStopSeconds, String failure) {
 
@@ -101,8 +121,13 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
         }
     }
 
-    /** One second of the elastic run: answers, errors, hold p99 and how many members were ready. */
-    public record Second(int second, double attempts, double errors, double holdP99Ms, int membersReady, int membersWatched) {
+    /**
+     * One second of the elastic run: answers, errors (all, 5xx, connections lost at the client),
+     * hold p99 and how many members were ready (a member counts as ready in a second when every look
+     * at it in that second found it ready).
+     */
+    public record Second(int second, double attempts, double errors, double serverErrors, double transportErrors,
+                         double holdP99Ms, int membersReady, int membersWatched) {
     }
 
     public record Elastic(long attempts, double attemptsPerSecond, long durableHolds, Map<String, Long> errors,
@@ -127,7 +152,8 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                     }
                 }
                 int ready = (int) all.values().stream().filter(b -> b).count();
-                seconds.add(new Second(s + 1, p.attemptsPerSecond(), p.errorsPerSecond(), p.holdP99Ms(), ready, all.size()));
+                seconds.add(new Second(s + 1, p.attemptsPerSecond(), p.errorsPerSecond(), p.serverErrorsPerSecond(),
+                        p.transportErrorsPerSecond(), p.holdP99Ms(), ready, all.size()));
             }
             // the steady p99: the median second outside every event's window, the first two seconds left out
             List<Double> outside = seconds.stream().filter(s -> s.second() > 2 && events.stream()
@@ -138,14 +164,21 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
             List<EventOutcome> outcomes = new ArrayList<>();
             for (Event e : events) {
                 if (e.failure() != null) {
-                    outcomes.add(new EventOutcome(e, 0, 0, 0));
+                    outcomes.add(new EventOutcome(e, 0, 0, 0, 0, 0, -1, -1));
                     continue;
                 }
                 double end = e.settledAtSecond() + 1;
                 List<Second> window = seconds.stream().filter(s -> s.second() > e.atSecond() && s.second() - 1 <= end).toList();
                 double worst = window.stream().mapToDouble(Second::holdP99Ms).max().orElse(0);
                 double errors = window.stream().mapToDouble(Second::errors).sum();
-                outcomes.add(new EventOutcome(e, worst, steady > 0 ? worst / steady : 0, Math.round(errors)));
+                double server = window.stream().mapToDouble(Second::serverErrors).sum();
+                double transport = window.stream().mapToDouble(Second::transportErrors).sum();
+                int fewest = window.stream().mapToInt(Second::membersReady).min().orElse(-1);
+                // the size before the event: the second before it (a join adds one, the others keep or lose one)
+                int before = seconds.stream().filter(s -> s.second() <= Math.max(1, (int) Math.floor(e.atSecond())))
+                        .reduce((a, b) -> b).map(Second::membersWatched).orElse(-1);
+                outcomes.add(new EventOutcome(e, worst, steady > 0 ? worst / steady : 0, Math.round(errors), Math.round(server),
+                        Math.round(transport), fewest, before));
             }
             double noneReady = seconds.stream().filter(s -> s.membersWatched() > 0 && s.membersReady() == 0).count();
             return new Elastic(run.attempts(), run.attemptsPerSecond(), run.successes(), run.errors(), ClusterReport.serverErrors(run),
@@ -154,10 +187,17 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
     }
 
     /**
-     * @param worstHoldP99Ms the highest per-second hold p99 from the event until a second after the cluster settled
-     * @param errorsInWindow errors of any kind (5xx, transport) in that window
+     * @param worstHoldP99Ms  the highest per-second hold p99 from the event until a second after the cluster settled
+     * @param errorsInWindow  errors of any kind in that window (5xx, lost connections, resent holds)
+     * @param fewestReady     the fewest members ready in any second of the window (target: at least membersBefore - 1)
+     * @param membersBefore   members watched in the second the event began
      */
-    public record EventOutcome(Event event, double worstHoldP99Ms, double p99Ratio, long errorsInWindow) {
+    public record EventOutcome(Event event, double worstHoldP99Ms, double p99Ratio, long errorsInWindow, long serverErrorsInWindow,
+                               long transportErrorsInWindow, int fewestReady, int membersBefore) {
+
+        public boolean readyMet() {
+            return fewestReady >= membersBefore - 1;
+        }
     }
 
     static long serverErrors(RunResult run) {
@@ -215,25 +255,58 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                     b.append("  FAILED: ").append(ev.failure()).append('\n');
                     continue;
                 }
-                double settle = ev.kind().equals("join") ? ev.allReadyAfter() : ev.preStopSeconds() + ev.allReadyAfter();
+                double settle = (ev.preStopSeconds() == null ? 0 : ev.preStopSeconds()) + ev.allReadyAfter();
+                String what = switch (ev.kind()) {
+                    case "join" -> String.format(Locale.ROOT, "joined after %.1f s, ready after %.1f s", ev.joinedAfter(),
+                            ev.readyAfter());
+                    case "leave" -> String.format(Locale.ROOT, "SIGTERM %.0f s later (preStop), exited %.1f s after it",
+                            ev.preStopSeconds(), ev.exitedAfterSigterm());
+                    case "restart" -> String.format(Locale.ROOT, "SIGTERM %.0f s later (preStop), exited %.1f s after it,"
+                            + " ready again %.1f s after it", ev.preStopSeconds(), ev.exitedAfterSigterm(), ev.readyAfter());
+                    case "kill" -> String.format(Locale.ROOT, "SIGKILL, gone after %.1f s, started again at once, ready"
+                            + " %.1f s after the kill", ev.exitedAfterSigterm(), ev.readyAfter());
+                    default -> ev.kind();
+                };
                 b.append(String.format(Locale.ROOT, "  %s %s at %.1f s: %s; balanced and all ready %.1f s after the event"
-                                + " (target <= %.0f s: %s); worst second's hold p99 %.1f ms = %.1fx steady (target <= %.0fx: %s);"
-                                + " errors in the window %d%n",
-                        ev.kind(), ev.member(), ev.atSecond(),
-                        ev.kind().equals("join") ? String.format(Locale.ROOT, "joined after %.1f s, ready after %.1f s",
-                                ev.joinedAfter(), ev.readyAfter())
-                                : String.format(Locale.ROOT, "SIGTERM %.0f s later (preStop), exited %.1f s after it",
-                                ev.preStopSeconds(), ev.exitedAfterSigterm()),
+                                + " (target <= %.0f s: %s); fewest members ready in a second %d of %d before (target >= N-1: %s);"
+                                + " worst second's hold p99 %.1f ms = %.1fx steady (target <= %.0fx: %s); in the window 5xx %d,"
+                                + " connections lost at the client %d (target 0: %s), errors of any kind %d%n",
+                        ev.kind(), ev.member(), ev.atSecond(), what,
                         settle, READY_SECONDS_TARGET, settle <= READY_SECONDS_TARGET ? "met" : "MISSED",
+                        out.fewestReady(), out.membersBefore(), out.readyMet() ? "met" : "MISSED",
                         out.worstHoldP99Ms(), out.p99Ratio(), P99_RATIO_TARGET, out.p99Ratio() <= P99_RATIO_TARGET ? "met" : "MISSED",
-                        out.errorsInWindow()));
+                        out.serverErrorsInWindow(), out.transportErrorsInWindow(),
+                        out.serverErrorsInWindow() + out.transportErrorsInWindow() == 0 ? "met" : "MISSED", out.errorsInWindow()));
             }
-            b.append("  second: attempts/s, errors/s, hold p99 ms, members ready/watched\n");
+            b.append("  second: attempts/s, 5xx/s, connections lost/s, other errors/s, hold p99 ms, members ready/watched\n");
             for (Second s : e.seconds()) {
-                b.append(String.format(Locale.ROOT, "  %3d: %6.0f %5.0f %8.1f  %d/%d%n", s.second(), s.attempts(), s.errors(),
+                b.append(String.format(Locale.ROOT, "  %3d: %6.0f %5.0f %5.0f %5.0f %8.1f  %d/%d%n", s.second(), s.attempts(),
+                        s.serverErrors(), s.transportErrors(), s.errors() - s.serverErrors() - s.transportErrors(),
                         s.holdP99Ms(), s.membersReady(), s.membersWatched()));
             }
             b.append("  requests per member: ").append(e.requests()).append('\n');
+        }
+        if (curve != null && !curve.isEmpty()) {
+            b.append(String.format(Locale.ROOT, "%nScaling curve: each member in a CPU quota of %.2f cores (load generator and"
+                    + " PostgreSQL outside)%n", curve.getFirst().cores()));
+            Double one = curve.getFirst().bestRate();
+            for (CurvePoint p : curve) {
+                double members = p.cpuSeconds().getOrDefault(MEMBERS, 0.0);
+                double wall = Math.max(1e-9, p.cpuSeconds().getOrDefault("wall", 1.0));
+                b.append(String.format(Locale.ROOT, "  %d member(s): highest sustained rate %s%s; members used %.2f of their %.2f"
+                                + " cores on average over the sweep, PostgreSQL %.2f%n", p.members(),
+                        p.bestRate() == null ? "none" : String.format(Locale.ROOT, "%,.0f/s", p.bestRate()),
+                        one == null || p.bestRate() == null ? "" : String.format(Locale.ROOT, " (%.2fx one member)", p.bestRate() / one),
+                        members / wall, p.members() * p.cores(), p.cpuSeconds().getOrDefault(POSTGRESQL, 0.0) / wall));
+            }
+            CurvePoint last = curve.getLast();
+            if (curve.size() >= 3 && one != null && curve.get(2).bestRate() != null) {
+                double ratio = curve.get(2).bestRate() / one;
+                b.append(String.format(Locale.ROOT, "  3 members / 1 member: %.2fx (target >= %.1fx: %s)%n", ratio, CURVE_TARGET,
+                        ratio >= CURVE_TARGET ? "met" : "MISSED"));
+            } else if (last.members() > 1 && one != null && last.bestRate() != null) {
+                b.append(String.format(Locale.ROOT, "  %d members / 1 member: %.2fx%n", last.members(), last.bestRate() / one));
+            }
         }
         return b.toString();
     }

@@ -12,17 +12,23 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 /**
- * The members' readiness ({@code /observe/health/ready}) every half second, on a thread of its
- * own: what a Kubernetes Service would act on. A member is ready when it runs, the cluster is safe
- * (no partition migrating, every backup in place), PostgreSQL answers and the catalog is loaded.
+ * The members' readiness ({@code /observe/health/ready}) every {@value #PERIOD_MILLIS} ms, on a
+ * thread of its own: what a Kubernetes Service acts on, as kube-proxy follows a Service's endpoints.
+ * A member is ready when it serves now: it runs with its quorum, PostgreSQL answers, the catalog is
+ * loaded and its start-up rehearsal (if any) is done. Whether the next member may go is another
+ * question ({@code /observe/health/safe}, {@link #safe}).
+ *
+ * <p>A follower ({@link #follow}) hears every look as it is taken: the bench's Service stand-in
+ * lists a member while its last look found it ready and takes it out at the first look that did not.
  */
 public final class MemberHealth implements AutoCloseable {
 
     /** One look at one member; {@code members} is the cluster size it sees (-1: no answer). */
-    public record Sample(long atNanos, String member, boolean ready, boolean clusterSafe, int members) {
+    public record Sample(long atNanos, String member, boolean ready, int members) {
     }
 
-    private static final long PERIOD_MILLIS = 500;
+    static final long PERIOD_MILLIS = 250;
+    private final List<java.util.function.Consumer<Sample>> followers = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private final Map<String, Integer> watched = new ConcurrentHashMap<>();
     private final List<Sample> samples = new ArrayList<>();
@@ -33,6 +39,11 @@ public final class MemberHealth implements AutoCloseable {
         thread = new Thread(this::loop, "member-health");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    /** Hears every look from now on, on the watching thread. */
+    public void follow(java.util.function.Consumer<Sample> follower) {
+        followers.add(follower);
     }
 
     public void watch(String member, int httpPort) {
@@ -57,11 +68,35 @@ public final class MemberHealth implements AutoCloseable {
                     data = check.path("data");
                 }
             }
-            return new Sample(System.nanoTime(), member, r.status() == 200,
-                    data != null && data.path("clusterSafe").asBoolean(), data == null ? -1 : data.path("members").asInt(-1));
+            return new Sample(System.nanoTime(), member, r.status() == 200, data == null ? -1 : data.path("members").asInt(-1));
         } catch (IOException | RuntimeException e) {
-            return new Sample(System.nanoTime(), member, false, false, -1);
+            return new Sample(System.nanoTime(), member, false, -1);
         }
+    }
+
+    /** Whether the member says the next member may go ({@code /observe/health/safe}: nothing migrating, backups in sync). */
+    public static boolean safe(int port) {
+        try (HttpConnection c = new HttpConnection("127.0.0.1", port)) {
+            return c.get("/observe/health/safe", null).status() == 200;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Waits until one member says the cluster is safe; the wait's end in nanoTime.
+     *
+     * @throws IllegalStateException after {@code timeoutMillis}
+     */
+    public static long awaitSafe(int port, long timeoutMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + timeoutMillis * 1_000_000;
+        while (System.nanoTime() < deadline) {
+            if (safe(port)) {
+                return System.nanoTime();
+            }
+            Thread.sleep(100);
+        }
+        throw new IllegalStateException("the cluster was not safe within " + timeoutMillis + " ms");
     }
 
     /**
@@ -94,9 +129,13 @@ public final class MemberHealth implements AutoCloseable {
         while (running) {
             for (Map.Entry<String, Integer> m : Map.copyOf(watched).entrySet()) {
                 Sample s = ask(m.getKey(), m.getValue());
+                if (!watched.containsKey(m.getKey())) {
+                    continue; // unwatched while it was asked: a member on its way out
+                }
                 synchronized (this) {
                     samples.add(s);
                 }
+                followers.forEach(f -> f.accept(s));
             }
             try {
                 Thread.sleep(PERIOD_MILLIS);

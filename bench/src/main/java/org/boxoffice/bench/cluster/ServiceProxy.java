@@ -79,11 +79,26 @@ public final class ServiceProxy implements AutoCloseable {
         return server.socket().getLocalPort();
     }
 
-    /** Lists a member: new connections may go to it from now on. */
+    /** Lists a member (once; listing a listed member changes nothing): new connections may go to it from now on. */
     public void add(Backend backend) {
         requests.computeIfAbsent(backend.name(), k -> new LongAdder());
         connections.computeIfAbsent(backend.name(), k -> new LongAdder());
-        command(() -> listed.add(backend));
+        command(() -> {
+            listed.removeIf(b -> b.name().equals(backend.name()));
+            listed.add(backend);
+        });
+    }
+
+    /**
+     * Follows a member's readiness as kube-proxy follows a Service's endpoints: listed while ready,
+     * taken out (its connections end after their next request) while not.
+     */
+    public void follow(Backend backend, boolean ready) {
+        if (ready) {
+            add(backend);
+        } else {
+            remove(backend.name());
+        }
     }
 
     /** Takes a member out: no new connections, and each of its connections ends after its next request. */

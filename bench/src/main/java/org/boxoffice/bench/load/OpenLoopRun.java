@@ -55,6 +55,12 @@ public final class OpenLoopRun {
     private static final long SAMPLE_NANOS = 1_000_000_000L;
     private static final JsonFactory JSON = new JsonFactory();
     private static final long ROOM_POLL_NANOS = 100_000_000L;
+    /**
+     * How long the fan's web app waits before it sends a hold again after a lost connection: long
+     * enough for a load balancer to have taken a dead member out (the bench's follows readiness every
+     * 250 ms).
+     */
+    static final long RESEND_AFTER_NANOS = 500_000_000L;
     /** After the schedule ends, answers still outstanding are waited for this long. */
     private static final long DRAIN_NANOS = 10_000_000_000L;
 
@@ -62,9 +68,19 @@ public final class OpenLoopRun {
      * @param attemptsPerSecond offered hold attempts a second
      * @param retries           further attempts per fan after a 409 (each fan tries at most 1 + retries times)
      * @param readEvery         one seat-map read arrives per this many hold attempts (0: none)
+     * @param resendLost        every hold carries an {@code Idempotency-Key}, as the fan's web app sends, and a hold
+     *                          whose connection is lost before its answer (a member killed, a connection refused) is
+     *                          sent once more with the same key half a second later, as the web app does; the first loss is counted apart
+     *                          ({@link RunResult#errors()} key {@code "transport-resent"}), only a second one as a
+     *                          transport error
      */
     public record Settings(double attemptsPerSecond, Duration limit, int connections, int retries,
-                           double bestAvailableShare, int readEvery, long seed) {
+                           double bestAvailableShare, int readEvery, long seed, boolean resendLost) {
+
+        public Settings(double attemptsPerSecond, Duration limit, int connections, int retries,
+                        double bestAvailableShare, int readEvery, long seed) {
+            this(attemptsPerSecond, limit, connections, retries, bestAvailableShare, readEvery, seed, false);
+        }
     }
 
     private static final int HOLD = 0;
@@ -79,6 +95,10 @@ public final class OpenLoopRun {
         final long intended;
         Turn turn;
         long maxPassAtSend;
+        /** A hold's bytes, kept while it may be sent again after a lost connection. */
+        byte[] bytes;
+        boolean resent;
+        long resendAt;
 
         Req(int kind, long intended) {
             this.kind = kind;
@@ -117,6 +137,8 @@ public final class OpenLoopRun {
     private final int[] noGroupFree = new int[11];
     private final ArrayDeque<Req> backlog = new ArrayDeque<>();
     private final ArrayDeque<Req> control = new ArrayDeque<>();
+    /** Holds whose connection was lost, in the order they are due to be sent again. */
+    private final ArrayDeque<Req> resends = new ArrayDeque<>();
     private final List<AckedHold> acked = new ArrayList<>();
     private NioHttpClient client;
     private int nextNew;
@@ -212,9 +234,12 @@ public final class OpenLoopRun {
                         nextRoomPoll += ROOM_POLL_NANOS;
                     }
                 }
+                while (!resends.isEmpty() && resends.peek().resendAt <= now) {
+                    control.add(resends.poll());
+                }
                 maxBacklog = Math.max(maxBacklog, backlog.size());
                 dispatch(now);
-                if (stoppedAt >= 0 && ((backlog.isEmpty() && control.isEmpty() && client.inFlight() == 0)
+                if (stoppedAt >= 0 && ((backlog.isEmpty() && control.isEmpty() && resends.isEmpty() && client.inFlight() == 0)
                         || now - stoppedAt > DRAIN_NANOS)) {
                     break;
                 }
@@ -225,10 +250,13 @@ public final class OpenLoopRun {
                 if (stoppedAt < 0 && room != null) {
                     wake = Math.min(wake, nextRoomPoll);
                 }
+                if (!resends.isEmpty()) {
+                    wake = Math.min(wake, resends.peek().resendAt);
+                }
                 client.poll(wake - System.nanoTime());
             }
             long end = System.nanoTime();
-            long unanswered = backlog.size() + client.inFlight();
+            long unanswered = backlog.size() + client.inFlight() + resends.size();
             double elapsed = (end - startNanos) / 1e9;
             stats.sample(elapsed);
             double generatorCpu = (threads.getCurrentThreadCpuTime() - cpu0) / 1e9;
@@ -259,7 +287,14 @@ public final class OpenLoopRun {
         while (client.hasIdle() && !(control.isEmpty() && backlog.isEmpty())) {
             Req r = control.isEmpty() ? backlog.poll() : control.poll();
             switch (r.kind) {
-                case HOLD -> sendHold(r, now);
+                case HOLD -> {
+                    if (r.resent) {
+                        requests++;
+                        client.send(r.bytes, r, false);
+                    } else {
+                        sendHold(r, now);
+                    }
+                }
                 case READ -> send(r, client.request("GET", target.availabilityPath(), null, map.etag(), null, null), now);
                 case SUMMARY -> send(r, client.request("GET", "/v1/shows/" + target.showId() + "/queue/summary", null, null,
                         null, null), now);
@@ -312,7 +347,16 @@ public final class OpenLoopRun {
         if (t.holdPrefix == null) {
             t.holdPrefix = client.prefix("POST", target.holdsPath(), t.buyer.token());
         }
-        send(r, client.request(t.holdPrefix, null, pass == null ? null : "Queue-Pass: " + pass, body), now);
+        String extra = pass == null ? null : "Queue-Pass: " + pass;
+        if (settings.resendLost()) {
+            String key = "Idempotency-Key: " + target.showId() + "-" + t.buyer.accountId() + "-" + t.attempts;
+            extra = extra == null ? key : extra + "\r\n" + key;
+        }
+        byte[] bytes = client.request(t.holdPrefix, null, extra, body);
+        if (settings.resendLost()) {
+            r.bytes = bytes;
+        }
+        send(r, bytes, now);
     }
 
     /** A fan still waiting in the room tries to hold without a pass: the system must refuse it. */
@@ -426,6 +470,14 @@ public final class OpenLoopRun {
     }
 
     private void failedReq(Req r, long at) {
+        if (r.kind == HOLD && r.bytes != null && !r.resent) {
+            // the fan's app sends it again with the same key; the wait counts from the first send
+            r.resent = true;
+            stats.error("transport-resent");
+            r.resendAt = at + RESEND_AFTER_NANOS;
+            resends.add(r);
+            return;
+        }
         stats.error("transport");
         if (r.kind == HOLD) {
             holdsInFlight--;

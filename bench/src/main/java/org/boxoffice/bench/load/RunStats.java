@@ -35,6 +35,10 @@ public final class RunStats {
     final LongAdder releaseCount = new LongAdder();
     final LongAdder seatsReleased = new LongAdder();
     private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
+    private final LongAdder serverErrors = new LongAdder();
+    private final LongAdder transportErrors = new LongAdder();
+    /** Hold requests whose connection was lost and that the fan sent again (with the same Idempotency-Key). */
+    final LongAdder lostAndResent = new LongAdder();
 
     private final Histogram totalHolds = new Histogram(DIGITS);
     private final Histogram totalSuccessful = new Histogram(DIGITS);
@@ -46,6 +50,8 @@ public final class RunStats {
     private long lastConflicts;
     private long lastErrors;
     private long lastReads;
+    private long lastServerErrors;
+    private long lastTransportErrors;
     private double lastAt;
 
     /**
@@ -55,12 +61,17 @@ public final class RunStats {
      */
     public record TimelinePoint(double t, double attemptsPerSecond, double holdsPerSecond, double conflictsPerSecond,
                                 double errorsPerSecond, double readsPerSecond, double holdP50Ms, double holdP99Ms,
-                                double readP99Ms) {
+                                double readP99Ms, double serverErrorsPerSecond, double transportErrorsPerSecond) {
     }
 
     /** Counts an error by kind: an HTTP status ({@code "503"}) or {@code "transport"}. */
     void error(String kind) {
         errors.computeIfAbsent(kind, k -> new LongAdder()).increment();
+        if (kind.equals("transport")) {
+            transportErrors.increment();
+        } else if (kind.length() == 3 && kind.charAt(0) == '5') {
+            serverErrors.increment();
+        }
     }
 
     /** Takes the interval since the last sample into the totals and the timeline. Called by one thread. */
@@ -82,9 +93,13 @@ public final class RunStats {
         long c = conflicts.sum();
         long e = errorCount();
         long rd = readCount.sum();
+        long se = serverErrors.sum();
+        long te = transportErrors.sum();
         timeline.add(new TimelinePoint(now, (a - lastAttempts) / span, (s - lastSuccesses) / span,
                 (c - lastConflicts) / span, (e - lastErrors) / span, (rd - lastReads) / span,
-                ms(h, 50), ms(h, 99), ms(r, 99)));
+                ms(h, 50), ms(h, 99), ms(r, 99), (se - lastServerErrors) / span, (te - lastTransportErrors) / span));
+        lastServerErrors = se;
+        lastTransportErrors = te;
         lastAttempts = a;
         lastSuccesses = s;
         lastConflicts = c;

@@ -40,7 +40,7 @@ class PhaseCostTest {
         Latency none = new Latency(0, 0, 0, 0, 0, 0, 0);
         List<RunStats.TimelinePoint> timeline = new ArrayList<>();
         for (int t = 1; t <= 10; t++) {
-            timeline.add(new RunStats.TimelinePoint(t, 100, 0, 100, 0, 20, 1, 2, 1));
+            timeline.add(new RunStats.TimelinePoint(t, 100, 0, 100, 0, 20, 1, 2, 1, 0, 0));
         }
         RunResult.OpenLoop open = new RunResult.OpenLoop(100, 1_000, 100, 10, 0, 0, 0, none, 1_200, 0.1, 0, null, START);
         return new RunResult("s", "show", 100, 8, 400, 10, sellOut != null, sellOut, false, 1_000, 40, 100, 900, 0,

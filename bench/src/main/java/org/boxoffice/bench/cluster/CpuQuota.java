@@ -1,0 +1,145 @@
+package org.boxoffice.bench.cluster;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A CPU quota of its own for each member: a group in the cgroup v1 {@code cpu} controller with
+ * {@code cpu.cfs_quota_us} set, or in cgroup v2 with {@code cpu.max}, so that several members on one
+ * machine each get a slice of a core, as pods with CPU limits do, and a scaling curve means
+ * something on a machine with fewer cores than members. The load generator and PostgreSQL stay
+ * outside every group.
+ *
+ * <p>A member enters its group before its JVM starts: the command runs under {@code sh}, which
+ * writes its own pid into the group and then {@code exec}s the JVM, so every thread the JVM ever
+ * starts is inside. {@link #close()} removes every group it made (a group can only be removed once
+ * its processes have left it, so close after the members have stopped).
+ */
+public final class CpuQuota implements AutoCloseable {
+
+    private static final long PERIOD_MICROS = 100_000;
+
+    private final Path root;
+    private final boolean v2;
+    private final double cores;
+    private final String prefix;
+    private final List<Path> made = new ArrayList<>();
+
+    private CpuQuota(Path root, boolean v2, double cores) {
+        this.root = root;
+        this.v2 = v2;
+        this.cores = cores;
+        byte[] id = new byte[3];
+        new SecureRandom().nextBytes(id);
+        this.prefix = "boxoffice-bench-" + HexFormat.of().formatHex(id) + "-";
+    }
+
+    /**
+     * The cgroup hierarchy this machine lets the bench write.
+     *
+     * @throws IllegalStateException saying why, when neither a writable v1 {@code cpu} controller nor a
+     *                               writable v2 hierarchy with the {@code cpu} controller is mounted
+     */
+    public static CpuQuota open(double cores) {
+        Path v1 = Path.of("/sys/fs/cgroup/cpu");
+        if (Files.isRegularFile(v1.resolve("cpu.cfs_quota_us"))) {
+            if (!Files.isWritable(v1)) {
+                throw new IllegalStateException("--cpu-quota: the cgroup v1 cpu controller at " + v1 + " is not writable by this"
+                        + " user (run the bench as root, or without --cpu-quota)");
+            }
+            return new CpuQuota(v1, false, cores);
+        }
+        Path v2 = Path.of("/sys/fs/cgroup");
+        try {
+            if (Files.isRegularFile(v2.resolve("cgroup.controllers"))
+                    && Files.readString(v2.resolve("cgroup.controllers")).contains("cpu")) {
+                if (!Files.isWritable(v2)) {
+                    throw new IllegalStateException("--cpu-quota: the cgroup v2 hierarchy at " + v2 + " is not writable by this"
+                            + " user (run the bench as root, or without --cpu-quota)");
+                }
+                if (!Files.readString(v2.resolve("cgroup.subtree_control")).contains("cpu")) {
+                    Files.writeString(v2.resolve("cgroup.subtree_control"), "+cpu");
+                }
+                return new CpuQuota(v2, true, cores);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("--cpu-quota: cannot use the cgroup v2 hierarchy at " + v2 + ": " + e.getMessage());
+        }
+        throw new IllegalStateException("--cpu-quota: no cgroup cpu controller found (neither /sys/fs/cgroup/cpu nor cgroup v2"
+                + " with cpu): this machine cannot give each member a quota of its own");
+    }
+
+    public double cores() {
+        return cores;
+    }
+
+    /**
+     * A new group with the quota, for one member; the command that starts {@code command} inside it.
+     *
+     * @throws IOException if the group cannot be made or its quota not set
+     */
+    public List<String> wrap(String member, List<String> command) throws IOException {
+        Path group = root.resolve(prefix + member);
+        if (!made.contains(group)) {
+            // a member started again (a rolling restart, a kill) goes back into its own group
+            Files.createDirectory(group);
+            made.add(group);
+        }
+        long quota = Math.round(cores * PERIOD_MICROS);
+        if (v2) {
+            Files.writeString(group.resolve("cpu.max"), quota + " " + PERIOD_MICROS);
+        } else {
+            Files.writeString(group.resolve("cpu.cfs_period_us"), Long.toString(PERIOD_MICROS));
+            Files.writeString(group.resolve("cpu.cfs_quota_us"), Long.toString(quota));
+        }
+        List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c", "echo $$ > '" + group.resolve("cgroup.procs")
+                + "' && exec \"$@\"", "sh"));
+        wrapped.addAll(command);
+        return wrapped;
+    }
+
+    /** How often each group's processes were held back by the quota, and for how long: "group: n periods throttled". */
+    public String throttling() {
+        StringBuilder b = new StringBuilder();
+        for (Path g : made) {
+            try {
+                String stat = Files.readString(g.resolve("cpu.stat")).replace('\n', ' ').trim();
+                b.append(String.format(Locale.ROOT, "%s: %s; ", g.getFileName(), stat));
+            } catch (IOException e) {
+                // a group already gone
+            }
+        }
+        return b.toString();
+    }
+
+    /** Removes every group this made; their processes must have exited. */
+    @Override
+    public void close() {
+        for (Path g : made.reversed()) {
+            for (int i = 0; i < 50; i++) {
+                try {
+                    Files.deleteIfExists(g);
+                    break;
+                } catch (IOException e) {
+                    // a process still leaving the group: try again shortly
+                    try {
+                        Thread.sleep(100);
+                    } catch (InterruptedException ie) {
+                        Thread.currentThread().interrupt();
+                        return;
+                    }
+                }
+            }
+            if (Files.exists(g)) {
+                System.err.println("bench: could not remove cgroup " + g + " (remove it with rmdir once its processes are gone)");
+            }
+        }
+        made.clear();
+    }
+}
