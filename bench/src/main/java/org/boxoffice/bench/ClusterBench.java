@@ -18,6 +18,7 @@ import org.boxoffice.bench.load.ShowPlan;
 import org.boxoffice.bench.load.Sweep;
 import org.boxoffice.bench.load.Target;
 import org.boxoffice.bench.probe.CpuMeter;
+import org.boxoffice.bench.probe.JfrProfile;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -113,6 +114,7 @@ final class ClusterBench {
                                 (System.nanoTime() - t0) / 1e9));
                     }
                     warmUp(cluster, api, admin, tokens);
+                    settle(cluster, quota);
                     if (scaling) {
                         curve.add(curvePoint(cluster, api, admin, tokens, db));
                         continue;
@@ -124,9 +126,6 @@ final class ClusterBench {
                         elastic = elastic(cluster, api, admin, tokens, db);
                         violations += elastic.invariantViolations();
                     }
-                }
-                if (quota != null) {
-                    FlashSaleBench.log("CPU quota throttling: " + quota.throttling());
                 }
             }
         } finally {
@@ -169,7 +168,15 @@ final class ClusterBench {
             Thread.sleep(IDLE.toMillis());
             return null;
         });
+        if (o.profile) {
+            for (Member mb : cluster.members) {
+                JfrProfile.start(jcmd(), mb.pid());
+            }
+        }
         Measured m = measure(cluster, db, () -> new OpenLoopRun(show, crowd, openLoop(), null).run());
+        if (o.profile) {
+            profiles(cluster);
+        }
         long violations = invariants(db, show, m.run);
         ClusterReport.Steady s = ClusterReport.Steady.of(cluster.members.size(), cluster.quorum, m.run, m.cpu, m.proxyCpu,
                 m.requests, idle.cpu, violations);
@@ -178,6 +185,32 @@ final class ClusterBench {
                 cluster.members.size(), m.run.attempts(), m.run.attemptsPerSecond(), s.systemMicrosPerAttempt(),
                 s.machineMicrosPerAttempt(), violations));
         return s;
+    }
+
+    /**
+     * --profile: each member's Flight Recorder profile of the steady run, written beside the results
+     * and summed up in the log: where the samples fall by component and the hottest methods with
+     * their callees, so the price of distribution can be read per component at 1 and N members.
+     */
+    private void profiles(Cluster cluster) throws Exception {
+        for (Member mb : cluster.members) {
+            Path file = out.resolve("profile-" + cluster.members.size() + "-members-" + mb.name + ".jfr");
+            JfrProfile.dumpAndStop(jcmd(), mb.pid(), file);
+            JfrProfile.Summary p = JfrProfile.summarize(file);
+            StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "profile of %s (%d members), %,d samples; by component:",
+                    mb.name, cluster.members.size(), p.samples()));
+            p.byComponent().stream().limit(8).forEach(h -> b.append(String.format(Locale.ROOT, " %s %.0f%%;", h.name(),
+                    h.share() * 100)));
+            b.append(" inclusive:");
+            p.inclusive().stream().limit(12).forEach(h -> b.append(String.format(Locale.ROOT, "%n    %5.1f%% %s", h.share() * 100,
+                    h.name())));
+            FlashSaleBench.log(b.toString());
+        }
+    }
+
+    private Path jcmd() {
+        Path sibling = o.java.toAbsolutePath().resolveSibling("jcmd");
+        return Files.isExecutable(sibling) ? sibling : Path.of("jcmd");
     }
 
     private ClusterReport.Elastic elastic(Cluster cluster, BoxofficeApi api, String admin, List<String> tokens, Database db)
@@ -277,10 +310,43 @@ final class ClusterBench {
             return null;
         });
         Sweep.Result r = sweep.get();
+        FlashSaleBench.log("CPU quota throttling since each member started: " + cluster.quota.throttling(cluster.name));
         FlashSaleBench.log(String.format(Locale.ROOT, "sweep %d member(s) in %.2f cores each: highest sustained rate %s", n,
                 o.cpuQuota, r.bestRate() == null ? "none" : String.format(Locale.ROOT, "%,.0f/s", r.bestRate())));
         return new ClusterReport.CurvePoint(n, o.cpuQuota, r.bestRate(), r.steps(), m.cpu);
     }
+
+    /**
+     * After the warm-up, before anything is measured: waits until the members, with no load, spend
+     * less than {@value #SETTLED_CORES} of a core each (a tenth of their quota under
+     * {@code --cpu-quota}), at most {@value #SETTLE_MAX_SECONDS} s. The JIT compiler works off what
+     * the warm-up gave it long after the warm-up ends, the more so the more members share the
+     * cores; measured before it is done, a cluster's CPU per attempt is mostly compilation. So every
+     * size is measured equally warm.
+     */
+    private void settle(Cluster cluster, CpuQuota quota) throws InterruptedException {
+        Map<String, Supplier<List<ProcessHandle>>> groups = Map.of(ClusterReport.MEMBERS,
+                () -> cluster.members.stream().flatMap(mb -> ProcessHandle.of(mb.pid()).stream()).toList());
+        CpuMeter meter = new CpuMeter(groups);
+        double limit = (quota == null ? SETTLED_CORES : 0.1 * quota.cores()) * cluster.members.size();
+        long t0 = System.nanoTime();
+        double busy = Double.NaN;
+        while (System.nanoTime() - t0 < SETTLE_MAX_SECONDS * 1_000_000_000L) {
+            CpuMeter.Sample a = meter.sample();
+            Thread.sleep(3_000);
+            Map<String, Double> cpu = CpuMeter.between(a, meter.sample());
+            busy = cpu.getOrDefault(ClusterReport.MEMBERS, 0.0) / cpu.getOrDefault("wall", 3.0);
+            if (busy < limit) {
+                break;
+            }
+        }
+        FlashSaleBench.log(String.format(Locale.ROOT, "%d member(s) settled after the warm-up in %.0f s (%.2f cores busy without"
+                + " load, limit %.2f)", cluster.members.size(), (System.nanoTime() - t0) / 1e9, busy, limit));
+    }
+
+    private static final int SETTLE_MAX_SECONDS = 180;
+    /** A member counts as settled below this many cores without load: the idle target of a member. */
+    private static final double SETTLED_CORES = 0.05;
 
     /** The scaling curve's first rate: a member in a slice of a core sustains less than the one-member sweep's start. */
     private static final double CURVE_START = 100;

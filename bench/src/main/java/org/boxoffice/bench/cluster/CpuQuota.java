@@ -29,7 +29,9 @@ public final class CpuQuota implements AutoCloseable {
     private final boolean v2;
     private final double cores;
     private final String prefix;
-    private final List<Path> made = new ArrayList<>();
+    private final List<Path> made = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** A bench stopped early (Ctrl-C) still leaves no group behind: it kills what is left in them and removes them. */
+    private final Thread onExit = new Thread(this::abandon, "cpu-quota-cleanup");
 
     private CpuQuota(Path root, boolean v2, double cores) {
         this.root = root;
@@ -38,6 +40,23 @@ public final class CpuQuota implements AutoCloseable {
         byte[] id = new byte[3];
         new SecureRandom().nextBytes(id);
         this.prefix = "boxoffice-bench-" + HexFormat.of().formatHex(id) + "-";
+        Runtime.getRuntime().addShutdownHook(onExit);
+    }
+
+    /** On the way out of a bench stopped early: every process still in a group is killed, then the groups go. */
+    private void abandon() {
+        for (Path g : made) {
+            try {
+                for (String pid : Files.readAllLines(g.resolve("cgroup.procs"))) {
+                    if (!pid.isBlank()) {
+                        ProcessHandle.of(Long.parseLong(pid.trim())).ifPresent(ProcessHandle::destroyForcibly);
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // gone already
+            }
+        }
+        remove();
     }
 
     /**
@@ -104,10 +123,16 @@ public final class CpuQuota implements AutoCloseable {
         return wrapped;
     }
 
-    /** How often each group's processes were held back by the quota, and for how long: "group: n periods throttled". */
-    public String throttling() {
+    /**
+     * How often the processes of the groups whose name contains {@code part} were held back by the
+     * quota, and for how long: each group's {@code cpu.stat} (periods, throttled periods, throttled time).
+     */
+    public String throttling(String part) {
         StringBuilder b = new StringBuilder();
         for (Path g : made) {
+            if (!g.getFileName().toString().contains(part)) {
+                continue;
+            }
             try {
                 String stat = Files.readString(g.resolve("cpu.stat")).replace('\n', ' ').trim();
                 b.append(String.format(Locale.ROOT, "%s: %s; ", g.getFileName(), stat));
@@ -121,6 +146,15 @@ public final class CpuQuota implements AutoCloseable {
     /** Removes every group this made; their processes must have exited. */
     @Override
     public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(onExit);
+        } catch (IllegalStateException e) {
+            // shutting down already: the hook does it
+        }
+        remove();
+    }
+
+    private void remove() {
         for (Path g : made.reversed()) {
             for (int i = 0; i < 50; i++) {
                 try {

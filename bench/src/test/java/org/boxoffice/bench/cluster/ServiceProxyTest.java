@@ -66,6 +66,35 @@ class ServiceProxyTest {
     }
 
     @Test
+    void followingReadiness_listsAMemberWhileItIsReady_andTakesItOutWhileItIsNot() throws Exception {
+        Map<String, java.util.concurrent.atomic.AtomicBoolean> ready = Map.of("a", new java.util.concurrent.atomic.AtomicBoolean(true),
+                "b", new java.util.concurrent.atomic.AtomicBoolean(false));
+        try (ServiceProxy proxy = new ServiceProxy(3); MemberHealth health = new MemberHealth()) {
+            Map<String, ServiceProxy.Backend> backends = Map.of("a", backend("a", ready.get("a")), "b", backend("b", ready.get("b")));
+            health.follow(sample -> proxy.follow(backends.get(sample.member()), sample.ready()));
+            backends.values().forEach(b -> health.watch(b.name(), b.port()));
+            Thread.sleep(3 * MemberHealth.PERIOD_MILLIS);
+            send(proxy, 60);
+            assertEquals(60, answers.stream().filter("a"::equals).count(), "b is not ready: " + answers);
+
+            ready.get("b").set(true);
+            Thread.sleep(3 * MemberHealth.PERIOD_MILLIS);
+            answers.clear();
+            send(proxy, 200);
+            assertTrue(answers.contains("b"), "b is listed once ready: " + answers.stream().distinct().toList());
+
+            ready.get("a").set(false);
+            Thread.sleep(3 * MemberHealth.PERIOD_MILLIS);
+            // each connection to a ends after its next request
+            send(proxy, 2 * CONNECTIONS);
+            answers.clear();
+            send(proxy, 100);
+            assertEquals(100, answers.stream().filter("b"::equals).count(), "a is not ready: " + answers.stream().distinct().toList());
+            assertEquals(List.of(), failures, "requests cut off");
+        }
+    }
+
+    @Test
     void withNoMemberListed_connectionsAreRefused() throws Exception {
         try (ServiceProxy proxy = new ServiceProxy(10)) {
             send(proxy, 3);
@@ -75,7 +104,18 @@ class ServiceProxyTest {
     }
 
     private ServiceProxy.Backend backend(String name) throws IOException {
+        return backend(name, new java.util.concurrent.atomic.AtomicBoolean(true));
+    }
+
+    /** A member answering its name, and readiness 200 while {@code ready}, else 503. */
+    private ServiceProxy.Backend backend(String name, java.util.concurrent.atomic.AtomicBoolean ready) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 64);
+        server.createContext("/observe/health/ready", exchange -> {
+            byte[] body = "{\"status\":\"UP\",\"checks\":[]}".getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(ready.get() ? 200 : 503, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
         server.createContext("/", exchange -> {
             byte[] body = name.getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(200, body.length);
