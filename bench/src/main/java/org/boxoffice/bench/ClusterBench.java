@@ -516,22 +516,33 @@ final class ClusterBench {
         ClusterReport.Event leave(long runStart) throws Exception {
             long t = System.nanoTime();
             Member m = members.getLast();
-            FlashSaleBench.log("scale-down: " + m.name + " out of the Service, SIGTERM in " + PRE_STOP.toSeconds() + " s");
-            leaving.add(m.name);
-            health.unwatch(m.name);
-            proxy.remove(m.name);
-            Thread.sleep(PRE_STOP.toMillis());
-            long term = System.nanoTime();
-            m.process.close(LEAVE_SECONDS);
-            long exited = System.nanoTime();
+            long[] stop = terminate(m, "scale-down");
+            long term = stop[0];
+            long exited = stop[1];
             members.remove(m);
-            health.unwatch(m.name);
             int target = members.size();
             long allReady = MemberHealth.await(ports(members), s -> s.ready() && s.members() == target, READY_TIMEOUT_MS);
             FlashSaleBench.log(String.format(Locale.ROOT, "scale-down: %s exited %.1f s after SIGTERM; all %d ready %.1f s"
                     + " after SIGTERM", m.name, (exited - term) / 1e9, target, (allReady - term) / 1e9));
             return new ClusterReport.Event("leave", m.name, seconds(t, runStart), null, null, seconds(exited, term),
                     seconds(allReady, term), PRE_STOP.toSeconds() * 1.0);
+        }
+
+        /**
+         * A member stops as a pod that is deleted: its endpoint goes at once (the Service stops
+         * following its readiness), the preStop sleep, then SIGTERM, and the wait until it exits.
+         *
+         * @return when SIGTERM was sent and when the process had exited (nanoTime)
+         */
+        private long[] terminate(Member m, String step) throws InterruptedException {
+            FlashSaleBench.log(step + ": " + m.name + " out of the Service, SIGTERM in " + PRE_STOP.toSeconds() + " s");
+            leaving.add(m.name);
+            health.unwatch(m.name);
+            proxy.remove(m.name);
+            Thread.sleep(PRE_STOP.toMillis());
+            long term = System.nanoTime();
+            m.process.close(LEAVE_SECONDS);
+            return new long[]{term, System.nanoTime()};
         }
 
         /**
@@ -542,14 +553,9 @@ final class ClusterBench {
          */
         ClusterReport.Event restart(Member m, long runStart) throws Exception {
             long t = System.nanoTime();
-            FlashSaleBench.log("rolling restart: " + m.name + " out of the Service, SIGTERM in " + PRE_STOP.toSeconds() + " s");
-            leaving.add(m.name);
-            health.unwatch(m.name);
-            proxy.remove(m.name);
-            Thread.sleep(PRE_STOP.toMillis());
-            long term = System.nanoTime();
-            m.process.close(LEAVE_SECONDS);
-            long exited = System.nanoTime();
+            long[] stop = terminate(m, "rolling restart");
+            long term = stop[0];
+            long exited = stop[1];
             Member again = relaunch(m);
             leaving.remove(m.name);
             health.watch(again.name, again.httpPort);

@@ -350,7 +350,7 @@ final class FlashSaleBench {
                 result.holdP99Ms(), result.winnersP99Ms(), result.readP99Ms(),
                 run.soldOut() ? String.format(Locale.ROOT, "sold out in %.1f s", run.sellOutSeconds()) : "not sold out",
                 result.violations(), result.violations() > 0 ? "  <<<<<<<<<<<<<<<< VIOLATION" : ""));
-        notes.add(String.format(Locale.ROOT, "half rate (issue 17): a second sale at %,.0f attempts/s on a fresh show of %,d seats:"
+        notes.add(String.format(Locale.ROOT, "half rate: a second sale at %,.0f attempts/s on a fresh show of %,d seats:"
                         + " hold p50/p99 %.1f / %.1f ms, winners' p99 %.1f ms, seat-map p99 %.1f ms, %s, %d invariant violations",
                 rate, o.seats, run.holdLatency().p50(), result.holdP99Ms(), result.winnersP99Ms(), result.readP99Ms(),
                 run.soldOut() ? String.format(Locale.ROOT, "sold out in %.1f s", run.sellOutSeconds()) : "not sold out",

@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 
 /**
- * Members that are warm before the rush (issue 17, item 10), two jobs:
+ * Members that are warm before the rush, two jobs:
  *
  * <ul>
  *   <li>{@code --aot-train FILE}: the AOT training run the launcher makes at build time on JDK 25+.

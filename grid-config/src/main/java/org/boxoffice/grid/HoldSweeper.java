@@ -8,7 +8,6 @@ import org.boxoffice.domain.Show;
 
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -45,11 +44,7 @@ public final class HoldSweeper implements AutoCloseable {
         this.repository = repository;
         this.shows = shows;
         this.clock = clock;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "hold-sweeper");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = Daemons.scheduler("hold-sweeper");
     }
 
     /** Starts sweeping every {@code sweepMillis} and reconciling every {@code reconcileMillis}. */

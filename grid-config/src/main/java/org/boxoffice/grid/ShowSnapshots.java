@@ -12,7 +12,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -73,11 +72,7 @@ public final class ShowSnapshots implements AutoCloseable {
         this.clock = clock;
         this.fullReadEveryMillis = fullReadEveryMillis;
         this.changes = inventory.onChanges(this::heard, this::missed);
-        this.refresher = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "snapshot-refresher");
-            t.setDaemon(true);
-            return t;
-        });
+        this.refresher = Daemons.scheduler("snapshot-refresher");
         refresher.scheduleWithFixedDelay(this::refreshAll, refreshMillis, refreshMillis, TimeUnit.MILLISECONDS);
     }
 

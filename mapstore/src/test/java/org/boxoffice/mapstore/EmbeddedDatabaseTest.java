@@ -63,17 +63,10 @@ class EmbeddedDatabaseTest {
     @Test
     void theServer_endsWithItsJvm_evenAfterKill9_andTheDataIsKept() throws Exception {
         Path data = dir.resolve("postgres");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process owner = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                KilledOwner.class.getName(), data.toString())
-                .redirectErrorStream(true).start();
+        Process owner = owner(data);
         long serverPid;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(owner.getInputStream()))) {
-            String line;
-            while ((line = out.readLine()) != null && !line.startsWith("READY")) {
-                // skip the child's log lines
-            }
-            assertTrue(line != null, "the owner JVM died before it was ready");
+            awaitReady(out);
             serverPid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
             assertTrue(ProcessHandle.of(serverPid).isPresent());
             owner.destroyForcibly().waitFor(30, TimeUnit.SECONDS);    // SIGKILL: no hook, no close()
@@ -92,18 +85,11 @@ class EmbeddedDatabaseTest {
     void theServer_endsWithItsJvm_whenTheWholeProcessGroupIsKilled() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/setsid")), "needs setsid");
         Path data = dir.resolve("postgres");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         // the owner leads a process group of its own, as a service started from a terminal or a CI step
-        Process owner = new ProcessBuilder("/usr/bin/setsid", java, "-cp", System.getProperty("java.class.path"),
-                KilledOwner.class.getName(), data.toString())
-                .redirectErrorStream(true).start();
+        Process owner = owner(data, "/usr/bin/setsid");
         long serverPid;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(owner.getInputStream()))) {
-            String line;
-            while ((line = out.readLine()) != null && !line.startsWith("READY")) {
-                // skip the child's log lines
-            }
-            assertTrue(line != null, "the owner JVM died before it was ready");
+            String line = awaitReady(out);
             serverPid = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
             long jvm = Long.parseLong(line.substring("READY".length()).trim());
             String stat = Files.readString(Path.of("/proc", Long.toString(jvm), "stat"));
@@ -125,6 +111,24 @@ class EmbeddedDatabaseTest {
         try (EmbeddedDatabase db = EmbeddedDatabase.start(data, 0)) {
             assertEquals(List.of(new Venue("v-crash", "Campo Pequeno", "Lisbon")), venues(db));
         }
+    }
+
+    /** A child JVM that starts the server on {@code data} ({@link KilledOwner}), its command after {@code prefix}. */
+    private static Process owner(Path data, String... prefix) throws IOException {
+        List<String> command = new java.util.ArrayList<>(List.of(prefix));
+        command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), KilledOwner.class.getName(), data.toString()));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+
+    /** The owner's READY line, its log lines before it skipped. */
+    private static String awaitReady(BufferedReader out) throws IOException {
+        String line;
+        while ((line = out.readLine()) != null && !line.startsWith("READY")) {
+            // skip the child's log lines
+        }
+        assertTrue(line != null, "the owner JVM died before it was ready");
+        return line;
     }
 
     @Test

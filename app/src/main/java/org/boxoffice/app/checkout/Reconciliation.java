@@ -1,5 +1,7 @@
 package org.boxoffice.app.checkout;
 
+import org.boxoffice.grid.Daemons;
+
 import com.hazelcast.core.HazelcastInstance;
 import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.domain.Booking;
@@ -108,11 +110,7 @@ public final class Reconciliation implements AutoCloseable {
         this.settings = settings;
         this.clock = clock;
         this.hz = hz;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "payment-reconciliation");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = Daemons.scheduler("payment-reconciliation");
     }
 
     /** Runs {@link #reconcileOnce} every {@code reconcileEvery} on the oldest member (never if zero). */

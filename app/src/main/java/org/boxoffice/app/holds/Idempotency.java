@@ -1,5 +1,7 @@
 package org.boxoffice.app.holds;
 
+import org.boxoffice.grid.Daemons;
+
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import org.boxoffice.app.http.JsonBytes;
@@ -13,7 +15,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -47,11 +48,7 @@ public final class Idempotency implements AutoCloseable {
 
     private final IMap<String, StoredResponse> map;
     private final PostgresIdempotencyReplies durable;
-    private final ScheduledExecutorService janitor = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "idempotency-janitor");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService janitor = Daemons.scheduler("idempotency-janitor");
     private final LongSupplier clock;
     private final IMap<String, Long> cluster;
     /**

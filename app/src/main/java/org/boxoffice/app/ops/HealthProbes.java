@@ -1,5 +1,7 @@
 package org.boxoffice.app.ops;
 
+import org.boxoffice.grid.Daemons;
+
 import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.http.ServerResponse;
@@ -10,7 +12,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -107,18 +108,10 @@ public final class HealthProbes implements AutoCloseable {
         this.safe = new Check("cluster-safe", false, Map.of("checked", false));
         this.safeProbe = Probe.of(List.of(safe));
         long period = Math.max(1, every.toMillis());
-        this.checker = daemon("readiness-probe");
+        this.checker = Daemons.scheduler("readiness-probe");
         checker.scheduleWithFixedDelay(this::refresh, period, period, TimeUnit.MILLISECONDS);
-        this.safetyChecker = daemon("safety-probe");
+        this.safetyChecker = Daemons.scheduler("safety-probe");
         safetyChecker.scheduleWithFixedDelay(this::refreshSafety, 0, period, TimeUnit.MILLISECONDS);
-    }
-
-    private static ScheduledExecutorService daemon(String name) {
-        return Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            return t;
-        });
     }
 
     /** Runs the safety check and keeps its answer. */

@@ -1,5 +1,7 @@
 package org.boxoffice.app.ops;
 
+import org.boxoffice.grid.Daemons;
+
 import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -8,7 +10,6 @@ import java.sql.Statement;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -61,11 +62,7 @@ public final class InvariantChecker implements AutoCloseable {
     private volatile double expiryLagSeconds;
     private static final String VIOLATION_EVENTS = "boxoffice_invariant_violation_events";
     private static final String VIOLATION_EVENTS_HELP = "checks that found violations, by kind";
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "invariant-checker");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer = Daemons.scheduler("invariant-checker");
 
     public InvariantChecker(DataSource dataSource, OpsMetrics metrics) {
         this.dataSource = dataSource;

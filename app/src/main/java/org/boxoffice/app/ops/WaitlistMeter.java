@@ -1,8 +1,9 @@
 package org.boxoffice.app.ops;
 
+import org.boxoffice.grid.Daemons;
+
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -23,11 +24,7 @@ public final class WaitlistMeter implements AutoCloseable {
     private final Supplier<Map<String, Integer>> lineLengths;
     private final OpsMetrics metrics;
     private final Map<String, AtomicInteger> shown = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "waitlist-meter");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer = Daemons.scheduler("waitlist-meter");
 
     /** @param lineLengths the waiters in line per show, for the shows that have any */
     public WaitlistMeter(Supplier<Map<String, Integer>> lineLengths, OpsMetrics metrics) {

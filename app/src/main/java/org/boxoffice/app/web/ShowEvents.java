@@ -1,5 +1,7 @@
 package org.boxoffice.app.web;
 
+import org.boxoffice.grid.Daemons;
+
 import org.boxoffice.app.http.Json;
 import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.Show;
@@ -17,7 +19,6 @@ import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -69,11 +70,7 @@ public final class ShowEvents implements AutoCloseable {
             this.poller = null;
             return;
         }
-        this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "show-events");
-            t.setDaemon(true);
-            return t;
-        });
+        this.poller = Daemons.scheduler("show-events");
         long millis = Math.max(10, pollEvery.toMillis());
         poller.scheduleWithFixedDelay(this::pollNow, millis, millis, TimeUnit.MILLISECONDS);
     }

@@ -183,7 +183,7 @@ public final class SummaryTable {
                 sb.append(profile(s.run().system(), s.profile()));
             }
         }
-        sb.append(systems.stream().anyMatch(s -> s.run().openLoop() != null) ? "\ntargets (issue 17):\n" : "\ntargets (issue 7):\n");
+        sb.append(systems.stream().anyMatch(s -> s.run().openLoop() != null) ? "\ntargets of the stampede:\n" : "\ntargets of the flash sale:\n");
         for (TargetCheck t : report.targets()) {
             String mark = t.met() == null ? "[ ?? ]" : t.met() ? "[ ok ]" : "[MISS]";
             sb.append(fmt("  %s %-50s %-30s %s%n", mark, t.target(), t.goal(), t.measured()));

@@ -1,11 +1,12 @@
 package org.boxoffice.grid.member;
 
+import org.boxoffice.grid.Daemons;
+
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.partition.PartitionLostEvent;
 import com.hazelcast.partition.PartitionLostListener;
 import org.boxoffice.grid.GridMaps;
 
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -35,11 +36,7 @@ final class CatalogRefill implements PartitionLostListener {
     private final int backupCount;
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private final AtomicLong refills = new AtomicLong();
-    private final ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "catalog-refill");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService executor = Daemons.scheduler("catalog-refill");
 
     CatalogRefill(HazelcastInstance hz, int backupCount) {
         this.hz = hz;

@@ -1,11 +1,12 @@
 package org.boxoffice.grid.member;
 
+import org.boxoffice.grid.Daemons;
+
 import com.hazelcast.core.DistributedObject;
 import com.hazelcast.core.HazelcastInstance;
 import org.boxoffice.grid.GridMaps;
 
 import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
@@ -22,11 +23,7 @@ final class RehearsalSweeper implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(RehearsalSweeper.class.getName());
 
     private final HazelcastInstance hz;
-    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "rehearsal-sweeper");
-        t.setDaemon(true);
-        return t;
-    });
+    private final ScheduledExecutorService timer = Daemons.scheduler("rehearsal-sweeper");
 
     RehearsalSweeper(HazelcastInstance hz, long everySeconds) {
         this.hz = hz;

@@ -1,5 +1,7 @@
 package org.boxoffice.grid.room;
 
+import org.boxoffice.grid.Daemons;
+
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 
@@ -7,7 +9,6 @@ import java.security.SecureRandom;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
@@ -59,11 +60,7 @@ public final class WaitingRooms implements AutoCloseable {
         this.clock = clock;
         this.availableSeats = availableSeats;
         this.cacheMillis = tickMillis;
-        this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "waiting-room-ticker");
-            t.setDaemon(true);
-            return t;
-        });
+        this.ticker = Daemons.scheduler("waiting-room-ticker");
         ticker.scheduleWithFixedDelay(this::tickOwnedRooms, tickMillis, tickMillis, TimeUnit.MILLISECONDS);
     }
 

@@ -1,5 +1,7 @@
 package org.boxoffice.grid.waitlist;
 
+import org.boxoffice.grid.Daemons;
+
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.flakeidgen.FlakeIdGenerator;
@@ -32,7 +34,6 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -125,11 +126,7 @@ public final class WaitlistOffers implements AutoCloseable {
         this.settings = settings;
         this.matcher = new WaitlistMatcher(settings.lookahead());
         this.holdIds = hz.getFlakeIdGenerator(GridMaps.HOLD_IDS);
-        this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "waitlist-offers");
-            t.setDaemon(true);
-            return t;
-        });
+        this.worker = Daemons.scheduler("waitlist-offers");
         hz.getUserContext().put(CONTEXT_KEY, this);
         this.inventoryMap = hz.getMap(GridMaps.INVENTORY);
         this.listener = inventoryMap.addLocalEntryListener(
