@@ -70,9 +70,26 @@ class TicketMailTest {
     private static GreenMail startSmtp() {
         ServerSetup setup = new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP);
         setup.setServerStartupTimeout(30_000); // a busy shared machine can take longer than the 2 s default
-        GreenMail g = new GreenMail(setup);
-        g.start();
-        return g;
+        // the port was the silent server's a moment ago: binding it again can fail until the kernel lets it go
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            GreenMail g = new GreenMail(setup);
+            try {
+                g.start();
+                return g;
+            } catch (IllegalStateException e) {
+                g.stop();
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     @AfterAll
