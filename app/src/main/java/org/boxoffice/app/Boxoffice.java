@@ -98,6 +98,7 @@ public final class Boxoffice implements AutoCloseable {
     private final HazelcastInstance hz;
     private final PostgresInventoryRepository referee;
     private final InventoryRepository inventoryRepository;
+    private final org.boxoffice.domain.BookingRepository bookingRepository;
     private final CatalogRepository catalogRepository;
     private final ShowDirectory directory;
     private final Inventory inventory;
@@ -177,7 +178,8 @@ public final class Boxoffice implements AutoCloseable {
                 () -> inventory.claimStats().claims());
         this.sweeper = new HoldSweeper(hz, seats, inventoryRepository, directory::find, clock)
                 .start(settings.sweepEvery().toMillis(), settings.reconcileEvery().toMillis());
-        this.holds = new HoldManager(directory, seats, snapshots, inventoryRepository,
+        this.bookingRepository = new org.boxoffice.mapstore.PostgresBookingRepository(dataSource);
+        this.holds = new HoldManager(directory, seats, snapshots, inventoryRepository, bookingRepository,
                 hz.getFlakeIdGenerator(GridMaps.HOLD_IDS), clock);
         AppSettings.AdmissionSettings admission = settings.admission();
         this.rooms = new WaitingRooms(hz, clock, showId -> directory.find(showId)
@@ -300,7 +302,7 @@ public final class Boxoffice implements AutoCloseable {
         ShowSnapshots stageSnapshots = new ShowSnapshots(stage, clock, settings.snapshotEvery().toMillis());
         org.boxoffice.app.holds.Rehearsal r = new org.boxoffice.app.holds.Rehearsal(stage,
                 new Seats(stage, stageAllowances, stageSnapshots), stageSnapshots, hz.getFlakeIdGenerator(GridMaps.HOLD_IDS),
-                inventoryRepository, gate, directory, base, clock, max, tag, key -> {
+                inventoryRepository, bookingRepository, gate, directory, base, clock, max, tag, key -> {
                     com.hazelcast.cluster.Member owner = hz.getPartitionService().getPartition(key).getOwner();
                     return owner != null && owner.localMember();
                 }, () -> hz.getPartitionService().isClusterSafe(), () -> {

@@ -256,6 +256,12 @@ class HoldPage {
     } catch (e) {
       this.busy(false);
       if (e instanceof ApiError && e.code === 'HOLD_CONFIRMED') return this.findBooking();
+      if (e instanceof ApiError && e.code === 'PAYMENT_IN_PROGRESS') {
+        // money may be moving: the seats stay with this payment until the bank decides
+        this.busy(true, 'Waiting for your bank…');
+        this.status('info', 'A payment for these seats is under way', 'The seats cannot be released until your bank decides. Please keep this page open.');
+        return this.waitForBooking(Date.now() + 60_000);
+      }
       this.status('error', 'Could not release the seats', e.message);
     }
   }

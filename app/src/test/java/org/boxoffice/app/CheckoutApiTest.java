@@ -205,6 +205,80 @@ class CheckoutApiTest {
     }
 
     @Test
+    void releasingAHoldWhilePaymentIsPending_answers409_andTheBankDecides() {
+        String ruth = app.token("ruth-c");
+        String holdId = f.hold(ruth, SHOW, "STALLS-21-1");
+        TestApp.Http.Reply pending = f.checkout(ruth, holdId, "card_pending");
+        assertEquals(202, pending.status(), pending.body());
+        String paymentId = json(pending).get("paymentId").asText();
+
+        TestApp.Http.Reply release = f.http.delete("/v1/holds/" + holdId, ruth);
+
+        assertError(release, 409, "PAYMENT_IN_PROGRESS");
+        assertEquals(paymentId, json(release).get("paymentId").asText());
+        assertEquals("HELD", f.one("select state from seats where show_id = ? and seat_id = 'STALLS-21-1'", SHOW),
+                "the seat stays with the payer while the bank decides");
+        assertTrue(waitFor(() -> f.count("select count(*) from bookings where hold_id = ? and status = 'CONFIRMED'",
+                holdId) == 1, Duration.ofSeconds(10)), "the capture books the hold");
+        assertEquals("CONFIRMED", f.one("select status from holds where hold_id = ?", holdId));
+        assertEquals("CONFIRMED", json(f.http.get("/v1/holds/" + holdId, ruth)).get("status").asText());
+        assertError(f.http.delete("/v1/holds/" + holdId, ruth), 409, "HOLD_CONFIRMED");
+
+        String declined = f.hold(ruth, SHOW, "STALLS-21-2");
+        assertEquals(402, f.checkout(ruth, declined, "card_declined").status());
+        assertEquals(204, f.http.delete("/v1/holds/" + declined, ruth).status(), "a declined payment moves no money");
+        assertEquals("AVAILABLE", f.one("select state from seats where show_id = ? and seat_id = 'STALLS-21-2'", SHOW));
+    }
+
+    @Test
+    void aReleaseRacingACheckout_eitherReleasesAndChargesNothing_orBooksAndRefusesTheRelease() throws Exception {
+        int released = 0;
+        int booked = 0;
+        try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
+            for (int round = 0; round < 12; round++) {
+                String sam = app.token("sam-c" + round);
+                String seat = "STALLS-22-" + (round + 1);
+                String holdId = f.hold(sam, SHOW, seat);
+                CountDownLatch go = new CountDownLatch(1);
+                Future<TestApp.Http.Reply> checkout = pool.submit(() -> {
+                    go.await();
+                    return f.checkout(sam, holdId, "card_ok");
+                });
+                Future<TestApp.Http.Reply> release = pool.submit(() -> {
+                    go.await();
+                    return f.http.delete("/v1/holds/" + holdId, sam);
+                });
+                go.countDown();
+                TestApp.Http.Reply paid = checkout.get();
+                TestApp.Http.Reply gone = release.get();
+                f.quiet();
+                String prefix = "bx-" + holdId + "-";
+                long charges = app.app.checkout().simulator().ledger().stream()
+                        .filter(c -> c.idempotencyKey().startsWith(prefix)).count();
+                if (gone.status() == 204) {
+                    released++;
+                    assertError(paid, 409, "HOLD_RELEASED");
+                    assertEquals(0, charges, "a released hold is never charged");
+                    assertEquals("RELEASED", f.one("select status from holds where hold_id = ?", holdId));
+                    assertEquals("AVAILABLE", f.one("select state from seats where show_id = ? and seat_id = ?", SHOW, seat));
+                    assertEquals(0, f.count("select count(*) from bookings where hold_id = ?", holdId));
+                } else {
+                    booked++;
+                    assertEquals(200, paid.status(), paid.body());
+                    assertTrue(gone.status() == 409, gone.body());
+                    String code = json(gone).get("error").asText();
+                    assertTrue(code.equals("PAYMENT_IN_PROGRESS") || code.equals("HOLD_CONFIRMED"), gone.body());
+                    assertEquals(1, charges);
+                    assertEquals("CONFIRMED", f.one("select status from holds where hold_id = ?", holdId));
+                    assertEquals(1, f.soldRows(SHOW, seat));
+                    assertEquals(0, f.count("select count(*) from payments where hold_id = ? and refund <> 'NONE'", holdId));
+                }
+            }
+        }
+        assertEquals(12, released + booked);
+    }
+
+    @Test
     void aTimedOutCharge_answers202_andItsLateSuccessIsBooked() {
         String erin = app.token("erin-c");
         String holdId = f.hold(erin, SHOW, "STALLS-5-1");

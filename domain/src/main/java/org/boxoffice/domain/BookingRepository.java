@@ -27,6 +27,10 @@ public interface BookingRepository {
         /** Another attempt of the hold holds or may still move its money ({@link PaymentAttempt#live}); nothing was recorded. */
         record InFlight(PaymentAttempt other) implements AttemptStart {
         }
+
+        /** The hold was released (by its buyer) or has ended; nothing was recorded and nothing may be charged. */
+        record HoldEnded(HoldStatus status) implements AttemptStart {
+        }
     }
 
     /**
@@ -34,8 +38,36 @@ public interface BookingRepository {
      * hold's amount, unless another attempt of the hold is live (in flight or booked). Decided
      * atomically by the store (a unique index over the live attempts of a hold), so of any number of
      * concurrent callers at most one starts an attempt and the others are told which one is live.
+     * Serialized with {@link #endHoldByBuyer} on the hold's row: a hold its buyer released is never charged.
      */
     AttemptStart startAttempt(HoldRecord hold, String method, String recipient, long now);
+
+    /** The answer to a buyer giving a hold back. */
+    sealed interface HoldRelease {
+        /** The hold is RELEASED now (or already was): give its seats back. */
+        record Released() implements HoldRelease {
+        }
+
+        /** A payment attempt of the hold may still move money (or booked it); the hold is unchanged. */
+        record PaymentLive(PaymentAttempt attempt) implements HoldRelease {
+        }
+
+        /** The hold became a booking; it is unchanged. */
+        record Confirmed() implements HoldRelease {
+        }
+
+        /** The hold expired before; nothing to release. */
+        record Expired() implements HoldRelease {
+        }
+    }
+
+    /**
+     * Marks {@code holdId} RELEASED for its buyer, unless a payment attempt of it is live. One
+     * transaction that locks the hold's row, as {@link #startAttempt} does, so of a release and a
+     * checkout racing, exactly one wins: either the release (the checkout is then refused and charges
+     * nothing) or the payment (the release is refused while the money may move).
+     */
+    HoldRelease endHoldByBuyer(String holdId, long now);
 
     Optional<PaymentAttempt> payment(String paymentId);
 

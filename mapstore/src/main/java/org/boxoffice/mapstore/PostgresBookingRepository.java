@@ -16,6 +16,7 @@ import javax.sql.DataSource;
 import org.boxoffice.domain.Booking;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.PaymentAttempt;
 
 import static org.boxoffice.mapstore.PostgresInventoryRepository.strings;
@@ -58,27 +59,38 @@ public final class PostgresBookingRepository implements BookingRepository {
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)
                 RETURNING""" + " " + PAYMENT_COLUMNS;
         for (int tries = 0; ; tries++) {
-            int attempt = nextAttempt(hold.holdId());
-            try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
-                ps.setString(1, PaymentAttempt.paymentId(hold.holdId(), attempt));
-                ps.setString(2, hold.holdId());
-                ps.setInt(3, attempt);
-                ps.setString(4, PaymentAttempt.idempotencyKey(hold.holdId(), attempt));
-                ps.setString(5, hold.showId());
-                ps.setString(6, hold.accountId());
-                ps.setLong(7, hold.totalCents());
-                ps.setString(8, hold.currency());
-                ps.setString(9, method);
-                ps.setString(10, recipient);
-                ps.setObject(11, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
-                ps.setObject(12, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
-                try (ResultSet rs = ps.executeQuery()) {
-                    rs.next();
-                    return new AttemptStart.Started(payment(rs));
-                }
-            } catch (SQLException e) {
-                if (!UNIQUE_VIOLATION.equals(e.getSQLState()) || tries >= 10) {
-                    throw new DatabaseException("recording a payment attempt for hold " + hold.holdId(), e);
+            try {
+                AttemptStart started = transaction("recording a payment attempt for hold " + hold.holdId(), c -> {
+                    // the hold's row, shared: a buyer's release (endHoldByBuyer) waits for this attempt or
+                    // this attempt waits for it and then sees the hold RELEASED
+                    Optional<HoldStatus> status = holdStatus(c, hold.holdId(), "FOR SHARE");
+                    if (status.isPresent() && (status.get() == HoldStatus.RELEASED || status.get() == HoldStatus.EXPIRED)) {
+                        return new AttemptStart.HoldEnded(status.get());
+                    }
+                    int attempt = nextAttempt(c, hold.holdId());
+                    try (PreparedStatement ps = c.prepareStatement(sql)) {
+                        ps.setString(1, PaymentAttempt.paymentId(hold.holdId(), attempt));
+                        ps.setString(2, hold.holdId());
+                        ps.setInt(3, attempt);
+                        ps.setString(4, PaymentAttempt.idempotencyKey(hold.holdId(), attempt));
+                        ps.setString(5, hold.showId());
+                        ps.setString(6, hold.accountId());
+                        ps.setLong(7, hold.totalCents());
+                        ps.setString(8, hold.currency());
+                        ps.setString(9, method);
+                        ps.setString(10, recipient);
+                        ps.setObject(11, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                        ps.setObject(12, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                        try (ResultSet rs = ps.executeQuery()) {
+                            rs.next();
+                            return new AttemptStart.Started(payment(rs));
+                        }
+                    }
+                });
+                return started;
+            } catch (DatabaseException e) {
+                if (!(e.getCause() instanceof SQLException sql2) || !UNIQUE_VIOLATION.equals(sql2.getSQLState()) || tries >= 10) {
+                    throw e;
                 }
                 // another attempt is live (the index decided), or a concurrent caller took this
                 // attempt number and then stopped being live already: look, and try the next number
@@ -91,9 +103,66 @@ public final class PostgresBookingRepository implements BookingRepository {
         }
     }
 
-    private int nextAttempt(String holdId) {
-        return queryOne("SELECT coalesce(max(attempt), 0) + 1 FROM payments WHERE hold_id = ?",
-                rs -> rs.getInt(1), holdId).orElse(1);
+    @Override
+    public HoldRelease endHoldByBuyer(String holdId, long now) {
+        return transaction("releasing hold " + holdId, c -> {
+            // the hold's row, exclusive: a checkout starting an attempt (startAttempt) either committed
+            // its attempt before this lock, and the next statement sees it, or waits and then sees RELEASED
+            Optional<HoldStatus> status = holdStatus(c, holdId, "FOR UPDATE");
+            if (status.isEmpty()) {
+                return new HoldRelease.Released();
+            }
+            switch (status.get()) {
+                case RELEASED -> {
+                    return new HoldRelease.Released();
+                }
+                case EXPIRED -> {
+                    return new HoldRelease.Expired();
+                }
+                case CONFIRMED -> {
+                    return new HoldRelease.Confirmed();
+                }
+                case ACTIVE -> {
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT " + PAYMENT_COLUMNS + " FROM payments WHERE hold_id = ?"
+                    + " ORDER BY attempt")) {
+                ps.setString(1, holdId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        PaymentAttempt p = payment(rs);
+                        if (p.live()) {
+                            return new HoldRelease.PaymentLive(p);
+                        }
+                    }
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE holds SET status = 'RELEASED' WHERE hold_id = ? AND status = 'ACTIVE'")) {
+                ps.setString(1, holdId);
+                ps.executeUpdate();
+            }
+            return new HoldRelease.Released();
+        });
+    }
+
+    private static Optional<HoldStatus> holdStatus(Connection c, String holdId, String lock) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT status FROM holds WHERE hold_id = ? " + lock)) {
+            ps.setString(1, holdId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? Optional.of(HoldStatus.valueOf(rs.getString(1))) : Optional.empty();
+            }
+        }
+    }
+
+    private static int nextAttempt(Connection c, String holdId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT coalesce(max(attempt), 0) + 1 FROM payments WHERE hold_id = ?")) {
+            ps.setString(1, holdId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
     }
 
     @Override
@@ -518,6 +587,10 @@ public final class PostgresBookingRepository implements BookingRepository {
         void run(Connection c) throws SQLException;
     }
 
+    interface Returning<T> {
+        T run(Connection c) throws SQLException;
+    }
+
     private static void bind(PreparedStatement ps, Object... params) throws SQLException {
         for (int i = 0; i < params.length; i++) {
             Object p = params[i];
@@ -559,11 +632,19 @@ public final class PostgresBookingRepository implements BookingRepository {
     }
 
     private void transaction(String what, Work work) {
+        transaction(what, c -> {
+            work.run(c);
+            return null;
+        });
+    }
+
+    private <T> T transaction(String what, Returning<T> work) {
         try (Connection c = dataSource.getConnection()) {
             c.setAutoCommit(false);
             try {
-                work.run(c);
+                T result = work.run(c);
                 c.commit();
+                return result;
             } catch (SQLException | RuntimeException e) {
                 c.rollback();
                 throw e;

@@ -9,6 +9,7 @@ import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.domain.Booking;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.PaymentAttempt;
 import org.boxoffice.domain.PaymentGateway;
@@ -124,6 +125,9 @@ public final class CheckoutManager implements AutoCloseable {
             }
         }
         if (!extendOnce(show, hold, now)) {
+            if (holds.findHold(holdId).map(h -> h.status() == HoldStatus.RELEASED).orElse(false)) {
+                return new Result.Refused(Rejection.HOLD_RELEASED, "this hold was released; hold the seats again");
+            }
             return new Result.Refused(Rejection.HOLD_EXPIRED,
                     "this hold expired before the payment could start; hold the seats again");
         }
@@ -133,6 +137,9 @@ public final class CheckoutManager implements AutoCloseable {
         return switch (bookings.startAttempt(hold, method, recipient, now)) {
             case BookingRepository.AttemptStart.Started started -> pay(started.attempt());
             case BookingRepository.AttemptStart.InFlight other -> inFlight(other.other());
+            case BookingRepository.AttemptStart.HoldEnded ended -> ended.status() == HoldStatus.RELEASED
+                    ? new Result.Refused(Rejection.HOLD_RELEASED, "this hold was released; hold the seats again")
+                    : new Result.Refused(Rejection.HOLD_EXPIRED, "this hold expired; hold the seats again");
         };
     }
 

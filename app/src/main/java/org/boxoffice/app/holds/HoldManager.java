@@ -3,8 +3,8 @@ package org.boxoffice.app.holds;
 import com.hazelcast.flakeidgen.FlakeIdGenerator;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.HoldRecord;
-import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SeatPicker;
@@ -41,15 +41,17 @@ public final class HoldManager {
     private final Seats seats;
     private final ShowSnapshots snapshots;
     private final InventoryRepository repository;
+    private final BookingRepository bookings;
     private final FlakeIdGenerator holdIds;
     private final LongSupplier clock;
 
     public HoldManager(ShowDirectory shows, Seats seats, ShowSnapshots snapshots, InventoryRepository repository,
-                       FlakeIdGenerator holdIds, LongSupplier clock) {
+                       BookingRepository bookings, FlakeIdGenerator holdIds, LongSupplier clock) {
         this.shows = shows;
         this.seats = seats;
         this.snapshots = snapshots;
         this.repository = repository;
+        this.bookings = bookings;
         this.holdIds = holdIds;
         this.clock = clock;
     }
@@ -68,7 +70,23 @@ public final class HoldManager {
     }
 
     /** What became of a release. */
-    public enum Released { RELEASED, NOT_FOUND, CONFIRMED }
+    public sealed interface Released {
+        /** The hold is released (or had ended already): its seats are back on sale. */
+        record Done() implements Released {
+        }
+
+        /** No such hold for this caller. */
+        record NotFound() implements Released {
+        }
+
+        /** The hold became a booking: cancel the booking instead. */
+        record Confirmed() implements Released {
+        }
+
+        /** A payment for the hold may still move money: the hold stays until it is decided. */
+        record PaymentInProgress(String paymentId) implements Released {
+        }
+    }
 
     /** Holds seats for {@code caller}, or says why not. */
     public Outcome hold(Principal caller, String showId, HoldRequest request) {
@@ -177,23 +195,48 @@ public final class HoldManager {
                 .map(show -> view(show, hold, clock.getAsLong())));
     }
 
-    /** Releases the hold's seats at once; releasing a hold that already ended is a no-op. */
+    /**
+     * Releases the hold's seats at once; releasing a hold that already ended is a no-op. Refused while
+     * a payment for the hold may still move money: the referee decides a release and a checkout's
+     * new payment attempt one after the other ({@link BookingRepository#endHoldByBuyer}), so a hold
+     * is either released and never charged, or paid for and not released.
+     */
     public Released release(Principal caller, String holdId) {
         Optional<HoldRecord> found = ownedHold(caller, holdId);
         Optional<Show> show = found.flatMap(h -> shows.find(h.showId()));
         if (show.isEmpty()) {
-            return Released.NOT_FOUND;
+            return new Released.NotFound();
         }
         HoldRecord hold = found.get();
-        if (hold.status() == HoldStatus.CONFIRMED) {
-            return Released.CONFIRMED;
+        switch (hold.status()) {
+            case CONFIRMED -> {
+                return new Released.Confirmed();
+            }
+            case EXPIRED -> {
+                return new Released.Done();
+            }
+            case ACTIVE, RELEASED -> {
+            }
         }
-        if (hold.status() == HoldStatus.ACTIVE) {
-            List<ShowLayout.SeatRef> refs = hold.seatIds().stream().map(id -> show.get().layout().locate(id).orElseThrow()).toList();
-            seats.release(show.get(), holdId, hold.accountId(), ShowLayout.byBlock(refs).keySet(), clock.getAsLong(),
-                    caller.accountId(), "released by buyer", true);
+        long now = clock.getAsLong();
+        switch (bookings.endHoldByBuyer(holdId, now)) {
+            case BookingRepository.HoldRelease.PaymentLive live -> {
+                return new Released.PaymentInProgress(live.attempt().paymentId());
+            }
+            case BookingRepository.HoldRelease.Confirmed confirmed -> {
+                return new Released.Confirmed();
+            }
+            case BookingRepository.HoldRelease.Expired expired -> {
+                return new Released.Done();
+            }
+            case BookingRepository.HoldRelease.Released released -> {
+                // RELEASED in the referee: its seats go back (again, if an earlier release was cut off)
+                List<ShowLayout.SeatRef> refs = hold.seatIds().stream().map(id -> show.get().layout().locate(id).orElseThrow()).toList();
+                seats.release(show.get(), holdId, hold.accountId(), ShowLayout.byBlock(refs).keySet(), now,
+                        caller.accountId(), "released by buyer", true);
+                return new Released.Done();
+            }
         }
-        return Released.RELEASED;
     }
 
     private Optional<HoldRecord> ownedHold(Principal caller, String holdId) {

@@ -21,6 +21,7 @@ import org.boxoffice.grid.room.WaitingRooms;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -164,10 +165,13 @@ public final class HoldsService implements HttpService {
         Principal caller = auth.require(req);
         String holdId = req.path().pathParameters().get("holdId");
         switch (holds.release(caller, holdId)) {
-            case RELEASED -> res.status(204).send();
-            case NOT_FOUND -> throw ApiException.notFound("hold " + holdId);
-            case CONFIRMED -> throw new ApiException(409, "HOLD_CONFIRMED",
+            case HoldManager.Released.Done done -> res.status(204).send();
+            case HoldManager.Released.NotFound notFound -> throw ApiException.notFound("hold " + holdId);
+            case HoldManager.Released.Confirmed confirmed -> throw new ApiException(409, "HOLD_CONFIRMED",
                     "this hold became a booking; cancel the booking instead");
+            case HoldManager.Released.PaymentInProgress paying -> throw new ApiException(409, "PAYMENT_IN_PROGRESS",
+                    "a payment for this hold is in progress (" + paying.paymentId() + "); the hold can be released once "
+                            + "it is declined, or cancelled as a booking once it is captured", Map.of("paymentId", paying.paymentId()));
         }
     }
 

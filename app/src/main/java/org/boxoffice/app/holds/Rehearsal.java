@@ -8,6 +8,7 @@ import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.SeatPlan;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.http.Json;
+import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.CatalogRepository;
 import org.boxoffice.domain.HoldPolicy;
 import org.boxoffice.domain.InventoryRepository;
@@ -136,6 +137,7 @@ public final class Rehearsal {
      * @param snapshots   snapshots of {@code inventory}
      * @param holdIds     the cluster's hold ids (a rehearsal spends a few)
      * @param repository  the referee, for lookups of a hold and of an account's allowance (reads)
+     * @param bookings    the referee's payments, which a buyer's release consults
      * @param admission   the velocity limits a hold takes from (the made-up accounts' buckets idle out)
      * @param publicShows the catalog fans see: one of its shows is read over HTTP, if there is one
      * @param base        this member's own HTTP address
@@ -145,12 +147,12 @@ public final class Rehearsal {
      * @param cleanUp     drops the rehearsal's maps and snapshots when it ends
      */
     public Rehearsal(Inventory inventory, Seats seats, ShowSnapshots snapshots, FlakeIdGenerator holdIds,
-                     InventoryRepository repository, AdmissionGate admission, ShowDirectory publicShows, URI base, LongSupplier clock,
+                     InventoryRepository repository, BookingRepository bookings, AdmissionGate admission, ShowDirectory publicShows, URI base, LongSupplier clock,
                      Duration max, String tag, Predicate<Object> ownedHere, BooleanSupplier settled, Runnable cleanUp) {
         this.inventory = inventory;
         this.snapshots = snapshots;
         this.privateShows = new ShowDirectory(CatalogRepository.none());
-        this.holds = new HoldManager(privateShows, seats, snapshots, repository, holdIds, clock);
+        this.holds = new HoldManager(privateShows, seats, snapshots, repository, bookings, holdIds, clock);
         this.seats = seats;
         this.gate = new SnapshotGate(privateShows, snapshots, clock);
         this.admission = admission;

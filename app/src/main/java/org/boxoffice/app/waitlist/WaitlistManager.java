@@ -80,7 +80,7 @@ public final class WaitlistManager {
     }
 
     /** What became of leaving. */
-    public enum Left { LEFT, NOT_IN_LINE }
+    public enum Left { LEFT, NOT_IN_LINE, PAYING }
 
     /** An open offer as the API lists it. */
     public record OfferView(String holdId, String showId, String entryId, List<String> seatIds, Instant expiresAt,
@@ -173,7 +173,9 @@ public final class WaitlistManager {
         long now = clock.getAsLong();
         long id = s.entry().entryId();
         if (s.state() == State.OFFERED) {
-            holds.release(caller, s.holdId());
+            if (holds.release(caller, s.holdId()) instanceof HoldManager.Released.PaymentInProgress) {
+                return Left.PAYING; // the offer is being paid for: it stays until the payment is decided
+            }
             repository.end(id, Set.of(State.OFFERED), State.DECLINED, "left the waitlist", now);
             return Left.LEFT;
         }

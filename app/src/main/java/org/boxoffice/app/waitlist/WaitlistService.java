@@ -72,10 +72,12 @@ public final class WaitlistService implements HttpService {
     private void leave(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
         String showId = req.path().pathParameters().get("showId");
-        if (waitlist.leave(caller, showId) == WaitlistManager.Left.NOT_IN_LINE) {
-            throw ApiException.notFound("waitlist entry for show " + showId);
+        switch (waitlist.leave(caller, showId)) {
+            case NOT_IN_LINE -> throw ApiException.notFound("waitlist entry for show " + showId);
+            case PAYING -> throw new ApiException(409, "PAYMENT_IN_PROGRESS",
+                    "the offer's hold is being paid for; it can be given up once the payment is declined");
+            case LEFT -> res.status(204).send();
         }
-        res.status(204).send();
     }
 
     private void offers(ServerRequest req, ServerResponse res) {
