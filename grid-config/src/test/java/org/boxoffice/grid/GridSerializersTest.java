@@ -161,7 +161,7 @@ class GridSerializersTest {
         for (org.boxoffice.grid.room.RoomCommand c : List.of(
                 new org.boxoffice.grid.room.RoomCommand.Configure("s", org.boxoffice.grid.room.WaitingRoom.Mode.ON, 1, 2.5, 3, 4, 5),
                 new org.boxoffice.grid.room.RoomCommand.Join("a", 1, 2), new org.boxoffice.grid.room.RoomCommand.Tick(1, 2, 3),
-                new org.boxoffice.grid.room.RoomCommand.Converted(5), new org.boxoffice.grid.room.RoomCommand.Shuffle(6),
+                new org.boxoffice.grid.room.RoomCommand.Converted(7, 5), new org.boxoffice.grid.room.RoomCommand.Shuffle(6),
                 new org.boxoffice.grid.room.RoomCommand.Read("a"), new org.boxoffice.grid.room.RoomCommand.Read(null))) {
             assertEquals(c, roundTrip(new org.boxoffice.grid.room.RoomProcessor(c)).command());
         }

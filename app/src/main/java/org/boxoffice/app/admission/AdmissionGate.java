@@ -11,6 +11,7 @@ import org.boxoffice.grid.room.WaitingRooms;
 
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Predicate;
 
 /**
@@ -109,16 +110,15 @@ public final class AdmissionGate {
 
     /**
      * The checks in front of a hold that cost no grid call: the per-address limit and, during a rush,
-     * the pass. Returns whether the hold was let in through a rush (so a successful hold counts as a
-     * conversion).
+     * the pass. Returns the pass's position when the hold was let in through a rush (a successful
+     * hold converts that admitted buyer), empty otherwise.
      */
-    public boolean check(ServerRequest req, Principal caller, String showId) {
+    public OptionalLong check(ServerRequest req, Principal caller, String showId) {
         limit(limits.holdsPerAddress().acquire(clientAddress(req)) * 1000, showId, "this address");
-        boolean rush = rooms.active(showId);
-        if (rush) {
-            requirePass(req, caller, showId);
+        if (!rooms.active(showId)) {
+            return OptionalLong.empty();
         }
-        return rush;
+        return OptionalLong.of(requirePass(req, caller, showId));
     }
 
     /**
@@ -131,7 +131,8 @@ public final class AdmissionGate {
         limit(velocity.take("hold:acct:" + caller.accountId(), limits.holdsPerAccount()), showId, "this account");
     }
 
-    private void requirePass(ServerRequest req, Principal caller, String showId) {
+    /** The verified pass's position; refuses a missing, expired, forged or foreign pass. */
+    private long requirePass(ServerRequest req, Principal caller, String showId) {
         Optional<String> pass = req.headers().first(PASS_HEADER);
         PassTokens.Check check = tokens.verify(pass.orElse(null), "pass");
         if (check.problem() == PassTokens.Problem.MISSING || check.problem() == PassTokens.Problem.EXPIRED) {
@@ -146,6 +147,7 @@ public final class AdmissionGate {
         if (!check.claims().accountId().equals(caller.accountId()) || !check.claims().showId().equals(showId)) {
             throw refuse(BotRefusal.PASS_FOREIGN, showId, "this pass was not issued to this account for this show", Map.of());
         }
+        return check.claims().position();
     }
 
     /**

@@ -23,6 +23,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -89,7 +90,7 @@ public final class HoldsService implements HttpService {
     private String createHold(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
         String showId = req.path().pathParameters().get("showId");
-        boolean throughRoom = gate.check(req, caller, showId);
+        OptionalLong throughRoom = gate.check(req, caller, showId);
         JsonNode body = Json.body(req);
         HoldRequest request = parse(body);
         Optional<String> key = req.headers().first(IDEMPOTENCY_KEY);
@@ -133,10 +134,10 @@ public final class HoldsService implements HttpService {
         return name[0];
     }
 
-    private HoldManager.Outcome hold(Principal caller, String showId, HoldRequest request, boolean throughRoom) {
+    private HoldManager.Outcome hold(Principal caller, String showId, HoldRequest request, OptionalLong throughRoom) {
         HoldManager.Outcome outcome = holds.hold(caller, showId, request);
-        if (throughRoom && outcome instanceof HoldManager.Outcome.Held) {
-            rooms.converted(showId);
+        if (throughRoom.isPresent() && outcome instanceof HoldManager.Outcome.Held) {
+            rooms.converted(showId, throughRoom.getAsLong());
         }
         return outcome;
     }

@@ -14,7 +14,8 @@ public sealed interface RoomCommand {
     record Tick(long now, int availableSeats, long seedIfOpening) implements RoomCommand {
     }
 
-    record Converted(long now) implements RoomCommand {
+    /** The admitted buyer at {@code position} (their pass names it) made a hold; a buyer converts once. */
+    record Converted(long position, long now) implements RoomCommand {
     }
 
     /** Applies the sealed pre-queue's shuffle, once the referee holds its positions; {@code seed} is the seal's. */

@@ -37,8 +37,9 @@ public record RoomProcessor(RoomCommand command) implements EntryProcessor<Strin
                 yield room.view(null);
             }
             case RoomCommand.Converted c -> {
-                room.converted(c.now());
-                entry.setValue(room);
+                if (room.converted(c.position(), c.now())) {
+                    entry.setValue(room);
+                }
                 yield room.view(null);
             }
             case RoomCommand.Shuffle sh -> {

@@ -17,7 +17,7 @@ public final class RoomProcessorSerializer implements CompactSerializer<RoomProc
                     in.readInt32("challengeDifficulty"));
             case "JOIN" -> new RoomCommand.Join(account, now, seed);
             case "TICK" -> new RoomCommand.Tick(now, in.readInt32("available"), seed);
-            case "CONVERTED" -> new RoomCommand.Converted(now);
+            case "CONVERTED" -> new RoomCommand.Converted(in.readInt64("position"), now);
             case "SHUFFLE" -> new RoomCommand.Shuffle(seed);
             case "READ" -> new RoomCommand.Read(account);
             default -> throw new IllegalArgumentException("unknown room command");
@@ -39,6 +39,7 @@ public final class RoomProcessorSerializer implements CompactSerializer<RoomProc
         long passMillis = 0;
         int available = 0;
         int difficulty = 0;
+        long position = 0;
         switch (p.command()) {
             case RoomCommand.Configure c -> {
                 kind = "CONFIGURE"; showId = c.showId(); mode = c.mode().name(); opensAt = c.opensAt();
@@ -52,7 +53,7 @@ public final class RoomProcessorSerializer implements CompactSerializer<RoomProc
                 kind = "TICK"; now = t.now(); available = t.availableSeats(); seed = t.seedIfOpening();
             }
             case RoomCommand.Converted c -> {
-                kind = "CONVERTED"; now = c.now();
+                kind = "CONVERTED"; position = c.position(); now = c.now();
             }
             case RoomCommand.Shuffle sh -> {
                 kind = "SHUFFLE"; seed = sh.seed();
@@ -73,6 +74,7 @@ public final class RoomProcessorSerializer implements CompactSerializer<RoomProc
         out.writeInt64("passMillis", passMillis);
         out.writeInt32("available", available);
         out.writeInt32("challengeDifficulty", difficulty);
+        out.writeInt64("position", position);
     }
 
     @Override

@@ -60,8 +60,14 @@ public final class WaitingRoom {
      * also the passes outstanding and the time each one was issued.
      */
     final Deque<long[]> admissions;
-    /** times of recent conversions (an admitted buyer made a hold). */
-    final Deque<Long> conversions;
+    /**
+     * (convertedAt, position) of the recent conversions, oldest first: an admitted buyer made their
+     * first hold. One per buyer, however many holds their pass makes: a buyer who holds and releases
+     * again and again still holds one pass, and must not make the room admit others in their place.
+     */
+    final Deque<long[]> conversions;
+    /** The positions in {@link #conversions}. */
+    final Set<Long> converted;
 
     public WaitingRoom(String showId, Mode mode, long opensAt, double ratePerSecond, double seatsPerBuyer, long passMillis) {
         this(showId, mode, opensAt, ratePerSecond, seatsPerBuyer, passMillis, new ArrayList<>(), false, 0,
@@ -70,7 +76,7 @@ public final class WaitingRoom {
 
     WaitingRoom(String showId, Mode mode, long opensAt, double ratePerSecond, double seatsPerBuyer, long passMillis,
                 List<String> preQueue, boolean shuffled, long seed, Map<String, Long> positions, long nextPosition,
-                long admittedUpTo, double credit, long lastTick, Deque<long[]> admissions, Deque<Long> conversions) {
+                long admittedUpTo, double credit, long lastTick, Deque<long[]> admissions, Deque<long[]> conversions) {
         this.showId = showId;
         this.mode = mode;
         this.opensAt = opensAt;
@@ -88,6 +94,10 @@ public final class WaitingRoom {
         this.lastTick = lastTick;
         this.admissions = admissions;
         this.conversions = conversions;
+        this.converted = new HashSet<>();
+        for (long[] c : conversions) {
+            converted.add(c[1]);
+        }
         this.sealed = shuffled;
     }
 
@@ -225,8 +235,8 @@ public final class WaitingRoom {
         while (!admissions.isEmpty() && admissions.peekFirst()[0] + passMillis <= now) {
             admissions.removeFirst();
         }
-        while (!conversions.isEmpty() && conversions.peekFirst() + passMillis <= now) {
-            conversions.removeFirst();
+        while (!conversions.isEmpty() && conversions.peekFirst()[0] + passMillis <= now) {
+            converted.remove(conversions.removeFirst()[1]);
         }
         long recent = admissions.stream().mapToLong(a -> a[1]).sum();
         long outstanding = Math.max(0, recent - conversions.size());
@@ -240,8 +250,16 @@ public final class WaitingRoom {
         return admit;
     }
 
-    void converted(long now) {
-        conversions.addLast(now);
+    /**
+     * The buyer at {@code position} made a hold; false if they had converted already (within the
+     * last pass lifetime, which covers their pass's), and nothing changed.
+     */
+    boolean converted(long position, long now) {
+        if (!converted.add(position)) {
+            return false;
+        }
+        conversions.addLast(new long[] {now, position});
+        return true;
     }
 
     /** Passes outstanding: buyers admitted within the last pass lifetime (as of the last tick), one pass each. */

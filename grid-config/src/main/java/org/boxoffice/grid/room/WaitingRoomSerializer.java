@@ -28,9 +28,11 @@ public final class WaitingRoomSerializer implements CompactSerializer<WaitingRoo
         for (int i = 0; i < admittedAt.length; i++) {
             admissions.add(new long[] {admittedAt[i], admittedCount[i]});
         }
-        Deque<Long> conversions = new ArrayDeque<>();
-        for (long t : in.readArrayOfInt64("conversions")) {
-            conversions.add(t);
+        Deque<long[]> conversions = new ArrayDeque<>();
+        long[] convertedAt = in.readArrayOfInt64("conversions");
+        long[] convertedPositions = in.readArrayOfInt64("convertedPositions");
+        for (int i = 0; i < convertedAt.length; i++) {
+            conversions.add(new long[] {convertedAt[i], convertedPositions[i]});
         }
         WaitingRoom room = new WaitingRoom(in.readString("showId"), WaitingRoom.Mode.valueOf(in.readString("mode")),
                 in.readInt64("opensAt"), in.readFloat64("rate"), in.readFloat64("seatsPerBuyer"), in.readInt64("passMillis"),
@@ -70,7 +72,8 @@ public final class WaitingRoomSerializer implements CompactSerializer<WaitingRoo
         out.writeInt64("lastTick", r.lastTick);
         out.writeArrayOfInt64("admittedAt", r.admissions.stream().mapToLong(a -> a[0]).toArray());
         out.writeArrayOfInt64("admittedCount", r.admissions.stream().mapToLong(a -> a[1]).toArray());
-        out.writeArrayOfInt64("conversions", r.conversions.stream().mapToLong(Long::longValue).toArray());
+        out.writeArrayOfInt64("conversions", r.conversions.stream().mapToLong(c -> c[0]).toArray());
+        out.writeArrayOfInt64("convertedPositions", r.conversions.stream().mapToLong(c -> c[1]).toArray());
     }
 
     @Override

@@ -33,6 +33,9 @@ public final class WaitingRooms implements AutoCloseable {
     private final long cacheMillis;
     private final SecureRandom seeds = new SecureRandom();
     private final Map<String, Cached> cache = new ConcurrentHashMap<>();
+    /** Conversions this member reported ("position@show"), so a buyer's later holds skip the room. */
+    private final Map<String, Boolean> reported = new ConcurrentHashMap<>();
+    private static final int REPORTED_MEMO = 100_000;
     private final ScheduledExecutorService ticker;
     private final RoomLedger ledger;
     /** Checked here, not on the map: map-level protection would also refuse the room loader's bookkeeping. */
@@ -116,9 +119,25 @@ public final class WaitingRooms implements AutoCloseable {
         return summary(showId).map(v -> v.active(clock.getAsLong())).orElse(false);
     }
 
-    /** An admitted buyer made a hold: one fewer outstanding pass. */
-    public void converted(String showId) {
-        onRoom(showId, new RoomCommand.Converted(clock.getAsLong()));
+    /**
+     * The admitted buyer at {@code position} made a hold: one fewer outstanding pass, once per buyer
+     * (the room ignores their later holds). This member remembers whom it reported, so a buyer's
+     * later holds here cost no call to the room's entry; the memo is bounded and only saves calls.
+     */
+    public void converted(String showId, long position) {
+        String key = position + "@" + showId;
+        if (reported.size() >= REPORTED_MEMO) {
+            reported.clear();
+        }
+        if (reported.putIfAbsent(key, Boolean.TRUE) != null) {
+            return;
+        }
+        try {
+            onRoom(showId, new RoomCommand.Converted(position, clock.getAsLong()));
+        } catch (RuntimeException e) {
+            reported.remove(key);
+            throw e;
+        }
     }
 
     /** Admits on every room this member owns; public for tests that drive time themselves. */

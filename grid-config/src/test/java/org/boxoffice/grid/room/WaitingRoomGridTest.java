@@ -156,6 +156,39 @@ class WaitingRoomGridTest {
     }
 
     @Test
+    void anAdmittedBuyerHoldingAgainAndAgain_convertsOnce_andAdmitsNobodyElse() {
+        List<WaitingRooms> two = start(2);
+        two.get(0).configure("small", WaitingRoom.Mode.ON, T0 - 1, 100, 2, 60_000);
+        for (int i = 0; i < 10; i++) {
+            two.get(0).join("small", "fan-" + i);
+        }
+        available.set(8);  // four buyers' worth of seats
+        for (int i = 0; i < 8; i++) {
+            clock.addAndGet(250);
+            tickAll();
+        }
+        assertEquals(4, two.get(0).lookup("small", null).orElseThrow().admittedUpTo());
+
+        // the first admitted buyer holds and releases eight times, on both members: the seats come back each
+        // time, so what is free is four buyers' worth, of which three are promised to the other passes
+        for (int cycle = 0; cycle < 8; cycle++) {
+            two.get(cycle % 2).converted("small", 1);
+            clock.addAndGet(250);
+            tickAll();
+        }
+        assertEquals(5, two.get(0).lookup("small", null).orElseThrow().admittedUpTo(),
+                "one buyer's eight holds are one conversion: one more fan, not the line");
+
+        two.get(1).converted("small", 2);
+        two.get(0).converted("small", 2);
+        for (int i = 0; i < 8; i++) {
+            clock.addAndGet(250);
+            tickAll();
+        }
+        assertEquals(6, two.get(0).lookup("small", null).orElseThrow().admittedUpTo(), "a second buyer, a second conversion");
+    }
+
+    @Test
     void losingAMemberMidQueue_losesNobodysPlace() {
         List<WaitingRooms> three = start(3);
         three.get(0).configure("resilient", WaitingRoom.Mode.ON, T0 - 1, 10, 2, 600_000);
