@@ -166,6 +166,41 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
         return problems;
     }
 
+    /**
+     * These settings with every secret still at its public demo value replaced by the demo's own
+     * ({@code secretOf} gives the secret of a setting by its name, generated once and kept with the
+     * demo's data). Only in demo mode; settings the operator set are kept as they are.
+     */
+    public AppSettings withDemoSecrets(java.util.function.UnaryOperator<String> secretOf) {
+        if (!demoMode()) {
+            return this;
+        }
+        AuthSettings a = auth;
+        if (DEMO_AUTH_SECRET.equals(a.hmacSecret())) {
+            a = new AuthSettings(secretOf.apply("boxoffice.auth.secret"), a.rsaPublicKey(), a.issuer(), a.devTokens(), a.devRoles());
+        }
+        AdmissionSettings r = admission;
+        DoorSettings d = r.door();
+        if (DEMO_CHALLENGE_SECRET.equals(d.challengeSecret())) {
+            d = new DoorSettings(secretOf.apply("boxoffice.challenge.secret"), d.challengeCost(), d.challengeDifficulty(),
+                    d.challengeTtl(), d.accountPerMinute(), d.addressPerMinute(), d.trustForwarded(), d.issuePerSecond());
+        }
+        r = new AdmissionSettings(DEMO_ROOM_SECRET.equals(r.passSecret()) ? secretOf.apply("boxoffice.room.secret")
+                : r.passSecret(), r.passTtl(), r.admissionRate(), r.seatsPerBuyer(), r.tick(), r.accountPerMinute(),
+                r.addressPerMinute(), r.streamsPerMember(), d);
+        CheckoutSettings c = checkout;
+        if (CheckoutSettings.DEMO_TICKET_SECRET.equals(c.ticketSecret())) {
+            c = c.withTicketSecret(secretOf.apply("boxoffice.tickets.secret"));
+        }
+        PaymentSettings p = c.payments();
+        if (PaymentSettings.DEMO_WEBHOOK_SECRET.equals(p.webhookSecret())) {
+            c = c.withPayments(new PaymentSettings(p.provider(), secretOf.apply("boxoffice.payments.webhooksecret"),
+                    p.chargeTimeout(), p.simulator()));
+        }
+        return new AppSettings(dataDir, db, embeddedDbPort, dbPoolSize, grid, holds, a, seedDemo, sweepEvery,
+                reconcileEvery, snapshotEvery, r, invariantEvery, c, waitlist);
+    }
+
     private static void checkSecret(List<String> problems, String key, String value, String demoValue) {
         String env = key.toUpperCase(java.util.Locale.ROOT).replace('.', '_');
         if (value == null || value.isBlank()) {

@@ -9,6 +9,7 @@ import org.boxoffice.app.catalog.DemoCatalog;
 import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.mapstore.DataSources;
 import org.boxoffice.mapstore.DbSettings;
+import org.boxoffice.mapstore.DemoSecrets;
 import org.boxoffice.grid.member.RefereeMismatchException;
 import org.boxoffice.mapstore.EmbeddedDatabase;
 import org.boxoffice.mapstore.Migrations;
@@ -51,15 +52,17 @@ public final class Main {
     public static void main(String[] args) {
         LogConfig.configureRuntime();
         Config config = Config.create();
-        AppSettings settings = AppSettings.from(config);
+        AppSettings configured = AppSettings.from(config);
         int rehearsalSeconds = AppSettings.rehearsalSeconds(config);
 
-        EmbeddedDatabase embedded = settings.db() == null
-                ? EmbeddedDatabase.start(settings.dataDir().resolve("postgres"), settings.embeddedDbPort())
+        EmbeddedDatabase embedded = configured.db() == null
+                ? EmbeddedDatabase.start(configured.dataDir().resolve("postgres"), configured.embeddedDbPort())
                 : null;
-        DbSettings db = settings.db() != null ? settings.db() : embedded.settings(settings.dbPoolSize());
+        DbSettings db = configured.db() != null ? configured.db() : embedded.settings(configured.dbPoolSize());
         HikariDataSource dataSource = DataSources.pooled(db);
         Migrations.migrate(dataSource);
+        // a demo never runs on the public secrets of the configuration: its own, made on its first start
+        AppSettings settings = configured.withDemoSecrets(new DemoSecrets(dataSource)::secret);
         if (settings.seedDemo()) {
             DemoCatalog.seedIfEmpty(new PostgresCatalogRepository(dataSource), settings.holds(), Instant.now());
         }
@@ -104,7 +107,7 @@ public final class Main {
             String host = config.get("server.host").asString().orElse("0.0.0.0");
             LOG.warning(() -> "DEMO MODE: anyone who reaches this service can mint tokens (boxoffice.auth.devtokens)"
                     + (settings.auth().devRoles() ? ", admin ones included (boxoffice.auth.devroles)" : "")
-                    + ", and the demo secrets are public. Listening on " + host
+                    + " (its signing secrets are its own, made on its first start and kept in its database). Listening on " + host
                     + (isLoopback(host) ? " (this machine only)." : ": NOT loopback, others on the network can reach it.")
                     + " For production, see docs/configuration.md.");
         }

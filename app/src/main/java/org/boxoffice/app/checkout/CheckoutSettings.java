@@ -91,6 +91,11 @@ public record CheckoutSettings(PaymentSettings payments, Duration paymentWindow,
                 ticketSecret, mail);
     }
 
+    public CheckoutSettings withTicketSecret(String ticketSecret) {
+        return new CheckoutSettings(payments, paymentWindow, reclaimHold, reconcileEvery, reconcileGrace, settleLease,
+                abandonAfter, ticketSecret, mail);
+    }
+
     public CheckoutSettings withMail(MailSettings mail) {
         return new CheckoutSettings(payments, paymentWindow, reclaimHold, reconcileEvery, reconcileGrace, settleLease,
                 abandonAfter, ticketSecret, mail);
