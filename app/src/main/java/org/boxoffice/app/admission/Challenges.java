@@ -30,8 +30,8 @@ import java.util.function.LongSupplier;
  *
  * <p>A challenge names a random nonce and salt; the solver derives
  * {@code PBKDF2-HMAC-SHA-256(nonce ‖ uint32be(counter), salt, cost, 32 bytes)} for counter 0, 1, 2,
- * … until the key starts with {@code keyPrefix}. The server drew that counter at random (about
- * {@code difficulty} on average), derived its key once, and signed the key ({@code keySignature})
+ * … until the key starts with {@code keyPrefix}. The server drew that counter uniformly from
+ * {@code [0, 2 x difficulty)} ({@code difficulty} on average, nothing to skip), derived its key once, and signed the key ({@code keySignature})
  * and the whole parameter set ({@code signature}, HMAC over the parameters' JSON with sorted keys),
  * so checking a solution is two HMACs: no key derivation, whatever a client sends. The account and
  * show ride in the signed {@code data}. A used challenge's nonce is spent in the grid
@@ -95,7 +95,8 @@ public final class Challenges {
         random.nextBytes(nonce);
         random.nextBytes(salt);
         int d = Math.max(1, difficulty);
-        int counter = d / 2 + random.nextInt(d);
+        // uniform over [0, 2d): d on average, and no range a solver could skip (a floor of d/2 would halve the work)
+        int counter = random.nextInt(2 * d);
         byte[] key = deriveKey(nonce, counter, salt, cost);
         Map<String, Object> parameters = new TreeMap<>();
         parameters.put("algorithm", ALGORITHM);
