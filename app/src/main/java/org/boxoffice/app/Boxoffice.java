@@ -29,6 +29,7 @@ import org.boxoffice.app.http.HttpConventions;
 import org.boxoffice.app.http.RequestGuard;
 import org.boxoffice.app.http.OpenApiService;
 import org.boxoffice.app.ops.AuditService;
+import org.boxoffice.app.ops.ClusterSafety;
 import org.boxoffice.app.ops.HealthProbes;
 import org.boxoffice.app.ops.HttpRequestMeter;
 import org.boxoffice.app.ops.PoolMetrics;
@@ -99,6 +100,7 @@ public final class Boxoffice implements AutoCloseable {
     private final PostgresInventoryRepository referee;
     private final InventoryRepository inventoryRepository;
     private final org.boxoffice.domain.BookingRepository bookingRepository;
+    private final ClusterSafety clusterSafety;
     private final CatalogRepository catalogRepository;
     private final ShowDirectory directory;
     private final Inventory inventory;
@@ -218,6 +220,7 @@ public final class Boxoffice implements AutoCloseable {
                 () -> hz.getLifecycleService().isRunning() ? hz.getCluster().getMembers().size() : 0);
         this.announcements = hz.getTopic(SHOW_ANNOUNCEMENTS);
         announcements.addMessageListener(m -> catalogRepository.show(m.getMessageObject()).ifPresent(directory::add));
+        this.clusterSafety = new ClusterSafety(hz, Duration.ofSeconds(30), Duration.ofSeconds(10));
         this.probes = new HealthProbes("grid-member", () -> hz.getLifecycleService().isRunning(), this::readiness,
                 this::safety, Duration.ofSeconds(1));
         // what an operator alerts on, read from the last checks (a scrape costs no grid call)
@@ -364,13 +367,8 @@ public final class Boxoffice implements AutoCloseable {
      * hands a leaving member's partitions over before it exits either way.
      */
     private HealthProbes.Check safety() {
-        boolean running = hz.getLifecycleService().isRunning();
-        boolean safe = running && hz.getPartitionService().isClusterSafe();
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("clusterSafe", safe);
-        data.put("localMemberSafe", running && hz.getPartitionService().isLocalMemberSafe());
-        data.put("members", running ? hz.getCluster().getMembers().size() : 0);
-        return new HealthProbes.Check("cluster-safe", safe, data);
+        ClusterSafety.Verdict v = clusterSafety.check();
+        return new HealthProbes.Check("cluster-safe", v.clusterSafe(), ClusterSafety.data(v));
     }
 
     /** Exports a waiting room's counters once an admin has configured it. */
