@@ -33,7 +33,7 @@ import java.util.SortedMap;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -399,16 +399,18 @@ public final class Inventory {
 
     /**
      * Calls {@code changed} with the key of every block written, loaded, evicted or removed on any
-     * member, and {@code missed} when changes may have gone unheard: the map was cleared or
-     * evicted as a whole (after a split-brain merge), or a member joined or left (events in flight
-     * from a lost member are gone, and partitions move). Events carry no values.
+     * member, and its new value (null when it went away), and {@code missed} when changes may have
+     * gone unheard: the map was cleared or evicted as a whole (after a split-brain merge), or a
+     * member joined or left (events in flight from a lost member are gone, and partitions move).
+     * The events carry the values, so a listener can apply a change the moment it hears of it,
+     * without reading the block back from its owner.
      *
      * <p>Both run on Hazelcast's event threads: they must return quickly and never call the grid.
      * Delivery is best effort and may lag the change; whoever must converge also re-reads now and
      * then.
      */
-    public Subscription onChanges(Consumer<BlockKey> changed, Runnable missed) {
-        UUID entries = map.addEntryListener(new BlockChanges(changed, missed), false);
+    public Subscription onChanges(BiConsumer<BlockKey, SeatBlock> changed, Runnable missed) {
+        UUID entries = map.addEntryListener(new BlockChanges(changed, missed), true);
         UUID members = cluster.addMembershipListener(new MembershipListener() {
             @Override
             public void memberAdded(MembershipEvent event) {
@@ -430,8 +432,8 @@ public final class Inventory {
         };
     }
 
-    /** Every kind of entry event means "this block's value may differ now". */
-    private record BlockChanges(Consumer<BlockKey> changed, Runnable missed) implements
+    /** Every kind of entry event means "this block's value may differ now": here is the new one (or null). */
+    private record BlockChanges(BiConsumer<BlockKey, SeatBlock> changed, Runnable missed) implements
             EntryAddedListener<BlockKey, SeatBlock>, EntryUpdatedListener<BlockKey, SeatBlock>,
             EntryRemovedListener<BlockKey, SeatBlock>, EntryEvictedListener<BlockKey, SeatBlock>,
             EntryExpiredListener<BlockKey, SeatBlock>, EntryLoadedListener<BlockKey, SeatBlock>,
@@ -439,37 +441,37 @@ public final class Inventory {
 
         @Override
         public void entryAdded(EntryEvent<BlockKey, SeatBlock> event) {
-            changed.accept(event.getKey());
+            changed.accept(event.getKey(), event.getValue());
         }
 
         @Override
         public void entryUpdated(EntryEvent<BlockKey, SeatBlock> event) {
-            changed.accept(event.getKey());
+            changed.accept(event.getKey(), event.getValue());
         }
 
         @Override
         public void entryRemoved(EntryEvent<BlockKey, SeatBlock> event) {
-            changed.accept(event.getKey());
+            changed.accept(event.getKey(), null);
         }
 
         @Override
         public void entryEvicted(EntryEvent<BlockKey, SeatBlock> event) {
-            changed.accept(event.getKey());
+            changed.accept(event.getKey(), null);
         }
 
         @Override
         public void entryExpired(EntryEvent<BlockKey, SeatBlock> event) {
-            changed.accept(event.getKey());
+            changed.accept(event.getKey(), null);
         }
 
         @Override
         public void entryLoaded(EntryEvent<BlockKey, SeatBlock> event) {
-            changed.accept(event.getKey());
+            changed.accept(event.getKey(), event.getValue());
         }
 
         @Override
         public void entryMerged(EntryEvent<BlockKey, SeatBlock> event) {
-            changed.accept(event.getKey());
+            changed.accept(event.getKey(), event.getValue());
         }
 
         @Override

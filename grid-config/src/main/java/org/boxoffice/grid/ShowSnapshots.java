@@ -31,7 +31,13 @@ import java.util.stream.IntStream;
  * <ul>
  *   <li>it keeps the last value it read of every block of a watched show (values are immutable);
  *   <li>one entry listener on the inventory map hears of blocks written, loaded or evicted on any
- *       member; a refresh reads only those blocks, in one call per show;
+ *       member, with their new values: seats a change took (held, sold, blocked) are written into
+ *       the current snapshot the moment the event arrives, so a seat another member just sold is
+ *       refused here within milliseconds instead of at the next refresh (a claim that cannot win
+ *       costs the account's allowance, the block's processor and their backups); seats a change
+ *       freed wait for the refresh, so an event never undoes this member's own claims in flight;
+ *   <li>a refresh takes the blocks heard to have changed from those events' values, and reads from
+ *       the grid only the blocks it heard of without one (removed, evicted), in one call per show;
  *   <li>a hold lapses without any write (the sweeper releases it later), so a refresh also
  *       repaints, from the kept value, each block whose earliest hold deadline has passed;
  *   <li>change events are best effort (lost with a member, or while partitions move), so a show
@@ -111,12 +117,15 @@ public final class ShowSnapshots implements AutoCloseable {
         private final Object editLock = new Object();
         /** This member's edits since the build under way began; null when none is. */
         private List<Edit> editsDuringBuild;
+        /** Per block, the newest value a change event carried (null: none, or the block went away since). */
+        private final SeatBlock[] heardValues;
 
         Watched(Show show, long now) {
             this.show = show;
             this.grace = show.policy().graceMillis();
             int n = show.layout().blocks().size();
             this.blocks = new SeatBlock[n];
+            this.heardValues = new SeatBlock[n];
             this.lapses = new long[n];
             Arrays.fill(lapses, Long.MAX_VALUE);
             this.statuses = new byte[show.layout().totalSeats()];
@@ -126,6 +135,57 @@ public final class ShowSnapshots implements AutoCloseable {
         void heard(int blockId) {
             if (blockId >= 0 && blockId < blocks.length) {
                 changed.add(blockId);
+            }
+        }
+
+        /**
+         * A change event's value for {@code blockId} (null: the block went away): the seats it shows
+         * taken go into the current snapshot now, unless an event already brought a newer revision.
+         */
+        void heard(int blockId, SeatBlock value, long now) {
+            if (blockId < 0 || blockId >= blocks.length) {
+                return;
+            }
+            synchronized (editLock) {
+                SeatBlock last = heardValues[blockId];
+                if (value == null) {
+                    heardValues[blockId] = null; // the refresh reads it
+                } else if (last == null || value.revision() > last.revision()) {
+                    heardValues[blockId] = value;
+                    int offset = show.layout().offset(blockId);
+                    for (Edit e : taken(offset, value, now)) {
+                        record(e);
+                    }
+                }
+            }
+            changed.add(blockId);
+        }
+
+        /** The seats {@code block} shows held, sold or blocked at {@code now}, one edit per status. */
+        private List<Edit> taken(int offset, SeatBlock block, long now) {
+            int n = block.size();
+            int[][] byStatus = new int[SeatState.Status.values().length][n];
+            int[] counts = new int[byStatus.length];
+            for (int i = 0; i < n; i++) {
+                int status = block.effectiveStatus(i, now, grace).ordinal();
+                if (status != AVAILABLE) {
+                    byStatus[status][counts[status]++] = i;
+                }
+            }
+            List<Edit> edits = new ArrayList<>(2);
+            for (int st = 0; st < counts.length; st++) {
+                if (counts[st] > 0) {
+                    edits.add(new Edit(offset, Arrays.copyOf(byStatus[st], counts[st]), SeatState.Status.values()[st]));
+                }
+            }
+            return edits;
+        }
+
+        /** The value an event brought for {@code blockId} if it is newer than the one last taken, else null. */
+        SeatBlock heardNewer(int blockId) {
+            synchronized (editLock) {
+                SeatBlock v = heardValues[blockId];
+                return v != null && v.revision() > revision(blocks[blockId]) ? v : null;
             }
         }
 
@@ -340,14 +400,28 @@ public final class ShowSnapshots implements AutoCloseable {
         if (toRead.isEmpty() && now < w.nextLapse && current != null && !current.edited()) {
             return null;
         }
+        // a block heard with a newer value needs no read; a full read asks the grid for every block
+        Map<Integer, SeatBlock> fromEvents = new java.util.HashMap<>();
+        List<Integer> fromGrid = toRead;
+        if (!full) {
+            fromGrid = new ArrayList<>(toRead.size());
+            for (int b : toRead) {
+                SeatBlock v = w.heardNewer(b);
+                if (v != null) {
+                    fromEvents.put(b, v);
+                } else {
+                    fromGrid.add(b);
+                }
+            }
+        }
         Map<BlockKey, SeatBlock> read;
         try {
-            read = toRead.isEmpty() ? Map.of() : inventory.blocks(w.show, toRead);
+            read = fromGrid.isEmpty() ? Map.of() : inventory.blocks(w.show, fromGrid);
         } catch (RuntimeException e) {
             w.readAll = true; // the marks taken above are gone
             throw e;
         }
-        blocksRead.addAndGet(toRead.size());
+        blocksRead.addAndGet(fromGrid.size());
         if (full) {
             // the first interval is drawn from its second half, so shows watched together do not
             // all come due in the same refresh
@@ -356,7 +430,8 @@ public final class ShowSnapshots implements AutoCloseable {
         }
         boolean moved = false;
         for (int b : toRead) {
-            moved |= w.take(b, read.get(Inventory.key(w.show, b)), now);
+            SeatBlock heard = fromEvents.get(b);
+            moved |= w.take(b, heard != null ? heard : read.get(Inventory.key(w.show, b)), now);
         }
         moved |= w.repaintLapsed(now);
         if (moved) {
@@ -378,13 +453,13 @@ public final class ShowSnapshots implements AutoCloseable {
         return out;
     }
 
-    private void heard(BlockKey key) {
+    private void heard(BlockKey key, SeatBlock value) {
         if (loseChangeEvents) {
             return;
         }
         Watched w = watched.get(key.showId());
         if (w != null) {
-            w.heard(key.blockId());
+            w.heard(key.blockId(), value, clock.getAsLong());
         }
     }
 
