@@ -179,6 +179,8 @@ class BookingsApiTest {
 
         assertEquals(200, png.statusCode());
         assertEquals("image/png", png.headers().firstValue("Content-Type").orElse(""));
+        assertEquals("no-store", png.headers().firstValue("Cache-Control").orElse(""),
+                "a ticket may be cancelled at any moment: no cached copy may outlive it");
         BufferedImage image = ImageIO.read(new ByteArrayInputStream(png.body()));
         int[] pixels = image.getRGB(0, 0, image.getWidth(), image.getHeight(), null, 0, image.getWidth());
         String decoded = new QRCodeReader().decode(new BinaryBitmap(new HybridBinarizer(

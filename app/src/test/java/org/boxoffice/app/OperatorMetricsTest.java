@@ -166,6 +166,32 @@ class OperatorMetricsTest {
     }
 
     @Test
+    void twentyParallelCancellationsOfOneBooking_countOneRefund() throws Exception {
+        String eve = app.token("metrics-eve");
+        String holdId = f.hold(eve, "comedy-2", "BALCONY-6-5");
+        TestApp.Http.Reply paid = f.checkout(eve, holdId, "card_ok");
+        assertEquals(200, paid.status(), paid.body());
+        String path = "/v1/bookings/" + paid.json().get("bookingId").asText();
+        ExportedMetrics before = scrape();
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        java.util.List<java.util.concurrent.Future<TestApp.Http.Reply>> replies = new java.util.ArrayList<>();
+        try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(20)) {
+            for (int i = 0; i < 20; i++) {
+                replies.add(pool.submit(() -> {
+                    go.await();
+                    return http.delete(path, eve);
+                }));
+            }
+            go.countDown();
+            for (java.util.concurrent.Future<TestApp.Http.Reply> r : replies) {
+                assertEquals(200, r.get().status(), r.get().body());
+            }
+        }
+        assertEquals(1, scrape().delta(before, "boxoffice_refunds_total", "kind", "cancellation"),
+                "one booking, one refund at the provider, one count");
+    }
+
+    @Test
     void httpRequests_areCountedByMethodRouteTemplateAndStatus() throws Exception {
         ExportedMetrics before = scrape();
         assertEquals(200, http.get("/v1/shows/comedy-2", null).status());

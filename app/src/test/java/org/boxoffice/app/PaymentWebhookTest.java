@@ -109,6 +109,23 @@ class PaymentWebhookTest {
     }
 
     @Test
+    void anEventOfAnotherTypeWithACapturesId_doesNotMakeTheCaptureADuplicate() {
+        String holdId = pendingHold("cid-w", "STALLS-12-4");
+        String key = "bx-" + holdId + "-1";
+
+        TestApp.Http.Reply unknown = send(event("evt-same-id", "charge.dispute.created", key));
+        TestApp.Http.Reply captured = send(event("evt-same-id", "payment.captured", key));
+
+        assertEquals("IGNORED", json(unknown).get("outcome").asText(), unknown.body());
+        assertEquals("APPLIED", json(captured).get("outcome").asText(), "once per id and type: " + captured.body());
+        assertEquals(1, f.count("select count(*) from bookings where hold_id = ? and status = 'CONFIRMED'", holdId));
+        assertEquals("DUPLICATE_EVENT", json(send(event("evt-same-id", "payment.captured", key))).get("outcome").asText());
+        // the provider's ids say nothing of its business: random, never a count
+        String chargeId = app.app.checkout().simulator().status(key).orElseThrow().chargeId();
+        assertTrue(chargeId.matches("ch_[0-9a-f]{24}"), chargeId);
+    }
+
+    @Test
     void theFirstDecisiveEventWins_duplicatesAndLaterContradictionsChangeNothing() {
         String holdId = pendingHold("ben-w", "STALLS-10-2");
         String key = "bx-" + holdId + "-1";

@@ -96,6 +96,8 @@ class QueueApiTest {
         assertEquals(20.0, admin.get("admissionRate").asDouble());
         assertEquals(403, http.get("/v1/admin/shows/fado-1/queue", ann).status());
         assertTrue(http.get("/v1/shows/fado-1/queue/summary", null).headers().firstValue("Cache-Control").orElse("").startsWith("public"));
+        assertEquals("private, no-store", http.get("/v1/shows/fado-1/queue/summary", app.token("summary-fan")).headers()
+                .firstValue("Cache-Control").orElse(""), "asked with a token: no shared cache keeps it");
     }
 
     @Test

@@ -158,9 +158,11 @@ public interface BookingRepository {
 
     /**
      * Records that the provider refunded the attempt (REQUESTED to REFUNDED). Its CONFIRMED booking,
-     * if any, becomes REFUNDED and its seats stop being live, in the same transaction.
+     * if any, becomes REFUNDED and its seats stop being live, in the same transaction. True if this
+     * call moved it; false if another caller had recorded the refund already (parallel cancellations
+     * each reach the provider, which refunds once under the attempt's key: the refund counts once).
      */
-    void refunded(String paymentId, long now);
+    boolean refunded(String paymentId, long now);
 
     // ------------------------------------------------------------------ bookings and tickets
 

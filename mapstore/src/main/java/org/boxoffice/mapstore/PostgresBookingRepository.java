@@ -254,7 +254,7 @@ public final class PostgresBookingRepository implements BookingRepository {
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO payment_events (event_id, type, idempotency_key, received_at) VALUES (?, ?, ?, ?)
-                ON CONFLICT (event_id) DO NOTHING""")) {
+                ON CONFLICT (event_id, type) DO NOTHING""")) {
             ps.setString(1, eventId);
             ps.setString(2, type);
             ps.setString(3, key);
@@ -412,14 +412,15 @@ public final class PostgresBookingRepository implements BookingRepository {
     }
 
     @Override
-    public void refunded(String paymentId, long now) {
-        transaction("recording the refund of " + paymentId, c -> {
+    public boolean refunded(String paymentId, long now) {
+        return transaction("recording the refund of " + paymentId, c -> {
+            int moved;
             try (PreparedStatement ps = c.prepareStatement("""
                     UPDATE payments SET refund = 'REFUNDED', updated_at = ?
                     WHERE payment_id = ? AND refund = 'REQUESTED'""")) {
                 ps.setObject(1, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
                 ps.setString(2, paymentId);
-                ps.executeUpdate();
+                moved = ps.executeUpdate();
             }
             // the seats stop being live before they can go back on sale, so a new sale never collides
             try (PreparedStatement ps = c.prepareStatement("""
@@ -433,6 +434,7 @@ public final class PostgresBookingRepository implements BookingRepository {
                 ps.setString(2, paymentId);
                 ps.executeUpdate();
             }
+            return moved == 1;
         });
     }
 

@@ -157,7 +157,9 @@ public final class QueueService implements HttpService {
             m.put("admissionRate", v.ratePerSecond());
             m.put("challengeDifficulty", v.challengeDifficulty());
         }
-        res.header(HeaderNames.CACHE_CONTROL, "public, max-age=1, stale-while-revalidate=2");
+        // public, as every public read is, unless the request carries a token (then nobody keeps it)
+        res.header(HeaderNames.CACHE_CONTROL, req.headers().contains(HeaderNames.AUTHORIZATION)
+                ? org.boxoffice.app.http.HttpCaching.PRIVATE : new org.boxoffice.app.http.HttpCaching.Policy(1, 2).header());
         Json.send(res, 200, m);
     }
 

@@ -68,7 +68,8 @@ public final class BookingsService implements HttpService {
         byte[] png = bookings.qr(caller, bookingId, seatId)
                 .orElseThrow(() -> ApiException.notFound("ticket " + seatId + " of booking " + bookingId));
         res.header(HeaderNames.CONTENT_TYPE, "image/png");
-        res.header(HeaderNames.CACHE_CONTROL, "private, max-age=300");
+        // a ticket can be cancelled, refunded or (later) transferred at any moment: no copy may outlive that
+        res.header(HeaderNames.CACHE_CONTROL, "no-store");
         res.send(png);
     }
 

@@ -224,8 +224,10 @@ public final class Settlement {
             LOG.log(Level.WARNING, "refund of " + p.paymentId() + " not made now; reconciliation retries it", e);
             return false;
         }
-        bookings.refunded(p.paymentId(), clock.getAsLong());
-        countRefund(p.settlement() == PaymentAttempt.Settlement.BOOKED ? "cancellation" : "refused_payment");
+        if (bookings.refunded(p.paymentId(), clock.getAsLong())) {
+            // counted by whoever recorded it: parallel cancellations of one booking are one refund
+            countRefund(p.settlement() == PaymentAttempt.Settlement.BOOKED ? "cancellation" : "refused_payment");
+        }
         return true;
     }
 

@@ -27,6 +27,8 @@ public final class Json {
             .addModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            // one JSON value per body: "{...} trailing" or two objects in a row is a 400, not the first one
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
@@ -35,7 +37,11 @@ public final class Json {
     private Json() {
     }
 
-    /** The request body as a JSON object; 400 if it is missing, too large, or not a JSON object. */
+    /**
+     * The request body as a JSON object; 400 if it is missing, too large, not a JSON object, followed
+     * by anything but whitespace, or carries a NUL (U+0000) in a name or a string: PostgreSQL cannot
+     * store one in text, and a NUL that got that far would read as a database outage.
+     */
     public static JsonNode body(ServerRequest req) {
         if (!req.content().hasEntity()) {
             throw ApiException.badRequest("a JSON body is required");
@@ -46,12 +52,38 @@ public final class Json {
             if (node == null || !node.isObject()) {
                 throw ApiException.badRequest("the body must be a JSON object");
             }
+            if (hasNul(node)) {
+                throw ApiException.badRequest("strings in the body may not contain NUL (U+0000)");
+            }
             return node;
         } catch (JsonProcessingException e) {
             throw ApiException.badRequest(problem(e));
         } catch (java.io.IOException e) {
             throw ApiException.badRequest("unreadable body");
         }
+    }
+
+    private static boolean hasNul(JsonNode node) {
+        if (node.isTextual()) {
+            return node.textValue().indexOf('\u0000') >= 0;
+        }
+        if (node.isObject()) {
+            for (java.util.Iterator<java.util.Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+                java.util.Map.Entry<String, JsonNode> e = it.next();
+                if (e.getKey().indexOf('\u0000') >= 0 || hasNul(e.getValue())) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (node.isArray()) {
+            for (JsonNode item : node) {
+                if (hasNul(item)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /**

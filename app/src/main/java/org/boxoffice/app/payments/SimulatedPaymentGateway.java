@@ -21,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -105,7 +104,7 @@ public final class SimulatedPaymentGateway implements PaymentGateway, AutoClosea
     private final HttpClient http;
     private final Map<String, Charge> charges = new LinkedHashMap<>();
     private final Map<String, Refund> refunds = new LinkedHashMap<>();
-    private final AtomicLong ids = new AtomicLong();
+    private static final java.security.SecureRandom IDS = new java.security.SecureRandom();
     private final AtomicInteger busy = new AtomicInteger();
     private final AtomicInteger delivered = new AtomicInteger();
     private final List<SentEvent> sent = new CopyOnWriteArrayList<>();
@@ -147,7 +146,7 @@ public final class SimulatedPaymentGateway implements PaymentGateway, AutoClosea
                 // the request was lost on its way: nothing is charged, a retry is a new request
                 throw new PaymentGatewayException("payment provider timed out");
             }
-            charge = new Charge("ch_" + ids.incrementAndGet(), request.idempotencyKey(), request.amountCents(),
+            charge = new Charge("ch_" + randomId(), request.idempotencyKey(), request.amountCents(),
                     request.currency(), request.method(), request.reference(), clock.getAsLong());
             charges.put(charge.key, charge);
             switch (outcome) {
@@ -197,7 +196,7 @@ public final class SimulatedPaymentGateway implements PaymentGateway, AutoClosea
                         + charge.id);
             }
             charge.refunded += request.amountCents();
-            refund = new Refund("re_" + ids.incrementAndGet(), charge.key, request.amountCents());
+            refund = new Refund("re_" + randomId(), charge.key, request.amountCents());
             refunds.put(request.refundKey(), refund);
         }
         emit(EVENT_REFUNDED, charge, refund);
@@ -272,7 +271,7 @@ public final class SimulatedPaymentGateway implements PaymentGateway, AutoClosea
     // ------------------------------------------------------------------ webhooks
 
     private void emit(String type, Charge charge, Refund refund) {
-        String id = "evt_" + ids.incrementAndGet();
+        String id = "evt_" + randomId();
         StringBuilder body = new StringBuilder(256).append("{\"id\":\"").append(id).append("\",\"type\":\"")
                 .append(type).append("\",\"created\":").append(clock.getAsLong()).append(",\"data\":{")
                 .append("\"chargeId\":\"").append(charge.id).append("\",\"idempotencyKey\":\"")
@@ -427,5 +426,16 @@ public final class SimulatedPaymentGateway implements PaymentGateway, AutoClosea
     @Override
     public void close() {
         scheduler.shutdownNow();
+    }
+
+    /**
+     * A charge's or an event's id as providers make them: random, so no one can guess the next one
+     * (sequential ids let a forged event of an unknown type take a real capture's id before it
+     * arrived), and no count of the provider's business shows in them.
+     */
+    private static String randomId() {
+        byte[] b = new byte[12];
+        IDS.nextBytes(b);
+        return java.util.HexFormat.of().formatHex(b);
     }
 }
