@@ -54,6 +54,9 @@ import java.util.stream.Stream;
  */
 final class ClusterBench {
 
+    private static final int WARM_STEP_SECONDS = 10;
+    private static final double WARM_QUIET_CORES = 0.05;
+    private static final int WARM_MAX_SECONDS = 120;
     private static final int HOLD_SECONDS = 420;
     private static final long GRACE_MS = 5_000;
     /** The base StatefulSet's preStop sleep: endpoints drop a leaving member this long before SIGTERM. */
@@ -149,14 +152,51 @@ final class ClusterBench {
 
     // ---------------------------------------------------------------- the runs
 
+    /**
+     * The warm-up: two thirds of {@code --warmup} closed loop (holds, releases, reads), then the
+     * measured run's own traffic, the open-loop stampede at its rate on fresh warm-up shows, in steps
+     * of {@value #WARM_STEP_SECONDS} s until the members' JIT compilers are quiet (under
+     * {@value #WARM_QUIET_CORES} of a core each over a step) or {@value #WARM_MAX_SECONDS} s have
+     * passed. Each member of N compiles the same code from a Nth of the traffic, so a fixed warm-up
+     * leaves a cluster compiling through its measured run (a quarter of three members' CPU in one
+     * run) where one member had finished: every size is measured once its compiler is done.
+     */
     private void warmUp(Cluster cluster, BoxofficeApi api, String admin, List<String> tokens) throws Exception {
         if (o.warmup.isZero()) {
             return;
         }
         Target show = newShow(cluster, api, admin, "warmup", Math.min(o.seats, 5_000));
-        FlashSaleBench.log("warming up " + cluster.members.size() + " member(s) for " + o.warmup.toSeconds() + " s");
+        Duration closed = o.warmup.multipliedBy(2).dividedBy(3);
+        FlashSaleBench.log("warming up " + cluster.members.size() + " member(s): " + closed.toSeconds()
+                + " s closed loop, then the stampede until their JIT compilers are quiet");
         new LoadRun(show, Buyer.crowd(o.buyers(), o.seed, show.plan(), tokens),
-                new LoadRun.Settings(o.connections, o.warmup, o.retries, o.bestAvailable, 1.0, 0, o.readEvery, o.seed, true)).run();
+                new LoadRun.Settings(o.connections, closed, o.retries, o.bestAvailable, 1.0, 0, o.readEvery, o.seed, true)).run();
+        double rate = o.rate != null ? o.rate : BenchOptions.STAMPEDE_RATE;
+        long t0 = System.nanoTime();
+        for (int step = 1; ; step++) {
+            Target stampede = newShow(cluster, api, admin, "warmup-stampede-" + step, Math.min(o.seats, 5_000));
+            long jit0 = jitNanos(cluster);
+            long s0 = System.nanoTime();
+            new OpenLoopRun(stampede, Buyer.crowd(o.buyers(), o.seed + step, stampede.plan(), tokens),
+                    new OpenLoopRun.Settings(rate, Duration.ofSeconds(WARM_STEP_SECONDS), o.connections, o.retries,
+                            o.bestAvailable, o.readEvery, o.seed + step), null).run();
+            double perMember = (jitNanos(cluster) - jit0) / ((System.nanoTime() - s0) / 1e9) / 1e9 / cluster.members.size();
+            long elapsed = (System.nanoTime() - t0) / 1_000_000_000L;
+            FlashSaleBench.log(String.format(Locale.ROOT, "  warm-up stampede step %d: JIT compiler %.3f cores per member",
+                    step, perMember));
+            if (perMember < WARM_QUIET_CORES || elapsed >= WARM_MAX_SECONDS) {
+                break;
+            }
+        }
+    }
+
+    /** CPU the members' JIT compiler threads have spent so far. */
+    private static long jitNanos(Cluster cluster) {
+        long sum = 0;
+        for (Member mb : cluster.members) {
+            sum += CpuMeter.threadKinds(mb.pid()).getOrDefault(CpuMeter.JIT, 0L);
+        }
+        return sum;
     }
 
     private ClusterReport.Steady steady(Cluster cluster, BoxofficeApi api, String admin, List<String> tokens, Database db)
