@@ -127,9 +127,9 @@ class BadInputTest {
         assertClientError(http.post("/v1/shows/" + SHOW + "/holds", token,
                 "{\"seatIds\":[\"D-2-1\"]}{\"seatIds\":[\"D-2-2\"]}"), "two objects");
         TestApp.Http.Reply nulReason = http.post("/v1/admin/shows/" + SHOW + "/seats/block", admin,
-                "{\"seatIds\":[\"D-2-3\"],\"reason\":\"camera\u0000platform\"}");
+                "{\"seatIds\":[\"D-2-3\"],\"reason\":\"camera\\u0000platform\"}");
         assertEquals(400, nulReason.status(), "a NUL in an admin's reason is the client's error, not an outage: " + nulReason.body());
-        assertClientError(http.post("/v1/shows/" + SHOW + "/waitlist", token, "{\"seats\":2,\"na\u0000me\":1}"), "NUL in a name");
+        assertClientError(http.post("/v1/shows/" + SHOW + "/waitlist", token, "{\"seats\":2,\"na\\u0000me\":1}"), "NUL in a name");
         assertEquals(before, changes());
         assertEquals(201, http.post("/v1/shows/" + SHOW + "/holds", token, "{\"seatIds\":[\"D-2-1\"]}  \n").status(),
                 "whitespace after the body is fine");

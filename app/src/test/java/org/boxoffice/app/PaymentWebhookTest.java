@@ -109,6 +109,14 @@ class PaymentWebhookTest {
     }
 
     @Test
+    void aSignedEventWithANulOrTrailingContent_is400_andChangesNothing() {
+        long events = f.count("select count(*) from payment_events");
+        assertError(send(event("evt-nul\\u0000", "payment.captured", "bx-nobody-1")), 400, "BAD_REQUEST");
+        assertError(send(event("evt-trailing", "payment.captured", "bx-nobody-1") + " {}"), 400, "BAD_REQUEST");
+        assertEquals(events, f.count("select count(*) from payment_events"));
+    }
+
+    @Test
     void anEventOfAnotherTypeWithACapturesId_doesNotMakeTheCaptureADuplicate() {
         String holdId = pendingHold("cid-w", "STALLS-12-4");
         String key = "bx-" + holdId + "-1";

@@ -53,6 +53,13 @@ public final class PaymentWebhookService implements HttpService {
         } catch (ApiException e) {
             result = e.code();
             throw e;
+        } catch (io.helidon.http.RequestException e) {
+            // the transport refused the delivery (an unreadable body, a bad chunk): the sender's error
+            result = e.status().code() < 500 ? "BAD_REQUEST" : "INTERNAL";
+            throw e;
+        } catch (io.helidon.http.HttpException e) {
+            result = e.status().code() < 500 ? "BAD_REQUEST" : "INTERNAL";
+            throw e;
         } finally {
             metrics.count(OpsMetrics.WEBHOOK_EVENTS, result);
         }
@@ -93,6 +100,9 @@ public final class PaymentWebhookService implements HttpService {
         }
         if (node == null || !node.isObject()) {
             throw ApiException.badRequest("the body must be a JSON object");
+        }
+        if (Json.hasNul(node)) {
+            throw ApiException.badRequest("strings in the body may not contain NUL (U+0000)");
         }
         JsonNode data = node.get("data");
         if (data == null || !data.isObject()) {

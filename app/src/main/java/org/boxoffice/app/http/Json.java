@@ -63,7 +63,8 @@ public final class Json {
         }
     }
 
-    private static boolean hasNul(JsonNode node) {
+    /** Whether a name or a string anywhere in {@code node} contains NUL (U+0000), which PostgreSQL cannot store. */
+    public static boolean hasNul(JsonNode node) {
         if (node.isTextual()) {
             return node.textValue().indexOf('\u0000') >= 0;
         }
