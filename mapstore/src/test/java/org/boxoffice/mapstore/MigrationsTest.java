@@ -19,8 +19,8 @@ class MigrationsTest {
         try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
             int applied = Migrations.migrate(ds);
 
-            assertEquals(12, applied);
-            assertEquals(List.of("booking_seats", "bookings", "events", "holds", "idempotency_replies",
+            assertEquals(14, applied);
+            assertEquals(List.of("booking_seats", "bookings", "demo_secrets", "events", "holds", "idempotency_replies",
                     "payment_events", "payments", "referee",
                     "seat_events", "seat_transitions", "seats", "show_blocks", "show_sections", "shows", "spent_challenges",
                     "ticket_mail", "venues", "waiting_room_admissions", "waiting_room_places", "waiting_rooms",
