@@ -218,6 +218,8 @@ public final class HoldManager {
             case ACTIVE, RELEASED -> {
             }
         }
+        // a member cut off from its quorum answers 503 before the referee marks anything: nothing changed
+        seats.requireWritable();
         long now = clock.getAsLong();
         switch (bookings.endHoldByBuyer(holdId, now)) {
             case BookingRepository.HoldRelease.PaymentLive live -> {
