@@ -1,8 +1,6 @@
 package org.boxoffice.grid;
 
 import com.hazelcast.cluster.Cluster;
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.EntryProcessor;
@@ -411,17 +409,7 @@ public final class Inventory {
      */
     public Subscription onChanges(BiConsumer<BlockKey, SeatBlock> changed, Runnable missed) {
         UUID entries = map.addEntryListener(new BlockChanges(changed, missed), true);
-        UUID members = cluster.addMembershipListener(new MembershipListener() {
-            @Override
-            public void memberAdded(MembershipEvent event) {
-                missed.run();
-            }
-
-            @Override
-            public void memberRemoved(MembershipEvent event) {
-                missed.run();
-            }
-        });
+        UUID members = Membership.onChange(cluster, missed);
         return () -> {
             try {
                 map.removeEntryListener(entries);

@@ -1,8 +1,7 @@
 package org.boxoffice.app.ops;
 
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
+import org.boxoffice.grid.Membership;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -44,17 +43,7 @@ public final class ClusterSafety {
         this.hz = hz;
         this.reverifyNanos = reverify.toNanos();
         this.settlingNanos = settling.toNanos();
-        hz.getCluster().addMembershipListener(new MembershipListener() {
-            @Override
-            public void memberAdded(MembershipEvent event) {
-                changed();
-            }
-
-            @Override
-            public void memberRemoved(MembershipEvent event) {
-                changed();
-            }
-        });
+        Membership.onChange(hz.getCluster(), this::changed);
     }
 
     private void changed() {

@@ -1,7 +1,5 @@
 package org.boxoffice.grid.catalog;
 
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
@@ -39,17 +37,7 @@ public final class CatalogChanges implements AutoCloseable {
         this.hz = hz;
         IMap<String, EventListing> map = hz.getMap(CatalogSearch.MAP);
         this.entries = map.addEntryListener(new Listener(), false);
-        this.members = hz.getCluster().addMembershipListener(new MembershipListener() {
-            @Override
-            public void memberAdded(MembershipEvent event) {
-                changed();
-            }
-
-            @Override
-            public void memberRemoved(MembershipEvent event) {
-                changed();
-            }
-        });
+        this.members = org.boxoffice.grid.Membership.onChange(hz.getCluster(), this::changed);
     }
 
     /** Moves (never backwards) with every change heard; equal values mean nothing was heard in between. */
