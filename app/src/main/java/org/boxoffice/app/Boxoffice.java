@@ -128,12 +128,14 @@ public final class Boxoffice implements AutoCloseable {
     private final WaitlistMeter waitlistMeter;
     private volatile org.boxoffice.app.holds.Rehearsal rehearsal;
     private volatile boolean rehearsalDue;
+    /** Set when the member starts shutting down: a rehearsal ending then takes no partitions. */
+    private volatile boolean closing;
     /** Set once the catalog was seen loaded: from then on readiness no longer asks the grid (see {@link #catalogLoaded}). */
     private volatile boolean catalogSeenLoaded;
     /** Milliseconds from the JVM's start to the first ready answer; 0 until then. */
     private volatile long readyAfterMillis;
 
-    private Boxoffice(AppSettings settings, DataSource dataSource, LongSupplier clock) {
+    private Boxoffice(AppSettings settings, DataSource dataSource, LongSupplier clock, GridMember.Promotion promotion) {
         this.settings = settings;
         this.dataSource = dataSource;
         this.clock = clock;
@@ -161,7 +163,8 @@ public final class Boxoffice implements AutoCloseable {
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
         PostgresRoomLedger roomLedger = new PostgresRoomLedger(dataSource, clock);
         this.hz = GridMember.start(settings.grid(),
-                GridStores.of(inventoryRepository, catalogRepository, waitlistRepository), RefereeIdentity.of(dataSource));
+                GridStores.of(inventoryRepository, catalogRepository, waitlistRepository), RefereeIdentity.of(dataSource),
+                promotion);
         this.directory = new ShowDirectory(catalogRepository);
         this.inventory = new Inventory(hz);
         this.snapshots = new ShowSnapshots(inventory, clock, settings.snapshotEvery().toMillis());
@@ -242,7 +245,15 @@ public final class Boxoffice implements AutoCloseable {
 
     /** Starts a member on a migrated database. */
     public static Boxoffice start(AppSettings settings, DataSource dataSource, LongSupplier clock) {
-        return new Boxoffice(settings, dataSource, clock);
+        return new Boxoffice(settings, dataSource, clock, GridMember.Promotion.AT_ONCE);
+    }
+
+    /**
+     * A member that will {@link #rehearse} before it serves: joining a cluster whose other members
+     * own the data, it stays a lite member (no partition migrates to it) until its rehearsal ends.
+     */
+    public static Boxoffice startToRehearse(AppSettings settings, DataSource dataSource, LongSupplier clock) {
+        return new Boxoffice(settings, dataSource, clock, GridMember.Promotion.WHEN_WARM);
     }
 
     /** Every route of the service, with errors mapped in one place. */
@@ -299,19 +310,19 @@ public final class Boxoffice implements AutoCloseable {
     }
 
     public org.boxoffice.app.holds.Rehearsal rehearse(java.net.URI base, Duration max) {
+        HazelcastInstance stage = GridMember.startStage();
         String tag = GridMaps.rehearsalTag(hz.getCluster().getLocalMember().getUuid());
-        Inventory stage = new Inventory(hz, GridMaps.REHEARSAL_PREFIX + "inventory-" + tag);
-        Allowances stageAllowances = new Allowances(hz, GridMaps.REHEARSAL_PREFIX + "allowances-" + tag);
-        ShowSnapshots stageSnapshots = new ShowSnapshots(stage, clock, settings.snapshotEvery().toMillis());
-        org.boxoffice.app.holds.Rehearsal r = new org.boxoffice.app.holds.Rehearsal(stage,
-                new Seats(stage, stageAllowances, stageSnapshots), stageSnapshots, hz.getFlakeIdGenerator(GridMaps.HOLD_IDS),
-                inventoryRepository, bookingRepository, gate, directory, base, clock, max, tag, key -> {
-                    com.hazelcast.cluster.Member owner = hz.getPartitionService().getPartition(key).getOwner();
-                    return owner != null && owner.localMember();
-                }, () -> hz.getPartitionService().isClusterSafe(), () -> {
+        Inventory stageInventory = new Inventory(stage, GridMaps.REHEARSAL_PREFIX + "inventory");
+        ShowSnapshots stageSnapshots = new ShowSnapshots(stageInventory, clock, settings.snapshotEvery().toMillis());
+        org.boxoffice.app.holds.Rehearsal r = new org.boxoffice.app.holds.Rehearsal(stageInventory,
+                new Seats(stageInventory, new Allowances(stage, GridMaps.REHEARSAL_PREFIX + "allowances"), stageSnapshots),
+                stageSnapshots, stage.getFlakeIdGenerator(GridMaps.HOLD_IDS), inventoryRepository, bookingRepository,
+                gate.withVelocity(new VelocityLimits(stage, clock)), directory, base, clock, max, tag, () -> {
                     stageSnapshots.close();
-                    stage.destroy();
-                    stageAllowances.destroy();
+                    stage.getLifecycleService().terminate();
+                    if (!closing && hz.getLifecycleService().isRunning() && GridMember.promote(hz)) {
+                        LOG.info("rehearsed: this member now owns partitions of the cluster");
+                    }
                 });
         this.rehearsal = r;
         probes.refresh();
@@ -458,6 +469,7 @@ public final class Boxoffice implements AutoCloseable {
 
     @Override
     public void close() {
+        closing = true;
         org.boxoffice.app.holds.Rehearsal r = rehearsal;
         if (r != null) {
             r.stop();

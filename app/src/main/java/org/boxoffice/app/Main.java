@@ -68,7 +68,8 @@ public final class Main {
         }
         Boxoffice app;
         try {
-            app = Boxoffice.start(settings, dataSource, System::currentTimeMillis);
+            app = rehearsalSeconds > 0 ? Boxoffice.startToRehearse(settings, dataSource, System::currentTimeMillis)
+                    : Boxoffice.start(settings, dataSource, System::currentTimeMillis);
         } catch (RefereeMismatchException e) {
             LOG.severe(e.getMessage());
             dataSource.close();

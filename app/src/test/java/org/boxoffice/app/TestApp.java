@@ -75,6 +75,15 @@ public final class TestApp implements AutoCloseable {
 
     /** Like {@link #joining(TestApp)}, with settings adjusted by {@code tweak}. */
     public static TestApp joining(TestApp first, java.util.function.UnaryOperator<AppSettings> tweak) {
+        return joining(first, tweak, false);
+    }
+
+    /** A member joining {@code first}'s cluster that will rehearse first: a lite member until then. */
+    public static TestApp joiningToRehearse(TestApp first) {
+        return joining(first, s -> s, true);
+    }
+
+    private static TestApp joining(TestApp first, java.util.function.UnaryOperator<AppSettings> tweak, boolean rehearse) {
         HikariDataSource ds = DataSources.pooled(first.db);
         GridSettings firstGrid = first.settings.grid();
         AppSettings own = tweak.apply(settings(first.db, firstGrid.clusterName()));
@@ -83,7 +92,8 @@ public final class TestApp implements AutoCloseable {
         AppSettings settings = new AppSettings(own.dataDir(), own.db(), own.embeddedDbPort(), own.dbPoolSize(), grid,
                 own.holds(), own.auth(), own.seedDemo(), own.sweepEvery(), own.reconcileEvery(), own.snapshotEvery(),
                 own.admission(), own.invariantEvery(), own.checkout(), own.waitlist());
-        return new TestApp(first.db, ds, settings, Boxoffice.start(settings, ds, System::currentTimeMillis));
+        return new TestApp(first.db, ds, settings, rehearse ? Boxoffice.startToRehearse(settings, ds, System::currentTimeMillis)
+                : Boxoffice.start(settings, ds, System::currentTimeMillis));
     }
 
     static AppSettings settings(DbSettings db, String cluster) {

@@ -302,7 +302,7 @@ final class ClusterBench {
             }
         }, "scaler");
         OpenLoopRun.Settings settings = openLoop();
-        // the fans' web app sends every hold with an Idempotency-Key, and sends it again once when its connection is lost
+        // the fans' web app sends every hold with an Idempotency-Key, and sends a hold or a read again once when its connection is lost
         OpenLoopRun.Settings resending = new OpenLoopRun.Settings(settings.attemptsPerSecond(), settings.limit(),
                 settings.connections(), settings.retries(), settings.bestAvailableShare(), settings.readEvery(), settings.seed(), true);
         Measured m = measure(cluster, db, () -> {

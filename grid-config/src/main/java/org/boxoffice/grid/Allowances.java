@@ -22,14 +22,6 @@ public final class Allowances {
         this.map = hz.getMap(mapName);
     }
 
-    /** Drops this map from the cluster; only for a rehearsal map. */
-    public void destroy() {
-        if (!map.getName().startsWith(GridMaps.REHEARSAL_PREFIX)) {
-            throw new IllegalStateException("only a rehearsal map is destroyed, not " + map.getName());
-        }
-        map.destroy();
-    }
-
     /** Reserves seats for a new hold; returns -1 if reserved, else how many seats the account may still take. */
     public int reserve(String showId, String accountId, String holdId, int seats, long expiresAt, long now,
                        long graceMillis, int max) {

@@ -15,10 +15,10 @@ public final class GridMaps {
     /** Facts about the running cluster, written once by its first member (such as when it started). */
     public static final String CLUSTER = "cluster";
     /**
-     * Prefix of the maps a starting member rehearses the hold path on before it reports ready: the
-     * same processors and offloaded stores as {@link #INVENTORY} and {@link #ALLOWANCES}, no
-     * referee behind them, no backups; each member's pair is destroyed when its rehearsal ends, and
-     * the oldest member destroys those of members no longer in the cluster.
+     * Prefix of the maps a starting member rehearses the hold path on before it owns partitions: the
+     * same processors and offloaded stores as {@link #INVENTORY} and {@link #ALLOWANCES}, no referee
+     * behind them, no backups. They exist only in the member's private stage
+     * ({@code GridMember.startStage}), never in the cluster.
      */
     public static final String REHEARSAL_PREFIX = "rehearsal-";
 
@@ -27,13 +27,6 @@ public final class GridMaps {
         return member.toString().substring(0, 8);
     }
 
-    /** The tag of a rehearsal map's name ({@code rehearsal-<kind>-<tag>}), or null for another name. */
-    public static String rehearsalTagOf(String name) {
-        if (!name.startsWith(REHEARSAL_PREFIX)) {
-            return null;
-        }
-        return name.substring(name.lastIndexOf('-') + 1);
-    }
     /** Cluster-unique ids for holds. */
     public static final String HOLD_IDS = "hold-ids";
 

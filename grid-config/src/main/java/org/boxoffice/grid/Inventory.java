@@ -93,14 +93,6 @@ public final class Inventory {
         map.setAll(blocks);
     }
 
-    /** Drops this inventory's map from the cluster; only for a rehearsal map. */
-    public void destroy() {
-        if (!map.getName().startsWith(GridMaps.REHEARSAL_PREFIX)) {
-            throw new IllegalStateException("only a rehearsal map is destroyed, not " + map.getName());
-        }
-        map.destroy();
-    }
-
     public static BlockKey key(Show show, int blockId) {
         return BlockKey.of(show.showId(), blockId, show.blockGroups());
     }

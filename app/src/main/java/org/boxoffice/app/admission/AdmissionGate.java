@@ -69,6 +69,14 @@ public final class AdmissionGate {
     }
 
     /**
+     * The same gate with its velocity buckets in another grid: a starting member's rehearsal takes
+     * from buckets in its private stage, through the same code as the fans' holds.
+     */
+    public AdmissionGate withVelocity(VelocityLimits buckets) {
+        return new AdmissionGate(rooms, tokens, challenges, buckets, limits, metrics, knownShow);
+    }
+
+    /**
      * This member's budget for issuing challenges, whoever asks: issuing one costs the door's two
      * grid buckets and a key derivation (together 0.4–0.5 ms of the member's CPU), so a flood spread
      * over many accounts and addresses, each within its own limits, could still take the cores the

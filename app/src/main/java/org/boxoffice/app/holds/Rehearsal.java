@@ -15,7 +15,6 @@ import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.SaleWindow;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
-import org.boxoffice.grid.BlockKey;
 import org.boxoffice.grid.Inventory;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.ShowSnapshots;
@@ -37,8 +36,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.function.BooleanSupplier;
-import java.util.function.Predicate;
 import java.util.function.LongSupplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -59,18 +56,19 @@ import java.util.logging.Logger;
  * been quiet for {@value #QUIET_WINDOW_MILLIS} ms (after at least {@value #MIN_MILLIS} ms), or at the
  * configured limit.
  *
- * <p>Where it runs: on this member. Its shows are each one block group on a partition this member
- * owns, and its accounts are chosen so that their allowances and velocity buckets are too (once the
- * cluster has settled: a member that has just joined owns no partition yet), so a member that joins
- * a cluster in the middle of a sale rehearses on its own threads, not on the serving members'.
+ * <p>Where it runs: on this member's private stage ({@code GridMember.startStage}), a one-member
+ * grid in this JVM with the real member's configuration that joins nobody. Its blocks, allowances
+ * and velocity buckets live there, so the rehearsal costs the serving members nothing, and a member
+ * that joins a cluster in the middle of a sale stays a lite member (owning no partition) until its
+ * rehearsal has ended: the partitions it takes over are then served by compiled code. The stage is
+ * shut down at the end, whatever happened; nothing of it ever exists in the cluster.
  *
  * <p>What it never touches: the fans' seats, and PostgreSQL but for those reads. Its shows exist
- * only in this object's own directory, never in the catalog; its blocks and allowances live in two maps of their own
- * ({@code GridMaps.REHEARSAL_PREFIX}), whose store is offloaded like the referee's but writes
- * nowhere, and which are destroyed at the end. Its HTTP requests are reads of public answers (no
- * hold is made over HTTP, so no velocity limit of a client address is spent). What it does not
- * rehearse: the HTTP hold and release requests themselves, and the referee's group commit (JDBC and
- * PostgreSQL), which the first real holds compile.
+ * only in this object's own directory, never in the catalog; its store is offloaded like the
+ * referee's but writes nowhere. Its HTTP requests are reads of public answers (no hold is made over
+ * HTTP, so no velocity limit of a client address is spent). What it does not rehearse: the HTTP
+ * hold and release requests themselves, calls to other members (its grid has one), and the
+ * referee's group commit (JDBC and PostgreSQL), which the first real holds compile.
  */
 public final class Rehearsal {
 
@@ -81,12 +79,10 @@ public final class Rehearsal {
     private static final long MIN_MILLIS = 4_000;
     private static final int BUYERS = 16;
     private static final int READERS = 4;
-    /** Made-up accounts whose keys live on this member: many, so that none reaches a limit. */
+    /** Made-up accounts: many, so that none reaches a limit. */
     private static final int ACCOUNTS = 2_048;
-    /** Private shows on sale at once, each one block group on a partition of this member (spread over its partition threads). */
+    /** Private shows on sale at once, each one block group (spread over the stage's partition threads). */
     private static final int LANES = 8;
-    /** How long a rehearsal waits for the cluster to settle (a member that just joined owns nothing yet). */
-    private static final long SETTLE_MILLIS = 30_000;
     /** A show is replaced once this share of its seats is left: the sold-out refusals have been rehearsed by then. */
     private static final double SOLD_OUT = 0.03;
 
@@ -107,20 +103,18 @@ public final class Rehearsal {
     private final LongSupplier clock;
     private final long maxMillis;
     private final String tag;
-    private final Predicate<Object> ownedHere;
     private final InventoryRepository repository;
     /**
      * Verifies tokens the way the service's authenticator does, with a key of its own: 32 random
      * bytes made here and never kept, so nothing it signs is accepted anywhere else.
      */
     private final Authenticator tokens;
-    private final BooleanSupplier settled;
     private final Runnable cleanUp;
 
-    /** The private shows on sale now, one per lane, each on a partition this member owns. */
+    /** The private shows on sale now, one per lane. */
     private final AtomicReferenceArray<Show> lanes = new AtomicReferenceArray<>(LANES);
-    /** Made-up accounts whose allowance and velocity bucket live on this member; empty: any account. */
-    private volatile String[] accounts = new String[0];
+    /** Made-up accounts, many, so that none reaches a limit. */
+    private final String[] accounts;
     private final AtomicInteger showCount = new AtomicInteger();
     private final AtomicInteger showsMade = new AtomicInteger();
     private final AtomicLong held = new AtomicLong();
@@ -132,23 +126,21 @@ public final class Rehearsal {
     private volatile Result result;
 
     /**
-     * @param inventory   a rehearsal inventory ({@code GridMaps.REHEARSAL_PREFIX}), used by {@code seats}
+     * @param inventory   a rehearsal inventory ({@code GridMaps.REHEARSAL_PREFIX}) on the stage, used by {@code seats}
      * @param seats       seats over {@code inventory}, rehearsal allowances and {@code snapshots}
      * @param snapshots   snapshots of {@code inventory}
-     * @param holdIds     the cluster's hold ids (a rehearsal spends a few)
+     * @param holdIds     the stage's hold ids
      * @param repository  the referee, for lookups of a hold and of an account's allowance (reads)
      * @param bookings    the referee's payments, which a buyer's release consults
-     * @param admission   the velocity limits a hold takes from (the made-up accounts' buckets idle out)
+     * @param admission   the velocity limits a hold takes from, in the stage
      * @param publicShows the catalog fans see: one of its shows is read over HTTP, if there is one
      * @param base        this member's own HTTP address
-     * @param tag         makes this member's private show ids unique in the cluster
-     * @param ownedHere   whether a key's partition is owned by this member
-     * @param settled     whether the cluster's partitions are settled (none migrating)
-     * @param cleanUp     drops the rehearsal's maps and snapshots when it ends
+     * @param tag         names this member's private shows and accounts
+     * @param cleanUp     shuts the stage down when the rehearsal ends (and lets the member own partitions)
      */
     public Rehearsal(Inventory inventory, Seats seats, ShowSnapshots snapshots, FlakeIdGenerator holdIds,
                      InventoryRepository repository, BookingRepository bookings, AdmissionGate admission, ShowDirectory publicShows, URI base, LongSupplier clock,
-                     Duration max, String tag, Predicate<Object> ownedHere, BooleanSupplier settled, Runnable cleanUp) {
+                     Duration max, String tag, Runnable cleanUp) {
         this.inventory = inventory;
         this.snapshots = snapshots;
         this.privateShows = new ShowDirectory(CatalogRepository.none());
@@ -161,10 +153,9 @@ public final class Rehearsal {
         this.clock = clock;
         this.maxMillis = max.toMillis();
         this.tag = tag;
-        this.ownedHere = ownedHere;
+        this.accounts = madeUpAccounts();
         this.repository = repository;
         this.tokens = ownAuthenticator(clock);
-        this.settled = settled;
         this.cleanUp = cleanUp;
     }
 
@@ -212,13 +203,6 @@ public final class Rehearsal {
         List<Thread> threads = new ArrayList<>();
         HttpClient http = null;
         try {
-            // the private shows and accounts go on partitions this member owns, so a member that joins
-            // a cluster in the middle of a sale rehearses on its own threads, not the serving members'
-            for (long until = System.nanoTime() + SETTLE_MILLIS * 1_000_000; !settled.getAsBoolean() && !stop
-                    && System.nanoTime() < until; ) {
-                Thread.sleep(100);
-            }
-            accounts = localAccounts();
             for (int lane = 0; lane < LANES; lane++) {
                 nextShow(lane, null);
             }
@@ -274,7 +258,7 @@ public final class Rehearsal {
             try {
                 cleanUp.run();
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "rehearsal: could not drop its maps", e);
+                LOG.log(Level.WARNING, "rehearsal: could not shut its stage down or take over partitions", e);
             }
             // whatever happened, it has ended: readiness must not wait for it for good
             result = new Result((System.nanoTime() - t0) / 1_000_000, held.get(), released.get(), refused.get(), read.get(),
@@ -295,8 +279,7 @@ public final class Rehearsal {
             Show show = lanes.get(lane);
             try {
                 String[] pool = accounts;
-                Principal buyer = new Principal(pool.length > 0 ? pool[random.nextInt(pool.length)]
-                        : "~rehearsal-" + random.nextInt(1 << 20), Set.of());
+                Principal buyer = new Principal(pool[random.nextInt(pool.length)], Set.of());
                 int quantity = 1 + random.nextInt(4);
                 // the request as a fan's arrives: a JSON body, parsed the way the hold endpoint parses it
                 String body = random.nextInt(5) == 0
@@ -372,19 +355,12 @@ public final class Rehearsal {
         return ids;
     }
 
-    /**
-     * Accounts whose allowance (partitioned by account) and velocity bucket ({@code hold:acct:<id>})
-     * both live on this member; none if it owns no partition.
-     */
-    private String[] localAccounts() {
-        List<String> found = new ArrayList<>(ACCOUNTS);
-        for (int i = 0; found.size() < ACCOUNTS && i < 400_000; i++) {
-            String id = "~rehearsal-" + tag + "-" + i;
-            if (ownedHere.test(id) && ownedHere.test("hold:acct:" + id)) {
-                found.add(id);
-            }
+    private String[] madeUpAccounts() {
+        String[] ids = new String[ACCOUNTS];
+        for (int i = 0; i < ACCOUNTS; i++) {
+            ids[i] = "~rehearsal-" + tag + "-" + i;
         }
-        return found.toArray(String[]::new);
+        return ids;
     }
 
     /** Replaces lane {@code lane}'s {@code soldOut} show (null at the start) by a new private show, once. */
@@ -392,11 +368,7 @@ public final class Rehearsal {
         if (lanes.get(lane) != soldOut) {
             return; // another buyer replaced it
         }
-        // one block group, on a partition of this member if one is found
-        String showId = null;
-        for (int i = 0; i < 2_000 && (showId == null || !ownedHere.test(BlockKey.of(showId, 0, 1))); i++) {
-            showId = "~rehearsal-" + tag + "-" + showCount.getAndIncrement();
-        }
+        String showId = "~rehearsal-" + tag + "-" + showCount.getAndIncrement();
         long now = clock.getAsLong();
         List<SeatPlan.SectionPlan> sections = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
@@ -435,7 +407,8 @@ public final class Rehearsal {
                     .timeout(Duration.ofSeconds(5)).GET().build();
             try {
                 HttpResponse<byte[]> response = client.send(request, HttpResponse.BodyHandlers.ofByteArray());
-                if (response.statusCode() < 500) {
+                // 503: a part this member serves only once it owns data (the search, while it is a lite member)
+                if (response.statusCode() < 500 || response.statusCode() == 503) {
                     read.incrementAndGet();
                 } else {
                     errors.incrementAndGet();

@@ -69,8 +69,9 @@ public final class OpenLoopRun {
      * @param retries           further attempts per fan after a 409 (each fan tries at most 1 + retries times)
      * @param readEvery         one seat-map read arrives per this many hold attempts (0: none)
      * @param resendLost        every hold carries an {@code Idempotency-Key}, as the fan's web app sends, and a hold
-     *                          whose connection is lost before its answer (a member killed, a connection refused) is
-     *                          sent once more with the same key half a second later, as the web app does; the first loss is counted apart
+     *                          or a read whose connection is lost before its answer (a member killed, a connection
+     *                          refused) is sent once more (a hold with the same key) half a second later, as the web
+     *                          app does; the first loss is counted apart
      *                          ({@link RunResult#errors()} key {@code "transport-resent"}), only a second one as a
      *                          transport error
      */
@@ -95,7 +96,7 @@ public final class OpenLoopRun {
         final long intended;
         Turn turn;
         long maxPassAtSend;
-        /** A hold's bytes, kept while it may be sent again after a lost connection. */
+        /** A request's bytes, kept while it may be sent again after a lost connection. */
         byte[] bytes;
         boolean resent;
         long resendAt;
@@ -286,15 +287,13 @@ public final class OpenLoopRun {
     private void dispatch(long now) {
         while (client.hasIdle() && !(control.isEmpty() && backlog.isEmpty())) {
             Req r = control.isEmpty() ? backlog.poll() : control.poll();
+            if (r.resent) {
+                requests++;
+                client.send(r.bytes, r, false);
+                continue;
+            }
             switch (r.kind) {
-                case HOLD -> {
-                    if (r.resent) {
-                        requests++;
-                        client.send(r.bytes, r, false);
-                    } else {
-                        sendHold(r, now);
-                    }
-                }
+                case HOLD -> sendHold(r, now);
                 case READ -> send(r, client.request("GET", target.availabilityPath(), null, map.etag(), null, null), now);
                 case SUMMARY -> send(r, client.request("GET", "/v1/shows/" + target.showId() + "/queue/summary", null, null,
                         null, null), now);
@@ -311,6 +310,9 @@ public final class OpenLoopRun {
     }
 
     private void send(Req r, byte[] request, long now) {
+        if (settings.resendLost() && r.kind != WITHOUT_PASS) {
+            r.bytes = request; // a read is sent again after a lost connection too, as the web app does
+        }
         requests++;
         sendLag.recordValue(Math.max(0, now - r.intended) / 1_000);
         client.send(request, r, false);
@@ -353,9 +355,6 @@ public final class OpenLoopRun {
             extra = extra == null ? key : extra + "\r\n" + key;
         }
         byte[] bytes = client.request(t.holdPrefix, null, extra, body);
-        if (settings.resendLost()) {
-            r.bytes = bytes;
-        }
         send(r, bytes, now);
     }
 
@@ -470,8 +469,8 @@ public final class OpenLoopRun {
     }
 
     private void failedReq(Req r, long at) {
-        if (r.kind == HOLD && r.bytes != null && !r.resent) {
-            // the fan's app sends it again with the same key; the wait counts from the first send
+        if (r.bytes != null && !r.resent) {
+            // the fan's app sends it again (a hold with the same key); the wait counts from the first send
             r.resent = true;
             stats.error("transport-resent");
             r.resendAt = at + RESEND_AFTER_NANOS;

@@ -1,5 +1,7 @@
 package org.boxoffice.grid.catalog;
 
+import org.boxoffice.grid.InventoryUnavailableException;
+
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.sql.SqlResult;
 import com.hazelcast.sql.SqlRow;
@@ -19,21 +21,42 @@ public final class CatalogSearch {
     public static final String MAP = "catalog_events";
 
     private final HazelcastInstance hz;
+    private volatile boolean mapped;
 
     public CatalogSearch(HazelcastInstance hz) {
         this.hz = hz;
+        mapIfDataMember();
+    }
+
+    /**
+     * Creates (or replaces) the map's SQL mapping, once, on a data member: Hazelcast runs no SQL on a
+     * lite member, which a member is while it warms up before it owns partitions.
+     */
+    private void mapIfDataMember() {
+        if (mapped || hz.getCluster().getLocalMember().isLiteMember()) {
+            return;
+        }
         hz.getSql().executeUpdate("CREATE OR REPLACE MAPPING \"" + MAP + "\" ("
                 + "__key VARCHAR, eventId VARCHAR, title VARCHAR, artist VARCHAR, category VARCHAR, "
                 + "description VARCHAR, venueId VARCHAR, venueName VARCHAR, city VARCHAR, "
                 + "firstShowAt BIGINT, lastShowAt BIGINT) TYPE IMap OPTIONS ("
                 + "'keyFormat'='varchar', 'valueFormat'='compact', 'valueCompactTypeName'='EventListing')");
+        mapped = true;
     }
 
     /** A search; null fields are not filtered on. Times are epoch millis, {@code to} exclusive. */
     public record Query(String city, String text, Long from, Long to) {
     }
 
+    /**
+     * The events matching {@code q}, by their first show. On a lite member (one still warming up, not
+     * yet serving fans) an {@link InventoryUnavailableException}: 503, ask again.
+     */
     public List<EventListing> search(Query q) {
+        mapIfDataMember();
+        if (!mapped) {
+            throw new InventoryUnavailableException("this member is still warming up and searches once it owns data", null);
+        }
         StringBuilder sql = new StringBuilder("SELECT eventId, title, artist, category, description, venueId, "
                 + "venueName, city, firstShowAt, lastShowAt FROM \"" + MAP + "\" WHERE 1 = 1");
         List<Object> params = new ArrayList<>();

@@ -44,9 +44,6 @@ public final class GridMember {
 
     /** The split-brain protection guarding seat writes and waiting-room positions. */
 
-    /** How often the oldest member destroys rehearsal maps of members that have left. */
-    static final long REHEARSAL_SWEEP_SECONDS = 30;
-
     /** The member attribute naming the member's referee (see {@link #start(GridSettings, Stores, String)}). */
     public static final String REFEREE_ATTRIBUTE = "boxoffice.referee";
 
@@ -63,7 +60,48 @@ public final class GridMember {
                     + "grid whose referee is another database: give this service a cluster name of its own "
                     + "(boxoffice.grid.cluster) or point it at the cluster's database.");
         }
-        hz.getCluster().promoteLocalLiteMember();
+    }
+
+    /** Whether some other member of the cluster owns partitions (is not a lite member). */
+    private static boolean othersOwnData(HazelcastInstance hz) {
+        return hz.getCluster().getMembers().stream().anyMatch(m -> !m.localMember() && !m.isLiteMember());
+    }
+
+    /**
+     * A member waiting to be warm is promoted at once if the members that own the data leave: a
+     * cluster of lite members cannot serve at all, a cold member can.
+     */
+    private static void promoteIfAlone(HazelcastInstance hz) {
+        org.boxoffice.grid.Membership.onChange(hz.getCluster(), () -> {
+            if (hz.getCluster().getLocalMember().isLiteMember() && !othersOwnData(hz)) {
+                // not on the event thread: a promotion waits for the cluster
+                Thread.ofVirtual().name("promote-alone").start(() -> {
+                    try {
+                        if (promote(hz)) {
+                            java.util.logging.Logger.getLogger(GridMember.class.getName()).warning(
+                                    "the members that owned the data have left: this member owns partitions before it is warm");
+                        }
+                    } catch (RuntimeException e) {
+                        java.util.logging.Logger.getLogger(GridMember.class.getName()).log(java.util.logging.Level.WARNING,
+                                "could not take over partitions", e);
+                    }
+                });
+            }
+        });
+    }
+
+    /**
+     * Makes this member a data member, if it is still a lite one: from now on partitions migrate to
+     * it. Returns whether it was promoted now.
+     */
+    public static boolean promote(HazelcastInstance hz) {
+        synchronized (hz) {
+            if (!hz.getCluster().getLocalMember().isLiteMember()) {
+                return false;
+            }
+            hz.getCluster().promoteLocalLiteMember();
+            return true;
+        }
     }
 
     private static String idOf(String referee) {
@@ -120,6 +158,38 @@ public final class GridMember {
             java.util.logging.Logger.getLogger(GridMember.class.getName()).log(java.util.logging.Level.INFO,
                     "write-through stores stay on Hazelcast's shared offload executor", e);
         }
+    }
+
+    /**
+     * Starts a private member of a cluster of its own, for a starting member's rehearsal of the hold
+     * path ({@code app: Rehearsal}): the configuration of a real member (processors, offloaded
+     * stores, serialization), on an ephemeral loopback port, joining nobody, no backups; its maps
+     * ({@link GridMaps#REHEARSAL_PREFIX}) have a store that writes nowhere. Nothing it does reaches
+     * the cluster or the referee; it is shut down when the rehearsal ends.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static HazelcastInstance startStage() {
+        MapStore nowhere = new RehearsalStore();
+        GridSettings own = new GridSettings("boxoffice-stage-" + java.util.UUID.randomUUID(), "127.0.0.1", null, 1,
+                java.util.List.of(), 0);
+        Config config = config(own, new Stores(nowhere, nowhere, nowhere, null));
+        config.getNetworkConfig().setPort(0).setPortAutoIncrement(false);
+        config.getNetworkConfig().getJoin().getTcpIpConfig().setEnabled(false);
+        config.getJetConfig().setEnabled(false);
+        config.getMetricsConfig().setEnabled(false);
+        // its log would only say that it joins nobody, as a warning; a rehearsal reports what it did itself
+        config.setProperty("hazelcast.logging.type", "none");
+        config.addMapConfig(new MapConfig(GridMaps.REHEARSAL_PREFIX + "*")
+                .setInMemoryFormat(InMemoryFormat.OBJECT)
+                .setBackupCount(0)
+                .setMapStoreConfig(new MapStoreConfig()
+                        .setEnabled(true)
+                        .setImplementation(nowhere)
+                        .setWriteDelaySeconds(0)
+                        .setInitialLoadMode(MapStoreConfig.InitialLoadMode.LAZY)));
+        HazelcastInstance stage = Hazelcast.newHazelcastInstance(config);
+        storesOnOwnThreads(stage);
+        return stage;
     }
 
     /** The member's configuration. */
@@ -201,18 +271,6 @@ public final class GridMember {
         // by cores, which on a small machine lets only a couple of stores wait at once.
         config.addExecutorConfig(new ExecutorConfig(MAP_STORE_EXECUTOR).setPoolSize(STORES_IN_FLIGHT));
 
-        // a starting member's rehearsal (app: Rehearsal): the inventory's processors on the same kind
-        // of map, with a store that writes nowhere but is offloaded like the referee's, so the code
-        // between a partition thread and a store is rehearsed too; never backed up, never loaded
-        config.addMapConfig(new MapConfig(GridMaps.REHEARSAL_PREFIX + "*")
-                .setInMemoryFormat(InMemoryFormat.OBJECT)
-                .setBackupCount(0)
-                .setMapStoreConfig(new MapStoreConfig()
-                        .setEnabled(true)
-                        .setImplementation(new RehearsalStore())
-                        .setWriteDelaySeconds(0)
-                        .setInitialLoadMode(MapStoreConfig.InitialLoadMode.LAZY)));
-
         MapConfig allowances = new MapConfig(GridMaps.ALLOWANCES)
                 .setInMemoryFormat(InMemoryFormat.OBJECT)
                 .setBackupCount(settings.backupCount())
@@ -272,17 +330,30 @@ public final class GridMember {
         return config;
     }
 
+    /** When a member that checks its referee becomes a data member (owns partitions). */
+    public enum Promotion {
+        /** As soon as its referee is found to be the cluster's. */
+        AT_ONCE,
+        /**
+         * Once the caller says it is warm ({@link #promote}), if other members own the data: until then
+         * no partition migrates to a JVM that has not compiled the code serving it. A member that
+         * finds no data member is promoted at once (there is nobody else to serve).
+         */
+        WHEN_WARM
+    }
+
     public static HazelcastInstance start(GridSettings settings, Stores stores) {
-        return start(settings, stores, null);
+        return start(settings, stores, null, Promotion.AT_ONCE);
     }
 
     /**
      * Starts a member whose referee is {@code referee} (an identity such as {@code <uuid> (database
      * ...)}; null: not checked). Such a member joins as a lite member, owning no partition, and
      * compares its referee with every other member's; it becomes a data member only if none
-     * differs, and otherwise leaves and throws {@link RefereeMismatchException} naming both.
+     * differs ({@code promotion} says when), and otherwise leaves and throws
+     * {@link RefereeMismatchException} naming both.
      */
-    public static HazelcastInstance start(GridSettings settings, Stores stores, String referee) {
+    public static HazelcastInstance start(GridSettings settings, Stores stores, String referee, Promotion promotion) {
         Config config = config(settings, stores);
         if (referee != null) {
             config.setLiteMember(true);
@@ -291,12 +362,16 @@ public final class GridMember {
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
         if (referee != null) {
             joinIfSameReferee(hz, settings, referee);
+            if (promotion == Promotion.AT_ONCE || !othersOwnData(hz)) {
+                promote(hz);
+            } else {
+                promoteIfAlone(hz);
+            }
         }
         storesOnOwnThreads(hz);
         // After a split-brain merge, this member's copy of the inventory may be from the side that
         // lost; drop it so every block reloads from the referee on its next use.
         CatalogRefill catalogRefill = new CatalogRefill(hz, settings.backupCount());
-        RehearsalSweeper rehearsals = new RehearsalSweeper(hz, REHEARSAL_SWEEP_SECONDS);
         hz.getPartitionService().addPartitionLostListener(catalogRefill);
         hz.getLifecycleService().addLifecycleListener(event -> {
             if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
@@ -304,7 +379,6 @@ public final class GridMember {
             }
             if (event.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
                 catalogRefill.close();
-                rehearsals.close();
             }
         });
         return hz;

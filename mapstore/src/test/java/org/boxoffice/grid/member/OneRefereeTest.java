@@ -58,19 +58,20 @@ class OneRefereeTest {
         List<String> all = List.of("127.0.0.1:" + port, "127.0.0.1:" + (port + 1), "127.0.0.1:" + (port + 2));
         InMemoryInventoryRepository repo = new InMemoryInventoryRepository();
         HazelcastInstance a = GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port, all, 1),
-                TestStores.of(repo), ours);
+                TestStores.of(repo), ours, GridMember.Promotion.WHEN_WARM);
         members.add(a);
         HazelcastInstance b = GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port + 1, all, 1),
-                TestStores.of(repo), RefereeIdentity.of(first));
+                TestStores.of(repo), RefereeIdentity.of(first), GridMember.Promotion.AT_ONCE);
         members.add(b);
         assertEquals(2, a.getCluster().getMembers().size(), "two members of one database: one cluster");
-        assertFalse(a.getCluster().getLocalMember().isLiteMember(), "the first member holds data");
+        assertFalse(a.getCluster().getLocalMember().isLiteMember(), "the first member holds data (even when warm later: "
+                + "nobody else would)");
         assertFalse(b.getCluster().getLocalMember().isLiteMember(), "the second member holds data");
         a.getMap("probe").put("k", "v");
         assertEquals("v", b.getMap("probe").get("k"));
 
         RefereeMismatchException refused = assertThrows(RefereeMismatchException.class, () -> members.add(GridMember.start(
-                new GridSettings(cluster, "127.0.0.1", null, port + 2, all, 1), TestStores.of(repo), theirs)));
+                new GridSettings(cluster, "127.0.0.1", null, port + 2, all, 1), TestStores.of(repo), theirs, GridMember.Promotion.AT_ONCE)));
         assertTrue(refused.getMessage().contains(theirs) && refused.getMessage().contains(ours), refused.getMessage());
         long deadline = System.currentTimeMillis() + 10_000;
         while (a.getCluster().getMembers().size() > 2 && System.currentTimeMillis() < deadline) {
@@ -80,5 +81,44 @@ class OneRefereeTest {
         assertTrue(a.getPartitionService().getPartitions().stream()
                 .allMatch(p -> p.getOwner() == null || p.getOwner().getAddress().getPort() != port + 2),
                 "the refused member owns no partition");
+    }
+
+    /**
+     * A member that starts to warm up first stays a lite member of a cluster whose other members own
+     * the data: no partition moves to it until it is promoted, then partitions do.
+     */
+    @Test
+    void aMemberStartedToWarmFirst_ownsNoPartitionUntilPromoted() throws SQLException {
+        HikariDataSource db = database();
+        String referee = RefereeIdentity.of(db);
+        String cluster = "warm-" + UUID.randomUUID();
+        int port = 25901 + (int) (Math.random() * 2000);
+        List<String> all = List.of("127.0.0.1:" + port, "127.0.0.1:" + (port + 1));
+        InMemoryInventoryRepository repo = new InMemoryInventoryRepository();
+        HazelcastInstance a = GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port, all, 1),
+                TestStores.of(repo), referee, GridMember.Promotion.AT_ONCE);
+        members.add(a);
+        a.getMap("probe").put("k", "v");
+        HazelcastInstance b = GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port + 1, all, 1),
+                TestStores.of(repo), referee, GridMember.Promotion.WHEN_WARM);
+        members.add(b);
+        assertEquals(2, a.getCluster().getMembers().size());
+        assertTrue(b.getCluster().getLocalMember().isLiteMember(), "joined and waits, owning nothing");
+        assertEquals("v", b.getMap("probe").get("k"), "a lite member reads and writes the cluster's data");
+        assertEquals(0, owned(a, b), "no partition moved to it");
+
+        assertTrue(GridMember.promote(b));
+        assertFalse(GridMember.promote(b), "promoted once");
+        long deadline = System.currentTimeMillis() + 30_000;
+        while (owned(a, b) == 0 && System.currentTimeMillis() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertTrue(owned(a, b) > 0, "partitions moved to it once promoted");
+        assertEquals("v", b.getMap("probe").get("k"));
+    }
+
+    private static long owned(HazelcastInstance viewer, HazelcastInstance member) {
+        return viewer.getPartitionService().getPartitions().stream()
+                .filter(p -> member.getCluster().getLocalMember().equals(p.getOwner())).count();
     }
 }
