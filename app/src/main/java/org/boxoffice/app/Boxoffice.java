@@ -128,6 +128,8 @@ public final class Boxoffice implements AutoCloseable {
     private final WaitlistMeter waitlistMeter;
     private volatile org.boxoffice.app.holds.Rehearsal rehearsal;
     private volatile boolean rehearsalDue;
+    /** The longest a member promoted after its rehearsal waits for its partitions before it reports ready. */
+    private static final Duration SETTLE_AFTER_PROMOTION = Duration.ofSeconds(15);
     /** Set when the member starts shutting down: a rehearsal ending then takes no partitions. */
     private volatile boolean closing;
     /** Set once the catalog was seen loaded: from then on readiness no longer asks the grid (see {@link #catalogLoaded}). */
@@ -321,7 +323,19 @@ public final class Boxoffice implements AutoCloseable {
                     stageSnapshots.close();
                     stage.getLifecycleService().terminate();
                     if (!closing && hz.getLifecycleService().isRunning() && GridMember.promote(hz)) {
-                        LOG.info("rehearsed: this member now owns partitions of the cluster");
+                        // ready once its share of the partitions has arrived, not in the middle of the move
+                        long t0 = System.nanoTime();
+                        boolean settled;
+                        try {
+                            settled = GridMember.awaitSettled(hz, SETTLE_AFTER_PROMOTION);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            settled = false;
+                        }
+                        boolean inTime = settled;
+                        LOG.info(() -> String.format(java.util.Locale.ROOT, "rehearsed: this member now owns partitions of the "
+                                + "cluster (%s after %.1f s)", inTime ? "their migration ended" : "still migrating",
+                                (System.nanoTime() - t0) / 1e9));
                     }
                 });
         this.rehearsal = r;

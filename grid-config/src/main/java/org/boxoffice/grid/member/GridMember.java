@@ -104,6 +104,24 @@ public final class GridMember {
         }
     }
 
+    /**
+     * Waits, at most {@code max}, until this member owns partitions and none is migrating: a member
+     * just promoted then takes fans' requests once its share has arrived rather than in the middle
+     * of the move. Returns whether it settled in time.
+     */
+    public static boolean awaitSettled(HazelcastInstance hz, java.time.Duration max) throws InterruptedException {
+        long until = System.nanoTime() + max.toNanos();
+        com.hazelcast.cluster.Member me = hz.getCluster().getLocalMember();
+        while (System.nanoTime() < until && hz.getLifecycleService().isRunning()) {
+            boolean owns = hz.getPartitionService().getPartitions().stream().anyMatch(p -> me.equals(p.getOwner()));
+            if (owns && hz.getPartitionService().isClusterSafe()) {
+                return true;
+            }
+            Thread.sleep(250);
+        }
+        return false;
+    }
+
     private static String idOf(String referee) {
         int space = referee.indexOf(' ');
         return space < 0 ? referee : referee.substring(0, space);
@@ -112,6 +130,8 @@ public final class GridMember {
     /** Hazelcast's executor for offloaded MapStore calls (5.2+), and how many threads it gets. */
     static final String MAP_STORE_EXECUTOR = "hz:map-store-offloadable";
     static final int STORES_IN_FLIGHT = 64;
+    /** How long an operation on a migrating partition waits before it is sent again (after five quick tries). */
+    static final int RETRY_PAUSE_MILLIS = 50;
     /** The longest a leaving member waits for its partitions to be handed over (Hazelcast's default: 600 s). */
     public static final int GRACEFUL_SHUTDOWN_SECONDS = 100;
 
@@ -205,6 +225,11 @@ public final class GridMember {
         // a leaving member hands its partitions over before it exits; it must be done well inside
         // the pod's grace period (120 s, less the 5 s preStop), or Kubernetes kills it mid-handover
         config.setProperty("hazelcast.graceful.shutdown.max.wait", String.valueOf(GRACEFUL_SHUTDOWN_SECONDS));
+        // an operation that reaches a partition while it migrates is sent again: five times at once,
+        // then after this pause; Hazelcast's 500 ms made every claim caught by a join or a leave wait
+        // half a second. The retry count keeps the total wait Hazelcast's (250 x 500 ms).
+        config.setProperty("hazelcast.invocation.retry.pause.millis", String.valueOf(RETRY_PAUSE_MILLIS));
+        config.setProperty("hazelcast.invocation.max.retry.count", String.valueOf(125_000 / RETRY_PAUSE_MILLIS));
         config.setProperty("hazelcast.merge.first.run.delay.seconds", "5");
         config.setProperty("hazelcast.merge.next.run.delay.seconds", "5");
 
