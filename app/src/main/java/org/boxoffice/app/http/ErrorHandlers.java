@@ -123,6 +123,7 @@ public final class ErrorHandlers {
         }
         byte[] body = Json.write(body(code(code), plainMessage(code, null), Map.of()))
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        SecurityHeaders.stampDirect(headers, code);
         DirectHandler.TransportResponse.Builder out = DirectHandler.TransportResponse.builder()
                 .status(Status.create(code))
                 .headers(headers)
