@@ -251,8 +251,8 @@ public final class Boxoffice implements AutoCloseable {
         ErrorHandlers.register(routing);
         routing.addFilter(new HttpRequestMeter(metrics));
         routing.addFilter(new SecurityHeaders());    // before any filter that answers by itself
+        routing.addFilter(new HttpConventions());    // before any filter that throws: a HEAD is known as one
         routing.addFilter(new RequestGuard());
-        routing.addFilter(new HttpConventions());
         HttpCaching.register(routing);
         probes.routing(routing);
         routing.register("/v1", new CatalogService(search, directory, snapshots, answers, clock))
