@@ -119,7 +119,7 @@ class BadInputTest {
     }
 
     @Test
-    void malformedFraming_lowerCaseMethods_andOverlongUtf8_areClientErrors_changingNothing() throws Exception {
+    void malformedFraming_andOverlongUtf8_areClientErrors_changingNothing() throws Exception {
         long before = changes();
         String hold = "POST /v1/shows/" + SHOW + "/holds HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
                 + app.token("framing-fan") + "\r\nContent-Type: application/json\r\nConnection: close\r\n";
@@ -131,9 +131,6 @@ class BadInputTest {
         String gzipChunked = raw(hold + "Transfer-Encoding: gzip, chunked\r\n\r\n"
                 + Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n");
         assertRawError(gzipChunked, 501, "NOT_IMPLEMENTED");
-        assertRawError(raw("get /v1/events HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"), 400, "BAD_REQUEST");
-        assertRawError(raw("post /v1/shows/" + SHOW + "/holds HTTP/1.1\r\nHost: x\r\nContent-Length: "
-                + body.length() + "\r\nConnection: close\r\n\r\n" + body), 400, "BAD_REQUEST");
         // "\u00c0\u00ae" goes out as the bytes C0 AE: an overlong '.', which a lenient decoder lets through
         String overlong = "{\"seatIds\":[\"E-1-2\u00c0\u00ae\"]}";
         assertRawError(raw(hold + "Content-Length: " + overlong.length() + "\r\n\r\n" + overlong), 400, "BAD_REQUEST");

@@ -27,7 +27,6 @@ import java.util.TreeSet;
 /**
  * The HTTP method and media-type conventions (RFC 9110), for every route in one place:
  * <ul>
- *   <li>A method with a lower-case letter ({@code get}) is a 400: methods are case-sensitive.</li>
  *   <li>{@code HEAD} answers wherever {@code GET} does, with the same status and headers, its
  *       {@code Content-Length} included, and no body: the request runs as a {@code GET}, and every
  *       body the service sends goes through {@link #send}, which sends only its length in answer to a
@@ -72,12 +71,6 @@ public final class HttpConventions implements Filter {
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         Method method = req.prologue().method();
-        if (hasLowerCase(method.text())) {
-            // Helidon takes "get" as a method of its own; RFC 9110 methods are case-sensitive
-            ErrorHandlers.send(res, 400, "BAD_REQUEST", "methods are case-sensitive and upper-case: "
-                    + method.text().toUpperCase(java.util.Locale.ROOT) + ", not " + method.text(), Map.of());
-            return;
-        }
         if (method == Method.HEAD) {
             // until its answer is sent, whatever sends it (a 405, a 406, an error handler after a throw);
             // a connection's requests run one after the other on one thread
@@ -180,16 +173,6 @@ public final class HttpConventions implements Filter {
             i = end + 1;
         }
         return blank;
-    }
-
-    private static boolean hasLowerCase(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c >= 'a' && c <= 'z') {
-                return true;
-            }
-        }
-        return false;
     }
 
     /**
