@@ -122,6 +122,13 @@ export async function newFan(browser, {account, viewport = {width: 1360, height:
       if (!localStorage.getItem('boxoffice.session')) localStorage.setItem('boxoffice.session', value);
     }, JSON.stringify(session));
   }
+  // the server's Content Security Policy allows only what the app loads: anything it refuses is an
+  // error of the journey (Chromium logs most refusals; this catches each one, whatever it was)
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', e => {
+      console.error(`CSP violation: ${e.effectiveDirective} refused ${e.blockedURI || 'inline'} (${e.sourceFile}:${e.lineNumber})`);
+    });
+  });
   const page = await context.newPage();
   const errors = [];
   const fan = {context, page, errors, account};

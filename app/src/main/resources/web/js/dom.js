@@ -14,6 +14,8 @@ export function h(tag, attrs = {}, ...children) {
       el.className = value;
     } else if (key === 'dataset') {
       Object.assign(el.dataset, value);
+    } else if (key === 'style') {
+      el.style.cssText = value; // through the CSSOM: the Content Security Policy refuses style attributes
     } else if (key === 'html') {
       el.innerHTML = value; // only ever used with constant markup (icons)
     } else if (value === true) {

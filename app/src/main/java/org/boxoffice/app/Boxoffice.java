@@ -27,6 +27,7 @@ import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.app.http.HttpCaching;
 import org.boxoffice.app.http.HttpConventions;
 import org.boxoffice.app.http.RequestGuard;
+import org.boxoffice.app.http.SecurityHeaders;
 import org.boxoffice.app.http.OpenApiService;
 import org.boxoffice.app.ops.AuditService;
 import org.boxoffice.app.ops.ClusterSafety;
@@ -262,8 +263,9 @@ public final class Boxoffice implements AutoCloseable {
     public void routing(HttpRouting.Builder routing) {
         ErrorHandlers.register(routing);
         routing.addFilter(new HttpRequestMeter(metrics));
+        routing.addFilter(new SecurityHeaders());    // before any filter that answers by itself
+        routing.addFilter(new HttpConventions());    // before any filter that throws: a HEAD is known as one
         routing.addFilter(new RequestGuard());
-        routing.addFilter(new HttpConventions());
         HttpCaching.register(routing);
         probes.routing(routing);
         routing.register("/v1", new CatalogService(search, directory, snapshots, answers, clock))

@@ -41,7 +41,7 @@ class BadInputTest {
     static void server(WebServerConfig.Builder server) {
         app = TestApp.start();
         Main.listenerDefaults(server);
-        server.routing(app.app::routing);
+        server.routing(app.app::routing).addFeature(app.app.observe());
     }
 
     @AfterAll
@@ -119,6 +119,89 @@ class BadInputTest {
     }
 
     @Test
+    void malformedFraming_andOverlongUtf8_areClientErrors_changingNothing() throws Exception {
+        long before = changes();
+        String hold = "POST /v1/shows/" + SHOW + "/holds HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                + app.token("framing-fan") + "\r\nContent-Type: application/json\r\nConnection: close\r\n";
+        String body = "{\"seatIds\":[\"E-1-1\"]}";
+        String badChunk = raw(hold + "Transfer-Encoding: chunked\r\n\r\nzz\r\n" + body + "\r\n0\r\n\r\n");
+        assertRawError(badChunk, 400, "BAD_REQUEST");
+        String hugeChunk = raw(hold + "Transfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\n" + body + "\r\n0\r\n\r\n");
+        assertRawError(hugeChunk, 400, null);
+        String gzipChunked = raw(hold + "Transfer-Encoding: gzip, chunked\r\n\r\n"
+                + Integer.toHexString(body.length()) + "\r\n" + body + "\r\n0\r\n\r\n");
+        assertRawError(gzipChunked, 501, "NOT_IMPLEMENTED");
+        // "\u00c0\u00ae" goes out as the bytes C0 AE: an overlong '.', which a lenient decoder lets through
+        String overlong = "{\"seatIds\":[\"E-1-2\u00c0\u00ae\"]}";
+        assertRawError(raw(hold + "Content-Length: " + overlong.length() + "\r\n\r\n" + overlong), 400, "BAD_REQUEST");
+        assertEquals(before, changes());
+    }
+
+    @Test
+    void aClientThatLeavesInTheMiddleOfItsBody_isNeitherLoggedSevere_norCountedAsA500() throws Exception {
+        java.util.List<java.util.logging.LogRecord> severe = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler watch = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                if (record.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()) {
+                    severe.add(record);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Logger root = java.util.logging.Logger.getLogger("");
+        root.addHandler(watch);
+        try {
+            for (int i = 0; i < 3; i++) {
+                try (Socket s = new Socket(uri.getHost(), uri.getPort())) {
+                    s.getOutputStream().write(("POST /v1/shows/" + SHOW + "/holds HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                            + app.token("gone-fan") + "\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n"
+                            + "{\"seatIds\":[").getBytes(StandardCharsets.ISO_8859_1));
+                    s.getOutputStream().flush();
+                    Thread.sleep(200);
+                }
+            }
+            Thread.sleep(1_000);
+            String metrics = http.get("/observe/metrics", null).body();
+            for (String line : metrics.split("\n")) {
+                assertFalse(line.startsWith("boxoffice_http_requests_total") && line.contains("status=\"500\""), line);
+            }
+            assertTrue(severe.isEmpty(), () -> "logged SEVERE: " + severe.get(0).getMessage());
+        } finally {
+            root.removeHandler(watch);
+        }
+    }
+
+    /** A raw answer with the status, a JSON error body (with {@code code}, if given) and never INTERNAL. */
+    private static void assertRawError(String answer, int status, String code) {
+        assertTrue(answer.startsWith("HTTP/1.1 " + status), answer);
+        assertTrue(answer.contains("\"error\":" + (code == null ? "" : "\"" + code + "\"")), answer);
+        assertFalse(answer.contains("INTERNAL"), answer);
+    }
+
+    @Test
+    void malformedDates_andHugeRanges_onTheWebAppsFiles_areIgnored() {
+        for (String[] header : new String[][] {
+                {"If-Modified-Since", "not a date"}, {"If-Modified-Since", "Sun, 99 Foo 20000 99:99:99 GMT"},
+                {"If-Unmodified-Since", "yesterday"}, {"If-Unmodified-Since", "Thu, 01 Jan 1970 00:00:00 GMT"},
+                {"Range", "bytes=0-99999999999999999999999"}, {"Range", "bytes=99999999999999999999-"},
+                {"Range", "bytes=-99999999999999999999"}, {"Range", "pages=1-2"}}) {
+            for (String path : new String[] {"/", "/js/app.js", "/css/app.css"}) {
+                TestApp.Http.Reply r = http.get(path, null, header[0], header[1]);
+                assertEquals(200, r.status(), path + " with " + header[0] + ": " + header[1] + " -> " + r.body());
+                assertTrue(r.body().length() > 100, path + ": the whole file");
+            }
+        }
+    }
+
+    @Test
     void trailingContentAfterTheBody_andANulInAnyString_are400_changingNothing() {
         String token = app.token("trail-fan");
         String admin = app.token("ops", "admin");
@@ -154,8 +237,10 @@ class BadInputTest {
 
         String bigHeader = raw("GET /v1/events HTTP/1.1\r\nHost: x\r\nX-Big: " + "y".repeat(60_000)
                 + "\r\nConnection: close\r\n\r\n");
-        assertTrue(bigHeader.startsWith("HTTP/1.1 431") || bigHeader.startsWith("HTTP/1.1 400"), bigHeader);
-        assertTrue(bigHeader.contains("\"error\":"), bigHeader);
+        // Helidon 4.5 reports headers over its limit to the service as an unexplained internal error
+        // of an unread request, so the service cannot tell them apart from unreadable ones: a 400
+        assertTrue(bigHeader.startsWith("HTTP/1.1 400"), bigHeader);
+        assertTrue(bigHeader.contains("\"error\":\"BAD_REQUEST\""), bigHeader);
 
         // over server.max-payload-size: the server answers without waiting for the body, so the
         // request declares 2 MB and sends the start only (a client still writing 2 MB would race
@@ -198,6 +283,19 @@ class BadInputTest {
         assertEquals(200, http.get("/v1/accounts/me/bookings", withinLeeway).status(), "a few seconds of clock skew is fine");
         assertEquals(200, http.get("/v1/accounts/me/bookings", app.token("x".repeat(64))).status());
         assertEquals(401, http.get("/v1/accounts/me/bookings", app.token("x".repeat(65))).status());
+    }
+
+    @Test
+    void aNumericSubject_isNotAnAccountId_401() throws Exception {
+        long now = System.currentTimeMillis();
+        String numeric = signed(new com.nimbusds.jwt.JWTClaimsSet.Builder().claim("sub", 12345)
+                .expirationTime(new java.util.Date(now + 3_600_000)));
+        TestApp.Http.Reply r = http.get("/v1/accounts/me/bookings", numeric);
+        assertEquals(401, r.status(), r.body());
+        assertClientError(r, "numeric sub");
+        String text = signed(new com.nimbusds.jwt.JWTClaimsSet.Builder().subject("12345")
+                .expirationTime(new java.util.Date(now + 3_600_000)));
+        assertEquals(200, http.get("/v1/accounts/me/bookings", text).status(), "the same digits as a string are an account id");
     }
 
     private static String signed(com.nimbusds.jwt.JWTClaimsSet.Builder claims) throws Exception {

@@ -39,10 +39,11 @@ final class OpenApiAnswers {
     }
 
     /**
-     * URI too long, headers too large: answered before any operation is known, to any request, as
-     * the document's description says once for all (operations list what they themselves answer).
+     * Not acceptable, URI too long, headers too large: answered before any operation runs, to any
+     * request, as the document's description says once for all (operations list what they themselves
+     * answer).
      */
-    private static final java.util.Set<Integer> BEFORE_ROUTING = java.util.Set.of(414, 431);
+    private static final java.util.Set<Integer> BEFORE_ROUTING = java.util.Set.of(406, 414, 431);
 
     private OpenApiAnswers() {
     }

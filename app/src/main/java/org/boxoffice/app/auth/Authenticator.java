@@ -127,7 +127,8 @@ public final class Authenticator {
             if (issuer != null && !issuer.equals(claims.getIssuer())) {
                 throw invalid("wrong issuer");
             }
-            String subject = claims.getSubject();
+            // Nimbus reads a numeric "sub" as its decimal text: an account id is a JSON string, nothing else
+            String subject = jwt.getPayload().toJSONObject().get("sub") instanceof String ? claims.getSubject() : null;
             if (subject == null || !ACCOUNT_ID.matcher(subject).matches()) {
                 throw invalid("the subject must be an account id of 1 to " + MAX_ACCOUNT_ID
                         + " printable characters without spaces");

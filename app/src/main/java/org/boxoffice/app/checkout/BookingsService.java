@@ -8,6 +8,7 @@ import io.helidon.webserver.http.ServerResponse;
 import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.http.HttpConventions;
 import org.boxoffice.app.http.Json;
 
 import java.util.Map;
@@ -70,7 +71,7 @@ public final class BookingsService implements HttpService {
         res.header(HeaderNames.CONTENT_TYPE, "image/png");
         // a ticket can be cancelled, refunded or (later) transferred at any moment: no copy may outlive that
         res.header(HeaderNames.CACHE_CONTROL, "no-store");
-        res.send(png);
+        HttpConventions.send(res, png);
     }
 
     private void mine(ServerRequest req, ServerResponse res) {

@@ -116,13 +116,16 @@ public final class ErrorHandlers {
                                                           Status status, ServerResponseHeaders headers, String message) {
         int code = status.code();
         if (type == DirectHandler.EventType.INTERNAL_ERROR && "".equals(req.method())) {
-            code = 400;     // the request line itself could not be read
+            // the request line or the headers could not be read; headers over Helidon's size limit end
+            // here too, as an "Internal error" without its cause, so they get this 400 and not a 431
+            code = 400;
         }
-        if (code >= 500) {
+        if (code >= 500 && code != 501) {
             LOG.log(Level.WARNING, "request failed before routing (" + type + "): " + message);
         }
         byte[] body = Json.write(body(code(code), plainMessage(code, null), Map.of()))
                 .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        SecurityHeaders.stampDirect(headers, code);
         DirectHandler.TransportResponse.Builder out = DirectHandler.TransportResponse.builder()
                 .status(Status.create(code))
                 .headers(headers)
@@ -161,6 +164,7 @@ public final class ErrorHandlers {
             case 414 -> "URI_TOO_LONG";
             case 415 -> "UNSUPPORTED_MEDIA_TYPE";
             case 431 -> "HEADERS_TOO_LARGE";
+            case 501 -> "NOT_IMPLEMENTED";
             case 505 -> "HTTP_VERSION_NOT_SUPPORTED";
             default -> status >= 500 ? "INTERNAL" : "BAD_REQUEST";
         };
@@ -173,6 +177,7 @@ public final class ErrorHandlers {
             case 413 -> "the request body is larger than this service accepts";
             case 414 -> "the URL is longer than this service accepts";
             case 431 -> "the request headers are larger than this service accepts";
+            case 501 -> "the request's Transfer-Encoding is not implemented: a request body may only be chunked";
             case 505 -> "only HTTP/1.1 and HTTP/2 are served";
             default -> status >= 500 ? "unexpected server error"
                     : "the request could not be understood (a malformed request line, header or body)";

@@ -138,11 +138,21 @@ public final class HttpCaching {
      * (private to a request that carries a token).
      */
     public static void sendPublic(ServerRequest req, ServerResponse res, Encoded answer, Policy policy) {
+        sendTagged(req, res, answer, req.headers().contains(HeaderNames.AUTHORIZATION) ? PRIVATE : policy.header(),
+                "application/json");
+    }
+
+    /**
+     * Sends an answer as {@link #sendPublic} does, with the given {@code Cache-Control} and
+     * {@code Content-Type}: 304 when {@code If-None-Match} names either copy's ETag, else 200 with the
+     * body, gzipped to a client that accepts it when the body is worth it.
+     */
+    public static void sendTagged(ServerRequest req, ServerResponse res, Encoded answer, String cacheControl,
+                                  String contentType) {
         boolean gzip = answer.compressible() && acceptsGzip(req.headers().first(HeaderNames.ACCEPT_ENCODING).orElse(null));
         String etag = gzip ? answer.gzipEtag() : answer.etag();
         res.header(HeaderNames.ETAG, etag);
-        res.header(HeaderNames.CACHE_CONTROL,
-                req.headers().contains(HeaderNames.AUTHORIZATION) ? PRIVATE : policy.header());
+        res.header(HeaderNames.CACHE_CONTROL, cacheControl);
         if (answer.compressible()) {
             res.header(HeaderNames.VARY, "Accept-Encoding"); // a cache keeps the gzipped and the plain copy apart
         }
@@ -151,11 +161,13 @@ public final class HttpCaching {
             res.status(304).send();
             return;
         }
+        res.status(200);
+        res.header(HeaderNames.CONTENT_TYPE, contentType);
         if (gzip) {
             res.header(HeaderNames.CONTENT_ENCODING, "gzip");
-            Json.sendBytes(res, 200, answer.gzip());
+            HttpConventions.send(res, answer.gzip());
         } else {
-            Json.sendBytes(res, 200, answer.body());
+            HttpConventions.send(res, answer.body());
         }
     }
 
@@ -184,7 +196,7 @@ public final class HttpCaching {
     }
 
     /** Whether the parameters ({@code ;name=value}) between {@code from} and {@code to} give a weight of 0. */
-    private static boolean zeroWeight(String value, int from, int to) {
+    static boolean zeroWeight(String value, int from, int to) {
         int p = value.indexOf(';', from);
         while (p >= 0 && p < to) {
             int next = value.indexOf(';', p + 1);

@@ -27,12 +27,21 @@ import java.util.TreeSet;
 /**
  * The HTTP method and media-type conventions (RFC 9110), for every route in one place:
  * <ul>
- *   <li>{@code HEAD} answers wherever {@code GET} does, with the same status and headers and no body
- *       (the request runs as a {@code GET}; what it writes is dropped). The event stream
- *       never ends, so {@code HEAD} on it is a 405.</li>
+ *   <li>{@code HEAD} answers wherever {@code GET} does, with the same status and headers, its
+ *       {@code Content-Length} included, and no body: the request runs as a {@code GET}, and every
+ *       body the service sends goes through {@link #send}, which sends only its length in answer to a
+ *       {@code HEAD}. The metrics endpoint (Helidon's own) streams its body: there what it writes is
+ *       dropped, and Helidon declares {@code Content-Length: 0}. The event stream never ends, so
+ *       {@code HEAD} on it is a 405.</li>
  *   <li>A known path with a method it does not answer is a 405 with {@code Allow}; {@code OPTIONS}
  *       is a 204 with {@code Allow}. No CORS is configured: the web app is served from the same
  *       origin, and no {@code Access-Control-*} header is ever sent.</li>
+ *   <li>An {@code Accept} header that allows nothing the endpoint produces is a 406, under {@code /v1}
+ *       and for {@code /openapi}: JSON everywhere under {@code /v1} but the event stream
+ *       ({@code text/event-stream}) and the ticket QR codes ({@code image/png}); YAML for the
+ *       document. No {@code Accept}, {@code *}{@code /*}, {@code application/*} and the exact type
+ *       all do; a range with {@code q=0} refuses. The 406's own body is the JSON error, as RFC 9110
+ *       allows.</li>
  *   <li>A body sent to {@code /v1} must be JSON: a {@code Content-Type} other than
  *       {@code application/json} (or {@code application/*+json}) is a 415, and so is a
  *       {@code charset} other than UTF-8. A body without a {@code Content-Type} is read as JSON.</li>
@@ -47,25 +56,30 @@ public final class HttpConventions implements Filter {
 
     /** Paths whose {@code GET} answers a stream that never ends: no {@code HEAD}. */
     private static final Set<String> STREAMS = Set.of("/v1/shows/{showId}/events");
+    /** What the paths that do not answer JSON produce. */
+    private static final Map<String, String> PRODUCES = Map.of(
+            "/v1/shows/{showId}/events", "text/event-stream",
+            "/v1/bookings/{bookingId}/tickets/{seatId}/qr.png", "image/png",
+            "/openapi", "application/yaml");
     private static final String[] OBSERVE = {"/observe/health", "/observe/health/live", "/observe/health/ready",
             "/observe/health/safe",
             "/observe/metrics"};
     private static final List<Route> ROUTES = routes();
+    /** Set while a {@code HEAD} runs as a {@code GET} on this (virtual) thread: {@link #send} sends no body. */
+    private static final ThreadLocal<Boolean> HEAD = new ThreadLocal<>();
 
     @Override
     public void filter(FilterChain chain, RoutingRequest req, RoutingResponse res) {
         Method method = req.prologue().method();
         if (method == Method.HEAD) {
-            Route route = find(req.path().path());
-            if (route != null && route.stream) {
-                notAllowed(res, route, method);
-                return;
-            }
-            HttpPrologue p = req.prologue();
-            req.prologue(HttpPrologue.create(p.rawProtocol(), p.protocol(), p.protocolVersion(), Method.GET,
-                    p.uriPath(), p.query(), p.fragment()));
-            res.streamFilter(HeadOutput::new);
-        } else if (method == Method.OPTIONS) {
+            // until its answer is sent, whatever sends it (a 405, a 406, an error handler after a throw);
+            // a connection's requests run one after the other on one thread
+            HEAD.set(Boolean.TRUE);
+            res.whenSent(HEAD::remove);
+            head(chain, req, res);
+            return;
+        }
+        if (method == Method.OPTIONS) {
             Route route = find(req.path().path());
             if (route != null) {
                 res.header(HeaderNames.ALLOW, route.allow);
@@ -79,7 +93,100 @@ public final class HttpConventions implements Filter {
                 return;
             }
         }
+        if (notAcceptable(req, res)) {
+            return;
+        }
         chain.proceed();
+    }
+
+    /** A {@code HEAD}: run as the {@code GET} it asks about, whose body {@link #send} leaves out. */
+    private static void head(FilterChain chain, RoutingRequest req, RoutingResponse res) {
+        Route route = find(req.path().path());
+        if (route != null && route.stream) {
+            notAllowed(res, route, Method.HEAD);
+            return;
+        }
+        if (notAcceptable(req, res)) {
+            return;
+        }
+        HttpPrologue p = req.prologue();
+        req.prologue(HttpPrologue.create(p.rawProtocol(), p.protocol(), p.protocolVersion(), Method.GET,
+                p.uriPath(), p.query(), p.fragment()));
+        if (route != null && route.template.equals("/observe/metrics")) {
+            res.streamFilter(HeadOutput::new);  // Helidon's own handler streams its body past send
+        }
+        chain.proceed();
+    }
+
+    /**
+     * Answers 406 when the request's {@code Accept} allows nothing its endpoint produces. Only a
+     * request that carries an {@code Accept} without JSON in it costs a path lookup.
+     */
+    private static boolean notAcceptable(RoutingRequest req, RoutingResponse res) {
+        String accept = req.headers().first(HeaderNames.ACCEPT).orElse(null);
+        if (accept == null) {
+            return false;
+        }
+        String path = req.path().path();
+        boolean document = path.equals("/openapi");
+        if (!document && (!path.startsWith("/v1/") || accepts(accept, "application/json"))) {
+            return false;
+        }
+        Route route = find(path);
+        if (route == null) {
+            return false;   // a 404 says more
+        }
+        String produces = PRODUCES.getOrDefault(route.template, "application/json");
+        if (accepts(accept, produces)) {
+            return false;
+        }
+        ErrorHandlers.send(res, 406, "NOT_ACCEPTABLE", "this resource answers " + produces
+                + " only: send an Accept header that allows it, or none", Map.of());
+        return true;
+    }
+
+    /**
+     * Whether an {@code Accept} value allows {@code type} ({@code "application/json"}): a media range
+     * naming it, its type with {@code *}, or {@code *}{@code /*}, without {@code q=0}. A blank value
+     * allows anything. Scans in place.
+     */
+    static boolean accepts(String accept, String type) {
+        int slash = type.indexOf('/');
+        int n = accept.length();
+        boolean blank = true;
+        int i = 0;
+        while (i < n) {
+            int comma = accept.indexOf(',', i);
+            int end = comma < 0 ? n : comma;
+            int semicolon = accept.indexOf(';', i);
+            int rangeEnd = semicolon >= 0 && semicolon < end ? semicolon : end;
+            String range = accept.substring(i, rangeEnd).strip();
+            if (!range.isEmpty()) {
+                blank = false;
+                boolean matches = range.equals("*/*") || range.equalsIgnoreCase(type)
+                        || (range.length() == slash + 2 && range.endsWith("/*")
+                                && range.regionMatches(true, 0, type, 0, slash + 1));
+                if (matches && !HttpCaching.zeroWeight(accept, rangeEnd, end)) {
+                    return true;
+                }
+            }
+            i = end + 1;
+        }
+        return blank;
+    }
+
+    /**
+     * Sends {@code body} as the answer, or in answer to a {@code HEAD} only its length: the same
+     * {@code Content-Length} a {@code GET} gets, and no bytes. Helidon keeps a declared length when the
+     * body sent is empty; it writes {@code Content-Length: 0} for a body streamed as nothing.
+     */
+    public static void send(ServerResponse res, byte[] body) {
+        if (HEAD.get() != null) {
+            res.header(HeaderNames.CONTENT_LENGTH, Integer.toString(body.length));
+            res.send();
+        } else {
+            res.send(body);
+        }
     }
 
     /**
@@ -244,9 +351,9 @@ public final class HttpConventions implements Filter {
     }
 
     /**
-     * The body of an answer to {@code HEAD}: never sent. Helidon 4.5's HTTP/1 response then declares
-     * {@code Content-Length: 0} (it writes that header for every empty body, and refuses a declared
-     * length that no bytes follow), not the length a {@code GET} would carry.
+     * The body of an answer to {@code HEAD} on the metrics endpoint: never sent. Helidon 4.5's HTTP/1
+     * response then declares {@code Content-Length: 0} (it writes that header for a streamed body that
+     * wrote nothing, whatever length was declared), not the length a {@code GET} would carry.
      */
     private static final class HeadOutput extends OutputStream {
         private final OutputStream out;

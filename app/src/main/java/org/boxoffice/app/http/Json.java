@@ -47,6 +47,10 @@ public final class Json {
             throw ApiException.badRequest("a JSON body is required");
         }
         byte[] bytes = read(req);
+        if (!wellFormedUtf8(bytes)) {
+            // Jackson decodes an overlong form (0xC0 0xAE for '.') as the character it hides
+            throw ApiException.badRequest("the body is not well-formed UTF-8");
+        }
         try {
             JsonNode node = MAPPER.readTree(bytes);
             if (node == null || !node.isObject()) {
@@ -61,6 +65,23 @@ public final class Json {
         } catch (java.io.IOException e) {
             throw ApiException.badRequest("unreadable body");
         }
+    }
+
+    /**
+     * Whether {@code bytes} are well-formed UTF-8 (RFC 3629): no overlong form, no surrogate, nothing
+     * above U+10FFFF, no sequence cut short. ASCII, what nearly every body is, costs one pass.
+     */
+    static boolean wellFormedUtf8(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b < 0) {
+                return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                        .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                        .decode(java.nio.ByteBuffer.wrap(bytes), java.nio.CharBuffer.allocate(bytes.length), true)
+                        .isUnderflow();
+            }
+        }
+        return true;
     }
 
     /** Whether a name or a string anywhere in {@code node} contains NUL (U+0000), which PostgreSQL cannot store. */
@@ -96,16 +117,21 @@ public final class Json {
     private static byte[] read(ServerRequest req) {
         long declared = req.headers().contentLength().orElse(-1);
         byte[] bytes;
-        if (declared >= 0 && declared <= MAX_BODY) {
-            try (java.io.InputStream in = req.content().inputStream()) {
-                bytes = in.readNBytes((int) declared);
-            } catch (java.io.IOException e) {
-                throw ApiException.badRequest("unreadable body");
+        try {
+            if (declared >= 0 && declared <= MAX_BODY) {
+                try (java.io.InputStream in = req.content().inputStream()) {
+                    bytes = in.readNBytes((int) declared);
+                }
+            } else {
+                // chunked or too large: Helidon reads it (and enforces server.max-payload-size with its own
+                // 413), so the connection stays in step with the client that is still sending
+                bytes = req.content().as(byte[].class);
             }
-        } else {
-            // chunked or too large: Helidon reads it (and enforces server.max-payload-size with its own
-            // 413), so the connection stays in step with the client that is still sending
-            bytes = req.content().as(byte[].class);
+        } catch (io.helidon.http.HttpException e) {
+            throw e;
+        } catch (java.io.IOException | RuntimeException e) {
+            // a chunk size that is not hex, or a client gone before the end of its body: its fault, not ours
+            throw ApiException.badRequest("the body could not be read: a malformed chunk, or it ended before its end");
         }
         if (bytes.length > MAX_BODY) {
             throw new ApiException(413, "PAYLOAD_TOO_LARGE", "request bodies are limited to 64 KB");
@@ -159,6 +185,6 @@ public final class Json {
     public static void sendBytes(ServerResponse res, int status, byte[] json) {
         res.status(status);
         res.header(HeaderNames.CONTENT_TYPE, "application/json");
-        res.send(json);
+        HttpConventions.send(res, json);
     }
 }
