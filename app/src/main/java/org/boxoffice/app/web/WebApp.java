@@ -69,6 +69,10 @@ public final class WebApp implements HttpService {
 
     private void serve(ServerRequest req, ServerResponse res) {
         String path = req.path().path();
+        if (path.startsWith("/observe/")) {
+            res.next(); // the observe feature's routes (metrics) come after the routing's
+            return;
+        }
         File file = find(path.equals("/") ? "/index.html" : path);
         if (file == null) {
             HttpConventions.unrouted(req, res);
