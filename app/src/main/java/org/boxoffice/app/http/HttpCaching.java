@@ -176,18 +176,25 @@ public final class HttpCaching {
      * {@code q=0}. Scans in place: it runs on every public read.
      */
     static boolean acceptsGzip(String acceptEncoding) {
-        if (acceptEncoding == null) {
-            return false;
-        }
-        int n = acceptEncoding.length();
+        return acceptEncoding != null && anyListed(acceptEncoding,
+                (name, refused) -> !refused && (name.equalsIgnoreCase("gzip") || name.equals("*")));
+    }
+
+    /**
+     * Whether some element of a comma-separated header value ({@code Accept}, {@code Accept-Encoding})
+     * satisfies {@code test}, given its name (before any {@code ;}, stripped, never empty) and whether
+     * its parameters weigh it {@code q=0}. Scans in place.
+     */
+    static boolean anyListed(String value, java.util.function.BiPredicate<String, Boolean> test) {
+        int n = value.length();
         int i = 0;
         while (i < n) {
-            int comma = acceptEncoding.indexOf(',', i);
+            int comma = value.indexOf(',', i);
             int end = comma < 0 ? n : comma;
-            int semicolon = acceptEncoding.indexOf(';', i);
+            int semicolon = value.indexOf(';', i);
             int nameEnd = semicolon >= 0 && semicolon < end ? semicolon : end;
-            String name = acceptEncoding.substring(i, nameEnd).strip();
-            if ((name.equalsIgnoreCase("gzip") || name.equals("*")) && !zeroWeight(acceptEncoding, nameEnd, end)) {
+            String name = value.substring(i, nameEnd).strip();
+            if (!name.isEmpty() && test.test(name, zeroWeight(value, nameEnd, end))) {
                 return true;
             }
             i = end + 1;

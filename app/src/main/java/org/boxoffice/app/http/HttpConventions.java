@@ -152,27 +152,10 @@ public final class HttpConventions implements Filter {
      */
     static boolean accepts(String accept, String type) {
         int slash = type.indexOf('/');
-        int n = accept.length();
-        boolean blank = true;
-        int i = 0;
-        while (i < n) {
-            int comma = accept.indexOf(',', i);
-            int end = comma < 0 ? n : comma;
-            int semicolon = accept.indexOf(';', i);
-            int rangeEnd = semicolon >= 0 && semicolon < end ? semicolon : end;
-            String range = accept.substring(i, rangeEnd).strip();
-            if (!range.isEmpty()) {
-                blank = false;
-                boolean matches = range.equals("*/*") || range.equalsIgnoreCase(type)
-                        || (range.length() == slash + 2 && range.endsWith("/*")
-                                && range.regionMatches(true, 0, type, 0, slash + 1));
-                if (matches && !HttpCaching.zeroWeight(accept, rangeEnd, end)) {
-                    return true;
-                }
-            }
-            i = end + 1;
-        }
-        return blank;
+        boolean blank = !HttpCaching.anyListed(accept, (range, refused) -> true);
+        return blank || HttpCaching.anyListed(accept, (range, refused) -> !refused && (range.equals("*/*")
+                || range.equalsIgnoreCase(type) || (range.length() == slash + 2 && range.endsWith("/*")
+                        && range.regionMatches(true, 0, type, 0, slash + 1))));
     }
 
     /**
