@@ -139,6 +139,8 @@ public final class Boxoffice implements AutoCloseable {
     private volatile long readyAfterMillis;
 
     private Boxoffice(AppSettings settings, DataSource dataSource, LongSupplier clock, GridMember.Promotion promotion) {
+        // a member started to rehearse is not ready from its first readiness check on
+        this.rehearsalDue = promotion == GridMember.Promotion.WHEN_WARM;
         this.settings = settings;
         this.dataSource = dataSource;
         this.clock = clock;
