@@ -62,24 +62,25 @@ public final class GridMember {
         }
     }
 
-    /** Whether some other member of the cluster owns partitions (is not a lite member). */
-    private static boolean othersOwnData(HazelcastInstance hz) {
-        return hz.getCluster().getMembers().stream().anyMatch(m -> !m.localMember() && !m.isLiteMember());
+    /** How many other members of the cluster own partitions (are not lite members). */
+    private static long othersOwningData(HazelcastInstance hz) {
+        return hz.getCluster().getMembers().stream().filter(m -> !m.localMember() && !m.isLiteMember()).count();
     }
 
     /**
-     * A member waiting to be warm is promoted at once if the members that own the data leave: a
-     * cluster of lite members cannot serve at all, a cold member can.
+     * A member waiting to be warm is promoted at once if fewer than {@code quorum} other members own
+     * the data (members left, or the cluster was below its quorum when it joined): a cluster without
+     * its quorum of data members refuses seat writes, a cold member can take them.
      */
-    private static void promoteIfAlone(HazelcastInstance hz) {
+    private static void promoteIfNeeded(HazelcastInstance hz, int quorum) {
         org.boxoffice.grid.Membership.onChange(hz.getCluster(), () -> {
-            if (hz.getCluster().getLocalMember().isLiteMember() && !othersOwnData(hz)) {
+            if (hz.getCluster().getLocalMember().isLiteMember() && othersOwningData(hz) < quorum) {
                 // not on the event thread: a promotion waits for the cluster
                 Thread.ofVirtual().name("promote-alone").start(() -> {
                     try {
                         if (promote(hz)) {
                             java.util.logging.Logger.getLogger(GridMember.class.getName()).warning(
-                                    "the members that owned the data have left: this member owns partitions before it is warm");
+                                    "too few members own the data: this member owns partitions before it is warm");
                         }
                     } catch (RuntimeException e) {
                         java.util.logging.Logger.getLogger(GridMember.class.getName()).log(java.util.logging.Level.WARNING,
@@ -360,9 +361,10 @@ public final class GridMember {
         /** As soon as its referee is found to be the cluster's. */
         AT_ONCE,
         /**
-         * Once the caller says it is warm ({@link #promote}), if other members own the data: until then
-         * no partition migrates to a JVM that has not compiled the code serving it. A member that
-         * finds no data member is promoted at once (there is nobody else to serve).
+         * Once the caller says it is warm ({@link #promote}), if at least the quorum of other members
+         * own the data: until then no partition migrates to a JVM that has not compiled the code
+         * serving it. A member that finds fewer (a cluster's first member, a cluster below its quorum
+         * after a loss) is promoted at once: it is needed to serve.
          */
         WHEN_WARM
     }
@@ -387,10 +389,10 @@ public final class GridMember {
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(config);
         if (referee != null) {
             joinIfSameReferee(hz, settings, referee);
-            if (promotion == Promotion.AT_ONCE || !othersOwnData(hz)) {
+            if (promotion == Promotion.AT_ONCE || othersOwningData(hz) < settings.quorum()) {
                 promote(hz);
             } else {
-                promoteIfAlone(hz);
+                promoteIfNeeded(hz, settings.quorum());
             }
         }
         storesOnOwnThreads(hz);
