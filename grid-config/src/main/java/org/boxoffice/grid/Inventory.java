@@ -391,7 +391,8 @@ public final class Inventory {
      * Calls {@code changed} with the key of every block written, loaded, evicted or removed on any
      * member, and its new value (null when it went away), and {@code missed} when changes may have
      * gone unheard: the map was cleared or evicted as a whole (after a split-brain merge), or a
-     * member joined or left (events in flight from a lost member are gone, and partitions move).
+     * data member joined or left (events in flight from a lost member are gone, and partitions
+     * move; a lite member's arrival or departure moves nothing).
      * The events carry the values, so a listener can apply a change the moment it hears of it,
      * without reading the block back from its owner.
      *
@@ -401,7 +402,7 @@ public final class Inventory {
      */
     public Subscription onChanges(BiConsumer<BlockKey, SeatBlock> changed, Runnable missed) {
         UUID entries = map.addEntryListener(new BlockChanges(changed, missed), true);
-        UUID members = Membership.onChange(cluster, missed);
+        UUID members = Membership.onDataMemberChange(cluster, missed);
         return () -> {
             try {
                 map.removeEntryListener(entries);

@@ -30,4 +30,28 @@ public final class Membership {
             }
         });
     }
+
+    /**
+     * As {@link #onChange}, but only when a data member (one that owns partitions) joins or leaves.
+     * A lite member owns no partition: its arrival moves no data and its departure loses no change
+     * event, so whoever re-reads the grid after a change need not, and a member that joins to warm
+     * up as a lite member costs the serving members nothing.
+     */
+    public static UUID onDataMemberChange(Cluster cluster, Runnable changed) {
+        return cluster.addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent event) {
+                if (!event.getMember().isLiteMember()) {
+                    changed.run();
+                }
+            }
+
+            @Override
+            public void memberRemoved(MembershipEvent event) {
+                if (!event.getMember().isLiteMember()) {
+                    changed.run();
+                }
+            }
+        });
+    }
 }

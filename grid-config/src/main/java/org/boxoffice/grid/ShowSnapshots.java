@@ -41,8 +41,10 @@ import java.util.stream.IntStream;
  *   <li>a hold lapses without any write (the sweeper releases it later), so a refresh also
  *       repaints, from the kept value, each block whose earliest hold deadline has passed;
  *   <li>change events are best effort (lost with a member, or while partitions move), so a show
- *       is read whole every {@code fullReadEveryMillis}, and at the next refresh after a member
- *       joins or leaves: a snapshot may be stale, but it converges.
+ *       is read whole every {@code fullReadEveryMillis}, and within half that interval after a
+ *       data member joins or leaves (each show at a moment of its own, so the members do not all
+ *       read every show in the same refresh; a lite member moves no data and changes nothing): a
+ *       snapshot may be stale, but it converges.
  * </ul>
  * A new snapshot is built only when a block's revision moved or a hold lapsed; otherwise the same
  * object stays, with its version and its cached encoding.
@@ -97,8 +99,13 @@ public final class ShowSnapshots implements AutoCloseable {
         final long grace;
         /** Blocks that changed, as far as this member heard, since they were last read. */
         final Set<Integer> changed = ConcurrentHashMap.newKeySet();
-        /** Set when changes may have gone unheard: the next build reads every block. */
+        /** Set when this member's copy of the show cannot be trusted (the first build, a failed read): the next build reads every block. */
         volatile boolean readAll = true;
+        /**
+         * When changes may have gone unheard (a member left), the time by which the show is read whole;
+         * {@link Long#MAX_VALUE} when none is due.
+         */
+        volatile long readAllAt = Long.MAX_VALUE;
         volatile ShowSnapshot snapshot;
         volatile long lastAccess;
 
@@ -386,11 +393,12 @@ public final class ShowSnapshots implements AutoCloseable {
      * full read) and repaints blocks whose holds lapsed: a new snapshot if anything moved, else null.
      */
     private ShowSnapshot rebuild(Watched w, long now, boolean readAll) {
-        boolean full = readAll || w.readAll || now >= w.nextFullRead;
+        boolean full = readAll || w.readAll || now >= w.nextFullRead || now >= w.readAllAt;
         // marks are taken before the read, so a change heard during it is read next time
         List<Integer> toRead;
         if (full) {
             w.readAll = false;
+            w.readAllAt = Long.MAX_VALUE;
             w.changed.clear();
             toRead = IntStream.range(0, w.blocks.length).boxed().toList();
         } else {
@@ -463,11 +471,22 @@ public final class ShowSnapshots implements AutoCloseable {
         }
     }
 
+    /**
+     * Changes may have gone unheard: every watched show is read whole within the next half of a
+     * full-read interval, each at a moment of its own. Read all at the next refresh, the shows of
+     * every member would be read at once, in the same quarter of a second on every member, and the
+     * claims queue behind those reads on the partition threads just when the cluster is moving. A
+     * snapshot only advises (the block processors decide), so a show read a little later costs at
+     * most a claim refused by the grid instead of by the map.
+     */
     private void missed() {
         if (loseChangeEvents) {
             return;
         }
-        watched.values().forEach(w -> w.readAll = true);
+        long now = clock.getAsLong();
+        long spread = fullReadEveryMillis / 2;
+        watched.values().forEach(w -> w.readAllAt = Math.min(w.readAllAt,
+                now + ThreadLocalRandom.current().nextLong(spread + 1)));
     }
 
     /** How many block values refreshes have read from the grid so far (tests). */

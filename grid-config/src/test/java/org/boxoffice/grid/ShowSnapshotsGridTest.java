@@ -236,6 +236,42 @@ class ShowSnapshotsGridTest {
     }
 
     @Test
+    void aLiteMemberComingAndGoing_costsNoRead_whileADataMemberLeaving_hasTheShowReadWithinHalfAFullReadInterval()
+            throws InterruptedException {
+        Show show = loadedShow("snap-members");
+        AtomicLong clock = new AtomicLong(System.currentTimeMillis());
+        ShowSnapshots snapshots = snapshots(clock::get, HOUR, 10_000);
+        snapshots.get(show);
+        long read = snapshots.blocksRead();
+
+        // a member warming up joins as a lite member, as a starting service does while it rehearses
+        com.hazelcast.config.Config first = members.get(0).getConfig();
+        List<String> peers = first.getNetworkConfig().getJoin().getTcpIpConfig().getMembers();
+        int port = members.get(0).getCluster().getLocalMember().getAddress().getPort() + members.size();
+        HazelcastInstance newcomer = org.boxoffice.grid.member.GridMember.start(
+                new GridSettings(first.getClusterName(), "127.0.0.1", null, port, peers, 1), TestStores.of(repo),
+                "the same referee", org.boxoffice.grid.member.GridMember.Promotion.WHEN_WARM);
+        try {
+            awaitTrue(() -> members.get(0).getCluster().getMembers().size() == 3, 30_000);
+            assertTrue(newcomer.getCluster().getLocalMember().isLiteMember());
+            Thread.sleep(500); // the membership event reaches the listener on an event thread
+            snapshots.refreshAll();
+            assertEquals(read, snapshots.blocksRead(), "a lite member's arrival moves no data: nothing to read again");
+
+            org.boxoffice.grid.member.GridMember.promote(newcomer);
+            assertTrue(org.boxoffice.grid.member.GridMember.awaitSettled(newcomer, java.time.Duration.ofSeconds(30)));
+        } finally {
+            newcomer.shutdown(); // a data member leaves: change events in flight from it may be lost
+        }
+        awaitTrue(() -> members.get(0).getCluster().getMembers().size() == 2
+                && members.get(0).getPartitionService().isClusterSafe(), 30_000);
+        Thread.sleep(500);
+        clock.addAndGet(5_000); // half the full-read interval: every watched show is due by now
+        snapshots.refreshAll();
+        assertEquals(read + BLOCKS, snapshots.blocksRead(), "the show is read whole once after a data member left");
+    }
+
+    @Test
     void anOutcomeRecordedHere_showsAtOnce_andTheNextRefreshReadsTheBlockWithIt() {
         Show show = loadedShow("snap-record");
         AtomicLong clock = new AtomicLong(System.currentTimeMillis());

@@ -37,7 +37,7 @@ public final class CatalogChanges implements AutoCloseable {
         this.hz = hz;
         IMap<String, EventListing> map = hz.getMap(CatalogSearch.MAP);
         this.entries = map.addEntryListener(new Listener(), false);
-        this.members = org.boxoffice.grid.Membership.onChange(hz.getCluster(), this::changed);
+        this.members = org.boxoffice.grid.Membership.onDataMemberChange(hz.getCluster(), this::changed);
     }
 
     /** Moves (never backwards) with every change heard; equal values mean nothing was heard in between. */
