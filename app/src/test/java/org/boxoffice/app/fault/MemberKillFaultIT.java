@@ -1,5 +1,10 @@
 package org.boxoffice.app.fault;
 
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.core.DistributedObject;
+import com.hazelcast.core.HazelcastInstance;
+import org.boxoffice.grid.GridMaps;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -7,13 +12,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Three members (quorum 2, one backup), a sale from 24 buyers on all three: the oldest member (the
  * cluster's master) is killed with SIGKILL mid-sale. The sale must go on on the other two, and
  * afterwards every hold and booking a buyer was told about must be in PostgreSQL, in the API and
- * in the grid's seat map, and no seat may be held or sold twice.
+ * in the grid's seat map, and no seat may be held or sold twice. Then the killed member comes back
+ * and is killed again in the middle of its start-up rehearsal, which must leave nothing behind.
  */
 @Tag("fault")
 class MemberKillFaultIT {
@@ -87,6 +94,47 @@ class MemberKillFaultIT {
                 .checkHoldsApi(survivors)
                 .checkGridAgrees(survivors, Duration.ofSeconds(15))
                 .assertClean();
+
+        killedWhileRehearsing_leavesNothingBehind(rig, m2, m3);
         rig.log("PASSED in " + FaultRig.millis(t0) + " ms: " + sale.summary());
+    }
+
+    /**
+     * The killed member comes back, as a kubelet restarts it, with a rehearsal long enough to be
+     * killed in the middle of it. Its rehearsal runs on a private stage in its own JVM, so nothing of
+     * it may be found afterwards: no rehearsal object in the cluster, no rehearsal show in PostgreSQL.
+     */
+    private static void killedWhileRehearsing_leavesNothingBehind(FaultRig rig, Member m2, Member m3) {
+        rig.memberSetup((index, env, jvm) -> env.put("BOXOFFICE_REHEARSAL_SECONDS", "60"));
+        Member again = rig.startMember(0);
+        long deadline = System.currentTimeMillis() + 60_000;
+        while (m2.members(rig.http) != 3 && System.currentTimeMillis() < deadline) {
+            FaultRig.sleep(250);
+        }
+        assertEquals(3, m2.members(rig.http), "the restarted member did not join" + rig.diagnostics());
+        FaultRig.sleep(5_000); // its rehearsal is under way: private shows, holds, seat maps
+        Http.Reply ready = again.readiness(rig.http);
+        assertTrue(ready == null || ready.status() != 200, "a rehearsing member answered ready" + rig.diagnostics());
+        again.kill();
+        rig.log("SIGKILL " + again + " 5 s into its rehearsal");
+        m2.awaitReady(rig.http, 2, Duration.ofSeconds(60));
+        m3.awaitReady(rig.http, 2, Duration.ofSeconds(60));
+
+        ClientConfig config = new ClientConfig().setClusterName(rig.cluster);
+        config.setProperty("hazelcast.phone.home.enabled", "false");
+        config.getNetworkConfig().addAddress("127.0.0.1:" + m2.gridPort, "127.0.0.1:" + m3.gridPort);
+        HazelcastInstance client = HazelcastClient.newHazelcastClient(config);
+        try {
+            List<String> left = client.getDistributedObjects().stream().map(DistributedObject::getName)
+                    .filter(name -> name.startsWith(GridMaps.REHEARSAL_PREFIX) || name.contains("rehearsal")).toList();
+            assertEquals(List.of(), left, "rehearsal objects in the cluster after a member died rehearsing");
+        } finally {
+            client.shutdown();
+        }
+        assertEquals(0L, rig.count("SELECT count(*) FROM shows WHERE show_id LIKE '~rehearsal%'"),
+                "a rehearsal show reached PostgreSQL");
+        assertEquals(0L, rig.count("SELECT count(*) FROM holds WHERE show_id LIKE '~rehearsal%'"),
+                "a rehearsal hold reached PostgreSQL");
+        rig.log("a member killed while rehearsing left nothing in the cluster or PostgreSQL");
     }
 }
