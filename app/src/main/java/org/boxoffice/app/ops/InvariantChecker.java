@@ -54,7 +54,7 @@ public final class InvariantChecker implements AutoCloseable {
     public static final String EXPIRY_LAG = "SELECT coalesce(extract(epoch FROM now() - min(s.held_until "
             + "+ make_interval(secs => sh.grace_millis / 1000.0))), 0) FROM seats s JOIN shows sh ON sh.show_id = s.show_id "
             + "WHERE s.state = 'HELD' AND s.held_until < now() "
-            + "AND s.held_until + make_interval(secs => sh.grace_millis / 1000.0) < now()";
+            + "AND s.held_until + make_interval(secs => sh.grace_millis / 1000.0) <= now()";
 
     private final DataSource dataSource;
     private final OpsMetrics metrics;

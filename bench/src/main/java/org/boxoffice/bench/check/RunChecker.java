@@ -1,5 +1,7 @@
 package org.boxoffice.bench.check;
 
+import org.boxoffice.domain.HoldPolicy;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -86,7 +88,7 @@ public final class RunChecker {
                 missing.add(hold.holdId());
             }
             boolean wasReleased = released.contains(hold.holdId());
-            boolean expired = hold.expiresAt() > 0 && hold.expiresAt() + graceMillis < now;
+            boolean expired = hold.expiresAt() > 0 && HoldPolicy.lapsed(hold.expiresAt(), graceMillis, now);
             for (String seatId : hold.seatIds()) {
                 SeatRow row = seats.get(seatId);
                 boolean heldByIt = row != null && "HELD".equals(row.state()) && hold.holdId().equals(row.holdId());
@@ -117,7 +119,7 @@ public final class RunChecker {
         List<String> overlap = new ArrayList<>();
         Map<String, String> activeOwner = new HashMap<>();
         for (HoldRow row : holds.values()) {
-            if (!"ACTIVE".equals(row.status()) || row.expiresAt() + graceMillis < now) {
+            if (!"ACTIVE".equals(row.status()) || HoldPolicy.lapsed(row.expiresAt(), graceMillis, now)) {
                 continue;
             }
             for (String seatId : row.seatIds()) {

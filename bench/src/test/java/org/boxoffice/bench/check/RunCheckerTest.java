@@ -90,6 +90,19 @@ class RunCheckerTest {
     }
 
     @Test
+    void aHoldLapses_exactlyWhenTheServiceSaysSo_atItsExpiryPlusGrace() {
+        // the seat went back on sale at expiry + grace, as HoldPolicy.lapsed has it, and was taken again
+        seat("A-1-1", "HELD", "H2");
+        long grace = 1_000;
+        holds.put("H1", new HoldRow("H1", "ACTIVE", List.of("A-1-1"), NOW - grace));
+        holds.put("H2", new HoldRow("H2", "ACTIVE", List.of("A-1-1"), LATER));
+        AckedHold first = new AckedHold("H1", "buyer-1", List.of("A-1-1"), NOW - grace);
+        RunChecker.Report r = RunChecker.check(List.of(first, acked("H2", "A-1-1")), Set.of(), seats, holds, NOW, grace);
+        assertEquals(0, r.violations(), "a hold at exactly expiry + grace has lapsed: its seat may be held again");
+        assertEquals(1, r.live());
+    }
+
+    @Test
     void expiredHolds_areNotExpectedToHoldTheirSeats() {
         seat("A-1-1", "HELD", "H2");
         holds.put("H1", new HoldRow("H1", "EXPIRED", List.of("A-1-1"), NOW - 10_000));
