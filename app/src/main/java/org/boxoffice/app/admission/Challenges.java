@@ -5,11 +5,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import org.boxoffice.domain.ProofOfWork;
 import org.boxoffice.grid.limits.SpentChallenges;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -44,7 +44,7 @@ import java.util.function.LongSupplier;
 public final class Challenges {
 
     public static final String ALGORITHM = "PBKDF2/SHA-256";
-    static final int KEY_LENGTH = 32;
+    static final int KEY_LENGTH = ProofOfWork.KEY_LENGTH;
     /** How much of the derived key the solver must match: half, so only the drawn counter does. */
     static final int PREFIX_LENGTH = KEY_LENGTH / 2;
     /** A payload longer than this is no solution (a real one is about 700 bytes of base64). */
@@ -208,29 +208,9 @@ public final class Challenges {
         }
     }
 
-    /**
-     * ALTCHA v2's key derivation: PBKDF2-HMAC-SHA-256 of the password {@code nonce ‖ uint32be(counter)}
-     * with {@code salt}, {@code iterations} rounds, one 32-byte block. (The JDK's PBKDF2 takes the
-     * password as characters, not bytes, so the one block is computed here.)
-     */
+    /** ALTCHA v2's key derivation ({@link ProofOfWork#deriveKey}). */
     static byte[] deriveKey(byte[] nonce, int counter, byte[] salt, int iterations) {
-        byte[] password = ByteBuffer.allocate(nonce.length + 4).put(nonce).putInt(counter).array();
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(password, "HmacSHA256"));
-            mac.update(salt);
-            byte[] u = mac.doFinal(new byte[] {0, 0, 0, 1});
-            byte[] t = u.clone();
-            for (int i = 1; i < iterations; i++) {
-                u = mac.doFinal(u);
-                for (int j = 0; j < t.length; j++) {
-                    t[j] ^= u[j];
-                }
-            }
-            return t;
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return ProofOfWork.deriveKey(nonce, counter, salt, iterations);
     }
 
     /** Solves a challenge as a browser would (tests and the bench): the counter and its key, or null if none below {@code max}. */

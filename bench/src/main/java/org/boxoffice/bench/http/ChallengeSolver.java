@@ -3,18 +3,16 @@ package org.boxoffice.bench.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
-import java.nio.ByteBuffer;
+import org.boxoffice.domain.ProofOfWork;
+
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.util.Base64;
 import java.util.HexFormat;
 
 /**
  * Solves the waiting room door's challenge (ALTCHA v2, PBKDF2/SHA-256) as a fan's browser does:
- * counter 0, 1, 2, … until the derived key starts with the key prefix. The bench's own copy of the
- * client side of the protocol (the bench speaks only HTTP to the service), for the fans who join.
+ * counter 0, 1, 2, … until the derived key starts with the key prefix, with the service's own key
+ * derivation, for the fans who join.
  */
 public final class ChallengeSolver {
 
@@ -49,24 +47,9 @@ public final class ChallengeSolver {
         return Base64.getEncoder().encodeToString(root.toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    /** PBKDF2-HMAC-SHA-256 of {@code nonce ‖ uint32be(counter)} with {@code salt}: the first 32-byte block. */
+    /** The service's key derivation ({@link ProofOfWork#deriveKey}), cut to {@code length} bytes. */
     static byte[] deriveKey(byte[] nonce, int counter, byte[] salt, int iterations, int length) {
-        byte[] password = ByteBuffer.allocate(nonce.length + 4).put(nonce).putInt(counter).array();
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(password, "HmacSHA256"));
-            mac.update(salt);
-            byte[] u = mac.doFinal(new byte[] {0, 0, 0, 1});
-            byte[] t = u.clone();
-            for (int i = 1; i < iterations; i++) {
-                u = mac.doFinal(u);
-                for (int j = 0; j < t.length; j++) {
-                    t[j] ^= u[j];
-                }
-            }
-            return java.util.Arrays.copyOf(t, Math.min(length, t.length));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        byte[] key = ProofOfWork.deriveKey(nonce, counter, salt, iterations);
+        return java.util.Arrays.copyOf(key, Math.min(length, key.length));
     }
 }
