@@ -180,6 +180,20 @@ class HoldsApiTest {
     }
 
     @Test
+    void bestAvailable_besideAnEmptyOrNullSeatIds_asGeneratedClientsSendIt_isBestAvailable() {
+        TestApp.Http.Reply empty = hold(app.token("gen-1"), "{\"seatIds\":[],\"bestAvailable\":{\"quantity\":2,\"section\":null}}");
+        assertEquals(201, empty.status(), empty.body());
+        assertEquals(2, json(empty).get("seatIds").size());
+        TestApp.Http.Reply nulls = hold(app.token("gen-2"), "{\"seatIds\":null,\"bestAvailable\":{\"quantity\":1}}");
+        assertEquals(201, nulls.status(), nulls.body());
+        TestApp.Http.Reply named = hold(app.token("gen-3"), "{\"seatIds\":[\"STALLS-27-1\"],\"bestAvailable\":null}");
+        assertEquals(201, named.status(), named.body());
+        assertError(hold(app.token("gen-4"), "{\"seatIds\":[\"STALLS-27-2\"],\"bestAvailable\":{\"quantity\":1}}"),
+                400, "BAD_REQUEST");
+        assertError(hold(app.token("gen-4"), "{\"seatIds\":null,\"bestAvailable\":null}"), 400, "BAD_REQUEST");
+    }
+
+    @Test
     void limits_areEnforced_andRejectionsChangeNothing() throws Exception {
         String ivan = app.token("ivan-1");
         long before = heldRows();

@@ -176,7 +176,11 @@ public final class HoldsService implements HttpService {
         }
     }
 
-    /** Exactly one of {@code seatIds} or {@code bestAvailable}; anything else is a 400. */
+    /**
+     * Exactly one of {@code seatIds} or {@code bestAvailable}; anything else is a 400. A field that is
+     * {@code null}, and an empty {@code seatIds} beside {@code bestAvailable}, count as absent:
+     * generated clients send their model's every field, an empty list included.
+     */
     static HoldRequest parse(JsonNode body) {
         Set<String> allowed = Set.of("seatIds", "bestAvailable");
         for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
@@ -185,8 +189,11 @@ public final class HoldsService implements HttpService {
                 throw ApiException.badRequest("unknown field '" + field + "'");
             }
         }
-        JsonNode seatIds = body.get("seatIds");
-        JsonNode best = body.get("bestAvailable");
+        JsonNode seatIds = absentIfNull(body.get("seatIds"));
+        JsonNode best = absentIfNull(body.get("bestAvailable"));
+        if (best != null && seatIds != null && seatIds.isArray() && seatIds.isEmpty()) {
+            seatIds = null;
+        }
         if ((seatIds == null) == (best == null)) {
             throw ApiException.badRequest("give exactly one of 'seatIds' or 'bestAvailable'");
         }
@@ -229,5 +236,9 @@ public final class HoldsService implements HttpService {
         }
         return new HoldRequest.BestAvailable(quantity.asInt(),
                 section == null || section.isNull() || section.asText().isBlank() ? null : section.asText());
+    }
+
+    private static JsonNode absentIfNull(JsonNode field) {
+        return field == null || field.isNull() ? null : field;
     }
 }
