@@ -283,7 +283,7 @@ public final class Seats {
         int changed = 0;
         for (Map.Entry<Integer, BlockOutcome> e : outcomes.entrySet()) {
             if (e.getValue().result() == BlockOutcome.Result.CHANGED) {
-                snapshots.record(show, e.getKey(), e.getValue().seats(), status);
+                snapshots.record(show, e.getKey(), e.getValue().seats(), status, e.getValue().revision());
                 changed += e.getValue().seats().length;
             }
         }

@@ -126,6 +126,11 @@ public final class ShowSnapshots implements AutoCloseable {
         private List<Edit> editsDuringBuild;
         /** Per block, the newest value a change event carried (null: none, or the block went away since). */
         private final SeatBlock[] heardValues;
+        /**
+         * Per block, the revision this member's own change left it at ({@link #record(Show, int, int[],
+         * SeatState.Status, long)}): an event with an older value arrives late and is not taken.
+         */
+        private final long[] ownRevisions;
 
         Watched(Show show, long now) {
             this.show = show;
@@ -133,6 +138,7 @@ public final class ShowSnapshots implements AutoCloseable {
             int n = show.layout().blocks().size();
             this.blocks = new SeatBlock[n];
             this.heardValues = new SeatBlock[n];
+            this.ownRevisions = new long[n];
             this.lapses = new long[n];
             Arrays.fill(lapses, Long.MAX_VALUE);
             this.statuses = new byte[show.layout().totalSeats()];
@@ -155,6 +161,11 @@ public final class ShowSnapshots implements AutoCloseable {
             }
             synchronized (editLock) {
                 SeatBlock last = heardValues[blockId];
+                if (value != null && value.revision() <= ownRevisions[blockId]) {
+                    // older than a change this member made and recorded: a late event (a hold's, arriving
+                    // after this member released it) must not mark the freed seats taken again
+                    return;
+                }
                 if (value == null) {
                     heardValues[blockId] = null; // the refresh reads it
                 } else if (last == null || value.revision() > last.revision()) {
@@ -188,11 +199,19 @@ public final class ShowSnapshots implements AutoCloseable {
             return edits;
         }
 
+        void ownRevision(int blockId, long revision) {
+            if (blockId >= 0 && blockId < blocks.length) {
+                synchronized (editLock) {
+                    ownRevisions[blockId] = Math.max(ownRevisions[blockId], revision);
+                }
+            }
+        }
+
         /** The value an event brought for {@code blockId} if it is newer than the one last taken, else null. */
         SeatBlock heardNewer(int blockId) {
             synchronized (editLock) {
                 SeatBlock v = heardValues[blockId];
-                return v != null && v.revision() > revision(blocks[blockId]) ? v : null;
+                return v != null && v.revision() > revision(blocks[blockId]) && v.revision() > ownRevisions[blockId] ? v : null;
             }
         }
 
@@ -321,6 +340,18 @@ public final class ShowSnapshots implements AutoCloseable {
             w.heard(blockId);
             w.record(new Edit(show.layout().offset(blockId), seats.clone(), status));
         }
+    }
+
+    /**
+     * As {@link #record(Show, int, int[], SeatState.Status)}, for a change that left the block at
+     * {@code revision}: change events with older values, still on their way, are not taken from now on.
+     */
+    public void record(Show show, int blockId, int[] seats, SeatState.Status status, long revision) {
+        Watched w = watched.get(show.showId());
+        if (w != null) {
+            w.ownRevision(blockId, revision);
+        }
+        record(show, blockId, seats, status);
     }
 
     /**
@@ -465,6 +496,11 @@ public final class ShowSnapshots implements AutoCloseable {
         if (loseChangeEvents) {
             return;
         }
+        deliver(key, value);
+    }
+
+    /** Takes one change event (tests deliver late ones by hand). */
+    void deliver(BlockKey key, SeatBlock value) {
         Watched w = watched.get(key.showId());
         if (w != null) {
             w.heard(key.blockId(), value, clock.getAsLong());

@@ -1,6 +1,7 @@
 package org.boxoffice.grid;
 
 import com.hazelcast.core.HazelcastInstance;
+import org.boxoffice.domain.SeatBlock;
 import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.Show;
 import org.junit.jupiter.api.AfterAll;
@@ -233,6 +234,28 @@ class ShowSnapshotsGridTest {
         snapshots.refreshAll();
         assertEquals(SeatState.Status.HELD, status(snapshots, show, block, 4));
         assertEquals(before.gridVersion() + 1, snapshots.get(show).gridVersion());
+    }
+
+    @Test
+    void aHoldsChangeEventArrivingAfterThisMemberReleasedTheHold_doesNotMarkTheFreedSeatsTakenAgain() {
+        Show show = loadedShow("snap-late");
+        AtomicLong clock = new AtomicLong(System.currentTimeMillis());
+        ShowSnapshots snapshots = snapshots(clock::get, HOUR, HOUR);
+        snapshots.loseChangeEvents(true); // the events are delivered by hand, one of them late
+        snapshots.get(show);
+        int block = blockOwnedByTheOtherMember(show);
+        long now = clock.get();
+        hold(here, show, "held-then-released", block, now + HOUR, now, 3);
+        SeatBlock afterHold = here.blocks(show).get(Inventory.key(show, block));
+        snapshots.record(show, block, new int[] {3}, SeatState.Status.HELD);
+
+        Seats seats = new Seats(here, new Allowances(members.get(0)), snapshots);
+        seats.release(show, "held-then-released", "alice", java.util.Set.of(block), now, "alice", "released", false);
+        assertEquals(SeatState.Status.AVAILABLE, status(snapshots, show, block, 3));
+
+        snapshots.deliver(Inventory.key(show, block), afterHold); // the hold's event, late
+        assertEquals(SeatState.Status.AVAILABLE, status(snapshots, show, block, 3),
+                "an event older than this member's own release must not take the seat again");
     }
 
     @Test
