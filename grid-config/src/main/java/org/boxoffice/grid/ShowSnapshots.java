@@ -350,8 +350,9 @@ public final class ShowSnapshots implements AutoCloseable {
         Watched w = watched.get(show.showId());
         if (w != null) {
             w.ownRevision(blockId, revision);
+            w.heard(blockId);
+            w.record(new Edit(show.layout().offset(blockId), seats.clone(), status));
         }
-        record(show, blockId, seats, status);
     }
 
     /**
