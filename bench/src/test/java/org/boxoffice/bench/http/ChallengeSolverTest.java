@@ -15,19 +15,6 @@ class ChallengeSolverTest {
     private static final HexFormat HEX = HexFormat.of();
 
     @Test
-    void theKeyDerivation_isPbkdf2HmacSha256_ofTheNonceAndABigEndianCounter() {
-        byte[] nonce = new byte[16];
-        byte[] salt = new byte[16];
-        for (int i = 0; i < 16; i++) {
-            nonce[i] = (byte) i;
-            salt[i] = (byte) (100 + i);
-        }
-        // Python: hashlib.pbkdf2_hmac('sha256', bytes(range(16)) + (7).to_bytes(4, 'big'), bytes(range(100, 116)), 50, 32)
-        assertEquals("fe119cd5db0367b8b556050db32e52df55ac9bbaf0832807e3e279bfbaff41f9",
-                HEX.formatHex(ChallengeSolver.deriveKey(nonce, 7, salt, 50, 32)));
-    }
-
-    @Test
     void aSolution_namesTheCounterWhoseKeyHasThePrefix() throws Exception {
         ObjectMapper json = new ObjectMapper();
         byte[] nonce = HEX.parseHex("000102030405060708090a0b0c0d0e0f");
