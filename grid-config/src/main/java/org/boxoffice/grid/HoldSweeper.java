@@ -61,9 +61,13 @@ public final class HoldSweeper implements AutoCloseable {
         return this;
     }
 
-    /** Expires lapsed holds in the blocks this member owns; returns how many blocks changed. */
+    /**
+     * Finishes releases whose seat step failed on this member ({@link Seats#finishReleases}), then
+     * expires lapsed holds in the blocks this member owns; returns how many blocks expiry changed.
+     */
     public int sweepOnce() {
         long now = clock.getAsLong();
+        seats.finishReleases(now);
         Set<BlockKey> lapsed = map.localKeySet(new LapsedHoldsPredicate(now, 0));
         int changed = 0;
         for (BlockKey key : lapsed) {

@@ -29,6 +29,12 @@ public final class Seats {
     private final Inventory inventory;
     private final Allowances allowances;
     private final ShowSnapshots snapshots;
+    /** Releases the referee decided whose seat step failed, by hold: {@link #finishReleases} does them. */
+    private final Map<String, DecidedRelease> unfinished = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private record DecidedRelease(Show show, String holdId, String accountId, Set<Integer> blocks, String actor,
+                                  String reason) {
+    }
 
     public Seats(Inventory inventory, Allowances allowances, ShowSnapshots snapshots) {
         this.inventory = inventory;
@@ -177,6 +183,50 @@ public final class Seats {
         recordChanged(show, outcomes, SeatState.Status.AVAILABLE);
         allowances.release(show.showId(), accountId, holdId);
         return outcomes;
+    }
+
+    /**
+     * Releases a hold the referee has already marked RELEASED (the buyer's decision, durable there):
+     * the seats go back as {@link #release} with {@code knownActive} does. If the seat step fails
+     * (the grid fell below its quorum between the referee's commit and this step, say), the release
+     * is kept and {@link #finishReleases} does it once the grid can, so the seats do not wait for the
+     * hold's expiry. Kept on this member only: if it dies first, the hold's expiry frees the seats.
+     *
+     * @return true if the seats went back now, false if the release waits for {@link #finishReleases}
+     */
+    public boolean releaseDecided(Show show, String holdId, String accountId, Set<Integer> blocks, long now,
+                                  String actor, String reason) {
+        DecidedRelease decided = new DecidedRelease(show, holdId, accountId, Set.copyOf(blocks), actor, reason);
+        unfinished.put(holdId, decided);
+        try {
+            finish(decided, now);
+            return true;
+        } catch (RuntimeException e) {
+            LOG.log(java.util.logging.Level.WARNING, "hold " + holdId + " is released, but its seats cannot go back "
+                    + "this moment; they go back as soon as the grid can: " + e.getMessage());
+            return false;
+        }
+    }
+
+    /** Finishes the decided releases whose seat step failed earlier; returns how many are still waiting. */
+    public int finishReleases(long now) {
+        if (unfinished.isEmpty()) {
+            return 0;
+        }
+        try {
+            inventory.requireQuorum();
+            for (DecidedRelease decided : List.copyOf(unfinished.values())) {
+                finish(decided, now);
+            }
+        } catch (RuntimeException e) {
+            LOG.fine(() -> unfinished.size() + " released holds' seats still wait for the grid: " + e.getMessage());
+        }
+        return unfinished.size();
+    }
+
+    private void finish(DecidedRelease d, long now) {
+        release(d.show(), d.holdId(), d.accountId(), d.blocks(), now, d.actor(), d.reason(), true);
+        unfinished.remove(d.holdId(), d);
     }
 
     /**

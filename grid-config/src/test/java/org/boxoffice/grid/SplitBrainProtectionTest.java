@@ -13,6 +13,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -21,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SplitBrainProtectionTest {
 
     private final InMemoryInventoryRepository repo = new InMemoryInventoryRepository();
-    private List<HazelcastInstance> members;
+    private final List<HazelcastInstance> members = new java.util.ArrayList<>();
 
     @AfterEach
     void stop() {
@@ -36,7 +37,7 @@ class SplitBrainProtectionTest {
 
     @Test
     void aMemberAloneBelowTheQuorum_refusesSeatWrites_butStillServesReads() throws Exception {
-        members = TestGrid.start(2, 2, repo);
+        members.addAll(TestGrid.start(2, 2, repo));
         Show show = TestGrid.show("quorum", 1, 10, 1, repo);
         Inventory first = new Inventory(members.get(0));
         long deadline = System.currentTimeMillis() + 10_000;
@@ -52,14 +53,7 @@ class SplitBrainProtectionTest {
         assertInstanceOf(Inventory.ClaimResult.Held.class, held);
         first.requireQuorum();     // with both members: no refusal
 
-        members.get(1).getLifecycleService().terminate();
-        deadline = System.currentTimeMillis() + 30_000;
-        // the quorum learns of the loss from a membership event, a moment after the member list does
-        var quorum = members.get(0).getSplitBrainProtectionService().getSplitBrainProtection(org.boxoffice.grid.GridMaps.QUORUM);
-        while ((members.get(0).getCluster().getMembers().size() > 1 || quorum.hasMinimumSize())
-                && System.currentTimeMillis() < deadline) {
-            Thread.sleep(100);
-        }
+        loseTheSecondMember();
         int appliedBefore = repo.applied.get();
 
         InventoryUnavailableException refused = assertThrows(InventoryUnavailableException.class,
@@ -85,5 +79,57 @@ class SplitBrainProtectionTest {
             }
         }
         assertEquals(SeatState.Status.HELD, read.get(Inventory.key(show, 0)).status(1), "reads still work");
+    }
+
+    @Test
+    void aReleaseTheRefereeDecided_whoseSeatStepFindsTheGridBelowItsQuorum_isFinishedOnceTheQuorumIsBack()
+            throws Exception {
+        members.addAll(TestGrid.start(2, 2, repo));
+        Show show = TestGrid.show("decided", 1, 10, 1, repo);
+        Inventory inventory = new Inventory(members.get(0));
+        ShowSnapshots snapshots = new ShowSnapshots(inventory, System::currentTimeMillis, 600_000);
+        Seats seats = new Seats(inventory, new Allowances(members.get(0)), snapshots);
+        long deadline = System.currentTimeMillis() + 10_000;
+        Seats.Claim held = null;
+        while (held == null) {
+            try {
+                held = seats.hold(show, "h1", "alice", seat(3), Long.MAX_VALUE / 2, System.currentTimeMillis(),
+                        new String[] {"A-1-4"});
+            } catch (InventoryUnavailableException e) {
+                assertTrue(System.currentTimeMillis() < deadline, "the quorum is met with both members: " + e.getMessage());
+                Thread.sleep(200);
+            }
+        }
+        assertInstanceOf(Seats.Claim.Held.class, held);
+        assertFalse(snapshots.get(show).free(3), "this member's map shows the seat taken");
+        loseTheSecondMember();
+
+        // the referee has marked the hold RELEASED (the buyer's decision); the seat step cannot run now
+        assertFalse(seats.releaseDecided(show, "h1", "alice", java.util.Set.of(0), System.currentTimeMillis(),
+                "alice", "released by buyer"));
+        assertEquals(1, seats.finishReleases(System.currentTimeMillis()), "still waiting below the quorum");
+        assertEquals(SeatState.Status.HELD, repo.stored("decided", 0).status(3));
+
+        members.add(TestGrid.rejoin(members.get(0), 2, repo));
+        deadline = System.currentTimeMillis() + 60_000;
+        while (seats.finishReleases(System.currentTimeMillis()) > 0) {
+            assertTrue(System.currentTimeMillis() < deadline, "the release is finished once the quorum is back");
+            Thread.sleep(200);
+        }
+        assertEquals(SeatState.Status.AVAILABLE, repo.stored("decided", 0).status(3), "the seat is back on sale");
+        assertTrue(snapshots.get(show).free(3), "and on this member's seat map");
+        snapshots.close();
+    }
+
+    /** Stops the second member and waits until the first one's quorum knows it is alone. */
+    private void loseTheSecondMember() throws InterruptedException {
+        members.get(1).getLifecycleService().terminate();
+        long deadline = System.currentTimeMillis() + 30_000;
+        // the quorum learns of the loss from a membership event, a moment after the member list does
+        var quorum = members.get(0).getSplitBrainProtectionService().getSplitBrainProtection(GridMaps.QUORUM);
+        while ((members.get(0).getCluster().getMembers().size() > 1 || quorum.hasMinimumSize())
+                && System.currentTimeMillis() < deadline) {
+            Thread.sleep(100);
+        }
     }
 }

@@ -39,6 +39,21 @@ public final class TestGrid {
         return out;
     }
 
+    /**
+     * Starts one more member into the cluster of {@code running}, on the first address of its member
+     * list nobody serves now (a member that was stopped), with the same quorum.
+     */
+    public static HazelcastInstance rejoin(HazelcastInstance running, int quorum, InMemoryInventoryRepository repo) {
+        String cluster = running.getConfig().getClusterName();
+        List<String> all = running.getConfig().getNetworkConfig().getJoin().getTcpIpConfig().getMembers();
+        java.util.Set<String> serving = new java.util.HashSet<>();
+        running.getCluster().getMembers().forEach(m -> serving.add("127.0.0.1:" + m.getAddress().getPort()));
+        String free = all.stream().filter(a -> !serving.contains(a)).findFirst().orElseThrow();
+        int port = Integer.parseInt(free.substring(free.lastIndexOf(':') + 1));
+        GridSettings settings = new GridSettings(cluster, "127.0.0.1", null, port, all, 1).withQuorum(quorum);
+        return GridMember.start(settings, TestStores.of(repo));
+    }
+
     /** A show of {@code blocks} blocks of one row of {@code seatsPerBlock} seats, registered in {@code repo}. */
     public static Show show(String showId, int blocks, int seatsPerBlock, int groups, InMemoryInventoryRepository repo) {
         List<ShowLayout.Block> layoutBlocks = new ArrayList<>();

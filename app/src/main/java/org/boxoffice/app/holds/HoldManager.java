@@ -232,10 +232,11 @@ public final class HoldManager {
                 return new Released.Done();
             }
             case BookingRepository.HoldRelease.Released released -> {
-                // RELEASED in the referee: its seats go back (again, if an earlier release was cut off)
+                // RELEASED in the referee, durably: its seats go back (again, if an earlier release was cut
+                // off), now or, if the grid cannot this moment, as soon as it can
                 List<ShowLayout.SeatRef> refs = hold.seatIds().stream().map(id -> show.get().layout().locate(id).orElseThrow()).toList();
-                seats.release(show.get(), holdId, hold.accountId(), ShowLayout.byBlock(refs).keySet(), now,
-                        caller.accountId(), "released by buyer", true);
+                seats.releaseDecided(show.get(), holdId, hold.accountId(), ShowLayout.byBlock(refs).keySet(), now,
+                        caller.accountId(), "released by buyer");
                 return new Released.Done();
             }
         }
