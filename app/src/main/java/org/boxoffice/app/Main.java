@@ -7,6 +7,7 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
 import org.boxoffice.app.catalog.DemoCatalog;
 import org.boxoffice.app.http.ErrorHandlers;
+import org.boxoffice.app.http.Http1Guard;
 import org.boxoffice.mapstore.DataSources;
 import org.boxoffice.mapstore.DbSettings;
 import org.boxoffice.mapstore.DemoSecrets;
@@ -43,10 +44,13 @@ public final class Main {
 
     /**
      * What every listener of the service has, in production and in the tests: requests that fail
-     * before routing (unreadable, over a limit) are answered with the JSON error body.
+     * before routing (unreadable, over a limit) are answered with the JSON error body, and a client
+     * that stops sending in the middle of a request is closed after the idle timeout, as one that
+     * sends nothing is ({@link Http1Guard}).
      */
     public static void listenerDefaults(WebServerConfig.Builder builder) {
         builder.directHandlers(ErrorHandlers.directHandlers());
+        Http1Guard.install(builder);
     }
 
     public static void main(String[] args) {
