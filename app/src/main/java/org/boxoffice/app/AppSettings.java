@@ -194,8 +194,7 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
         }
         PaymentSettings p = c.payments();
         if (PaymentSettings.DEMO_WEBHOOK_SECRET.equals(p.webhookSecret())) {
-            c = c.withPayments(new PaymentSettings(p.provider(), secretOf.apply("boxoffice.payments.webhooksecret"),
-                    p.chargeTimeout(), p.simulator()));
+            c = c.withPayments(p.withWebhookSecret(secretOf.apply("boxoffice.payments.webhooksecret")));
         }
         return new AppSettings(dataDir, db, embeddedDbPort, dbPoolSize, grid, holds, a, seedDemo, sweepEvery,
                 reconcileEvery, snapshotEvery, r, invariantEvery, c, waitlist);
@@ -327,7 +326,7 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
                                 c.get("limits.trustforwarded").asBoolean().orElse(false),
                                 c.get("challenge.issuepersecond").asInt().orElse(DoorSettings.defaults().issuePerSecond()))),
                 Duration.ofMillis(c.get("invariants.millis").asLong().orElse(30_000L)),
-                CheckoutSettings.from(c, root.get("server.port").asInt().orElse(8080)),
+                CheckoutSettings.from(c),
                 WaitlistSettings.from(c)).requireStartable();
     }
 

@@ -261,6 +261,14 @@ public final class Boxoffice implements AutoCloseable {
         return new Boxoffice(settings, dataSource, clock, GridMember.Promotion.WHEN_WARM);
     }
 
+    /**
+     * The web server serving {@link #routing} listens on {@code port} of this machine: what needs the
+     * service's own address learns it (the payment provider, where the webhook is).
+     */
+    public void serving(int port) {
+        checkout.serving(port);
+    }
+
     /** Every route of the service, with errors mapped in one place. */
     public void routing(HttpRouting.Builder routing) {
         ErrorHandlers.register(routing);

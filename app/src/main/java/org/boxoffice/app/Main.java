@@ -93,6 +93,7 @@ public final class Main {
                 .routing(app::routing)
                 .build()
                 .start();
+        app.serving(server.port());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.stop();
             app.close();

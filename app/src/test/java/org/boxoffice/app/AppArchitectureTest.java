@@ -6,6 +6,7 @@ import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.payments.PaymentProvider;
 import org.boxoffice.grid.Allowances;
 import org.boxoffice.grid.Inventory;
 import org.boxoffice.grid.ShowSnapshots;
@@ -48,6 +49,24 @@ class AppArchitectureTest {
                     }
                 })
                 .should().dependOnClassesThat().areAssignableTo(ApiException.class)
+                .check(APP);
+    }
+
+    /**
+     * Which payment provider runs is configuration ({@code PaymentProviders}): outside the payments
+     * package nothing names a provider class or its settings, so adding one changes nothing there.
+     */
+    @Test
+    void paymentProviders_areKnownOnlyThroughTheirInterface_outsideThePaymentsPackage() {
+        noClasses().that().resideOutsideOfPackage("org.boxoffice.app.payments..")
+                .should().dependOnClassesThat(new DescribedPredicate<com.tngtech.archunit.core.domain.JavaClass>(
+                        "are a payment provider or a provider's settings") {
+                    @Override
+                    public boolean test(com.tngtech.archunit.core.domain.JavaClass c) {
+                        return !c.isInterface() && (c.isAssignableTo(PaymentProvider.class)
+                                || c.isAssignableTo(PaymentProvider.Settings.class));
+                    }
+                })
                 .check(APP);
     }
 

@@ -64,7 +64,7 @@ class BookingsApiTest {
         String amy = app.token("amy-b");
         long bookingId = book(amy, SHOW, "CIRCLE-1-1", "CIRCLE-1-2");
         String code = json(f.http.get("/v1/bookings/" + bookingId, amy)).get("tickets").get(0).get("code").asText();
-        long refundedBefore = app.app.checkout().simulator().refundedCents();
+        long refundedBefore = app.simulator().refundedCents();
 
         assertError(f.http.delete("/v1/bookings/" + bookingId, app.token("mallory-b")), 404, "NOT_FOUND");
         TestApp.Http.Reply r = f.http.delete("/v1/bookings/" + bookingId, amy);
@@ -72,7 +72,7 @@ class BookingsApiTest {
         assertEquals(200, r.status(), r.body());
         assertEquals("CANCELLED", json(r).get("status").asText());
         assertEquals(0, json(r).get("tickets").size());
-        assertEquals(13_000, app.app.checkout().simulator().refundedCents() - refundedBefore);
+        assertEquals(13_000, app.simulator().refundedCents() - refundedBefore);
         assertEquals("REFUNDED", f.one("select p.refund from payments p join bookings b using (payment_id) where b.booking_id = ?",
                 bookingId));
         assertEquals(java.util.List.of("AVAILABLE", "AVAILABLE"),
@@ -86,7 +86,7 @@ class BookingsApiTest {
 
         TestApp.Http.Reply again = f.http.delete("/v1/bookings/" + bookingId, amy);
         assertEquals(200, again.status(), again.body());
-        assertEquals(13_000, app.app.checkout().simulator().refundedCents() - refundedBefore, "refunded once");
+        assertEquals(13_000, app.simulator().refundedCents() - refundedBefore, "refunded once");
         long rebooked = book(app.token("ben-b"), SHOW, "CIRCLE-1-1", "CIRCLE-1-2");
         assertEquals("CONFIRMED", json(f.http.get("/v1/bookings/" + rebooked, app.token("ben-b"))).get("status").asText());
         assertEquals(1, f.soldRows(SHOW, "CIRCLE-1-1"));
@@ -98,7 +98,7 @@ class BookingsApiTest {
     void tenCancellationsOfOneBookingAtOnce_refundOnce() throws Exception {
         String cleo = app.token("cleo-b");
         long bookingId = book(cleo, SHOW, "CIRCLE-2-1", "CIRCLE-2-2");
-        long refundedBefore = app.app.checkout().simulator().refundedCents();
+        long refundedBefore = app.simulator().refundedCents();
         java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
         java.util.List<java.util.concurrent.Future<TestApp.Http.Reply>> replies = new java.util.ArrayList<>();
         try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(10)) {
@@ -115,7 +115,7 @@ class BookingsApiTest {
             }
         }
         f.quiet();
-        assertEquals(13_000, app.app.checkout().simulator().refundedCents() - refundedBefore, "one refund, whole");
+        assertEquals(13_000, app.simulator().refundedCents() - refundedBefore, "one refund, whole");
         assertEquals("CANCELLED", f.one("select status from bookings where booking_id = ?", bookingId));
         f.assertMoneyConserved();
     }

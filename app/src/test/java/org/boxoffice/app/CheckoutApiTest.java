@@ -85,7 +85,7 @@ class CheckoutApiTest {
     void aRetriedCheckout_answersTheSame_andNeverChargesTwice() {
         String bob = app.token("bob-c");
         String holdId = f.hold(bob, SHOW, "STALLS-2-1");
-        int chargesBefore = app.app.checkout().simulator().chargeCount();
+        int chargesBefore = app.simulator().chargeCount();
 
         TestApp.Http.Reply first = f.checkout(bob, holdId, "card_ok", "retry-key");
         TestApp.Http.Reply retry = f.checkout(bob, holdId, "card_ok", "retry-key");
@@ -95,7 +95,7 @@ class CheckoutApiTest {
         assertEquals(first.body(), retry.body());
         assertEquals(200, otherKey.status(), otherKey.body());
         assertEquals(json(first).get("bookingId"), json(otherKey).get("bookingId"), "a booked hold answers its booking");
-        assertEquals(chargesBefore + 1, app.app.checkout().simulator().chargeCount());
+        assertEquals(chargesBefore + 1, app.simulator().chargeCount());
         assertEquals(1, f.count("select count(*) from payments where hold_id = ?", holdId));
         assertError(f.http.post("/v1/holds/" + holdId + "/checkout", bob, "{\"paymentMethod\":\"card_declined\"}",
                 "Idempotency-Key", "retry-key"), 422, "IDEMPOTENCY_KEY_REUSED");
@@ -179,7 +179,7 @@ class CheckoutApiTest {
         }
         f.quiet();
         String prefix = "bx-" + holdId + "-";
-        assertEquals(1, app.app.checkout().simulator().ledger().stream()
+        assertEquals(1, app.simulator().ledger().stream()
                 .filter(c -> c.idempotencyKey().startsWith(prefix)).count(), "exactly one charge at the provider");
         assertEquals(1, f.count("select count(*) from payments where hold_id = ?", holdId));
         assertEquals(0, f.count("select count(*) from payments where hold_id = ? and refund <> 'NONE'", holdId));
@@ -192,13 +192,13 @@ class CheckoutApiTest {
         String holdId = f.hold(pia, SHOW, "STALLS-7-5");
         TestApp.Http.Reply pending = f.checkout(pia, holdId, "card_late_success");
         assertEquals(202, pending.status(), pending.body());
-        int charges = app.app.checkout().simulator().chargeCount();
+        int charges = app.simulator().chargeCount();
 
         TestApp.Http.Reply second = f.checkout(pia, holdId, "card_ok");
 
         assertError(second, 409, "PAYMENT_IN_PROGRESS");
         assertEquals(json(pending).get("paymentId").asText(), json(second).get("paymentId").asText());
-        assertEquals(charges, app.app.checkout().simulator().chargeCount(), "the provider was not called");
+        assertEquals(charges, app.simulator().chargeCount(), "the provider was not called");
         assertTrue(waitFor(() -> f.count("select count(*) from bookings where hold_id = ? and status = 'CONFIRMED'",
                 holdId) == 1, Duration.ofSeconds(10)), "the late success books the hold");
         assertEquals(1, f.count("select count(*) from payments where hold_id = ?", holdId));
@@ -253,7 +253,7 @@ class CheckoutApiTest {
                 TestApp.Http.Reply gone = release.get();
                 f.quiet();
                 String prefix = "bx-" + holdId + "-";
-                long charges = app.app.checkout().simulator().ledger().stream()
+                long charges = app.simulator().ledger().stream()
                         .filter(c -> c.idempotencyKey().startsWith(prefix)).count();
                 if (gone.status() == 204) {
                     released++;
@@ -297,11 +297,11 @@ class CheckoutApiTest {
         String gina = app.token("gina-c");
         String holdId = f.hold(gina, "short-checkout", "A-1-1");
         Thread.sleep(1_300);
-        int charges = app.app.checkout().simulator().chargeCount();
+        int charges = app.simulator().chargeCount();
 
         assertError(f.checkout(gina, holdId, "card_ok"), 409, "HOLD_EXPIRED");
 
-        assertEquals(charges, app.app.checkout().simulator().chargeCount());
+        assertEquals(charges, app.simulator().chargeCount());
         assertEquals(0, f.count("select count(*) from payments where hold_id = ?", holdId));
         assertEquals("AVAILABLE", f.one("select state from seats where show_id = 'short-checkout' and seat_id = 'A-1-1'"));
         String released = f.hold(gina, "short-checkout", "A-1-2");

@@ -2,7 +2,7 @@ package org.boxoffice.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.boxoffice.app.checkout.CheckoutSettings;
-import org.boxoffice.app.payments.PaymentSettings;
+import org.boxoffice.app.payments.SimulatedPaymentGateway;
 
 import java.net.URI;
 import java.sql.Connection;
@@ -26,18 +26,18 @@ final class CheckoutFixture {
     CheckoutFixture(TestApp app, URI base) {
         this.app = app;
         this.http = TestApp.Http.on(base);
-        app.app.checkout().simulator().deliverTo(base.resolve("/v1/payments/webhook"));
+        app.simulator().deliverTo(base.resolve("/v1/payments/webhook"));
     }
 
     /** Checkout settings for tests: the given simulator, reconciliation only when a test asks. */
-    static CheckoutSettings settings(PaymentSettings.Simulator simulator) {
-        return CheckoutSettings.defaults().withSimulator(simulator);
+    static CheckoutSettings settings(SimulatedPaymentGateway.Settings simulator) {
+        return CheckoutSettings.defaults().withProvider(simulator);
     }
 
     /** The reliable simulator with webhooks duplicated and shuffled. */
-    static PaymentSettings.Simulator noisyWebhooks() {
-        PaymentSettings.Simulator r = PaymentSettings.Simulator.reliable();
-        return new PaymentSettings.Simulator(r.minLatency(), r.maxLatency(), 0, 0, 0, r.lateDelay(), 0, 0.5,
+    static SimulatedPaymentGateway.Settings noisyWebhooks() {
+        SimulatedPaymentGateway.Settings r = SimulatedPaymentGateway.Settings.reliable();
+        return new SimulatedPaymentGateway.Settings(r.minLatency(), r.maxLatency(), 0, 0, 0, r.lateDelay(), 0, 0.5,
                 Duration.ofMillis(150), r.webhookAttempts(), null, 7);
     }
 
@@ -124,7 +124,7 @@ final class CheckoutFixture {
     /** Waits until the simulator has nothing left to deliver. */
     void quiet() {
         try {
-            assertTrue(app.app.checkout().simulator().awaitQuiet(Duration.ofSeconds(20)), "simulator still busy");
+            assertTrue(app.simulator().awaitQuiet(Duration.ofSeconds(20)), "simulator still busy");
         } catch (InterruptedException e) {
             throw new AssertionError(e);
         }
@@ -137,8 +137,8 @@ final class CheckoutFixture {
 
     /** The invariant every money test ends with: captured - refunded = sum of confirmed bookings. */
     void assertMoneyConserved() {
-        long captured = app.app.checkout().simulator().capturedCents();
-        long refunded = app.app.checkout().simulator().refundedCents();
+        long captured = app.simulator().capturedCents();
+        long refunded = app.simulator().refundedCents();
         long booked = count("select coalesce(sum(amount_cents), 0) from bookings where status = 'CONFIRMED'");
         assertEquals(booked, captured - refunded, "captured " + captured + " - refunded " + refunded
                 + " must equal the confirmed bookings");

@@ -66,9 +66,8 @@ class DemoSecretsTest {
             AppSettings demo = new AppSettings(s.dataDir(), s.db(), s.embeddedDbPort(), s.dbPoolSize(), s.grid(), s.holds(),
                     shipped.auth(), s.seedDemo(), s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), shipped.admission(),
                     s.invariantEvery(), s.checkout().withTicketSecret(shipped.checkout().ticketSecret())
-                    .withPayments(new PaymentSettings(s.checkout().payments().provider(),
-                            shipped.checkout().payments().webhookSecret(), s.checkout().payments().chargeTimeout(),
-                            s.checkout().payments().simulator())), s.waitlist());
+                    .withPayments(s.checkout().payments().withWebhookSecret(shipped.checkout().payments().webhookSecret())),
+                    s.waitlist());
             try (HikariDataSource ds = DataSources.pooled(db)) {
                 return demo.withDemoSecrets(new DemoSecrets(ds)::secret);
             }

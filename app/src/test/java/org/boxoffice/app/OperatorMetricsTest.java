@@ -5,7 +5,7 @@ import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.ops.DocumentedMetrics;
 import org.boxoffice.app.ops.ExportedMetrics;
-import org.boxoffice.app.payments.PaymentSettings;
+import org.boxoffice.app.payments.SimulatedPaymentGateway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -47,7 +47,7 @@ class OperatorMetricsTest {
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
         // quick late successes; holds not extended when payment starts, so a late payment meets expiry
-        PaymentSettings.Simulator sim = new PaymentSettings.Simulator(Duration.ZERO, Duration.ofMillis(20), 0, 0, 0,
+        SimulatedPaymentGateway.Settings sim = new SimulatedPaymentGateway.Settings(Duration.ZERO, Duration.ofMillis(20), 0, 0, 0,
                 Duration.ofMillis(1_500), 0, 0, Duration.ZERO, 8, null, 13);
         app = TestApp.start(s -> TestApp.withCheckout(s, CheckoutFixture.settings(sim).withPaymentWindow(Duration.ZERO)));
         server.routing(app.app::routing).addFeature(app.app.observe());

@@ -52,7 +52,7 @@ class PaymentWebhookTest {
 
     /** An event as the provider would send it: the provider's charge id for {@code key}, the seat's price. */
     private String event(String id, String type, String key) {
-        String chargeId = app.app.checkout().simulator().status(key).map(PaymentGateway.ChargeStatus::chargeId).orElse("ch_x");
+        String chargeId = app.simulator().status(key).map(PaymentGateway.ChargeStatus::chargeId).orElse("ch_x");
         return event(id, type, key, chargeId, 8900);
     }
 
@@ -69,7 +69,7 @@ class PaymentWebhookTest {
 
     /** A checkout whose provider events are lost, so the test delivers them itself. */
     private String pendingHold(String account, String seat) {
-        SimulatedPaymentGateway sim = app.app.checkout().simulator();
+        SimulatedPaymentGateway sim = app.simulator();
         sim.dropWebhooks(true);
         try {
             String token = app.token(account);
@@ -129,7 +129,7 @@ class PaymentWebhookTest {
         assertEquals(1, f.count("select count(*) from bookings where hold_id = ? and status = 'CONFIRMED'", holdId));
         assertEquals("DUPLICATE_EVENT", json(send(event("evt-same-id", "payment.captured", key))).get("outcome").asText());
         // the provider's ids say nothing of its business: random, never a count
-        String chargeId = app.app.checkout().simulator().status(key).orElseThrow().chargeId();
+        String chargeId = app.simulator().status(key).orElseThrow().chargeId();
         assertTrue(chargeId.matches("ch_[0-9a-f]{24}"), chargeId);
     }
 
@@ -157,7 +157,7 @@ class PaymentWebhookTest {
     void anAttemptDeclinedHere_butCapturedByTheProvider_isRefundedByReconciliation_once() {
         String holdId = pendingHold("cat-w", "STALLS-10-3");
         String key = "bx-" + holdId + "-1";
-        long refunded = app.app.checkout().simulator().refundedCents();
+        long refunded = app.simulator().refundedCents();
         // as when a checkout gives up on an attempt the provider had not heard of, and it arrives after all
         app.app.checkout().bookings().report(null, null, key, PaymentAttempt.Report.DECLINED, null,
                 "never reached the payment provider", System.currentTimeMillis());
@@ -167,10 +167,10 @@ class PaymentWebhookTest {
         assertEquals("DECLINED", f.one("select status from payments where hold_id = ?", holdId));
         assertEquals(0, f.count("select count(*) from bookings where hold_id = ?", holdId));
         app.app.checkout().reconciliation().reconcileOnce();
-        assertEquals(8_900, app.app.checkout().simulator().refundedCents() - refunded,
+        assertEquals(8_900, app.simulator().refundedCents() - refunded,
                 "the provider captured it after all: reconciliation refunds it");
         app.app.checkout().reconciliation().reconcileOnce();
-        assertEquals(8_900, app.app.checkout().simulator().refundedCents() - refunded, "and only once");
+        assertEquals(8_900, app.simulator().refundedCents() - refunded, "and only once");
     }
 
     @Test
@@ -197,7 +197,7 @@ class PaymentWebhookTest {
     void aCaptureForAnotherAmountOrCurrency_isRefused_andTheRealOneBooks() {
         String holdId = pendingHold("fay-w", "STALLS-11-2");
         String key = "bx-" + holdId + "-1";
-        String chargeId = app.app.checkout().simulator().status(key).orElseThrow().chargeId();
+        String chargeId = app.simulator().status(key).orElseThrow().chargeId();
 
         assertError(send(event("evt-f1", "payment.captured", key, chargeId, 1)), 422, "PAYMENT_MISMATCH");
         assertError(send(event("evt-f2", "payment.captured", key, chargeId, 8900).replace("EUR", "USD")), 422,
@@ -250,7 +250,7 @@ class PaymentWebhookTest {
         long bookings = f.count("select count(*) from bookings");
         String payments = String.join(",", f.query("select payment_id || status || settlement || refund from payments order by 1"));
 
-        List<SimulatedPaymentGateway.SentEvent> events = new ArrayList<>(app.app.checkout().simulator().sentEvents().stream()
+        List<SimulatedPaymentGateway.SentEvent> events = new ArrayList<>(app.simulator().sentEvents().stream()
                 .filter(e -> e.body().contains("bx-" + holdId + "-")).toList());
         assertTrue(events.size() >= 1);
         Collections.reverse(events);

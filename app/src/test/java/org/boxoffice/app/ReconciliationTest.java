@@ -4,7 +4,6 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.checkout.Reconciliation;
-import org.boxoffice.app.payments.PaymentSettings;
 import org.boxoffice.app.payments.SimulatedPaymentGateway;
 import org.boxoffice.domain.PaymentGateway;
 import org.junit.jupiter.api.AfterAll;
@@ -45,7 +44,7 @@ class ReconciliationTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        PaymentSettings.Simulator faulty = new PaymentSettings.Simulator(Duration.ZERO, Duration.ofMillis(30), 0.2, 0.25,
+        SimulatedPaymentGateway.Settings faulty = new SimulatedPaymentGateway.Settings(Duration.ZERO, Duration.ofMillis(30), 0.2, 0.25,
                 0.6, Duration.ofMillis(1_200), 0.3, 0.3, Duration.ofMillis(200), 8, null, 2024);
         app = TestApp.start(s -> TestApp.withCheckout(s, CheckoutFixture.settings(faulty)
                 .withPaymentWindow(Duration.ofSeconds(1)).withReconcile(Duration.ZERO, Duration.ZERO)));
@@ -58,7 +57,7 @@ class ReconciliationTest {
     }
 
     private SimulatedPaymentGateway sim() {
-        return app.app.checkout().simulator();
+        return app.simulator();
     }
 
     private Reconciliation reconciliation() {

@@ -3,7 +3,7 @@ package org.boxoffice.app;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
-import org.boxoffice.app.payments.PaymentSettings;
+import org.boxoffice.app.payments.SimulatedPaymentGateway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +42,7 @@ class SettlementTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        PaymentSettings.Simulator sim = new PaymentSettings.Simulator(Duration.ZERO, Duration.ofMillis(40), 0, 0, 0,
+        SimulatedPaymentGateway.Settings sim = new SimulatedPaymentGateway.Settings(Duration.ZERO, Duration.ofMillis(40), 0, 0, 0,
                 Duration.ofMillis(1_500), 0, 0.3, Duration.ofMillis(100), 8, null, 11);
         app = TestApp.start(s -> TestApp.withCheckout(s, CheckoutFixture.settings(sim).withPaymentWindow(Duration.ZERO)));
         server.routing(app.app::routing);

@@ -5,6 +5,7 @@ import org.boxoffice.app.catalog.HoldDefaults;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.boxoffice.app.catalog.DemoCatalog;
+import org.boxoffice.app.payments.SimulatedPaymentGateway;
 import org.boxoffice.grid.GridSettings;
 import org.boxoffice.mapstore.DataSources;
 import org.boxoffice.mapstore.DbSettings;
@@ -40,6 +41,11 @@ public final class TestApp implements AutoCloseable {
         this.dataSource = dataSource;
         this.settings = settings;
         this.app = app;
+    }
+
+    /** The simulated payment provider the member runs (the tests' checkout settings name it). */
+    public SimulatedPaymentGateway simulator() {
+        return (SimulatedPaymentGateway) app.checkout().provider();
     }
 
     /** A new database with the demo catalog, and a member on it. */

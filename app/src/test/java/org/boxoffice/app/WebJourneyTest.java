@@ -63,6 +63,7 @@ class WebJourneyTest {
                 .routing(app.app::routing)
                 .build()
                 .start();
+        app.app.serving(server.port()); // as Main does: the payment provider's webhooks come here
     }
 
     @AfterAll

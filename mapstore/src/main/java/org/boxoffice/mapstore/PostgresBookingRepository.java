@@ -198,47 +198,33 @@ public final class PostgresBookingRepository implements BookingRepository {
     @Override
     public ReportOutcome report(String eventId, String eventType, String idempotencyKey, PaymentAttempt.Report report,
                                 String chargeId, String reason, long now) {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                if (eventId != null && !insertEvent(c, eventId, eventType, idempotencyKey, now)) {
-                    c.rollback();
-                    return ReportOutcome.DUPLICATE_EVENT;
-                }
-                ReportOutcome outcome;
-                try (PreparedStatement ps = c.prepareStatement("""
-                        UPDATE payments
-                        SET status = ?, charge_id = coalesce(?, charge_id),
-                            reason = CASE WHEN ? = 'DECLINED' THEN ? ELSE reason END, updated_at = ?
-                        WHERE idempotency_key = ? AND status IN""" + " " + UNDECIDED)) {
-                    String status = PaymentAttempt.statusAfter(report).name();
-                    ps.setString(1, status);
-                    ps.setString(2, chargeId);
-                    ps.setString(3, status);
-                    ps.setString(4, reason);
-                    ps.setObject(5, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
-                    ps.setString(6, idempotencyKey);
-                    outcome = ps.executeUpdate() == 1 ? ReportOutcome.APPLIED : null;
-                }
-                if (outcome == null) {
-                    try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM payments WHERE idempotency_key = ?")) {
-                        ps.setString(1, idempotencyKey);
-                        try (ResultSet rs = ps.executeQuery()) {
-                            outcome = rs.next() ? ReportOutcome.IGNORED : ReportOutcome.UNKNOWN_PAYMENT;
-                        }
-                    }
-                }
-                c.commit();
-                return outcome;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
+        return transaction("recording " + report + " for payment " + idempotencyKey, c -> {
+            if (eventId != null && !insertEvent(c, eventId, eventType, idempotencyKey, now)) {
+                return ReportOutcome.DUPLICATE_EVENT; // nothing was written
             }
-        } catch (SQLException e) {
-            throw new DatabaseException("recording " + report + " for payment " + idempotencyKey, e);
-        }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    UPDATE payments
+                    SET status = ?, charge_id = coalesce(?, charge_id),
+                        reason = CASE WHEN ? = 'DECLINED' THEN ? ELSE reason END, updated_at = ?
+                    WHERE idempotency_key = ? AND status IN""" + " " + UNDECIDED)) {
+                String status = PaymentAttempt.statusAfter(report).name();
+                ps.setString(1, status);
+                ps.setString(2, chargeId);
+                ps.setString(3, status);
+                ps.setString(4, reason);
+                ps.setObject(5, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                ps.setString(6, idempotencyKey);
+                if (ps.executeUpdate() == 1) {
+                    return ReportOutcome.APPLIED;
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT 1 FROM payments WHERE idempotency_key = ?")) {
+                ps.setString(1, idempotencyKey);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? ReportOutcome.IGNORED : ReportOutcome.UNKNOWN_PAYMENT;
+                }
+            }
+        });
     }
 
     @Override
@@ -311,71 +297,59 @@ public final class PostgresBookingRepository implements BookingRepository {
 
     @Override
     public Booking book(String paymentId, long bookingId, long now) {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                PaymentAttempt p;
-                try (PreparedStatement ps = c.prepareStatement(
-                        "SELECT " + PAYMENT_COLUMNS + " FROM payments WHERE payment_id = ? FOR UPDATE")) {
-                    ps.setString(1, paymentId);
-                    try (ResultSet rs = ps.executeQuery()) {
-                        if (!rs.next()) {
-                            throw new IllegalArgumentException("no payment " + paymentId);
-                        }
-                        p = payment(rs);
+        transaction("booking payment " + paymentId + " as " + bookingId, c -> {
+            PaymentAttempt p;
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT " + PAYMENT_COLUMNS + " FROM payments WHERE payment_id = ? FOR UPDATE")) {
+                ps.setString(1, paymentId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        throw new IllegalArgumentException("no payment " + paymentId);
                     }
+                    p = payment(rs);
                 }
-                if (p.settlement() == PaymentAttempt.Settlement.BOOKED && p.bookingId() == bookingId) {
-                    c.rollback();
-                    return booking(bookingId).orElseThrow();
-                }
-                if (p.settlement() != PaymentAttempt.Settlement.SETTLING || p.bookingId() != bookingId) {
-                    throw new IllegalStateException("payment " + paymentId + " is not settling into booking "
-                            + bookingId + ": " + p.settlement() + " " + p.bookingId());
-                }
-                try (PreparedStatement ps = c.prepareStatement("""
-                        INSERT INTO bookings (booking_id, hold_id, payment_id, show_id, account_id, seat_ids,
-                                              amount_cents, currency, status, created_at)
-                        SELECT ?, h.hold_id, ?, h.show_id, h.account_id, h.seat_ids, ?, ?, 'CONFIRMED', ?
-                        FROM holds h WHERE h.hold_id = ?""")) {
-                    ps.setLong(1, bookingId);
-                    ps.setString(2, paymentId);
-                    ps.setLong(3, p.amountCents());
-                    ps.setString(4, p.currency());
-                    ps.setObject(5, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
-                    ps.setString(6, p.holdId());
-                    ps.executeUpdate();
-                }
-                try (PreparedStatement ps = c.prepareStatement("""
-                        INSERT INTO booking_seats (booking_id, show_id, seat_id, live)
-                        SELECT b.booking_id, b.show_id, s, true FROM bookings b, unnest(b.seat_ids) AS s
-                        WHERE b.booking_id = ?""")) {
-                    ps.setLong(1, bookingId);
-                    ps.executeUpdate();
-                }
-                try (PreparedStatement ps = c.prepareStatement(
-                        "INSERT INTO ticket_mail (booking_id, recipient, due_at) VALUES (?, ?, ?)")) {
-                    ps.setLong(1, bookingId);
-                    ps.setString(2, p.recipient());
-                    ps.setObject(3, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
-                    ps.executeUpdate();
-                }
-                try (PreparedStatement ps = c.prepareStatement(
-                        "UPDATE payments SET settlement = 'BOOKED', updated_at = ? WHERE payment_id = ?")) {
-                    ps.setObject(1, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
-                    ps.setString(2, paymentId);
-                    ps.executeUpdate();
-                }
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
             }
-        } catch (SQLException e) {
-            throw new DatabaseException("booking payment " + paymentId + " as " + bookingId, e);
-        }
+            if (p.settlement() == PaymentAttempt.Settlement.BOOKED && p.bookingId() == bookingId) {
+                return; // booked already: nothing to write
+            }
+            if (p.settlement() != PaymentAttempt.Settlement.SETTLING || p.bookingId() != bookingId) {
+                throw new IllegalStateException("payment " + paymentId + " is not settling into booking "
+                        + bookingId + ": " + p.settlement() + " " + p.bookingId());
+            }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO bookings (booking_id, hold_id, payment_id, show_id, account_id, seat_ids,
+                                          amount_cents, currency, status, created_at)
+                    SELECT ?, h.hold_id, ?, h.show_id, h.account_id, h.seat_ids, ?, ?, 'CONFIRMED', ?
+                    FROM holds h WHERE h.hold_id = ?""")) {
+                ps.setLong(1, bookingId);
+                ps.setString(2, paymentId);
+                ps.setLong(3, p.amountCents());
+                ps.setString(4, p.currency());
+                ps.setObject(5, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                ps.setString(6, p.holdId());
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO booking_seats (booking_id, show_id, seat_id, live)
+                    SELECT b.booking_id, b.show_id, s, true FROM bookings b, unnest(b.seat_ids) AS s
+                    WHERE b.booking_id = ?""")) {
+                ps.setLong(1, bookingId);
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "INSERT INTO ticket_mail (booking_id, recipient, due_at) VALUES (?, ?, ?)")) {
+                ps.setLong(1, bookingId);
+                ps.setString(2, p.recipient());
+                ps.setObject(3, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "UPDATE payments SET settlement = 'BOOKED', updated_at = ? WHERE payment_id = ?")) {
+                ps.setObject(1, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                ps.setString(2, paymentId);
+                ps.executeUpdate();
+            }
+        });
         return booking(bookingId).orElseThrow();
     }
 
@@ -584,15 +558,6 @@ public final class PostgresBookingRepository implements BookingRepository {
         T map(ResultSet rs) throws SQLException;
     }
 
-    @FunctionalInterface
-    interface Work {
-        void run(Connection c) throws SQLException;
-    }
-
-    interface Returning<T> {
-        T run(Connection c) throws SQLException;
-    }
-
     private static void bind(PreparedStatement ps, Object... params) throws SQLException {
         for (int i = 0; i < params.length; i++) {
             Object p = params[i];
@@ -633,28 +598,11 @@ public final class PostgresBookingRepository implements BookingRepository {
         }
     }
 
-    private void transaction(String what, Work work) {
-        transaction(what, c -> {
-            work.run(c);
-            return null;
-        });
+    private void transaction(String what, Transactions.Steps steps) {
+        Transactions.inTransaction(dataSource, what, steps);
     }
 
-    private <T> T transaction(String what, Returning<T> work) {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                T result = work.run(c);
-                c.commit();
-                return result;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
-        } catch (SQLException e) {
-            throw new DatabaseException(what, e);
-        }
+    private <T> T transaction(String what, Transactions.Work<T> work) {
+        return Transactions.inTransaction(dataSource, what, work);
     }
 }

@@ -163,26 +163,19 @@ public final class PostgresCatalogRepository implements CatalogRepository {
     @Override
     public void saveShow(Show show) {
         try (Connection c = dataSource.getConnection()) {
-            boolean created;
-            c.setAutoCommit(false);
-            try {
-                created = upsertShow(c, show);
-                if (created) {
-                    insertLayout(c, show);
+            boolean created = Transactions.inTransaction(c, t -> {
+                boolean fresh = upsertShow(t, show);
+                if (fresh) {
+                    insertLayout(t, show);
                 } else {
-                    ShowLayout stored = loadShows(c, show.showId()).get(0).layout();
+                    ShowLayout stored = loadShows(t, show.showId()).get(0).layout();
                     if (!sameLayout(stored, show.layout())) {
                         throw new IllegalArgumentException("show " + show.showId()
                                 + " exists with another layout; layouts cannot change");
                     }
                 }
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
+                return fresh;
+            });
             if (created) {
                 // A show often goes on sale minutes after it is created, before autovacuum has
                 // looked at its seats; without statistics the planner scans a whole block for

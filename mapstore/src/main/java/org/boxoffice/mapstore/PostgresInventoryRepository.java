@@ -34,8 +34,8 @@ import org.boxoffice.domain.Transition;
  * new block value in memory.
  *
  * <p>{@link #apply} goes through the {@link GroupCommit}: the transitions in flight from all
- * partitions are applied together, in one call of {@code apply_seat_transitions} (migrations V10,
- * V11) on one pooled connection in autocommit mode: the whole batch as a few set-based statements,
+ * partitions are applied together, in one call of {@code apply_seat_transitions} (defined in
+ * {@code db/migration/R__group_commit.sql}) on one pooled connection in autocommit mode: the whole batch as a few set-based statements,
  * or, when one of its transitions is stale or already applied, each transition in its own
  * subtransaction, so each either moves every seat of its transition or none, and a stale one
  * fails alone. A transition that is
@@ -51,7 +51,7 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
     /** The SQLSTATE apply_seat_transition raises when seat rows moved on. */
     public static final String STALE_SQLSTATE = "BX409";
 
-    /** The SQLSTATE of the notice apply_seat_transitions sends when a batch went one transition at a time (V11). */
+    /** The SQLSTATE of the notice apply_seat_transitions sends when a batch went one transition at a time. */
     static final String ONE_BY_ONE_SQLSTATE = "BX411";
 
     private static final String APPLY = "SELECT apply_seat_transition(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
@@ -240,21 +240,7 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
             if (keep == null) {
                 return applyTogether(c, columns);
             }
-            c.setAutoCommit(false);
-            try {
-                int[] results = applyTogether(c, columns);
-                if (keep.test(results)) {
-                    c.commit();
-                    return results;
-                }
-                c.rollback();
-                return null;
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
+            return Transactions.committedIf(c, t -> applyTogether(t, columns), keep);
         }
     }
 

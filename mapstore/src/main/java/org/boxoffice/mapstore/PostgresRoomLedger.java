@@ -75,8 +75,7 @@ public final class PostgresRoomLedger implements RoomLedger {
         for (int i = 0; i < positions.length; i++) {
             positions[i] = i + 1;
         }
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
+        Transactions.inTransaction(dataSource, "could not write the shuffled pre-queue of " + showId, c -> {
             try (PreparedStatement places = c.prepareStatement("""
                          INSERT INTO waiting_room_places (show_id, account_id, position)
                          SELECT ?, a, p FROM unnest(?::text[], ?::bigint[]) AS t(a, p)
@@ -90,16 +89,8 @@ public final class PostgresRoomLedger implements RoomLedger {
                 room.setLong(1, seed);
                 room.setString(2, showId);
                 room.executeUpdate();
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
             }
-        } catch (SQLException e) {
-            throw new DatabaseException("could not write the shuffled pre-queue of " + showId, e);
-        }
+        });
     }
 
     @Override
@@ -116,21 +107,9 @@ public final class PostgresRoomLedger implements RoomLedger {
 
     @Override
     public WaitingRoom load(String showId) {
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ); // one snapshot of the three tables
-            try {
-                WaitingRoom room = load(c, showId);
-                c.commit();
-                return room;
-            } finally {
-                c.rollback();
-                c.setAutoCommit(true);
-                c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
-            }
-        } catch (SQLException e) {
-            throw new DatabaseException("could not rebuild the waiting room of " + showId, e);
-        }
+        // one snapshot of the three tables
+        return Transactions.inSnapshot(dataSource, "could not rebuild the waiting room of " + showId,
+                c -> load(c, showId));
     }
 
     private WaitingRoom load(Connection c, String showId) throws SQLException {

@@ -5,6 +5,12 @@
  * referee, on the hot path of every claim) and {@link org.boxoffice.mapstore.PostgresCatalogRepository}.
  *
  * <p>Nothing here knows about Hazelcast: the grid receives the repositories as domain interfaces.
- * Every repository call borrows one pooled connection and returns it before it returns.
+ * Every repository call borrows one pooled connection and returns it before it returns; a call
+ * that needs a transaction runs it through {@link org.boxoffice.mapstore.Transactions}.
+ *
+ * <p>The schema: tables and indexes in versioned migrations ({@code V<n>__*.sql}), never edited once
+ * released (Flyway checks their checksums on every start); functions and views in repeatable
+ * migrations ({@code R__*.sql}), each the one live definition of what it creates, run after the
+ * versioned ones and again whenever they change.
  */
 package org.boxoffice.mapstore;

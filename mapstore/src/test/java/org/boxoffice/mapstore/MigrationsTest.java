@@ -10,7 +10,15 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.MigrationInfo;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class MigrationsTest {
 
@@ -19,7 +27,7 @@ class MigrationsTest {
         try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
             int applied = Migrations.migrate(ds);
 
-            assertEquals(14, applied);
+            assertEquals(18, applied); // 14 versioned, then 4 repeatable
             assertEquals(List.of("booking_seats", "bookings", "demo_secrets", "events", "holds", "idempotency_replies",
                     "payment_events", "payments", "referee",
                     "seat_events", "seat_transitions", "seats", "show_blocks", "show_sections", "shows", "spent_challenges",
@@ -35,6 +43,85 @@ class MigrationsTest {
         }
     }
 
+    /**
+     * A database made by a release before the functions and views moved to repeatable migrations
+     * (the versioned chain alone, as every existing demo data folder holds it) migrates without a
+     * complaint from Flyway's validation, and ends with the same functions and views as a new one.
+     */
+    @Test
+    void migrate_bringsADatabaseOfTheVersionedChainAlone_toTheSchemaOfANewOne(@TempDir Path oldRelease) throws Exception {
+        try (HikariDataSource old = DataSources.pooled(TestDatabase.newEmptySettings());
+             HikariDataSource fresh = DataSources.pooled(TestDatabase.newEmptySettings())) {
+            int versioned = releasedUpTo(old, oldRelease, "16");
+            execute(old, "INSERT INTO seat_transitions (show_id, block_id, at, actor, kind, reason, hold_id, new_state, "
+                    + "seat_ids, idxs, old_states, old_holds, old_versions) VALUES ('s1', 0, now(), 'acc-1', 'HOLD', "
+                    + "'hold', 'h1', 'HELD', '{A-1-1}', '{0}', '{AVAILABLE}', '{NULL}', '{0}')");
+
+            int now = Migrations.migrate(old);
+            Migrations.migrate(fresh);
+
+            assertEquals(14, versioned);
+            assertEquals(4, now, "only the repeatable migrations were pending");
+            assertEquals(0, Migrations.migrate(old));
+            assertEquals(definitions(fresh), definitions(old));
+            assertEquals(List.of("HOLD h1 0->1"), names(old, """
+                    SELECT kind || ' ' || hold_id || ' ' || old_version || '->' || new_version
+                    FROM seat_events WHERE show_id = 's1' AND seat_id = 'A-1-1'"""));
+        }
+    }
+
+    /**
+     * Released versioned migrations never change: Flyway compares each one's checksum with the one
+     * recorded in every database it ran on, and refuses to start on a mismatch. Functions and
+     * views change in the repeatable migrations ({@code R__*.sql}) instead.
+     */
+    @Test
+    void versionedMigrations_keepTheChecksumsTheyWereReleasedWith() {
+        try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
+            Map<String, Integer> checksums = new TreeMap<>();
+            for (MigrationInfo m : Flyway.configure().dataSource(ds).locations(Migrations.LOCATION).load().info().all()) {
+                if (m.getVersion() != null) {
+                    checksums.put(m.getVersion().getVersion(), m.getChecksum());
+                }
+            }
+
+            assertEquals(RELEASED, checksums);
+        }
+    }
+
+    /** The versioned migrations as released, by version: their checksums as Flyway computes them. */
+    private static final Map<String, Integer> RELEASED = new TreeMap<>(Map.ofEntries(
+            Map.entry("1", 1747105273),
+            Map.entry("2", -802849616),
+            Map.entry("3", -1693306353),
+            Map.entry("4", 1031760448),
+            Map.entry("5", 946534025),
+            Map.entry("6", -564234030),
+            Map.entry("7", -2046284847),
+            Map.entry("10", -1605308912),
+            Map.entry("11", 170118656),
+            Map.entry("12", -1735533465),
+            Map.entry("13", -1773019888),
+            Map.entry("14", 267509509),
+            Map.entry("15", 1434367327),
+            Map.entry("16", -1718174000)));
+
+    /**
+     * A repeatable migration a later release renamed or dropped leaves its applied row in Flyway's
+     * history; the start must not stop on it, nor on a newer release's versioned migrations.
+     */
+    @Test
+    void migrate_startsOnADatabaseWhoseHistoryHasRepeatableMigrationsTheScriptsNoLongerHave(@TempDir Path without)
+            throws Exception {
+        try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
+            Migrations.migrate(ds);
+
+            assertEquals(0, Migrations.flyway(ds, "filesystem:" + versionedOnly(without)).migrate().migrationsExecuted);
+            Files.delete(without.resolve("V16__payment_events_by_id_and_type.sql"));
+            assertEquals(0, Migrations.flyway(ds, "filesystem:" + without).migrate().migrationsExecuted);
+        }
+    }
+
     @Test
     void migrate_appliesNothing_whenTheSchemaIsCurrent() {
         try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
@@ -45,9 +132,9 @@ class MigrationsTest {
     }
 
     @Test
-    void migrate_keepsTheAuditTrailWrittenSeatBySeat_asOneSeatTransitionsInTheirOrder() throws SQLException {
+    void migrate_keepsTheAuditTrailWrittenSeatBySeat_asOneSeatTransitionsInTheirOrder(@TempDir Path release) throws Exception {
         try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
-            org.flywaydb.core.Flyway.configure().dataSource(ds).locations(Migrations.LOCATION).target("4").load().migrate();
+            releasedUpTo(ds, release, "4");
             try (Connection c = ds.getConnection(); Statement s = c.createStatement()) {
                 s.executeUpdate("""
                         INSERT INTO seat_events (show_id, seat_id, block_id, idx, at, actor, kind, reason, hold_id,
@@ -71,9 +158,9 @@ class MigrationsTest {
      * entries written by the old function must still be found through the index, next to new ones.
      */
     @Test
-    void migrate_keepsTheSeatHistoryIndexValid_whenSeatKeysIsRewritten() throws SQLException {
+    void migrate_keepsTheSeatHistoryIndexValid_whenSeatKeysIsRewritten(@TempDir Path release) throws Exception {
         try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
-            org.flywaydb.core.Flyway.configure().dataSource(ds).locations(Migrations.LOCATION).target("11").load().migrate();
+            releasedUpTo(ds, release, "11");
             String insert = """
                     INSERT INTO seat_transitions (show_id, block_id, at, actor, kind, reason, hold_id, new_state, seat_ids,
                                                   idxs, old_states, old_holds, old_versions)
@@ -123,5 +210,35 @@ class MigrationsTest {
             }
         }
         return names;
+    }
+
+    /**
+     * Migrates {@code ds} as a release up to {@code version} did: with the versioned migrations
+     * alone (copied to {@code dir}), as there were no repeatable ones then. Returns how many ran.
+     */
+    private static int releasedUpTo(HikariDataSource ds, Path dir, String version) throws Exception {
+        return Flyway.configure().dataSource(ds).locations("filesystem:" + versionedOnly(dir)).target(version)
+                .load().migrate().migrationsExecuted;
+    }
+
+    /** The versioned migrations alone, copied to {@code dir}. */
+    private static Path versionedOnly(Path dir) throws Exception {
+        Path released = Path.of(Migrations.class.getResource("/db/migration").toURI());
+        try (Stream<Path> files = Files.list(released)) {
+            for (Path f : files.filter(f -> f.getFileName().toString().startsWith("V")).toList()) {
+                Files.copy(f, dir.resolve(f.getFileName()));
+            }
+        }
+        return dir;
+    }
+
+    /** Every function's and view's definition in the public schema, as PostgreSQL prints it. */
+    private static List<String> definitions(HikariDataSource ds) throws SQLException {
+        return names(ds, """
+                SELECT pg_get_functiondef(p.oid) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                WHERE n.nspname = 'public'
+                UNION ALL
+                SELECT 'VIEW ' || viewname || ' ' || definition FROM pg_views WHERE schemaname = 'public'
+                ORDER BY 1""");
     }
 }

@@ -7,7 +7,7 @@ import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.holds.Idempotency;
 import org.boxoffice.app.mail.MailDispatcher;
 import org.boxoffice.app.ops.OpsMetrics;
-import org.boxoffice.app.payments.SimulatedPaymentGateway;
+import org.boxoffice.app.payments.PaymentProvider;
 import org.boxoffice.app.payments.WebhookSignature;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.PaymentGateway;
@@ -18,14 +18,15 @@ import org.boxoffice.mapstore.PostgresBookingRepository;
 import org.boxoffice.mapstore.PostgresMailOutbox;
 
 import javax.sql.DataSource;
+import java.net.URI;
 import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
- * Checkout wired together: the payment provider (the built-in simulator), settlement, bookings and
- * tickets, the webhook, reconciliation and the ticket mailer, with their HTTP services. Built once
- * per member by {@code Boxoffice}; its background work (reconciliation, mail, the simulator's
- * webhooks) stops on {@link #close}.
+ * Checkout wired together: the payment provider {@code boxoffice.payments.provider} names,
+ * settlement, bookings and tickets, the webhook, reconciliation and the ticket mailer, with their
+ * HTTP services. Built once per member by {@code Boxoffice}; its background work (reconciliation,
+ * mail, the provider's own) stops on {@link #close}.
  */
 public final class CheckoutModule implements AutoCloseable {
 
@@ -33,7 +34,7 @@ public final class CheckoutModule implements AutoCloseable {
     private final Authenticator auth;
     private final Idempotency idempotency;
     private final BookingRepository bookings;
-    private final SimulatedPaymentGateway gateway;
+    private final PaymentProvider gateway;
     private final Settlement settlement;
     private final CheckoutManager checkout;
     private final BookingManager bookingManager;
@@ -54,7 +55,7 @@ public final class CheckoutModule implements AutoCloseable {
         this.auth = auth;
         this.idempotency = idempotency;
         this.bookings = new PostgresBookingRepository(dataSource);
-        this.gateway = new SimulatedPaymentGateway(settings.payments(), clock);
+        this.gateway = settings.payments().provider().open(settings.payments(), clock);
         this.settlement = new Settlement(shows, seats, holds, bookings, gateway, settings, clock, metrics);
         this.checkout = new CheckoutManager(shows, seats, holds, bookings, gateway, settlement,
                 settings, clock, metrics);
@@ -69,15 +70,20 @@ public final class CheckoutModule implements AutoCloseable {
 
     /** Registers checkout's HTTP services under {@code /v1}. */
     public void routing(HttpRouting.Builder routing) {
-        routing.register("/v1", new CheckoutService(checkout, auth, idempotency, settings.mail().recipient(),
-                        gateway::deliverToLocalPortIfUnset, metrics))
+        routing.register("/v1", new CheckoutService(checkout, auth, idempotency, settings.mail().recipient(), metrics))
                 .register("/v1", new PaymentWebhookService(new WebhookSignature(settings.payments().webhookSecret()), events,
                         metrics))
                 .register("/v1", new BookingsService(bookingManager, auth))
                 .register("/v1", new TicketsService(bookingManager, auth));
     }
 
-    public SimulatedPaymentGateway simulator() {
+    /** The web server listens on {@code port} of this machine: the provider learns where the webhook is. */
+    public void serving(int port) {
+        gateway.webhookAt(URI.create("http://127.0.0.1:" + port + "/v1/payments/webhook"));
+    }
+
+    /** The payment provider this member runs. */
+    public PaymentProvider provider() {
         return gateway;
     }
 

@@ -15,12 +15,10 @@ import org.boxoffice.app.http.Json;
 import org.boxoffice.app.http.Refusals;
 import org.boxoffice.app.ops.OpsMetrics;
 
-import java.net.InetSocketAddress;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.IntConsumer;
 import java.util.regex.Pattern;
 
 /**
@@ -44,21 +42,15 @@ public final class CheckoutService implements HttpService {
     private final Authenticator auth;
     private final Idempotency idempotency;
     private final String recipientPattern;
-    private final IntConsumer localPort;
     private final OpsMetrics metrics;
 
-    /**
-     * @param localPort told the port each request arrived on (the simulator posts webhooks there
-     *                  when no URL is configured)
-     */
     public CheckoutService(CheckoutManager checkout, Authenticator auth, Idempotency idempotency,
-                           String recipientPattern, IntConsumer localPort, OpsMetrics metrics) {
+                           String recipientPattern, OpsMetrics metrics) {
         this.metrics = metrics;
         this.checkout = checkout;
         this.auth = auth;
         this.idempotency = idempotency;
         this.recipientPattern = recipientPattern;
-        this.localPort = localPort;
     }
 
     @Override
@@ -82,9 +74,6 @@ public final class CheckoutService implements HttpService {
     /** Answers one checkout request; returns its outcome for the metrics. */
     private String pay(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
-        if (req.localPeer().address() instanceof InetSocketAddress local) {
-            localPort.accept(local.getPort());
-        }
         String holdId = req.path().pathParameters().get("holdId");
         JsonNode body = Json.body(req);
         String method = parse(body);

@@ -2,6 +2,7 @@ package org.boxoffice.app.checkout;
 
 import io.helidon.config.Config;
 import org.boxoffice.app.mail.MailSettings;
+import org.boxoffice.app.payments.PaymentProvider;
 import org.boxoffice.app.payments.PaymentSettings;
 
 import java.time.Duration;
@@ -36,12 +37,12 @@ public record CheckoutSettings(PaymentSettings payments, Duration paymentWindow,
         }
     }
 
-    /** Reads the settings under {@code boxoffice}; {@code serverPort} gives the simulator's default webhook URL. */
-    public static CheckoutSettings from(Config boxoffice, int serverPort) {
+    /** Reads the settings under {@code boxoffice}. */
+    public static CheckoutSettings from(Config boxoffice) {
         Config checkout = boxoffice.get("checkout");
         Config mail = boxoffice.get("mail");
         return new CheckoutSettings(
-                PaymentSettings.from(boxoffice.get("payments"), serverPort),
+                PaymentSettings.from(boxoffice.get("payments")),
                 Duration.ofSeconds(checkout.get("extendseconds").asLong().orElse(300L)),
                 Duration.ofSeconds(checkout.get("reclaimseconds").asLong().orElse(60L)),
                 Duration.ofMillis(checkout.get("reconcile.millis").asLong().orElse(30_000L)),
@@ -62,11 +63,10 @@ public record CheckoutSettings(PaymentSettings payments, Duration paymentWindow,
                         mail.get("maxattempts").asInt().orElse(10)));
     }
 
-    /** Defaults for tests and embedded use: the simulator reliable and fast, mail logged, no periodic reconciliation. */
+    /** Defaults for tests and embedded use: the simulated provider reliable and fast, mail logged, no periodic reconciliation. */
     public static CheckoutSettings defaults() {
         return new CheckoutSettings(
-                new PaymentSettings("simulator", "test-webhook-secret-0123456789", Duration.ofSeconds(5),
-                        PaymentSettings.Simulator.reliable()),
+                PaymentSettings.reliableSimulator(),
                 Duration.ofMinutes(5), Duration.ofSeconds(60), Duration.ZERO, Duration.ZERO, Duration.ofSeconds(30),
                 Duration.ofHours(1), "test-ticket-secret-0123456789", MailSettings.logging());
     }
@@ -76,9 +76,8 @@ public record CheckoutSettings(PaymentSettings payments, Duration paymentWindow,
                 abandonAfter, ticketSecret, mail);
     }
 
-    public CheckoutSettings withSimulator(PaymentSettings.Simulator simulator) {
-        return withPayments(new PaymentSettings(payments.provider(), payments.webhookSecret(), payments.chargeTimeout(),
-                simulator));
+    public CheckoutSettings withProvider(PaymentProvider.Settings provider) {
+        return withPayments(payments.withProvider(provider));
     }
 
     public CheckoutSettings withPaymentWindow(Duration window) {

@@ -1,6 +1,6 @@
 package org.boxoffice.app.checkout;
 
-import org.boxoffice.app.payments.SimulatedPaymentGateway;
+import org.boxoffice.app.payments.WebhookEvents;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.BookingRepository.ReportOutcome;
 import org.boxoffice.domain.PaymentAttempt;
@@ -89,7 +89,7 @@ public final class PaymentEvents {
     private String take(Event event) {
         long now = clock.getAsLong();
         return switch (event.type()) {
-            case SimulatedPaymentGateway.EVENT_CAPTURED -> {
+            case WebhookEvents.CAPTURED -> {
                 String chargeId = confirmed(event, ChargeStatus.State.CAPTURED).map(ChargeStatus::chargeId)
                         .orElse(event.chargeId());
                 ReportOutcome outcome = bookings.report(event.id(), event.type(), event.idempotencyKey(),
@@ -99,13 +99,13 @@ public final class PaymentEvents {
                 }
                 yield outcome.name();
             }
-            case SimulatedPaymentGateway.EVENT_DECLINED -> {
+            case WebhookEvents.DECLINED -> {
                 String chargeId = confirmed(event, ChargeStatus.State.DECLINED).map(ChargeStatus::chargeId)
                         .orElse(event.chargeId());
                 yield bookings.report(event.id(), event.type(), event.idempotencyKey(), PaymentAttempt.Report.DECLINED,
                         chargeId, event.reason(), now).name();
             }
-            case SimulatedPaymentGateway.EVENT_REFUNDED -> {
+            case WebhookEvents.REFUNDED -> {
                 Optional<PaymentAttempt> p = bookings.paymentByKey(event.idempotencyKey());
                 if (p.isPresent() && p.get().refund() == PaymentAttempt.RefundState.REQUESTED) {
                     ChargeStatus charge = confirmed(event, ChargeStatus.State.CAPTURED).orElseThrow();

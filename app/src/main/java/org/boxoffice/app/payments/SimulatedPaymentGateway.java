@@ -1,6 +1,6 @@
 package org.boxoffice.app.payments;
 
-import org.boxoffice.domain.PaymentGateway;
+import io.helidon.config.Config;
 import org.boxoffice.domain.PaymentGatewayException;
 
 import java.net.URI;
@@ -42,16 +42,89 @@ import java.util.logging.Logger;
  * {@code card_pending} (captured later, reported by webhook only). Any other method gets an
  * outcome drawn from the configured rates.
  *
- * <p>Thread-safe. Calls block for the simulated latency on the caller's thread; late captures and
- * webhook deliveries run on the simulator's own scheduler.
+ * <p>Configured as {@code boxoffice.payments.provider: simulator}, its settings under
+ * {@code boxoffice.payments.simulator.*} ({@link Settings}). Thread-safe. Calls block for the
+ * simulated latency on the caller's thread; late captures and webhook deliveries run on the
+ * simulator's own scheduler.
  */
-public final class SimulatedPaymentGateway implements PaymentGateway, AutoCloseable {
+public final class SimulatedPaymentGateway implements PaymentProvider {
 
     private static final Logger LOG = Logger.getLogger(SimulatedPaymentGateway.class.getName());
 
-    public static final String EVENT_CAPTURED = "payment.captured";
-    public static final String EVENT_DECLINED = "payment.declined";
-    public static final String EVENT_REFUNDED = "refund.succeeded";
+    /** Its name in {@code boxoffice.payments.provider}. */
+    public static final String NAME = "simulator";
+
+    /**
+     * The simulated provider's behaviour ({@code boxoffice.payments.simulator.*}). Rates are
+     * probabilities between 0 and 1, drawn per charge for payment methods that do not name an outcome.
+     *
+     * @param minLatency      shortest time a charge or refund takes
+     * @param maxLatency      longest time a charge or refund takes
+     * @param declineRate     share of charges declined
+     * @param timeoutRate     share of charges whose answer never reaches the caller
+     * @param lateSuccessRate share of those timed-out charges that succeed afterwards ("late success")
+     * @param lateDelay       how long after the timeout a late success (or a pending charge) is captured
+     * @param refundFailureRate share of refund calls that fail without refunding (the caller retries)
+     * @param duplicateRate   share of webhook events delivered twice
+     * @param webhookJitter   each delivery waits a random time up to this, so events arrive out of order
+     * @param webhookAttempts deliveries of one event until it is given up (retried while the service answers non-2xx)
+     * @param webhookUrl      where events are posted; null for the service's own webhook on loopback
+     *                        (told by {@link #webhookAt} once the server listens)
+     * @param seed            random seed (0: a new one each start)
+     */
+    public record Settings(Duration minLatency, Duration maxLatency, double declineRate, double timeoutRate,
+                           double lateSuccessRate, Duration lateDelay, double refundFailureRate, double duplicateRate,
+                           Duration webhookJitter, int webhookAttempts, URI webhookUrl, long seed)
+            implements PaymentProvider.Settings {
+
+        public Settings {
+            for (double rate : new double[] {declineRate, timeoutRate, lateSuccessRate, refundFailureRate, duplicateRate}) {
+                if (rate < 0 || rate > 1) {
+                    throw new IllegalArgumentException("simulator rates are between 0 and 1: " + rate);
+                }
+            }
+            if (maxLatency.compareTo(minLatency) < 0) {
+                throw new IllegalArgumentException("simulator maxlatencymillis is below minlatencymillis");
+            }
+            if (webhookAttempts < 1) {
+                throw new IllegalArgumentException("simulator webhookattempts must be at least 1");
+            }
+        }
+
+        /** Fast, reliable and deterministic: what tests start from. */
+        public static Settings reliable() {
+            return new Settings(Duration.ZERO, Duration.ofMillis(5), 0, 0, 0, Duration.ofMillis(300), 0, 0,
+                    Duration.ZERO, 8, null, 42);
+        }
+
+        /** Reads {@code boxoffice.payments.simulator.*}. */
+        public static Settings from(Config sim) {
+            String url = sim.get("webhookurl").asString().orElse("");
+            return new Settings(
+                    Duration.ofMillis(sim.get("minlatencymillis").asLong().orElse(50L)),
+                    Duration.ofMillis(sim.get("maxlatencymillis").asLong().orElse(300L)),
+                    sim.get("declinerate").asDouble().orElse(0.05),
+                    sim.get("timeoutrate").asDouble().orElse(0.02),
+                    sim.get("latesuccessrate").asDouble().orElse(0.5),
+                    Duration.ofMillis(sim.get("latemillis").asLong().orElse(3_000L)),
+                    sim.get("refundfailurerate").asDouble().orElse(0.0),
+                    sim.get("duplicaterate").asDouble().orElse(0.1),
+                    Duration.ofMillis(sim.get("jittermillis").asLong().orElse(300L)),
+                    sim.get("webhookattempts").asInt().orElse(8),
+                    url.isBlank() ? null : URI.create(url),
+                    sim.get("seed").asLong().orElse(0L));
+        }
+
+        @Override
+        public String name() {
+            return NAME;
+        }
+
+        @Override
+        public PaymentProvider open(PaymentSettings payments, LongSupplier clock) {
+            return new SimulatedPaymentGateway(payments.webhookSecret(), this, clock);
+        }
+    }
 
     private enum Outcome { OK, DECLINE, TIMEOUT, LATE_SUCCESS, PENDING }
 
@@ -96,7 +169,7 @@ public final class SimulatedPaymentGateway implements PaymentGateway, AutoClosea
     public record SentEvent(String id, String type, String body) {
     }
 
-    private final PaymentSettings.Simulator settings;
+    private final Settings settings;
     private final WebhookSignature signature;
     private final LongSupplier clock;
     private final Random random;
@@ -111,9 +184,10 @@ public final class SimulatedPaymentGateway implements PaymentGateway, AutoClosea
     private volatile URI webhook;
     private volatile boolean dropWebhooks;
 
-    public SimulatedPaymentGateway(PaymentSettings settings, LongSupplier clock) {
-        this.settings = settings.simulator();
-        this.signature = new WebhookSignature(settings.webhookSecret());
+    /** A simulator signing its webhook events with {@code webhookSecret}. */
+    public SimulatedPaymentGateway(String webhookSecret, Settings settings, LongSupplier clock) {
+        this.settings = settings;
+        this.signature = new WebhookSignature(webhookSecret);
         this.clock = clock;
         this.random = this.settings.seed() == 0 ? new Random() : new Random(this.settings.seed());
         this.webhook = this.settings.webhookUrl();
@@ -162,8 +236,8 @@ public final class SimulatedPaymentGateway implements PaymentGateway, AutoClosea
             }
         }
         switch (outcome) {
-            case OK -> emit(EVENT_CAPTURED, charge, null);
-            case DECLINE -> emit(EVENT_DECLINED, charge, null);
+            case OK -> emit(WebhookEvents.CAPTURED, charge, null);
+            case DECLINE -> emit(WebhookEvents.DECLINED, charge, null);
             default -> later(settings.lateDelay().toMillis(), () -> capture(charge));
         }
         if (outcome == Outcome.LATE_SUCCESS) {
@@ -199,7 +273,7 @@ public final class SimulatedPaymentGateway implements PaymentGateway, AutoClosea
             refund = new Refund("re_" + randomId(), charge.key, request.amountCents());
             refunds.put(request.refundKey(), refund);
         }
-        emit(EVENT_REFUNDED, charge, refund);
+        emit(WebhookEvents.REFUNDED, charge, refund);
         return new RefundResult(refund.id(), refund.amount());
     }
 
@@ -248,7 +322,7 @@ public final class SimulatedPaymentGateway implements PaymentGateway, AutoClosea
             charge.state = ChargeStatus.State.CAPTURED;
             charge.callerGaveUp = false;
         }
-        emit(EVENT_CAPTURED, charge, null);
+        emit(WebhookEvents.CAPTURED, charge, null);
     }
 
     private void pause() {
@@ -369,10 +443,11 @@ public final class SimulatedPaymentGateway implements PaymentGateway, AutoClosea
         this.webhook = url;
     }
 
-    /** Posts events to this service's own webhook on loopback at {@code port}, unless a URL is set. */
-    public void deliverToLocalPortIfUnset(int port) {
-        if (webhook == null && port > 0) {
-            webhook = PaymentSettings.defaultWebhook(port);
+    /** Posts events to {@code webhook} from now on, unless {@code webhookurl} names another place. */
+    @Override
+    public void webhookAt(URI webhook) {
+        if (settings.webhookUrl() == null) {
+            this.webhook = webhook;
         }
     }
 
