@@ -87,14 +87,9 @@ public final class HoldManager {
         return rules.evaluate(showId, request);
     }
 
-    /** Holds seats for {@code caller}, or says why not: {@link #check}, then {@link #hold(Principal, HoldAttempt)}. */
-    public HoldOutcome hold(Principal caller, String showId, HoldRequest request) {
-        return hold(caller, check(showId, request));
-    }
-
     /**
-     * Claims what {@code attempt} asks for, as of the moment it was checked, or returns the rules'
-     * refusal of it.
+     * Holds seats for {@code caller} as {@code attempt} ({@link #check}) asks, as of the moment it
+     * was checked, or says why not: the rules' refusal, or the claim's.
      */
     public HoldOutcome hold(Principal caller, HoldAttempt attempt) {
         Optional<HoldOutcome.Refused> refused = attempt.refusal();

@@ -119,6 +119,16 @@ class HoldRulesTest {
     }
 
     @Test
+    void aRefusalAtTheGate_isWrittenAsTheSameBytes_asTheSameRefusalAnsweredAfterTheClaim() {
+        statuses[1] = TAKEN;
+        HoldOutcome.Refused refused = refusal(rules().evaluate("s1", seats("A-1-1", "A-1-2")));
+
+        assertEquals(org.boxoffice.app.http.Json.write(org.boxoffice.app.http.Refusals.body(refused.reason(),
+                        refused.message(), refused.details())),
+                new String(HoldsService.gateAnswer(refused), java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
     void freeSeats_passEveryRule_withTheShowAndTheirPlacesFound_readingTheSeatMapOnce() {
         HoldAttempt attempt = rules().evaluate("s1", seats("B-1-2", "A-1-6"));
 
