@@ -21,7 +21,6 @@ import org.boxoffice.app.checkout.CheckoutModule;
 import org.boxoffice.app.waitlist.WaitlistModule;
 import org.boxoffice.app.holds.HoldManager;
 import org.boxoffice.app.holds.HoldsService;
-import org.boxoffice.app.holds.SnapshotGate;
 import org.boxoffice.app.holds.Idempotency;
 import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.app.http.HttpCaching;
@@ -279,8 +278,7 @@ public final class Boxoffice implements AutoCloseable {
         HttpCaching.register(routing);
         probes.routing(routing);
         routing.register("/v1", new CatalogService(search, directory, snapshots, answers, clock))
-                .register("/v1", new HoldsService(holds, new SnapshotGate(directory, snapshots, clock), authenticator, idempotency,
-                        gate, rooms, metrics))
+                .register("/v1", new HoldsService(holds, authenticator, idempotency, gate, rooms, metrics))
                 .register("/v1", new QueueService(authenticator, directory, rooms, passTokens, gate,
                         settings.admission().passTtl().toMillis(), settings.admission().admissionRate(),
                         settings.admission().seatsPerBuyer(), settings.admission().door().challengeDifficulty(),

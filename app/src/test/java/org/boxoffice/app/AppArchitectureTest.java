@@ -5,15 +5,24 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import org.boxoffice.app.catalog.CatalogService;
+import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.app.holds.HoldRule;
+import org.boxoffice.app.holds.HoldRules;
+import org.boxoffice.app.holds.HoldsService;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.payments.PaymentProvider;
+import org.boxoffice.domain.HoldPolicy;
 import org.boxoffice.grid.Allowances;
 import org.boxoffice.grid.Inventory;
+import org.boxoffice.grid.Seats;
+import org.boxoffice.grid.ShowSnapshot;
 import org.boxoffice.grid.ShowSnapshots;
 import org.junit.jupiter.api.Test;
 
 import java.util.Set;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
@@ -77,6 +86,53 @@ class AppArchitectureTest {
         noClasses().that().doNotHaveFullyQualifiedName(Boxoffice.class.getName())
                 .should().dependOnClassesThat().areAssignableTo(Allowances.class).check(APP);
         noClasses().should().callMethodWhere(changesSeats()).check(APP);
+    }
+
+    /**
+     * A hold request's rules are evaluated in one place, in one order: {@link HoldRules}. The fast
+     * gate and the full path are that one evaluation, so no rule is checked twice or in another order.
+     */
+    @Test
+    void holdRules_areEvaluatedByThePipelineOnly_andChangeNothing() {
+        noClasses().that().doNotHaveFullyQualifiedName(HoldRules.class.getName())
+                .should().callMethodWhere(new DescribedPredicate<>("a hold rule's check") {
+                    @Override
+                    public boolean test(JavaMethodCall call) {
+                        return call.getTargetOwner().isAssignableTo(HoldRule.class) && call.getName().equals("check");
+                    }
+                }).check(APP);
+        classes().that().implement(HoldRule.class)
+                .should().haveSimpleNameEndingWith("Rule")
+                .andShould().resideInAPackage("org.boxoffice.app.holds")
+                .andShould().notBePublic()
+                .check(APP);
+        // a rule refuses or lets pass; claims come after every rule, in the hold manager
+        noClasses().that().implement(HoldRule.class)
+                .should().dependOnClassesThat().areAssignableTo(Seats.class)
+                .orShould().dependOnClassesThat().areAssignableTo(Inventory.class)
+                .orShould().dependOnClassesThat().areAssignableTo(Allowances.class)
+                .check(APP);
+    }
+
+    /** The hold endpoint decides no hold rule itself: it finds no show and reads no seat map. */
+    @Test
+    void theHoldEndpoint_leavesEveryHoldRuleToThePipeline() {
+        noClasses().that().areAssignableTo(HoldsService.class)
+                .should().dependOnClassesThat().areAssignableTo(ShowDirectory.class)
+                .orShould().dependOnClassesThat().areAssignableTo(ShowSnapshots.class)
+                .orShould().dependOnClassesThat().areAssignableTo(ShowSnapshot.class)
+                .check(APP);
+    }
+
+    /**
+     * How long a hold lasts is {@link HoldPolicy}'s to decide ({@code expiresAt}, {@code extendedForPayment},
+     * ...): nothing in the app adds the show's hold duration to a clock itself. The catalog shows it.
+     */
+    @Test
+    void holdLifetimes_areDecidedByHoldPolicy() {
+        noClasses().that().doNotHaveFullyQualifiedName(CatalogService.class.getName())
+                .should().callMethod(HoldPolicy.class, "holdMillis")
+                .check(APP);
     }
 
     private static DescribedPredicate<JavaMethodCall> changesSeats() {

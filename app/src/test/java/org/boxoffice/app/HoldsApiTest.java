@@ -194,6 +194,25 @@ class HoldsApiTest {
     }
 
     @Test
+    void aRequestBreakingSeveralRules_hearsTheFirstOfThemInTheRulesOrder() {
+        String kim = app.token("kim-1");
+        assertEquals(201, hold(app.token("leo-1"), "{\"seatIds\":[\"STALLS-12-1\"]}").status());
+
+        // a seat the map shows taken beside one the show does not have: the unknown seat is said first
+        TestApp.Http.Reply unknown = hold(kim, "{\"seatIds\":[\"STALLS-12-1\",\"STALLS-12-99\"]}");
+        assertError(unknown, 422, "UNKNOWN_SEAT");
+        assertEquals("STALLS-12-99", json(unknown).get("unknown").get(0).asText());
+        // too many seats, all unknown: the size is said first
+        StringBuilder eleven = new StringBuilder("{\"seatIds\":[");
+        for (int i = 1; i <= 11; i++) {
+            eleven.append(i > 1 ? "," : "").append("\"NOPE-1-").append(i).append('"');
+        }
+        assertError(hold(kim, eleven + "]}"), 422, "TOO_MANY_SEATS");
+        // a closed sale, with too many seats as well: the sale is said first
+        assertError(http.post("/v1/shows/echoes-berlin-2/holds", kim, eleven + "]}"), 422, "SALE_NOT_OPEN");
+    }
+
+    @Test
     void limits_areEnforced_andRejectionsChangeNothing() throws Exception {
         String ivan = app.token("ivan-1");
         long before = heldRows();

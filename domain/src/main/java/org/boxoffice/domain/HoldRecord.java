@@ -11,7 +11,7 @@ public record HoldRecord(String holdId, String showId, String accountId, List<St
                          long expiresAt, HoldStatus status, long createdAt, long totalCents, String currency) {
 
     /** The status a client sees at {@code now}: an ACTIVE hold past its expiry plus grace is EXPIRED. */
-    public String statusAt(long now, long graceMillis) {
+    public HoldState statusAt(long now, long graceMillis) {
         return status.shownAt(expiresAt, graceMillis, now);
     }
 }

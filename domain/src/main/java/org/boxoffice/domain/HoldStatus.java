@@ -15,11 +15,13 @@ public enum HoldStatus {
     /** Sold: the seats belong to a booking. */
     CONFIRMED;
 
-    /** What the owner of a hold with this status sees at {@code now}: HELD, EXPIRED, RELEASED or CONFIRMED. */
-    public String shownAt(long expiresAt, long graceMillis, long now) {
-        if (this == ACTIVE) {
-            return HoldPolicy.lapsed(expiresAt, graceMillis, now) ? "EXPIRED" : "HELD";
-        }
-        return name();
+    /** What the owner of a hold with this status sees at {@code now}. */
+    public HoldState shownAt(long expiresAt, long graceMillis, long now) {
+        return switch (this) {
+            case ACTIVE -> HoldPolicy.lapsed(expiresAt, graceMillis, now) ? HoldState.EXPIRED : HoldState.HELD;
+            case RELEASED -> HoldState.RELEASED;
+            case EXPIRED -> HoldState.EXPIRED;
+            case CONFIRMED -> HoldState.CONFIRMED;
+        };
     }
 }

@@ -51,6 +51,12 @@ class GridArchitectureTest {
                 .check(GRID);
     }
 
+    /** Expiries come from {@link org.boxoffice.domain.HoldPolicy}: nothing here adds the show's hold duration to a clock. */
+    @Test
+    void holdLifetimes_areDecidedByHoldPolicy() {
+        noClasses().should().callMethod(org.boxoffice.domain.HoldPolicy.class, "holdMillis").check(GRID);
+    }
+
     @Test
     void grid_neverTalksHttpOrSqlItself() {
         noClasses().should().dependOnClassesThat().resideInAnyPackage("io.helidon..", "java.sql..", "org.postgresql..")

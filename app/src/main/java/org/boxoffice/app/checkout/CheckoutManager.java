@@ -115,12 +115,12 @@ public final class CheckoutManager implements AutoCloseable {
         Show show = found.get();
         long now = clock.getAsLong();
         switch (hold.statusAt(now, show.policy().graceMillis())) {
-            case "HELD" -> {
+            case HELD -> {
             }
-            case "RELEASED" -> {
+            case RELEASED -> {
                 return new Result.Refused(Rejection.HOLD_RELEASED, "this hold was released; hold the seats again");
             }
-            default -> {
+            case EXPIRED, CONFIRMED -> {
                 return new Result.Refused(Rejection.HOLD_EXPIRED, "this hold expired; hold the seats again");
             }
         }
@@ -192,7 +192,7 @@ public final class CheckoutManager implements AutoCloseable {
         if (bookings.holdExtended(hold.holdId()) || settings.paymentWindow().isZero()) {
             return true;
         }
-        long target = hold.expiresAt() + settings.paymentWindow().toMillis();
+        long target = show.policy().extendedForPayment(hold.expiresAt(), settings.paymentWindow().toMillis());
         SortedMap<Integer, int[]> byBlock = show.layout().byBlockOf(hold.seatIds());
         return seats.extend(show, hold.holdId(), hold.accountId(), byBlock.keySet(), target, now, "system:checkout",
                 "lapsed before payment");

@@ -172,7 +172,7 @@ public final class Settlement {
      */
     private Optional<String> reclaim(Show show, HoldRecord hold, String reclaimId, SortedMap<Integer, int[]> byBlock,
                                      long now) {
-        long expiresAt = now + settings.reclaimHold().toMillis();
+        long expiresAt = show.policy().reclaimExpiresAt(now, settings.reclaimHold().toMillis());
         return switch (seats.hold(show, reclaimId, hold.accountId(), byBlock, expiresAt, now,
                 hold.seatIds().toArray(String[]::new))) {
             case Seats.Claim.Held held -> Optional.empty();

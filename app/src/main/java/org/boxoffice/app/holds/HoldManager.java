@@ -5,6 +5,7 @@ import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.HoldState;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SeatPicker;
@@ -16,7 +17,6 @@ import org.boxoffice.grid.ShowSnapshots;
 
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,19 +25,21 @@ import java.util.function.LongSupplier;
 /**
  * Holds and releases seats for buyers.
  *
- * <p>A hold request goes through, in order: the show and its sale window, the request's size and
- * seats, the fast gate (seats the snapshot shows as taken are refused here with alternatives,
- * without a trip to the grid), and finally {@link Seats#hold}: the account's allowance, then the
- * claim on the grid, where the block's processor decides and the referee confirms. Only then is
- * the hold acknowledged. Every refusal is a value ({@link Outcome.Refused}); the web layer turns
- * it into an answer. Most attempts of an on-sale end earlier, at {@link SnapshotGate}, which the
- * web layer asks first. Thread-safe; called on the web server's virtual threads.
+ * <p>A hold request is decided in two steps, each once: {@link #check} puts it through the
+ * {@link HoldRules} (the show, its sale window, the size, the seats, and this member's seat map:
+ * the fast gate), and {@link #hold} claims what the rules let pass through {@link Seats#holdIfFree}:
+ * the account's allowance, then the blocks' processors on the grid, where the referee confirms.
+ * Only then is the hold acknowledged. The web layer answers a seat-map refusal at once and puts
+ * everything else, after the account's rate limit, through {@link #hold}. Every refusal is a value
+ * ({@link HoldOutcome.Refused}); the web layer turns it into an answer. Thread-safe; called on the
+ * web server's virtual threads.
  */
 public final class HoldManager {
 
     private static final int BEST_AVAILABLE_TRIES = 3;
 
     private final ShowDirectory shows;
+    private final HoldRules rules;
     private final Seats seats;
     private final ShowSnapshots snapshots;
     private final InventoryRepository repository;
@@ -48,25 +50,13 @@ public final class HoldManager {
     public HoldManager(ShowDirectory shows, Seats seats, ShowSnapshots snapshots, InventoryRepository repository,
                        BookingRepository bookings, FlakeIdGenerator holdIds, LongSupplier clock) {
         this.shows = shows;
+        this.rules = HoldRules.standard(shows::find, snapshots::get, clock);
         this.seats = seats;
         this.snapshots = snapshots;
         this.repository = repository;
         this.bookings = bookings;
         this.holdIds = holdIds;
         this.clock = clock;
-    }
-
-    /** What became of a hold request. */
-    public sealed interface Outcome {
-        record Held(HoldView hold) implements Outcome {
-        }
-
-        /** Turned down; nothing changed. {@code details} go into the answer beside the message. */
-        record Refused(Rejection reason, String message, Map<String, Object> details) implements Outcome {
-            Refused(Rejection reason, String message) {
-                this(reason, message, Map.of());
-            }
-        }
     }
 
     /** What became of a release. */
@@ -88,65 +78,41 @@ public final class HoldManager {
         }
     }
 
-    /** Holds seats for {@code caller}, or says why not. */
-    public Outcome hold(Principal caller, String showId, HoldRequest request) {
-        Optional<Show> found = shows.find(showId);
-        if (found.isEmpty()) {
-            return new Outcome.Refused(Rejection.UNKNOWN_SHOW, "show " + showId + " not found");
+    /**
+     * Puts a hold request through the {@link HoldRules}, now: changes nothing. If the attempt is
+     * {@linkplain HoldAttempt#refusedAtTheGate refused at the gate}, its refusal may be answered at
+     * once; otherwise it goes on to {@link #hold}.
+     */
+    public HoldAttempt check(String showId, HoldRequest request) {
+        return rules.evaluate(showId, request);
+    }
+
+    /**
+     * Holds seats for {@code caller} as {@code attempt} ({@link #check}) asks, as of the moment it
+     * was checked, or says why not: the rules' refusal, or the claim's.
+     */
+    public HoldOutcome hold(Principal caller, HoldAttempt attempt) {
+        Optional<HoldOutcome.Refused> refused = attempt.refusal();
+        if (refused.isPresent()) {
+            return refused.get();
         }
-        Show show = found.get();
-        long now = clock.getAsLong();
-        if (!show.sale().isOpen(now)) {
-            return new Outcome.Refused(Rejection.SALE_NOT_OPEN, "seats of this show are not on sale now",
-                    Map.of("saleOpensAt", Instant.ofEpochMilli(show.sale().opensAt()),
-                            "saleClosesAt", Instant.ofEpochMilli(show.sale().closesAt())));
-        }
-        return switch (request) {
-            case HoldRequest.Seats named -> holdNamed(caller, show, named.seatIds(), now);
-            case HoldRequest.BestAvailable best -> holdBest(caller, show, best, now);
+        return switch (attempt.request()) {
+            case HoldRequest.Seats named -> holdNamed(caller, attempt, named.seatIds());
+            case HoldRequest.BestAvailable best -> holdBest(caller, attempt.show(), best, attempt.now());
         };
     }
 
-    private Outcome holdNamed(Principal caller, Show show, List<String> seatIds, long now) {
-        Optional<Outcome.Refused> tooMany = checkSize(show, seatIds.size());
-        if (tooMany.isPresent()) {
-            return tooMany.get();
-        }
-        List<String> unknown = new ArrayList<>();
-        List<ShowLayout.SeatRef> refs = new ArrayList<>();
-        for (String id : seatIds) {
-            Optional<ShowLayout.SeatRef> ref = show.layout().locate(id);
-            if (ref.isEmpty()) {
-                unknown.add(id);
-            } else {
-                refs.add(ref.get());
-            }
-        }
-        if (!unknown.isEmpty()) {
-            return new Outcome.Refused(Rejection.UNKNOWN_SEAT, "this show has no seat " + String.join(", ", unknown),
-                    Map.of("unknown", unknown));
-        }
-        ShowSnapshot snapshot = snapshots.get(show);
-        List<String> taken = SnapshotGate.taken(show, snapshot, seatIds, refs);
-        if (!taken.isEmpty()) {
-            return SnapshotGate.seatsUnavailable(show, snapshot, seatIds, taken);
-        }
-        Outcome claimed = claim(caller, show, seatIds, refs, now);
-        if (claimed instanceof Outcome.Refused r && r.reason() == Rejection.SEATS_UNAVAILABLE) {
-            ShowSnapshot fresh = snapshots.get(show);
-            return SnapshotGate.seatsUnavailable(show, fresh, seatIds, SnapshotGate.taken(show, fresh, seatIds, refs));
+    private HoldOutcome holdNamed(Principal caller, HoldAttempt attempt, List<String> seatIds) {
+        Show show = attempt.show();
+        HoldOutcome claimed = claim(caller, show, seatIds, attempt.places(), attempt.now());
+        if (claimed instanceof HoldOutcome.Refused r && r.reason() == Rejection.SEATS_UNAVAILABLE) {
+            // the claim's outcome is on this member's map now: say what it shows taken, with alternatives
+            return SeatsFreeRule.claimRefused(show, snapshots.get(show), seatIds, attempt.places());
         }
         return claimed;
     }
 
-    private Outcome holdBest(Principal caller, Show show, HoldRequest.BestAvailable best, long now) {
-        Optional<Outcome.Refused> tooMany = checkSize(show, best.quantity());
-        if (tooMany.isPresent()) {
-            return tooMany.get();
-        }
-        if (best.section() != null && show.layout().section(best.section()).isEmpty()) {
-            return new Outcome.Refused(Rejection.UNKNOWN_SECTION, "this show has no section " + best.section());
-        }
+    private HoldOutcome holdBest(Principal caller, Show show, HoldRequest.BestAvailable best, long now) {
         for (int attempt = 0; attempt < BEST_AVAILABLE_TRIES; attempt++) {
             ShowSnapshot snapshot = snapshots.get(show);
             if (snapshot.available() < best.quantity()) {
@@ -159,12 +125,12 @@ public final class HoldManager {
             }
             List<String> ids = candidate.get().seatIds();
             List<ShowLayout.SeatRef> refs = ids.stream().map(id -> show.layout().locate(id).orElseThrow()).toList();
-            Outcome claimed = claim(caller, show, ids, refs, now);
-            if (!(claimed instanceof Outcome.Refused r && r.reason() == Rejection.SEATS_UNAVAILABLE)) {
+            HoldOutcome claimed = claim(caller, show, ids, refs, now);
+            if (!(claimed instanceof HoldOutcome.Refused r && r.reason() == Rejection.SEATS_UNAVAILABLE)) {
                 return claimed;
             }
         }
-        return new Outcome.Refused(Rejection.SEATS_UNAVAILABLE,
+        return new HoldOutcome.Refused(Rejection.SEATS_UNAVAILABLE,
                 "no " + best.quantity() + " adjacent seats are available" + (best.section() == null ? "" : " in section " + best.section()),
                 Map.of("unavailable", List.of(), "alternatives", List.of()));
     }
@@ -173,19 +139,19 @@ public final class HoldManager {
      * Claims the seats through {@link Seats#holdIfFree}; a refusal (by this member's map, a claim of its own in
      * flight, or the grid) comes back as SEATS_UNAVAILABLE without details.
      */
-    private Outcome claim(Principal caller, Show show, List<String> seatIds, List<ShowLayout.SeatRef> refs, long now) {
+    private HoldOutcome claim(Principal caller, Show show, List<String> seatIds, List<ShowLayout.SeatRef> refs, long now) {
         String holdId = "H" + Long.toString(holdIds.newId(), 36).toUpperCase();
-        long expiresAt = now + show.policy().holdMillis();
+        long expiresAt = show.policy().expiresAt(now);
         return switch (seats.holdIfFree(show, holdId, caller.accountId(), ShowLayout.byBlock(refs), expiresAt, now,
                 seatIds.toArray(String[]::new))) {
-            case Seats.Claim.Held held -> new Outcome.Held(new HoldView(holdId, show.showId(), caller.accountId(), seatIds,
-                    "HELD", Instant.ofEpochMilli(expiresAt), amount(show, refs), show.currency()));
-            case Seats.Claim.OverLimit over -> new Outcome.Refused(Rejection.ACCOUNT_LIMIT, "an account may have at most "
+            case Seats.Claim.Held held -> new HoldOutcome.Held(new HoldView(holdId, show.showId(), caller.accountId(), seatIds,
+                    HoldState.HELD, Instant.ofEpochMilli(expiresAt), amount(show, refs), show.currency()));
+            case Seats.Claim.OverLimit over -> new HoldOutcome.Refused(Rejection.ACCOUNT_LIMIT, "an account may have at most "
                     + show.policy().maxPerAccount() + " seats of this show in holds and bookings",
                     Map.of("remaining", over.remaining()));
             case Seats.Claim.Refused refused -> refused.reason() == Rejection.SEATS_UNAVAILABLE
-                    ? new Outcome.Refused(Rejection.SEATS_UNAVAILABLE, "the seats were just taken")
-                    : new Outcome.Refused(refused.reason(), "the seats cannot be held: " + refused.reason());
+                    ? new HoldOutcome.Refused(Rejection.SEATS_UNAVAILABLE, "the seats were just taken")
+                    : new HoldOutcome.Refused(refused.reason(), "the seats cannot be held: " + refused.reason());
         };
     }
 
@@ -252,12 +218,6 @@ public final class HoldManager {
         return new HoldView(hold.holdId(), hold.showId(), hold.accountId(), hold.seatIds(),
                 hold.statusAt(now, show.policy().graceMillis()), Instant.ofEpochMilli(hold.expiresAt()),
                 amount(show, refs), show.currency());
-    }
-
-    private static Optional<Outcome.Refused> checkSize(Show show, int count) {
-        return show.policy().checkSize(count).map(r -> new Outcome.Refused(r,
-                "a hold takes 1 to " + show.policy().maxSeatsPerHold() + " seats",
-                Map.of("maxSeatsPerHold", show.policy().maxSeatsPerHold())));
     }
 
     static BigDecimal amount(Show show, List<ShowLayout.SeatRef> refs) {

@@ -12,9 +12,9 @@ import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Refusals;
 import org.boxoffice.app.http.Json;
+import org.boxoffice.app.http.JsonBytes;
 
 import org.boxoffice.app.ops.OpsMetrics;
-import org.boxoffice.domain.Rejection;
 import org.boxoffice.grid.InventoryUnavailableException;
 import org.boxoffice.grid.room.WaitingRooms;
 
@@ -44,18 +44,16 @@ public final class HoldsService implements HttpService {
     private static final String HOLD_ID_FIRST = "{\"holdId\":\"";
 
     private final HoldManager holds;
-    private final SnapshotGate snapshotGate;
     private final Authenticator auth;
     private final Idempotency idempotency;
     private final AdmissionGate gate;
     private final WaitingRooms rooms;
     private final OpsMetrics metrics;
 
-    public HoldsService(HoldManager holds, SnapshotGate snapshotGate, Authenticator auth, Idempotency idempotency,
-                        AdmissionGate gate, WaitingRooms rooms, OpsMetrics metrics) {
+    public HoldsService(HoldManager holds, Authenticator auth, Idempotency idempotency, AdmissionGate gate,
+                        WaitingRooms rooms, OpsMetrics metrics) {
         this.metrics = metrics;
         this.holds = holds;
-        this.snapshotGate = snapshotGate;
         this.auth = auth;
         this.idempotency = idempotency;
         this.gate = gate;
@@ -94,19 +92,21 @@ public final class HoldsService implements HttpService {
         JsonNode body = Json.body(req);
         HoldRequest request = parse(body);
         Optional<String> key = req.headers().first(IDEMPOTENCY_KEY);
-        // The fast gate first: a refusal changes nothing, so it need not be remembered under the
-        // request's key. Unless the key is already known: a retry of a request that is running or
-        // done (whose own hold may be what the snapshot shows as taken) gets that request's answer.
-        Optional<byte[]> refused = snapshotGate.refusal(showId, request);
-        if (refused.isPresent() && (key.isEmpty() || !idempotency.known(caller.accountId(), key.get()))) {
-            Json.sendBytes(res, Refusals.status(Rejection.SEATS_UNAVAILABLE), refused.get());
-            return Rejection.SEATS_UNAVAILABLE.name();
+        // The hold rules first, once: a refusal at the gate (the seat map shows the seats taken)
+        // changes nothing, so it need not be remembered under the request's key. Unless the key is
+        // already known: a retry of a request that is running or done (whose own hold may be what
+        // the snapshot shows as taken) gets that request's answer.
+        HoldAttempt attempt = holds.check(showId, request);
+        if (attempt.refusedAtTheGate() && (key.isEmpty() || !idempotency.known(caller.accountId(), key.get()))) {
+            HoldOutcome.Refused refused = attempt.refusal().orElseThrow();
+            Json.sendBytes(res, Refusals.status(refused.reason()), gateAnswer(refused));
+            return Refusals.code(refused.reason());
         }
         // only a hold going on to the grid takes from the account's cluster-wide bucket
         gate.limitHolds(caller, showId);
         if (key.isEmpty()) {
-            HoldManager.Outcome outcome = hold(caller, showId, request, throughRoom);
-            if (outcome instanceof HoldManager.Outcome.Held held) {
+            HoldOutcome outcome = hold(caller, attempt, throughRoom);
+            if (outcome instanceof HoldOutcome.Held held) {
                 res.header(HeaderNames.LOCATION, "/v1/holds/" + held.hold().holdId());
                 Json.sendBytes(res, 201, held.hold().json());
             } else {
@@ -121,7 +121,7 @@ public final class HoldsService implements HttpService {
         String fingerprint = "POST /v1/shows/" + showId + "/holds " + Json.write(body);
         String[] name = {"replayed"};   // stays so when the key's kept answer is replayed: not a new hold
         Idempotency.Reply reply = idempotency.execute(caller.accountId(), key.get(), fingerprint, () -> {
-            HoldManager.Outcome outcome = hold(caller, showId, request, throughRoom);
+            HoldOutcome outcome = hold(caller, attempt, throughRoom);
             name[0] = outcomeName(outcome);
             return reply(outcome);
         });
@@ -134,26 +134,41 @@ public final class HoldsService implements HttpService {
         return name[0];
     }
 
-    private HoldManager.Outcome hold(Principal caller, String showId, HoldRequest request, OptionalLong throughRoom) {
-        HoldManager.Outcome outcome = holds.hold(caller, showId, request);
-        if (throughRoom.isPresent() && outcome instanceof HoldManager.Outcome.Held) {
-            rooms.converted(showId, throughRoom.getAsLong());
+    private HoldOutcome hold(Principal caller, HoldAttempt attempt, OptionalLong throughRoom) {
+        HoldOutcome outcome = holds.hold(caller, attempt);
+        if (throughRoom.isPresent() && outcome instanceof HoldOutcome.Held) {
+            rooms.converted(attempt.showId(), throughRoom.getAsLong());
         }
         return outcome;
     }
 
+    /**
+     * The body of a refusal at the gate ({@code 409 SEATS_UNAVAILABLE} with alternatives), written
+     * straight to bytes without a JSON tree: in an on-sale most attempts end with it. The same
+     * bytes as {@link #reply} writes for it.
+     */
+    @SuppressWarnings("unchecked")
+    static byte[] gateAnswer(HoldOutcome.Refused refused) {
+        return new JsonBytes()
+                .field("error", Refusals.code(refused.reason()))
+                .field("message", refused.message())
+                .field("unavailable", (List<String>) refused.details().get("unavailable"))
+                .fieldOfLists("alternatives", (List<List<String>>) refused.details().get("alternatives"))
+                .toBytes();
+    }
+
     /** The answer to an outcome, as the idempotency record keeps it. */
-    private static Idempotency.Reply reply(HoldManager.Outcome outcome) {
+    private static Idempotency.Reply reply(HoldOutcome outcome) {
         return switch (outcome) {
-            case HoldManager.Outcome.Held held -> new Idempotency.Reply(201, new String(held.hold().json(),
+            case HoldOutcome.Held held -> new Idempotency.Reply(201, new String(held.hold().json(),
                     java.nio.charset.StandardCharsets.UTF_8));
-            case HoldManager.Outcome.Refused r -> new Idempotency.Reply(Refusals.status(r.reason()),
+            case HoldOutcome.Refused r -> new Idempotency.Reply(Refusals.status(r.reason()),
                     Json.write(Refusals.body(r.reason(), r.message(), r.details())));
         };
     }
 
-    private static String outcomeName(HoldManager.Outcome outcome) {
-        return outcome instanceof HoldManager.Outcome.Refused r ? Refusals.code(r.reason()) : "held";
+    private static String outcomeName(HoldOutcome outcome) {
+        return outcome instanceof HoldOutcome.Refused r ? Refusals.code(r.reason()) : "held";
     }
 
     private void get(ServerRequest req, ServerResponse res) {

@@ -30,7 +30,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,7 +46,7 @@ import java.util.logging.Logger;
  * cores the JIT compiler took a third of the machine for half a minute. So a member first sells
  * private shows to itself. Buyer threads make hold requests as fans do: a JSON body parsed by the
  * hold endpoint's parser, sometimes a bearer token verified (by an authenticator with a key of its
- * own), named seats or best available, through the same {@link SnapshotGate}, velocity limit,
+ * own), named seats or best available, through the same {@link HoldRules}, velocity limit,
  * {@link HoldManager}, {@link Seats}, block and allowance processors as the fans' requests. They let
  * a third of their holds go again and are refused with alternatives once a show sells out; some of
  * them read the referee as a fan's first hold and a release do (an account's allowance, a hold:
@@ -96,7 +95,6 @@ public final class Rehearsal {
     private final ShowDirectory privateShows;
     private final HoldManager holds;
     private final Seats seats;
-    private final SnapshotGate gate;
     private final AdmissionGate admission;
     private final ShowDirectory publicShows;
     private final URI base;
@@ -146,7 +144,6 @@ public final class Rehearsal {
         this.privateShows = new ShowDirectory(CatalogRepository.none());
         this.holds = new HoldManager(privateShows, seats, snapshots, repository, bookings, holdIds, clock);
         this.seats = seats;
-        this.gate = new SnapshotGate(privateShows, snapshots, clock);
         this.admission = admission;
         this.publicShows = publicShows;
         this.base = base;
@@ -294,20 +291,21 @@ public final class Rehearsal {
                     // a fan's first hold in a show loads the account's allowance from the referee: a read
                     repository.allowance(show.showId(), buyer.accountId());
                 }
-                Optional<byte[]> fast = gate.refusal(show.showId(), request);
-                if (fast.isPresent()) {
+                HoldAttempt attempt = holds.check(show.showId(), request);
+                if (attempt.refusedAtTheGate()) {
+                    HoldsService.gateAnswer(attempt.refusal().orElseThrow());
                     refused.incrementAndGet();
                 } else {
                     // past the fast gate a fan's hold takes from its account's cluster-wide bucket
                     admission.limitHolds(buyer, show.showId());
-                    HoldManager.Outcome outcome = holds.hold(buyer, show.showId(), request);
-                    if (outcome instanceof HoldManager.Outcome.Held h) {
+                    HoldOutcome outcome = holds.hold(buyer, attempt);
+                    if (outcome instanceof HoldOutcome.Held h) {
                         Json.bytes(h.hold());
                         held.incrementAndGet();
                         if (random.nextInt(3) == 0) {
                             release(show, buyer, h.hold(), random);
                         }
-                    } else if (outcome instanceof HoldManager.Outcome.Refused r) {
+                    } else if (outcome instanceof HoldOutcome.Refused r) {
                         Json.bytes(Map.of("error", r.reason().name(), "message", r.message(), "details", r.details()));
                         refused.incrementAndGet();
                     }

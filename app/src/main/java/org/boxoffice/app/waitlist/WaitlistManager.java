@@ -5,6 +5,7 @@ import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.holds.HoldManager;
 import org.boxoffice.app.holds.HoldView;
+import org.boxoffice.domain.HoldState;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SeatPicker;
 import org.boxoffice.domain.Show;
@@ -195,7 +196,7 @@ public final class WaitlistManager {
                 continue;
             }
             HoldView hold = found.get();
-            if ("HELD".equals(hold.status())) {
+            if (hold.status() == HoldState.HELD) {
                 out.add(new OfferView(hold.holdId(), hold.showId(), Long.toString(s.entry().entryId()), hold.seatIds(),
                         hold.expiresAt(), hold.totalAmount(), hold.currency(), "/v1/holds/" + hold.holdId() + "/checkout"));
             }
@@ -211,7 +212,7 @@ public final class WaitlistManager {
     private Optional<StandingView> standing(Principal caller, Show show) {
         Optional<WaitlistStanding> found = repository.standing(show.showId(), caller.accountId());
         if (found.isPresent() && found.get().state() == State.OFFERED
-                && holds.find(caller, found.get().holdId()).map(h -> "CONFIRMED".equals(h.status())).orElse(false)) {
+                && holds.find(caller, found.get().holdId()).map(h -> h.status() == HoldState.CONFIRMED).orElse(false)) {
             repository.end(found.get().entry().entryId(), Set.of(State.OFFERED), State.BOOKED, "checked out",
                     clock.getAsLong());
             found = repository.standing(show.showId(), caller.accountId());

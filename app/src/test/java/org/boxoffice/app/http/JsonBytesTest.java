@@ -43,9 +43,9 @@ class JsonBytesTest {
 
     @Test
     void aHoldView_isWrittenAsTheMapperWritesIt() throws Exception {
-        var view = new org.boxoffice.app.holds.HoldView("H1", "show-1", "alice", List.of("A-1-1", "A-1-2"), "HELD",
+        var view = new org.boxoffice.app.holds.HoldView("H1", "show-1", "alice", List.of("A-1-1", "A-1-2"), org.boxoffice.domain.HoldState.HELD,
                 java.time.Instant.parse("2026-12-01T12:00:00Z"), new java.math.BigDecimal("178.00"), "EUR");
-        var withMillis = new org.boxoffice.app.holds.HoldView("H2", "s", "b", List.of(), "HELD",
+        var withMillis = new org.boxoffice.app.holds.HoldView("H2", "s", "b", List.of(), org.boxoffice.domain.HoldState.HELD,
                 java.time.Instant.ofEpochMilli(1_764_590_400_123L), java.math.BigDecimal.valueOf(5, 2), "EUR");
 
         assertEquals(Json.MAPPER.writeValueAsString(view), new String(view.json(), StandardCharsets.UTF_8));

@@ -8,6 +8,7 @@ import com.hazelcast.flakeidgen.FlakeIdGenerator;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryUpdatedListener;
 import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.HoldState;
 import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.SeatBlock;
@@ -279,7 +280,7 @@ public final class WaitlistOffers implements AutoCloseable {
                     default -> repository.end(id, Set.of(State.OFFERED), State.EXPIRED, "offer lapsed", now);
                 }
             } else if (s.updatedAt() < now - OFFERING_SLACK_MILLIS) {
-                boolean held = hold.isPresent() && "HELD".equals(hold.get().statusAt(now, show.policy().graceMillis()));
+                boolean held = hold.isPresent() && hold.get().statusAt(now, show.policy().graceMillis()) == HoldState.HELD;
                 if (held && repository.offered(id, s.holdId(), hold.get().seatIds(), hold.get().expiresAt(), now)) {
                     LOG.info(() -> "finished offer " + s.holdId() + " of waitlist entry " + id + " that its maker left");
                     waitlists.remove(show.showId(), List.of(s.entry()));
@@ -326,7 +327,7 @@ public final class WaitlistOffers implements AutoCloseable {
     private Outcome offer(Show show, WaitlistMatcher.Match match, BitSet free, long now) {
         WaitlistEntry e = match.entry();
         String holdId = "W" + Long.toString(holdIds.newId(), 36).toUpperCase();
-        long expiresAt = Math.min(now + settings.offerMillis(), show.sale().closesAt());
+        long expiresAt = show.policy().offerExpiresAt(now, settings.offerMillis(), show.sale().closesAt());
         if (!repository.beginOffer(e.entryId(), holdId, now)) {
             Optional<WaitlistStanding> s = repository.standing(e.showId(), e.accountId());
             boolean busy = s.isPresent() && s.get().entry().entryId() == e.entryId() && s.get().state() == State.OFFERING;

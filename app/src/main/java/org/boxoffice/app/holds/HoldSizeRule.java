@@ -1,0 +1,22 @@
+package org.boxoffice.app.holds;
+
+import org.boxoffice.domain.HoldPolicy;
+import org.boxoffice.domain.Rejection;
+
+import java.util.Map;
+import java.util.Optional;
+
+/** A hold takes 1 to the show's maximum seats ({@link HoldPolicy#checkSize}), named or best available. */
+final class HoldSizeRule implements HoldRule {
+
+    @Override
+    public Optional<HoldOutcome.Refused> check(HoldAttempt attempt) {
+        HoldPolicy policy = attempt.show().policy();
+        Optional<Rejection> tooMany = policy.checkSize(attempt.seatCount());
+        if (tooMany.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new HoldOutcome.Refused(tooMany.get(), "a hold takes 1 to " + policy.maxSeatsPerHold() + " seats",
+                Map.of("maxSeatsPerHold", policy.maxSeatsPerHold())));
+    }
+}

@@ -1,0 +1,18 @@
+package org.boxoffice.app.holds;
+
+import org.boxoffice.domain.Rejection;
+
+import java.util.Optional;
+
+/** Best available in a named section needs a section the show has (no section: any will do). */
+final class SectionExistsRule implements HoldRule {
+
+    @Override
+    public Optional<HoldOutcome.Refused> check(HoldAttempt attempt) {
+        if (!(attempt.request() instanceof HoldRequest.BestAvailable best) || best.section() == null
+                || attempt.show().layout().section(best.section()).isPresent()) {
+            return Optional.empty();
+        }
+        return Optional.of(new HoldOutcome.Refused(Rejection.UNKNOWN_SECTION, "this show has no section " + best.section()));
+    }
+}

@@ -1,0 +1,169 @@
+package org.boxoffice.app.holds;
+
+import org.boxoffice.domain.HoldPolicy;
+import org.boxoffice.domain.Rejection;
+import org.boxoffice.domain.SaleWindow;
+import org.boxoffice.domain.SeatState;
+import org.boxoffice.domain.Show;
+import org.boxoffice.domain.ShowLayout;
+import org.boxoffice.grid.ShowSnapshot;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The hold rules on their own: their one order, what each refuses, and what they hand the claim. */
+class HoldRulesTest {
+
+    private static final long NOW = 1_000_000;
+    private static final byte TAKEN = (byte) SeatState.Status.HELD.ordinal();
+
+    private static final ShowLayout LAYOUT = new ShowLayout("s1", "EUR",
+            List.of(new ShowLayout.Section("A", 0, 9_900), new ShowLayout.Section("B", 1, 4_900)),
+            List.of(new ShowLayout.Block(0, "A", List.of("1"), new int[] {6}),
+                    new ShowLayout.Block(1, "B", List.of("1"), new int[] {6})));
+
+    private final AtomicInteger snapshotReads = new AtomicInteger();
+    private byte[] statuses = new byte[LAYOUT.totalSeats()];
+    private Show show = show(new SaleWindow(NOW - 1, NOW + 1), 4);
+
+    private static Show show(SaleWindow sale, int maxSeatsPerHold) {
+        return new Show("s1", "e1", "v1", NOW + 86_400_000, sale, new HoldPolicy(maxSeatsPerHold, 8, 600_000, 5_000),
+                1, 24, LAYOUT);
+    }
+
+    private HoldRules rules() {
+        return HoldRules.standard(id -> id.equals(show.showId()) ? Optional.of(show) : Optional.empty(),
+                s -> {
+                    snapshotReads.incrementAndGet();
+                    return new ShowSnapshot(s.showId(), 1, NOW, statuses);
+                }, () -> NOW);
+    }
+
+    private static HoldRequest seats(String... ids) {
+        return new HoldRequest.Seats(List.of(ids));
+    }
+
+    private HoldOutcome.Refused refusal(HoldAttempt attempt) {
+        return attempt.refusal().orElseThrow(() -> new AssertionError("the rules let the attempt pass"));
+    }
+
+    @Test
+    void rules_runInOneOrder_showSaleSizeSectionSeatsSeatMap() {
+        assertEquals(List.of("ShowExistsRule", "SaleOpenRule", "HoldSizeRule", "SectionExistsRule", "SeatsExistRule",
+                "SeatsFreeRule"), rules().names());
+    }
+
+    @Test
+    void hold_isRefused_whenTheShowDoesNotExist_beforeAnythingElseIsAsked() {
+        HoldAttempt attempt = rules().evaluate("nope", seats("A-1-1", "Z-9-9", "A-1-2", "A-1-3", "A-1-4", "A-1-5"));
+
+        assertEquals(Rejection.UNKNOWN_SHOW, refusal(attempt).reason());
+        assertEquals("show nope not found", refusal(attempt).message());
+        assertEquals(0, snapshotReads.get());
+        assertFalse(attempt.refusedAtTheGate());
+    }
+
+    @Test
+    void hold_isRefused_whenTheSaleIsClosed_evenIfItIsAlsoTooLarge() {
+        show = show(new SaleWindow(NOW + 1, NOW + 2), 4);
+
+        HoldAttempt attempt = rules().evaluate("s1", seats("A-1-1", "A-1-2", "A-1-3", "A-1-4", "A-1-5"));
+
+        assertEquals(Rejection.SALE_NOT_OPEN, refusal(attempt).reason());
+        assertEquals(java.util.Set.of("saleOpensAt", "saleClosesAt"), refusal(attempt).details().keySet());
+    }
+
+    @Test
+    void hold_isRefused_whenTooLarge_beforeItsSeatsAreLookedUp() {
+        HoldAttempt attempt = rules().evaluate("s1", seats("Z-1-1", "Z-1-2", "Z-1-3", "Z-1-4", "Z-1-5"));
+
+        assertEquals(Rejection.TOO_MANY_SEATS, refusal(attempt).reason());
+        assertEquals(Map.of("maxSeatsPerHold", 4), refusal(attempt).details());
+        assertEquals(Rejection.TOO_MANY_SEATS,
+                refusal(rules().evaluate("s1", new HoldRequest.BestAvailable(0, null))).reason());
+    }
+
+    @Test
+    void hold_isRefused_listingEveryUnknownSeat_beforeTheSeatMapIsRead() {
+        statuses[0] = TAKEN;
+
+        HoldAttempt attempt = rules().evaluate("s1", seats("A-1-1", "A-1-9", "C-1-1"));
+
+        assertEquals(Rejection.UNKNOWN_SEAT, refusal(attempt).reason());
+        assertEquals("this show has no seat A-1-9, C-1-1", refusal(attempt).message());
+        assertEquals(Map.of("unknown", List.of("A-1-9", "C-1-1")), refusal(attempt).details());
+        assertEquals(0, snapshotReads.get());
+    }
+
+    @Test
+    void hold_isRefusedAtTheGate_whenTheSeatMapShowsASeatTaken_withAlternativesFromTheSameMap() {
+        statuses[1] = TAKEN;
+
+        HoldAttempt attempt = rules().evaluate("s1", seats("A-1-1", "A-1-2"));
+
+        HoldOutcome.Refused refused = refusal(attempt);
+        assertEquals(Rejection.SEATS_UNAVAILABLE, refused.reason());
+        assertEquals("some of these seats were just taken: A-1-2", refused.message());
+        assertEquals(List.of("A-1-2"), refused.details().get("unavailable"));
+        assertFalse(((List<?>) refused.details().get("alternatives")).isEmpty());
+        assertTrue(attempt.refusedAtTheGate());
+        assertEquals(1, snapshotReads.get(), "the seat map is read once");
+    }
+
+    @Test
+    void aRefusalAtTheGate_isWrittenAsTheSameBytes_asTheSameRefusalAnsweredAfterTheClaim() {
+        statuses[1] = TAKEN;
+        HoldOutcome.Refused refused = refusal(rules().evaluate("s1", seats("A-1-1", "A-1-2")));
+
+        assertEquals(org.boxoffice.app.http.Json.write(org.boxoffice.app.http.Refusals.body(refused.reason(),
+                        refused.message(), refused.details())),
+                new String(HoldsService.gateAnswer(refused), java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void freeSeats_passEveryRule_withTheShowAndTheirPlacesFound_readingTheSeatMapOnce() {
+        HoldAttempt attempt = rules().evaluate("s1", seats("B-1-2", "A-1-6"));
+
+        assertTrue(attempt.refusal().isEmpty());
+        assertEquals(show, attempt.show());
+        assertEquals(List.of(new ShowLayout.SeatRef(1, 1), new ShowLayout.SeatRef(0, 5)), attempt.places());
+        assertEquals(NOW, attempt.now());
+        assertEquals(1, snapshotReads.get());
+    }
+
+    @Test
+    void bestAvailable_isRefused_forASectionTheShowDoesNotHave_andNeverReadsTheSeatMapHere() {
+        HoldAttempt unknown = rules().evaluate("s1", new HoldRequest.BestAvailable(2, "C"));
+        HoldAttempt any = rules().evaluate("s1", new HoldRequest.BestAvailable(2, null));
+
+        assertEquals(Rejection.UNKNOWN_SECTION, refusal(unknown).reason());
+        assertEquals("this show has no section C", refusal(unknown).message());
+        assertTrue(any.refusal().isEmpty());
+        assertNull(any.places());
+        assertEquals(0, snapshotReads.get(), "best available reads the map when it picks, at the claim");
+    }
+
+    @Test
+    void theFirstRefusalDecides_andTheRulesAfterItAreNotAsked() {
+        AtomicInteger asked = new AtomicInteger();
+        HoldRule refuses = a -> Optional.of(new HoldOutcome.Refused(Rejection.NOT_ALLOWED, "no"));
+        HoldRule counts = a -> {
+            asked.incrementAndGet();
+            return Optional.empty();
+        };
+
+        HoldAttempt attempt = new HoldRules(List.of(counts, refuses, counts), () -> NOW).evaluate("s1", seats("A-1-1"));
+
+        assertEquals(Rejection.NOT_ALLOWED, refusal(attempt).reason());
+        assertEquals(1, asked.get());
+        assertFalse(attempt.refusedAtTheGate());
+    }
+}
