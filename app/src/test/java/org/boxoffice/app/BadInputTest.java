@@ -138,6 +138,24 @@ class BadInputTest {
     }
 
     @Test
+    void aLowerCaseMethod_orAHeaderLineWithoutAName_isA400_andNothingIsServed() throws Exception {
+        long before = changes();
+        String body = "{\"seatIds\":[\"E-1-3\"]}";
+        String hold = " /v1/shows/" + SHOW + "/holds HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                + app.token("case-fan") + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\n";
+        // methods are case-sensitive: "post" is not POST (a server that upper-cases it would sell the seat)
+        assertRawError(raw("post" + hold + "\r\n" + body), 400, "BAD_REQUEST");
+        assertRawError(raw("Post" + hold + "\r\n" + body), 400, "BAD_REQUEST");
+        assertRawError(raw("get /v1/events HTTP/1.1\r\nHost: x\r\n\r\n"), 400, "BAD_REQUEST");
+        // a field name is a token of at least one character
+        assertRawError(raw("POST" + hold + ": x\r\n\r\n" + body), 400, "BAD_REQUEST");
+        assertRawError(raw("GET /v1/events HTTP/1.1\r\nHost: x\r\n:\r\n\r\n"), 400, "BAD_REQUEST");
+        assertEquals(before, changes());
+        String served = raw("GET /v1/events HTTP/1.1\r\nHost: x\r\nX-Empty-Value:\r\nConnection: close\r\n\r\n");
+        assertTrue(served.startsWith("HTTP/1.1 200"), "an empty value is fine: " + served);
+    }
+
+    @Test
     void aClientThatLeavesInTheMiddleOfItsBody_isNeitherLoggedSevere_norCountedAsA500() throws Exception {
         java.util.List<java.util.logging.LogRecord> severe = new java.util.concurrent.CopyOnWriteArrayList<>();
         java.util.logging.Handler watch = new java.util.logging.Handler() {
