@@ -16,6 +16,7 @@ public final class GridSerializers {
         return List.of(
                 new BlockKeySerializer(),
                 new SeatBlockSerializer(),
+                new ChangedBlocksProcessorSerializer(),
                 new TransitionSerializer(),
                 new BlockCommandProcessorSerializer(),
                 new BlockClaimsProcessorSerializer(),
