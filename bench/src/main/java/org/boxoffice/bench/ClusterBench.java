@@ -333,22 +333,42 @@ final class ClusterBench {
         int n = cluster.members.size();
         var crowd = new java.util.concurrent.atomic.AtomicReference<List<Buyer>>();
         var sweep = new java.util.concurrent.atomic.AtomicReference<Sweep.Result>();
+        if (o.profile) {
+            for (Member mb : cluster.members) {
+                JfrProfile.start(jcmd(), mb.pid());
+            }
+        }
+        CpuMeter trialMeter = new CpuMeter(Map.of(ClusterReport.MEMBERS,
+                () -> cluster.members.stream().flatMap(mb -> ProcessHandle.of(mb.pid()).stream()).toList()));
         Measured m = measure(cluster, db, () -> {
             Sweep.Result r = Sweep.search(CURVE_START, BenchOptions.SWEEP_MAX, 2, BenchOptions.SWEEP_BUDGET_MS, rate -> {
+                // every trial starts from a cluster that has worked off the one before (a failed
+                // trial leaves queued stores and sweeps behind), as the first trial did
+                quiet(cluster, cluster.quota, TRIAL_SETTLE_MAX_SECONDS);
                 Target show = newShow(cluster, api, admin, "sweep", o.seats);
                 if (crowd.get() == null) {
                     crowd.set(Buyer.crowd(o.buyers(), o.seed, show.plan(), tokens));
                 }
+                CpuMeter.Sample c0 = trialMeter.sample();
+                long[] t0 = cluster.quota.periods(cluster.name);
                 Sweep.Step step = Sweep.Step.of(new OpenLoopRun(show, crowd.get(), new OpenLoopRun.Settings(rate, o.sweepStep,
                         o.connections, o.retries, o.bestAvailable, o.readEvery, o.seed), null).run(), BenchOptions.SWEEP_BUDGET_MS);
+                Map<String, Double> cpu = CpuMeter.between(c0, trialMeter.sample());
+                long[] t1 = cluster.quota.periods(cluster.name);
+                long periods = t1[0] - t0[0];
                 FlashSaleBench.log(String.format(Locale.ROOT, "sweep %d member(s): offered %,.0f/s, answered %,.0f/s, hold p50 %.1f"
-                                + " ms p99 %.1f ms%s", n, step.offeredPerSecond(), step.achievedPerSecond(), step.holdP50Ms(),
-                        step.holdP99Ms(), step.sustained() ? "" : "  (not sustained)"));
+                                + " ms p99 %.1f ms; members %.2f cores, throttled in %.0f%% of their 100 ms periods%s", n,
+                        step.offeredPerSecond(), step.achievedPerSecond(), step.holdP50Ms(), step.holdP99Ms(),
+                        cpu.getOrDefault(ClusterReport.MEMBERS, 0.0) / cpu.getOrDefault("wall", 1.0),
+                        periods == 0 ? 0.0 : 100.0 * (t1[1] - t0[1]) / periods, step.sustained() ? "" : "  (not sustained)"));
                 return step;
             });
             sweep.set(r);
             return null;
         });
+        if (o.profile) {
+            profiles(cluster);
+        }
         Sweep.Result r = sweep.get();
         FlashSaleBench.log("CPU quota throttling since each member started: " + cluster.quota.throttling(cluster.name));
         FlashSaleBench.log(String.format(Locale.ROOT, "sweep %d member(s) in %.2f cores each: highest sustained rate %s", n,
@@ -365,13 +385,24 @@ final class ClusterBench {
      * size is measured equally warm.
      */
     private void settle(Cluster cluster, CpuQuota quota) throws InterruptedException {
+        double[] waited = quiet(cluster, quota, SETTLE_MAX_SECONDS);
+        FlashSaleBench.log(String.format(Locale.ROOT, "%d member(s) settled after the warm-up in %.0f s (%.2f cores busy without"
+                + " load, limit %.2f)", cluster.members.size(), waited[0], waited[1], waited[2]));
+    }
+
+    /**
+     * Waits until the members, with no load, spend less than {@value #SETTLED_CORES} of a core each
+     * (a tenth of their quota under {@code --cpu-quota}), at most {@code maxSeconds}: the seconds
+     * waited, the cores last seen busy and the limit.
+     */
+    private double[] quiet(Cluster cluster, CpuQuota quota, int maxSeconds) throws InterruptedException {
         Map<String, Supplier<List<ProcessHandle>>> groups = Map.of(ClusterReport.MEMBERS,
                 () -> cluster.members.stream().flatMap(mb -> ProcessHandle.of(mb.pid()).stream()).toList());
         CpuMeter meter = new CpuMeter(groups);
         double limit = (quota == null ? SETTLED_CORES : 0.1 * quota.cores()) * cluster.members.size();
         long t0 = System.nanoTime();
         double busy = Double.NaN;
-        while (System.nanoTime() - t0 < SETTLE_MAX_SECONDS * 1_000_000_000L) {
+        while (System.nanoTime() - t0 < maxSeconds * 1_000_000_000L) {
             CpuMeter.Sample a = meter.sample();
             Thread.sleep(3_000);
             Map<String, Double> cpu = CpuMeter.between(a, meter.sample());
@@ -380,9 +411,11 @@ final class ClusterBench {
                 break;
             }
         }
-        FlashSaleBench.log(String.format(Locale.ROOT, "%d member(s) settled after the warm-up in %.0f s (%.2f cores busy without"
-                + " load, limit %.2f)", cluster.members.size(), (System.nanoTime() - t0) / 1e9, busy, limit));
+        return new double[] {(System.nanoTime() - t0) / 1e9, busy, limit};
     }
+
+    /** The longest a scaling-curve trial waits for the members to work off the trial before it. */
+    private static final int TRIAL_SETTLE_MAX_SECONDS = 30;
 
     private static final int SETTLE_MAX_SECONDS = 180;
     /** A member counts as settled below this many cores without load: the idle target of a member. */

@@ -143,6 +143,38 @@ public final class CpuQuota implements AutoCloseable {
         return b.toString();
     }
 
+    /**
+     * Summed over the groups whose name contains {@code part}: the 100 ms periods in which their
+     * processes ran, those in which the quota held them back, and the nanoseconds they were held back.
+     */
+    public long[] periods(String part) {
+        long[] sum = new long[3];
+        for (Path g : made) {
+            if (!g.getFileName().toString().contains(part)) {
+                continue;
+            }
+            try {
+                for (String line : Files.readAllLines(g.resolve("cpu.stat"))) {
+                    String[] kv = line.trim().split("\\s+");
+                    if (kv.length != 2) {
+                        continue;
+                    }
+                    switch (kv[0]) {
+                        case "nr_periods" -> sum[0] += Long.parseLong(kv[1]);
+                        case "nr_throttled" -> sum[1] += Long.parseLong(kv[1]);
+                        case "throttled_time" -> sum[2] += Long.parseLong(kv[1]);
+                        case "throttled_usec" -> sum[2] += Long.parseLong(kv[1]) * 1_000;
+                        default -> {
+                        }
+                    }
+                }
+            } catch (IOException | NumberFormatException e) {
+                // a group already gone
+            }
+        }
+        return sum;
+    }
+
     /** Removes every group this made; their processes must have exited. */
     @Override
     public void close() {

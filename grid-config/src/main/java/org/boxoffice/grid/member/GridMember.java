@@ -263,6 +263,9 @@ public final class GridMember {
         config.getJetConfig().setEnabled(true);
         // Management Center: metrics on, no scripts or console from it, only from trusted interfaces
         config.getMetricsConfig().setEnabled(true);
+        // nobody reads Hazelcast's metrics over JMX (the service exports its own at /observe/metrics):
+        // publishing every metric to MBeans each collection was a member's steady background cost
+        config.getMetricsConfig().getJmxConfig().setEnabled(false);
         config.getManagementCenterConfig().setScriptingEnabled(false).setConsoleEnabled(false)
                 .setTrustedInterfaces(new java.util.HashSet<>(settings.managementCenterTrusted()));
         // Below a quorum of members, seat writes are refused rather than risked (split-brain
