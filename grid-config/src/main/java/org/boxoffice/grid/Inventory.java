@@ -381,44 +381,6 @@ public final class Inventory {
         }
     }
 
-    /**
-     * What changed in {@code show} against the values a reader holds: per block id, the revision
-     * of its value ({@code known[blockId]}, {@link ChangedBlocksProcessor#NONE} for none). Only blocks whose revision moved come back,
-     * in one call; an unchanged block costs its owner no serialization.
-     *
-     * @throws InventoryUnavailableException if the grid cannot answer now (see {@link #blocks(Show, Collection)})
-     */
-    public Changes changedBlocks(Show show, long[] known) {
-        Set<BlockKey> keys = new HashSet<>();
-        for (int b = 0; b < known.length; b++) {
-            keys.add(key(show, b));
-        }
-        Map<BlockKey, Object> answers;
-        try {
-            answers = map.executeOnKeys(keys, new ChangedBlocksProcessor(known));
-        } catch (RuntimeException e) {
-            throw e instanceof InventoryUnavailableException u ? u
-                    : new InventoryUnavailableException("inventory of show " + show.showId() + " cannot be read now: " + e.getMessage(), e);
-        }
-        Map<Integer, SeatBlock> changed = new java.util.HashMap<>();
-        Set<Integer> gone = new HashSet<>();
-        answers.forEach((key, answer) -> {
-            if (answer instanceof SeatBlock block) {
-                changed.put(key.blockId(), block);
-            } else if (answer != null) {
-                gone.add(key.blockId());
-            }
-        });
-        return new Changes(changed, gone);
-    }
-
-    /**
-     * The answer of {@link #changedBlocks}: blocks whose revision moved, with their values, and
-     * blocks the reader held that the grid no longer has; every other block is as the reader holds it.
-     */
-    public record Changes(Map<Integer, SeatBlock> changed, Set<Integer> gone) {
-    }
-
     /** Stops the calls of an {@link #onChanges} subscription. */
     public interface Subscription extends AutoCloseable {
         @Override

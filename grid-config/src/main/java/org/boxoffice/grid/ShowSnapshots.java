@@ -44,9 +44,7 @@ import java.util.stream.IntStream;
  *       is read whole every {@code fullReadEveryMillis}, and within half that interval after a
  *       data member joins or leaves (each show at a moment of its own, so the members do not all
  *       read every show in the same refresh; a lite member moves no data and changes nothing): a
- *       snapshot may be stale, but it converges. A full read sends the owners the revision held
- *       here for each block ({@link ChangedBlocksProcessor}) and they answer only the blocks that
- *       differ, so checking an unchanged show costs no serialization of a block.
+ *       snapshot may be stale, but it converges.
  * </ul>
  * A new snapshot is built only when a block's revision moved or a hold lapsed; otherwise the same
  * object stays, with its version and its cached encoding.
@@ -69,7 +67,6 @@ public final class ShowSnapshots implements AutoCloseable {
     private final long fullReadEveryMillis;
     private final Map<String, Watched> watched = new ConcurrentHashMap<>();
     private final AtomicLong blocksRead = new AtomicLong();
-    private final AtomicLong blocksShipped = new AtomicLong();
     private final Inventory.Subscription changes;
     private final ScheduledExecutorService refresher;
     private volatile boolean loseChangeEvents;
@@ -216,15 +213,6 @@ public final class ShowSnapshots implements AutoCloseable {
                 SeatBlock v = heardValues[blockId];
                 return v != null && v.revision() > revision(blocks[blockId]) && v.revision() > ownRevisions[blockId] ? v : null;
             }
-        }
-
-        /** Per block id, the revision of the value last taken ({@link ChangedBlocksProcessor#NONE}: none), for a read of what differs. */
-        long[] heldRevisions() {
-            long[] held = new long[blocks.length];
-            for (int b = 0; b < blocks.length; b++) {
-                held[b] = blocks[b] == null ? ChangedBlocksProcessor.NONE : blocks[b].revision();
-            }
-            return held;
         }
 
         /** Takes a block as read; true if its revision moved (or it appeared or went away). */
@@ -466,26 +454,14 @@ public final class ShowSnapshots implements AutoCloseable {
                 }
             }
         }
-        // a full read asks the owners for what differs from the values held here; a partial one
-        // reads the few blocks heard of without a value
-        Map<Integer, SeatBlock> read = new java.util.HashMap<>();
-        Set<Integer> gone = Set.of();
+        Map<BlockKey, SeatBlock> read;
         try {
-            if (full) {
-                Inventory.Changes changes = inventory.changedBlocks(w.show, w.heldRevisions());
-                read = changes.changed();
-                gone = changes.gone();
-            } else if (!fromGrid.isEmpty()) {
-                for (Map.Entry<BlockKey, SeatBlock> e : inventory.blocks(w.show, fromGrid).entrySet()) {
-                    read.put(e.getKey().blockId(), e.getValue());
-                }
-            }
+            read = fromGrid.isEmpty() ? Map.of() : inventory.blocks(w.show, fromGrid);
         } catch (RuntimeException e) {
             w.readAll = true; // the marks taken above are gone
             throw e;
         }
         blocksRead.addAndGet(fromGrid.size());
-        blocksShipped.addAndGet(read.size());
         if (full) {
             // the first interval is drawn from its second half, so shows watched together do not
             // all come due in the same refresh
@@ -495,11 +471,7 @@ public final class ShowSnapshots implements AutoCloseable {
         boolean moved = false;
         for (int b : toRead) {
             SeatBlock heard = fromEvents.get(b);
-            SeatBlock value = heard != null ? heard : read.get(b);
-            if (value == null && full && !gone.contains(b)) {
-                continue; // unchanged: the owner sent nothing
-            }
-            moved |= w.take(b, value, now);
+            moved |= w.take(b, heard != null ? heard : read.get(Inventory.key(w.show, b)), now);
         }
         moved |= w.repaintLapsed(now);
         if (moved) {
@@ -554,14 +526,9 @@ public final class ShowSnapshots implements AutoCloseable {
                 now + ThreadLocalRandom.current().nextLong(spread + 1)));
     }
 
-    /** How many blocks refreshes have asked the grid for so far (tests). */
+    /** How many block values refreshes have read from the grid so far (tests). */
     long blocksRead() {
         return blocksRead.get();
-    }
-
-    /** How many block values the grid has sent refreshes so far: a full read of an unchanged show sends none (tests). */
-    long blocksShipped() {
-        return blocksShipped.get();
     }
 
     /** Tests: drops change events from now on (or stops dropping them), as a lost member or a migration can. */

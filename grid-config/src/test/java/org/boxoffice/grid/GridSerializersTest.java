@@ -134,7 +134,6 @@ class GridSerializersTest {
             assertEquals(c, roundTrip(new AllowanceProcessor(c)).command());
         }
         assertEquals(new LapsedHoldsPredicate(5, 6), roundTrip(new LapsedHoldsPredicate(5, 6)));
-        assertArrayEquals(new long[] {0, 7, 3}, roundTrip(new ChangedBlocksProcessor(new long[] {0, 7, 3})).known());
         assertEquals(new StoredResponse("x", 201, "{}", 5), roundTrip(new StoredResponse("x", 201, "{}", 5)));
         EventListing e = new EventListing("e", "t", "a", "c", "d", "v", "vn", "city", 1, 2);
         assertEquals(e, roundTrip(e));

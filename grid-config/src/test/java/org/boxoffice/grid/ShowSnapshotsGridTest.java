@@ -237,44 +237,6 @@ class ShowSnapshotsGridTest {
     }
 
     @Test
-    void aFullRead_shipsOnlyTheBlocksWhoseRevisionDiffers_fromBothMembers() {
-        Show show = TestGrid.show("snap-shipped", BLOCKS, SEATS, 8, repo); // not loaded yet: the first read loads it
-        AtomicLong clock = new AtomicLong(System.currentTimeMillis());
-        ShowSnapshots snapshots = snapshots(clock::get, HOUR, 5_000);
-        snapshots.loseChangeEvents(true); // only full reads bring changes here
-        ShowSnapshot first = snapshots.get(show);
-        assertEquals(BLOCKS, snapshots.blocksShipped(), "the first read ships every block, loaded from the referee");
-
-        clock.addAndGet(5_000);
-        snapshots.refreshAll();
-        assertEquals(BLOCKS, snapshots.blocksShipped(), "nothing changed: the owners send no block");
-        assertSame(first, snapshots.get(show));
-
-        int there = blockOwnedByTheOtherMember(show);
-        int here = blockOwnedByThisMember(show);
-        long now = clock.get();
-        hold(ShowSnapshotsGridTest.there, show, "behind-its-back-1", there, now + HOUR, now, 2);
-        hold(ShowSnapshotsGridTest.here, show, "behind-its-back-2", here, now + HOUR, now, 5);
-        clock.addAndGet(5_000);
-        snapshots.refreshAll();
-        assertEquals(BLOCKS + 2, snapshots.blocksShipped(), "exactly the two changed blocks come back");
-        assertEquals(SeatState.Status.HELD, status(snapshots, show, there, 2));
-        assertEquals(SeatState.Status.HELD, status(snapshots, show, here, 5));
-        assertEquals(SeatState.Status.AVAILABLE, status(snapshots, show, there, 3));
-        assertEquals(first.gridVersion() + 2, snapshots.get(show).gridVersion());
-    }
-
-    /** A block of {@code show} whose partition the first member (the one reading) owns. */
-    private static int blockOwnedByThisMember(Show show) {
-        for (int b = 0; b < BLOCKS; b++) {
-            if (members.get(0).getPartitionService().getPartition(Inventory.key(show, b)).getOwner().localMember()) {
-                return b;
-            }
-        }
-        throw new AssertionError("the first member owns no block of " + show.showId());
-    }
-
-    @Test
     void aHoldsChangeEventArrivingAfterThisMemberReleasedTheHold_doesNotMarkTheFreedSeatsTakenAgain() {
         Show show = loadedShow("snap-late");
         AtomicLong clock = new AtomicLong(System.currentTimeMillis());

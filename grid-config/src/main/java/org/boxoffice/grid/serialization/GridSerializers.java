@@ -16,7 +16,6 @@ public final class GridSerializers {
         return List.of(
                 new BlockKeySerializer(),
                 new SeatBlockSerializer(),
-                new ChangedBlocksProcessorSerializer(),
                 new TransitionSerializer(),
                 new BlockCommandProcessorSerializer(),
                 new BlockClaimsProcessorSerializer(),
