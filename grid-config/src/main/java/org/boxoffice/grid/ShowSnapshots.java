@@ -41,8 +41,8 @@ import java.util.stream.IntStream;
  *   <li>a hold lapses without any write (the sweeper releases it later), so a refresh also
  *       repaints, from the kept value, each block whose earliest hold deadline has passed;
  *   <li>change events are best effort (lost with a member, or while partitions move), so a show
- *       is read whole every {@code fullReadEveryMillis}, and within half that interval after a
- *       data member joins or leaves (each show at a moment of its own, so the members do not all
+ *       is read whole every {@code fullReadEveryMillis} (30 s), and within 2.5 s (at most half that
+ *       interval) after a data member joins or leaves (each show at a moment of its own, so the members do not all
  *       read every show in the same refresh; a lite member moves no data and changes nothing): a
  *       snapshot may be stale, but it converges.
  * </ul>
@@ -58,8 +58,18 @@ public final class ShowSnapshots implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(ShowSnapshots.class.getName());
     private static final long FORGET_AFTER_MILLIS = 10 * 60_000;
-    /** A watched show is read whole every this many refresh intervals, in case a change event was lost. */
-    static final int FULL_READ_EVERY = 20;
+    /**
+     * A watched show is read whole this often, in case a change event was lost without a member
+     * leaving (a member's departure or arrival has every show read within {@link #MISSED_SPREAD_MILLIS}).
+     * Every read copies every block of the show from its owners: at every 5 s, with the few dozen
+     * shows a member watches after a busy hour, those copies were the largest background cost of a
+     * member in a cluster. A snapshot only advises (the block processors decide), and a block's
+     * next change brings its value with the event, so a lost event leaves at most the blocks that
+     * do not change again stale until this read.
+     */
+    static final long FULL_READ_MILLIS = 30_000;
+    /** After a data member joins or leaves, every watched show is read whole within this time, each at a moment of its own. */
+    static final long MISSED_SPREAD_MILLIS = 2_500;
     private static final byte AVAILABLE = (byte) SeatState.Status.AVAILABLE.ordinal();
 
     private final Inventory inventory;
@@ -72,7 +82,7 @@ public final class ShowSnapshots implements AutoCloseable {
     private volatile boolean loseChangeEvents;
 
     public ShowSnapshots(Inventory inventory, LongSupplier clock, long refreshMillis) {
-        this(inventory, clock, refreshMillis, FULL_READ_EVERY * refreshMillis);
+        this(inventory, clock, refreshMillis, Math.max(FULL_READ_MILLIS, refreshMillis));
     }
 
     ShowSnapshots(Inventory inventory, LongSupplier clock, long refreshMillis, long fullReadEveryMillis) {
@@ -521,7 +531,7 @@ public final class ShowSnapshots implements AutoCloseable {
             return;
         }
         long now = clock.getAsLong();
-        long spread = fullReadEveryMillis / 2;
+        long spread = Math.min(MISSED_SPREAD_MILLIS, fullReadEveryMillis / 2);
         watched.values().forEach(w -> w.readAllAt = Math.min(w.readAllAt,
                 now + ThreadLocalRandom.current().nextLong(spread + 1)));
     }

@@ -237,6 +237,30 @@ class ShowSnapshotsGridTest {
     }
 
     @Test
+    void byDefault_aLostChangeShowsUpWithinHalfAMinute_butNotAtEveryRefresh() {
+        Show show = loadedShow("snap-default-interval");
+        AtomicLong clock = new AtomicLong(System.currentTimeMillis());
+        ShowSnapshots snapshots = new ShowSnapshots(here, clock::get, 250); // the member's own refresh and full-read intervals
+        opened.add(snapshots);
+        ShowSnapshot before = snapshots.get(show);
+        snapshots.loseChangeEvents(true);
+        int block = blockOwnedByTheOtherMember(show);
+        long now = clock.get();
+        hold(there, show, "unheard-for-a-while", block, now + HOUR, now, 6);
+        long read = snapshots.blocksRead();
+
+        clock.addAndGet(ShowSnapshots.FULL_READ_MILLIS / 2 - 1); // the first full read comes in the interval's second half
+        snapshots.refreshAll();
+        assertSame(before, snapshots.get(show), "not read whole before half the interval");
+        assertEquals(read, snapshots.blocksRead());
+
+        clock.addAndGet(ShowSnapshots.FULL_READ_MILLIS / 2 + 1);
+        snapshots.refreshAll();
+        assertEquals(SeatState.Status.HELD, status(snapshots, show, block, 6));
+        assertEquals(read + BLOCKS, snapshots.blocksRead(), "read whole once");
+    }
+
+    @Test
     void aHoldsChangeEventArrivingAfterThisMemberReleasedTheHold_doesNotMarkTheFreedSeatsTakenAgain() {
         Show show = loadedShow("snap-late");
         AtomicLong clock = new AtomicLong(System.currentTimeMillis());
