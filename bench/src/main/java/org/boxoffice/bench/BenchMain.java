@@ -1,5 +1,13 @@
 package org.boxoffice.bench;
 
+import org.boxoffice.bench.report.LatestFigures;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -29,6 +37,11 @@ public final class BenchMain {
         }
         // the embedded PostgreSQL and its helpers log at INFO; the bench's own output is what matters here
         Logger.getLogger("").setLevel(Level.WARNING);
+        if (options.latestFigures && options.out == null) {
+            // the run's folder is known up front, so its results.json can be read afterwards
+            options.out = Path.of("bench", "results", DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss").withZone(ZoneOffset.UTC)
+                    .format(Instant.now()));
+        }
         int code;
         try {
             if (options.aotTrain != null) {
@@ -47,6 +60,26 @@ public final class BenchMain {
             e.printStackTrace();
             code = 1;
         }
+        if (options.latestFigures) {
+            code = Math.max(code, latestFigures(options.out.resolve("results.json")));
+        }
         System.exit(code);
+    }
+
+    /** Writes the run's targets into the docs' table of latest figures (exit code 1 when it cannot). */
+    private static int latestFigures(Path results) {
+        Path doc = Path.of("docs", "benchmark.md");
+        if (!Files.isRegularFile(results) || !Files.isRegularFile(doc)) {
+            System.err.println("bench: --latest-figures: no " + results + " or " + doc + " (run from the repository's folder)");
+            return 1;
+        }
+        try {
+            int rows = LatestFigures.update(doc, results, LocalDate.now(ZoneOffset.UTC));
+            System.out.println("bench: " + rows + " row(s) of the latest figures written to " + doc);
+            return 0;
+        } catch (Exception e) {
+            System.err.println("bench: --latest-figures: " + e.getMessage());
+            return 1;
+        }
     }
 }

@@ -60,6 +60,7 @@ public final class BenchOptions {
     long seed = 42;
     Path out;
     boolean help;
+    boolean latestFigures;
     /** Open-loop stampede (see {@link #STAMPEDE_HELP}). */
     boolean stampede;
     /** Offered hold attempts/s of the stampede's measured run; null: the sweep's best, else {@link #STAMPEDE_RATE}. */
@@ -195,6 +196,8 @@ public final class BenchOptions {
         option("--rehearsal", null, "--members: every member starts with its start-up rehearsal as shipped (20 s before it"
                 + " reports ready; off in every other run), so a member that joins mid-sale rehearses beside the serving ones",
                 (o, v) -> o.rehearsal = true);
+        option("--latest-figures", null, "after the run, write its targets into docs/benchmark.md's table of latest figures"
+                + " (the rows of the run's scenario; the others stay)", (o, v) -> o.latestFigures = true);
         option("--help", null, "this text", (o, v) -> o.help = true);
     }
 

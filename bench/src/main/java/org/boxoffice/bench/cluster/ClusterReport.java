@@ -4,6 +4,7 @@ import org.boxoffice.bench.load.RunResult;
 import org.boxoffice.bench.load.RunStats;
 import org.boxoffice.bench.load.Sweep;
 import org.boxoffice.bench.probe.CpuMeter;
+import org.boxoffice.bench.report.TargetCheck;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -205,6 +206,64 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
     }
 
     /** The summary printed at the end and written to summary.txt. */
+    /**
+     * What this run measured against the several-members targets, as the latest-figures table and
+     * {@code results.json} give them: the CPU ratio and the idle cost (steady runs), each kind of
+     * change of size (the worst of its events) and the scaling curve.
+     */
+    @com.fasterxml.jackson.annotation.JsonProperty("targets")
+    public List<TargetCheck> targets() {
+        List<TargetCheck> out = new ArrayList<>();
+        if (steady.size() == 2) {
+            Steady one = steady.get(0);
+            Steady n = steady.get(1);
+            double system = n.systemMicrosPerAttempt() / one.systemMicrosPerAttempt();
+            double load = (n.loadMicrosPerAttempt().getOrDefault(MEMBERS, 0.0) + n.loadMicrosPerAttempt().getOrDefault(POSTGRESQL, 0.0))
+                    / (one.loadMicrosPerAttempt().getOrDefault(MEMBERS, 0.0) + one.loadMicrosPerAttempt().getOrDefault(POSTGRESQL, 0.0));
+            out.add(new TargetCheck(n.members() + " members' CPU per hold attempt vs one member's (members + PostgreSQL)",
+                    "<= " + CPU_RATIO_TARGET + "x", String.format(Locale.ROOT, "%.2fx (%,.0f vs %,.0f us); without the idle CPU %.2fx",
+                    system, n.systemMicrosPerAttempt(), one.systemMicrosPerAttempt(), load), system <= CPU_RATIO_TARGET));
+            double idle = n.idleCpuPerSecond().getOrDefault(MEMBERS, 0.0) / n.members();
+            out.add(new TargetCheck("a member without load", "<= " + IDLE_CORES_TARGET + " cores", String.format(Locale.ROOT,
+                    "%.3f cores each (%d members), %.3f (one)", idle, n.members(), one.idleCpuPerSecond().getOrDefault(MEMBERS, 0.0)),
+                    idle <= IDLE_CORES_TARGET));
+        }
+        if (elastic != null && !elastic.events().isEmpty()) {
+            Map<String, List<EventOutcome>> byKind = new LinkedHashMap<>();
+            elastic.events().stream().filter(e -> e.event().failure() == null)
+                    .forEach(e -> byKind.computeIfAbsent(e.event().kind(), k -> new ArrayList<>()).add(e));
+            byKind.forEach((kind, events) -> {
+                List<String> ratios = events.stream().map(e -> String.format(Locale.ROOT, "%.1fx", e.p99Ratio())).toList();
+                double worst = events.stream().mapToDouble(EventOutcome::p99Ratio).max().orElse(0);
+                out.add(new TargetCheck(kind + " mid-sale: worst second's hold p99 vs the steady p99", "<= " + P99_RATIO_TARGET + "x",
+                        String.format(Locale.ROOT, "%s (steady %.0f ms)", String.join(", ", ratios), elastic.steadyHoldP99Ms()),
+                        worst <= P99_RATIO_TARGET));
+            });
+            long lost = elastic.events().stream().mapToLong(e -> e.serverErrorsInWindow() + e.transportErrorsInWindow()).sum();
+            boolean ready = elastic.events().stream().allMatch(EventOutcome::readyMet);
+            boolean failed = elastic.events().stream().anyMatch(e -> e.event().failure() != null);
+            out.add(new TargetCheck("changes of size mid-sale (" + String.join(", ", byKind.keySet())
+                    + "): 5xx and lost connections, fewest members ready, invariant violations", "0, >= N-1, 0",
+                    String.format(Locale.ROOT, "%d, %s, %d%s", lost, ready ? "never fewer than N-1" : "FEWER than N-1",
+                            elastic.invariantViolations(), failed ? "; an event FAILED" : ""),
+                    lost == 0 && ready && elastic.invariantViolations() == 0 && !failed));
+        }
+        if (curve != null && curve.size() >= 2 && curve.getFirst().bestRate() != null) {
+            double one = curve.getFirst().bestRate();
+            CurvePoint last = curve.getLast();
+            String rates = String.join(", ", curve.stream().map(p -> p.bestRate() == null ? "none"
+                    : String.format(Locale.ROOT, "%,.0f", p.bestRate())).toList());
+            double ratio = last.bestRate() == null ? 0 : last.bestRate() / one;
+            out.add(new TargetCheck(last.members() + " quota-bound members' highest sustained rate vs one member's",
+                    ">= " + CURVE_TARGET + "x", String.format(Locale.ROOT, "%.2fx (%s attempts/s at 1..%d members, %.2f cores each)",
+                    ratio, rates, last.members(), last.cores()), last.members() >= 3 ? ratio >= CURVE_TARGET : null));
+        }
+        return out;
+    }
+
+    /** Target: a member without load spends at most this many cores. */
+    public static final double IDLE_CORES_TARGET = 0.05;
+
     public String render() {
         StringBuilder b = new StringBuilder();
         b.append("Several members: ").append(command).append('\n').append(settings).append("\n\n");

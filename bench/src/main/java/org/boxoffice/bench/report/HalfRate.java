@@ -2,7 +2,7 @@ package org.boxoffice.bench.report;
 
 /**
  * A second Boxoffice sale at half the sweep's highest sustained rate, on a fresh show of the same
- * size, right after the measured run: issue 17's latency target ("open loop at half of Boxoffice's
+ * size, right after the measured run: the half-rate latency target ("open loop at half of Boxoffice's
  * highest sustained rate: hold p99 under 50 ms, seat-map read p99 under 20 ms").
  *
  * @param offeredPerSecond the attempts/s offered (half the sweep's best)
@@ -13,7 +13,7 @@ package org.boxoffice.bench.report;
  */
 public record HalfRate(double offeredPerSecond, double holdP99Ms, double winnersP99Ms, double readP99Ms, long violations) {
 
-    /** Issue 17's bounds. */
+    /** The target's bounds. */
     public static final double HOLD_P99_MS = 50;
     public static final double READ_P99_MS = 20;
 

@@ -1,7 +1,7 @@
 package org.boxoffice.bench.report;
 
 /**
- * One target of issue 7 and how this run did.
+ * One target of a scenario and how this run did.
  *
  * @param met null when the run could not measure it
  */

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** Issue 7's targets, checked against one bench run. Reported, never enforced: the exit code only reflects invariants. */
+/** The closed-loop run's targets, checked against one bench run. Reported, never enforced: the exit code only reflects invariants. */
 public final class Targets {
 
     static final double ATTEMPTS_PER_SECOND = 20_000;
@@ -70,7 +70,7 @@ public final class Targets {
     }
 
     /**
-     * Issue 17's targets for {@code --stampede}. The fresh member's warm-up needs runs of its own and
+     * The targets of {@code --stampede}. The fresh member's warm-up needs runs of its own and
      * is reported as not measured here; the half-rate latency comes from the second sale a sweep
      * makes ({@link HalfRate}), and is not measured without one.
      */

@@ -1,0 +1,74 @@
+package org.boxoffice.bench.cluster;
+
+import org.boxoffice.bench.report.TargetCheck;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+class ClusterReportTest {
+
+    /** A steady run's CPU per attempt (all of it, and the load's own without the idle CPU) and its idle cores. */
+    private static ClusterReport.Steady steady(int members, double membersMicros, double pgMicros, double membersLoad,
+                                               double pgLoad, double idleCores) {
+        return new ClusterReport.Steady(members, 1, 1000, 300, 40, 200, 1.3, 70, Map.of(), 0, Map.of(),
+                Map.of(ClusterReport.MEMBERS, membersMicros, ClusterReport.POSTGRESQL, pgMicros),
+                Map.of(ClusterReport.MEMBERS, idleCores), Map.of(ClusterReport.MEMBERS, membersLoad,
+                ClusterReport.POSTGRESQL, pgLoad), Map.of(), 0);
+    }
+
+    private static ClusterReport.EventOutcome event(String kind, double ratio, long serverErrors, int fewestReady) {
+        return new ClusterReport.EventOutcome(new ClusterReport.Event(kind, "member-1", 50, null, 30.0, null, 30.0, null),
+                ratio * 98, ratio, serverErrors, serverErrors, 0, fewestReady, 3);
+    }
+
+    private static ClusterReport.Elastic elastic(List<ClusterReport.EventOutcome> events, long violations) {
+        return new ClusterReport.Elastic(1000, 300, 40, Map.of(), 0, 98, events, List.of(), 0, Map.of(), Map.of(), violations);
+    }
+
+    @Test
+    void theSteadyRuns_giveTheCpuRatioOfMembersAndPostgresql_andEachMembersIdleCost() {
+        List<TargetCheck> t = new ClusterReport("c", Map.of(), List.of(steady(1, 567, 70, 448, 64, 0.04),
+                steady(3, 1408, 149, 840, 50, 0.171)),
+                null, null).targets();
+        assertEquals(2, t.size());
+        assertEquals("3 members' CPU per hold attempt vs one member's (members + PostgreSQL)", t.get(0).target());
+        assertEquals("2.44x (1,557 vs 637 us); without the idle CPU 1.74x", t.get(0).measured());
+        assertEquals(false, t.get(0).met());
+        assertEquals("0.057 cores each (3 members), 0.040 (one)", t.get(1).measured());
+        assertEquals(false, t.get(1).met());
+    }
+
+    @Test
+    void eachKindOfChange_isJudgedByItsWorstEvent_andNoLossIsOneRowForAll() {
+        List<TargetCheck> t = new ClusterReport("c", Map.of(), List.of(), elastic(List.of(event("join", 3.8, 0, 3),
+                event("restart", 2.3, 0, 2), event("restart", 8.9, 0, 2), event("leave", 2.6, 0, 3)), 0), null).targets();
+        assertEquals(List.of("join mid-sale: worst second's hold p99 vs the steady p99",
+                "restart mid-sale: worst second's hold p99 vs the steady p99",
+                "leave mid-sale: worst second's hold p99 vs the steady p99",
+                "changes of size mid-sale (join, restart, leave): 5xx and lost connections, fewest members ready, invariant violations"),
+                t.stream().map(TargetCheck::target).toList());
+        assertEquals("2.3x, 8.9x (steady 98 ms)", t.get(1).measured());
+        assertEquals(List.of(false, false, true, true), t.stream().map(TargetCheck::met).toList());
+
+        List<TargetCheck> lost = new ClusterReport("c", Map.of(), List.of(), elastic(List.of(event("kill", 2.0, 3, 1)), 0), null)
+                .targets();
+        assertEquals("3, FEWER than N-1, 0", lost.get(1).measured());
+        assertEquals(false, lost.get(1).met());
+    }
+
+    @Test
+    void theScalingCurve_comparesItsLargestClusterWithOneMember_andJudgesOnlyThreeOrMore() {
+        ClusterReport.CurvePoint one = new ClusterReport.CurvePoint(1, 0.4, 476.0, List.of(), Map.of());
+        ClusterReport.CurvePoint two = new ClusterReport.CurvePoint(2, 0.4, 168.0, List.of(), Map.of());
+        ClusterReport.CurvePoint three = new ClusterReport.CurvePoint(3, 0.4, 119.0, List.of(), Map.of());
+        TargetCheck full = new ClusterReport("c", Map.of(), List.of(), null, List.of(one, two, three)).targets().getFirst();
+        assertEquals("0.25x (476, 168, 119 attempts/s at 1..3 members, 0.40 cores each)", full.measured());
+        assertEquals(false, full.met());
+        assertNull(new ClusterReport("c", Map.of(), List.of(), null, List.of(one, two)).targets().getFirst().met(),
+                "two members do not judge a target set for three");
+    }
+}
