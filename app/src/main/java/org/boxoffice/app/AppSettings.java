@@ -1,142 +1,67 @@
 package org.boxoffice.app;
 
 import io.helidon.config.Config;
+import org.boxoffice.app.admission.AdmissionSettings;
+import org.boxoffice.app.admission.DoorSettings;
 import org.boxoffice.app.auth.AuthSettings;
 import org.boxoffice.app.catalog.HoldDefaults;
 import org.boxoffice.app.checkout.CheckoutSettings;
+import org.boxoffice.app.ops.OpsSettings;
 import org.boxoffice.app.payments.PaymentSettings;
 import org.boxoffice.app.waitlist.WaitlistSettings;
 import org.boxoffice.grid.GridSettings;
-import org.boxoffice.mapstore.DbSettings;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
- * Everything Boxoffice reads from configuration, read once by {@link Main}. Every key can be
- * overridden by an environment variable the way Helidon maps them ({@code BOXOFFICE_DB_URL}
- * for {@code boxoffice.db.url}); docs/configuration.md lists them all.
+ * Everything Boxoffice reads from configuration, read once by {@link Main}: one settings record per
+ * module, each read by the module's own {@code from(Config)}. Every key can be overridden by an
+ * environment variable the way Helidon maps them ({@code BOXOFFICE_DB_URL} for
+ * {@code boxoffice.db.url}); docs/configuration.md lists them all. Tests change one module's settings
+ * with the {@code with} copies.
  *
- * @param dataDir      where the embedded database keeps its files ({@code boxoffice.data.dir})
- * @param db           external database, or null to run the embedded one
- * @param embeddedDbPort port of the embedded database (0: any free port)
- * @param grid         how the grid member binds and joins
- * @param holds        default hold rules for shows created without their own
- * @param auth         how bearer tokens are verified and whether dev tokens are issued
- * @param seedDemo     seed the demo catalog into an empty database
- * @param sweepEvery   how often each member sweeps its blocks for lapsed holds
- * @param reconcileEvery how often lapsed HELD rows are reconciled against the referee
- * @param snapshotEvery how often seat-map snapshots are rebuilt from the grid
- * @param admission    the waiting room and the hold endpoint's rate limits
- * @param invariantEvery how often the invariants are checked against PostgreSQL
- * @param checkout     payments, reconciliation, tickets and ticket mail ({@code boxoffice.payments.*},
- *                     {@code boxoffice.checkout.*}, {@code boxoffice.tickets.*}, {@code boxoffice.mail.*})
- * @param waitlist     offers to the waitlists of sold-out shows ({@code boxoffice.waitlist.*})
+ * @param database  which PostgreSQL, and whether the demo catalog is seeded
+ * @param grid      how the grid member binds and joins ({@code boxoffice.grid.*})
+ * @param inventory how often holds are swept and reconciled and seat maps rebuilt
+ * @param holds     default hold rules for shows created without their own
+ * @param auth      how bearer tokens are verified and whether dev tokens are issued
+ * @param admission the waiting room, its door and the hold endpoint's rate limits
+ * @param checkout  payments, reconciliation, tickets and ticket mail ({@code boxoffice.payments.*},
+ *                  {@code boxoffice.checkout.*}, {@code boxoffice.tickets.*}, {@code boxoffice.mail.*})
+ * @param waitlist  offers to the waitlists of sold-out shows ({@code boxoffice.waitlist.*})
+ * @param ops       what operations check by themselves (the invariants)
  */
-public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int dbPoolSize, GridSettings grid,
-                          HoldDefaults holds, AuthSettings auth, boolean seedDemo, Duration sweepEvery,
-                          Duration reconcileEvery, Duration snapshotEvery, AdmissionSettings admission,
-                          Duration invariantEvery, CheckoutSettings checkout, WaitlistSettings waitlist) {
+public record AppSettings(DatabaseSettings database, GridSettings grid, InventorySettings inventory,
+                          HoldDefaults holds, AuthSettings auth, AdmissionSettings admission,
+                          CheckoutSettings checkout, WaitlistSettings waitlist, OpsSettings ops) {
 
-    /** Settings with the waitlist's defaults ({@link WaitlistSettings#defaults()}), for callers that do not set them. */
-    public AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int dbPoolSize, GridSettings grid,
-                       HoldDefaults holds, AuthSettings auth, boolean seedDemo, Duration sweepEvery,
-                       Duration reconcileEvery, Duration snapshotEvery, AdmissionSettings admission,
-                       Duration invariantEvery, CheckoutSettings checkout) {
-        this(dataDir, db, embeddedDbPort, dbPoolSize, grid, holds, auth, seedDemo, sweepEvery, reconcileEvery,
-                snapshotEvery, admission, invariantEvery, checkout, WaitlistSettings.defaults());
-    }
-
-    /** Settings with checkout's defaults ({@link CheckoutSettings#defaults()}), for callers that do not set them. */
-    public AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int dbPoolSize, GridSettings grid,
-                       HoldDefaults holds, AuthSettings auth, boolean seedDemo, Duration sweepEvery,
-                       Duration reconcileEvery, Duration snapshotEvery, AdmissionSettings admission,
-                       Duration invariantEvery) {
-        this(dataDir, db, embeddedDbPort, dbPoolSize, grid, holds, auth, seedDemo, sweepEvery, reconcileEvery,
-                snapshotEvery, admission, invariantEvery, CheckoutSettings.defaults());
-    }
-
-    /**
-     * The waiting room and the hold endpoint's rate limits.
-     *
-     * @param passSecret       HS256 secret signing queue tokens and passes (32+ bytes)
-     * @param passTtl          how long a pass stays valid after admission
-     * @param admissionRate    buyers admitted per second when an admin turns a room on without a rate
-     * @param seatsPerBuyer    average seats per buyer, for the seat cap on admission
-     * @param tick             how often rooms admit and member caches refresh
-     * @param accountPerMinute hold requests per account per minute (0: no limit)
-     * @param addressPerMinute hold requests per client address per minute (0: no limit)
-     * @param streamsPerMember live seat-map streams one member keeps open at once (0: no limit)
-     * @param door             the waiting room's door: its proof-of-work challenge and its velocity limits
-     */
-    public record AdmissionSettings(String passSecret, Duration passTtl, double admissionRate, double seatsPerBuyer,
-                                    Duration tick, int accountPerMinute, int addressPerMinute, int streamsPerMember,
-                                    DoorSettings door) {
-
-        /** Settings with an open door ({@link DoorSettings#open()}), for callers that do not set it. */
-        public AdmissionSettings(String passSecret, Duration passTtl, double admissionRate, double seatsPerBuyer,
-                                 Duration tick, int accountPerMinute, int addressPerMinute, int streamsPerMember) {
-            this(passSecret, passTtl, admissionRate, seatsPerBuyer, tick, accountPerMinute, addressPerMinute,
-                    streamsPerMember, DoorSettings.open());
-        }
-    }
-
-    /**
-     * The waiting room's door ({@code boxoffice.challenge.*}, {@code boxoffice.limits.door.*}).
-     *
-     * @param challengeSecret    HMAC secret signing challenges and their expected keys (32+ bytes)
-     * @param challengeCost      PBKDF2-SHA-256 iterations of one key derivation
-     * @param challengeDifficulty key derivations a fan's device runs on average to solve a challenge,
-     *                           for rooms turned on without their own (0: joining needs no challenge)
-     * @param challengeTtl       how long a challenge may be solved and used
-     * @param accountPerMinute   challenges plus joins per account per minute, cluster-wide (0: no limit)
-     * @param addressPerMinute   challenges plus joins per client address per minute, cluster-wide (0: no limit)
-     * @param trustForwarded     the client address is the last entry of {@code X-Forwarded-For} (set by your
-     *                           load balancer), not the peer's; only behind a proxy that sets it
-     * @param issuePerSecond     challenges this member issues a second at most, whoever asks (issuing one
-     *                           costs a key derivation); beyond it 429 with Retry-After (0: no budget)
-     */
-    public record DoorSettings(String challengeSecret, int challengeCost, int challengeDifficulty, Duration challengeTtl,
-                               int accountPerMinute, int addressPerMinute, boolean trustForwarded, int issuePerSecond) {
-
-        public DoorSettings {
-            if (issuePerSecond < 0) {
-                throw new IllegalArgumentException("boxoffice.challenge.issuepersecond is a number of challenges a second, "
-                        + "0 for no budget; not " + issuePerSecond);
-            }
-        }
-
-        public DoorSettings(String challengeSecret, int challengeCost, int challengeDifficulty, Duration challengeTtl,
-                            int accountPerMinute, int addressPerMinute, boolean trustForwarded) {
-            this(challengeSecret, challengeCost, challengeDifficulty, challengeTtl, accountPerMinute, addressPerMinute,
-                    trustForwarded, 0);
-        }
-
-        /** The shipped defaults, with the public demo secret. */
-        public static DoorSettings defaults() {
-            return new DoorSettings(DEMO_CHALLENGE_SECRET, 1_000, 400, Duration.ofMinutes(2), 12, 600, false, 0);
-        }
-
-        /** No challenge unless a room asks for one, and no door limits (the demo secret). */
-        public static DoorSettings open() {
-            return new DoorSettings(DEMO_CHALLENGE_SECRET, 1_000, 0, Duration.ofMinutes(2), 0, 0, false);
-        }
-    }
-
-
-
-    /** The public demo value of {@code boxoffice.auth.secret}: accepted in demo mode only. */
-    public static final String DEMO_AUTH_SECRET = "boxoffice-demo-secret-change-me-in-production";
-    /** The public demo value of {@code boxoffice.room.secret}: accepted in demo mode only. */
-    public static final String DEMO_ROOM_SECRET = "boxoffice-demo-room-secret-change-me-in-production";
-    /** The public demo value of {@code boxoffice.challenge.secret}: accepted in demo mode only. */
-    public static final String DEMO_CHALLENGE_SECRET = "boxoffice-demo-challenge-secret-change-me-in-production";
     /** Outside demo mode every secret has at least this many bytes (an HMAC-SHA256 key's size). */
     public static final int MIN_SECRET_BYTES = 32;
+
+    public AppSettings withGrid(GridSettings grid) {
+        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, ops);
+    }
+
+    public AppSettings withAuth(AuthSettings auth) {
+        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, ops);
+    }
+
+    public AppSettings withAdmission(AdmissionSettings admission) {
+        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, ops);
+    }
+
+    public AppSettings withCheckout(CheckoutSettings checkout) {
+        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, ops);
+    }
+
+    public AppSettings withWaitlist(WaitlistSettings waitlist) {
+        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, ops);
+    }
 
     /**
      * Demo mode: the service issues its own tokens ({@code boxoffice.auth.devtokens}), so anyone who
@@ -156,10 +81,11 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
     public List<String> secretProblems() {
         List<String> problems = new ArrayList<>();
         if (auth.rsaPublicKey() == null) {
-            checkSecret(problems, "boxoffice.auth.secret", auth.hmacSecret(), DEMO_AUTH_SECRET);
+            checkSecret(problems, "boxoffice.auth.secret", auth.hmacSecret(), AuthSettings.DEMO_AUTH_SECRET);
         }
-        checkSecret(problems, "boxoffice.room.secret", admission.passSecret(), DEMO_ROOM_SECRET);
-        checkSecret(problems, "boxoffice.challenge.secret", admission.door().challengeSecret(), DEMO_CHALLENGE_SECRET);
+        checkSecret(problems, "boxoffice.room.secret", admission.passSecret(), AdmissionSettings.DEMO_ROOM_SECRET);
+        checkSecret(problems, "boxoffice.challenge.secret", admission.door().challengeSecret(),
+                DoorSettings.DEMO_CHALLENGE_SECRET);
         checkSecret(problems, "boxoffice.tickets.secret", checkout.ticketSecret(), CheckoutSettings.DEMO_TICKET_SECRET);
         checkSecret(problems, "boxoffice.payments.webhooksecret", checkout.payments().webhookSecret(),
                 PaymentSettings.DEMO_WEBHOOK_SECRET);
@@ -171,23 +97,21 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
      * ({@code secretOf} gives the secret of a setting by its name, generated once and kept with the
      * demo's data). Only in demo mode; settings the operator set are kept as they are.
      */
-    public AppSettings withDemoSecrets(java.util.function.UnaryOperator<String> secretOf) {
+    public AppSettings withDemoSecrets(UnaryOperator<String> secretOf) {
         if (!demoMode()) {
             return this;
         }
         AuthSettings a = auth;
-        if (DEMO_AUTH_SECRET.equals(a.hmacSecret())) {
-            a = new AuthSettings(secretOf.apply("boxoffice.auth.secret"), a.rsaPublicKey(), a.issuer(), a.devTokens(), a.devRoles());
+        if (AuthSettings.DEMO_AUTH_SECRET.equals(a.hmacSecret())) {
+            a = a.withHmacSecret(secretOf.apply("boxoffice.auth.secret"));
         }
         AdmissionSettings r = admission;
-        DoorSettings d = r.door();
-        if (DEMO_CHALLENGE_SECRET.equals(d.challengeSecret())) {
-            d = new DoorSettings(secretOf.apply("boxoffice.challenge.secret"), d.challengeCost(), d.challengeDifficulty(),
-                    d.challengeTtl(), d.accountPerMinute(), d.addressPerMinute(), d.trustForwarded(), d.issuePerSecond());
+        if (DoorSettings.DEMO_CHALLENGE_SECRET.equals(r.door().challengeSecret())) {
+            r = r.withDoor(r.door().withChallengeSecret(secretOf.apply("boxoffice.challenge.secret")));
         }
-        r = new AdmissionSettings(DEMO_ROOM_SECRET.equals(r.passSecret()) ? secretOf.apply("boxoffice.room.secret")
-                : r.passSecret(), r.passTtl(), r.admissionRate(), r.seatsPerBuyer(), r.tick(), r.accountPerMinute(),
-                r.addressPerMinute(), r.streamsPerMember(), d);
+        if (AdmissionSettings.DEMO_ROOM_SECRET.equals(r.passSecret())) {
+            r = r.withPassSecret(secretOf.apply("boxoffice.room.secret"));
+        }
         CheckoutSettings c = checkout;
         if (CheckoutSettings.DEMO_TICKET_SECRET.equals(c.ticketSecret())) {
             c = c.withTicketSecret(secretOf.apply("boxoffice.tickets.secret"));
@@ -196,8 +120,7 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
         if (PaymentSettings.DEMO_WEBHOOK_SECRET.equals(p.webhookSecret())) {
             c = c.withPayments(p.withWebhookSecret(secretOf.apply("boxoffice.payments.webhooksecret")));
         }
-        return new AppSettings(dataDir, db, embeddedDbPort, dbPoolSize, grid, holds, a, seedDemo, sweepEvery,
-                reconcileEvery, snapshotEvery, r, invariantEvery, c, waitlist);
+        return withAuth(a).withAdmission(r).withCheckout(c);
     }
 
     private static void checkSecret(List<String> problems, String key, String value, String demoValue) {
@@ -228,14 +151,6 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
         return this;
     }
 
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s.trim();
-    }
-
-    /**
-     * Reads the settings under {@code boxoffice}; throws if they may not start
-     * ({@link #requireStartable}: outside demo mode, a missing, demo or short secret).
-     */
     /** The longest start-up rehearsal a member may be configured with: readiness waits for it. */
     public static final int MAX_REHEARSAL_SECONDS = 300;
 
@@ -260,13 +175,23 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
         return seconds;
     }
 
+    /**
+     * Reads the settings under {@code boxoffice}, each module's by its own {@code from}; throws if
+     * they may not start ({@link #requireStartable}: outside demo mode, a missing, demo or short secret).
+     */
     public static AppSettings from(Config root) {
         Config c = root.get("boxoffice");
-        Path dataDir = Path.of(c.get("data.dir").asString().orElse("./data")).toAbsolutePath().normalize();
-        String url = c.get("db.url").asString().orElse("");
-        int pool = c.get("db.pool").asInt().orElse(24);
-        DbSettings db = url.isBlank() ? null : new DbSettings(url, c.get("db.user").asString().orElse("boxoffice"),
-                c.get("db.password").asString().orElse(""), pool);
+        DatabaseSettings database = DatabaseSettings.from(c);
+        return new AppSettings(database, grid(c, database), InventorySettings.from(c), HoldDefaults.from(c),
+                AuthSettings.from(c), AdmissionSettings.from(c), CheckoutSettings.from(c), WaitlistSettings.from(c),
+                OpsSettings.from(c)).requireStartable();
+    }
+
+    /**
+     * {@code boxoffice.grid.*}: read here, as the grid's module knows no configuration library
+     * (it is handed a {@link GridSettings}).
+     */
+    private static GridSettings grid(Config c, DatabaseSettings database) {
         List<String> members = Arrays.stream(c.get("grid.members").asString().orElse("").split(","))
                 .map(String::trim).filter(s -> !s.isEmpty()).toList();
         String publicAddress = c.get("grid.public").asString().orElse("");
@@ -276,8 +201,8 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
             case "kubernetes", "k8s" -> GridSettings.Join.KUBERNETES;
             default -> throw new IllegalArgumentException("boxoffice.grid.join is 'tcp-ip' or 'kubernetes', not '" + joinMode + "'");
         };
-        GridSettings grid = new GridSettings(
-                clusterName(c.get("grid.cluster").asString().orElse(""), db == null, dataDir),
+        return new GridSettings(
+                clusterName(c.get("grid.cluster").asString().orElse(""), database.embedded(), database.dataDir()),
                 c.get("grid.bind").asString().orElse("127.0.0.1"),
                 publicAddress.isBlank() ? null : publicAddress,
                 c.get("grid.port").asInt().orElse(5701),
@@ -290,44 +215,10 @@ public record AppSettings(Path dataDir, DbSettings db, int embeddedDbPort, int d
                 c.get("grid.quorum").asInt().orElse(1),
                 Arrays.stream(c.get("grid.mc.trusted").asString().orElse("").split(","))
                         .map(String::trim).filter(t -> !t.isEmpty()).toList());
-        HoldDefaults holds = new HoldDefaults(
-                c.get("holds.perhold").asInt().orElse(10),
-                c.get("holds.peraccount").asInt().orElse(10),
-                Duration.ofSeconds(c.get("holds.seconds").asLong().orElse(420L)),
-                Duration.ofSeconds(c.get("holds.grace").asLong().orElse(5L)),
-                c.get("holds.groups").asInt().orElse(271));
-        String secret = c.get("auth.secret").asString().orElse(DEMO_AUTH_SECRET);
-        String publicKey = c.get("auth.publickey").asString().orElse("");
-        String issuer = c.get("auth.issuer").asString().orElse("");
-        AuthSettings auth = new AuthSettings(secret.isBlank() ? null : secret, publicKey.isBlank() ? null : publicKey,
-                issuer.isBlank() ? null : issuer, c.get("auth.devtokens").asBoolean().orElse(false),
-                c.get("auth.devroles").asBoolean().orElse(false));
-        return new AppSettings(dataDir, db, c.get("db.port").asInt().orElse(0), pool, grid, holds, auth,
-                c.get("demo.seed").asBoolean().orElse(true),
-                Duration.ofMillis(c.get("sweep.millis").asLong().orElse(500L)),
-                Duration.ofMillis(c.get("reconcile.millis").asLong().orElse(10_000L)),
-                Duration.ofMillis(c.get("snapshot.millis").asLong().orElse(250L)),
-                new AdmissionSettings(
-                        c.get("room.secret").asString().orElse(DEMO_ROOM_SECRET),
-                        Duration.ofSeconds(c.get("room.passseconds").asLong().orElse(600L)),
-                        c.get("room.rate").asDouble().orElse(50.0),
-                        c.get("room.seatsperbuyer").asDouble().orElse(2.5),
-                        Duration.ofMillis(c.get("room.tickmillis").asLong().orElse(250L)),
-                        c.get("limits.account").asInt().orElse(120),
-                        c.get("limits.address").asInt().orElse(6000),
-                        c.get("limits.streams").asInt().orElse(2000),
-                        new DoorSettings(
-                                c.get("challenge.secret").asString().orElse(DEMO_CHALLENGE_SECRET),
-                                c.get("challenge.cost").asInt().orElse(DoorSettings.defaults().challengeCost()),
-                                c.get("challenge.difficulty").asInt().orElse(DoorSettings.defaults().challengeDifficulty()),
-                                Duration.ofSeconds(c.get("challenge.seconds").asLong().orElse(120L)),
-                                c.get("limits.door.account").asInt().orElse(DoorSettings.defaults().accountPerMinute()),
-                                c.get("limits.door.address").asInt().orElse(DoorSettings.defaults().addressPerMinute()),
-                                c.get("limits.trustforwarded").asBoolean().orElse(false),
-                                c.get("challenge.issuepersecond").asInt().orElse(DoorSettings.defaults().issuePerSecond()))),
-                Duration.ofMillis(c.get("invariants.millis").asLong().orElse(30_000L)),
-                CheckoutSettings.from(c),
-                WaitlistSettings.from(c)).requireStartable();
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.trim();
     }
 
     /**

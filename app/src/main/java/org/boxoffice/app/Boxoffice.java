@@ -6,6 +6,8 @@ import com.hazelcast.topic.ITopic;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.observe.ObserveFeature;
 import org.boxoffice.app.admission.AdmissionGate;
+import org.boxoffice.app.admission.AdmissionSettings;
+import org.boxoffice.app.admission.DoorSettings;
 import org.boxoffice.app.admission.ChallengeService;
 import org.boxoffice.app.admission.Challenges;
 import org.boxoffice.app.admission.PassTokens;
@@ -32,7 +34,8 @@ import org.boxoffice.app.ops.AuditService;
 import org.boxoffice.app.ops.ClusterSafety;
 import org.boxoffice.app.ops.HealthProbes;
 import org.boxoffice.app.ops.HttpRequestMeter;
-import org.boxoffice.app.ops.PoolMetrics;
+import org.boxoffice.app.ops.MemberMetrics;
+import org.boxoffice.app.ops.RefereeMetrics;
 import org.boxoffice.app.ops.WaitlistMeter;
 import org.boxoffice.app.ops.InvariantChecker;
 import org.boxoffice.app.ops.MeteredInventoryRepository;
@@ -55,12 +58,9 @@ import org.boxoffice.grid.catalog.CatalogChanges;
 import org.boxoffice.grid.catalog.CatalogSearch;
 import org.boxoffice.grid.catalog.EventListing;
 import org.boxoffice.grid.room.WaitingRooms;
-import io.helidon.metrics.api.DistributionSummary;
-import io.helidon.metrics.api.Timer;
 import org.boxoffice.grid.limits.SpentChallenges;
 import org.boxoffice.grid.limits.VelocityLimits;
 import org.boxoffice.mapstore.GridStores;
-import org.boxoffice.mapstore.Migrations;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
 import org.boxoffice.mapstore.PostgresIdempotencyReplies;
 import org.boxoffice.mapstore.PostgresInventoryRepository;
@@ -87,11 +87,6 @@ public final class Boxoffice implements AutoCloseable {
     private static final String SHOW_ANNOUNCEMENTS = "catalog-shows";
     /** How often the waitlists' lengths are read for the metrics (one grouped query). */
     private static final long WAITLIST_METER_MILLIS = 5_000;
-    private static final Duration[] COMMIT_BUCKETS = {
-        Duration.ofNanos(250_000), Duration.ofNanos(500_000), Duration.ofMillis(1), Duration.ofMillis(2),
-        Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
-        Duration.ofMillis(250), Duration.ofSeconds(1)
-    };
 
     private final AppSettings settings;
     private final DataSource dataSource;
@@ -146,23 +141,7 @@ public final class Boxoffice implements AutoCloseable {
         this.metrics = new OpsMetrics();
         this.referee = new PostgresInventoryRepository(dataSource);
         this.inventoryRepository = new MeteredInventoryRepository(referee, metrics);
-        DistributionSummary batches = metrics.histogram("boxoffice_referee_batch_size", "seat transitions per group "
-                + "commit of the referee (_count: commits, _sum: transitions)", 1, 2, 4, 8, 16, 32, 48);
-        Timer commits = metrics.timer("boxoffice_referee_commit", "time to apply and commit one group commit of the "
-                + "referee", COMMIT_BUCKETS);
-        referee.onBatch((transitions, nanos) -> {
-            batches.record(transitions);
-            commits.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
-        });
-        metrics.counter("boxoffice_referee_one_by_one_batches", "group commits PostgreSQL applied one transition at a "
-                + "time (one of them was stale or already applied)", () -> referee.groupCommitStats().oneByOne());
-        metrics.counter("boxoffice_referee_allowance_queries", "queries reading accounts' allowances for the map "
-                + "loader (reads asked for at once share one)", () -> referee.allowanceReadStats().queries());
-        metrics.counter("boxoffice_referee_allowance_accounts", "accounts whose allowance the map loader read",
-                () -> referee.allowanceReadStats().accounts());
-        PoolMetrics.meter(dataSource, metrics);
-        double schema = Migrations.appliedVersion(dataSource);
-        metrics.gauge("boxoffice_schema_version", "the latest database migration applied (Flyway version)", () -> schema);
+        RefereeMetrics.register(referee, dataSource, metrics);
         this.catalogRepository = new PostgresCatalogRepository(dataSource);
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
         PostgresRoomLedger roomLedger = new PostgresRoomLedger(dataSource, clock);
@@ -171,7 +150,7 @@ public final class Boxoffice implements AutoCloseable {
                 promotion);
         this.directory = new ShowDirectory(catalogRepository);
         this.inventory = new Inventory(hz);
-        this.snapshots = new ShowSnapshots(inventory, clock, settings.snapshotEvery().toMillis());
+        this.snapshots = new ShowSnapshots(inventory, clock, settings.inventory().snapshotEvery().toMillis());
 
         this.search = new CatalogSearch(hz);
         this.catalogChanges = new CatalogChanges(hz);
@@ -181,21 +160,17 @@ public final class Boxoffice implements AutoCloseable {
         this.authenticator = new Authenticator(settings.auth(), clock);
         this.idempotency = new Idempotency(hz, new PostgresIdempotencyReplies(dataSource), clock).start();
         this.seats = new Seats(inventory, new Allowances(hz), snapshots);
-        metrics.counter("boxoffice_inventory_claim_calls", "grid calls that carried buyers' claims on a block (claims "
-                + "that queue behind one in flight on the same block share the next)", () -> inventory.claimStats().calls());
-        metrics.counter("boxoffice_inventory_claims", "buyers' claims on a block sent to the grid",
-                () -> inventory.claimStats().claims());
         this.sweeper = new HoldSweeper(hz, seats, inventoryRepository, directory::find, clock)
-                .start(settings.sweepEvery().toMillis(), settings.reconcileEvery().toMillis());
+                .start(settings.inventory().sweepEvery().toMillis(), settings.inventory().reconcileEvery().toMillis());
         this.bookingRepository = new org.boxoffice.mapstore.PostgresBookingRepository(dataSource);
         this.holds = new HoldManager(directory, seats, snapshots, inventoryRepository, bookingRepository,
                 hz.getFlakeIdGenerator(GridMaps.HOLD_IDS), clock);
-        AppSettings.AdmissionSettings admission = settings.admission();
+        AdmissionSettings admission = settings.admission();
         this.rooms = new WaitingRooms(hz, clock, showId -> directory.find(showId)
                 .map(s -> snapshots.get(s).counts()[org.boxoffice.domain.SeatState.Status.AVAILABLE.ordinal()]).orElse(0),
                 admission.tick().toMillis(), roomLedger);
         this.passTokens = new PassTokens(admission.passSecret(), clock);
-        AppSettings.DoorSettings door = admission.door();
+        DoorSettings door = admission.door();
         this.challenges = new Challenges(door.challengeSecret(), door.challengeCost(), door.challengeTtl().toMillis(),
                 new SpentChallenges(hz, new SpentChallengeStore(dataSource, clock)), clock);
         this.gate = new AdmissionGate(rooms, passTokens, challenges, new VelocityLimits(hz, clock),
@@ -203,48 +178,20 @@ public final class Boxoffice implements AutoCloseable {
                         door.accountPerMinute(), door.addressPerMinute(), door.trustForwarded(), door.issuePerSecond()),
                 metrics, showId -> directory.find(showId).isPresent());
         this.showEvents = new ShowEvents(snapshots, java.time.Duration.ofMillis(100));
-        this.streams = new ShowEventsService(directory, showEvents, admission.streamsPerMember());
+        this.streams = new ShowEventsService(directory, showEvents, admission.streamsPerMember(), metrics);
         this.checkout = new CheckoutModule(settings.checkout(), dataSource, hz, directory, seats, inventoryRepository,
                 authenticator, idempotency, clock, metrics);
         this.waitlist = new WaitlistModule(settings.waitlist(), settings.checkout().mail(), dataSource, hz, directory,
                 seats, snapshots, inventoryRepository, waitlistRepository, holds, authenticator,
                 clock);
         this.waitlistMeter = new WaitlistMeter(waitlistRepository::lineLengths, metrics).start(WAITLIST_METER_MILLIS);
-        this.invariants = new InvariantChecker(dataSource, metrics).start(settings.invariantEvery().toMillis(), 2_000);
-        metrics.gauge("boxoffice_seatmap_streams", "live seat-map streams (Server-Sent Events) open on this member",
-                streams::openStreams);
-        // the JVM's thread and class counts under names Prometheus accepts (the built-in ones end in _count)
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-        metrics.gauge("boxoffice_jvm_threads", "live JVM threads by kind (live, daemon, peak)", "kind", "live",
-                threads::getThreadCount);
-        metrics.gauge("boxoffice_jvm_threads", "live JVM threads by kind (live, daemon, peak)", "kind", "daemon",
-                threads::getDaemonThreadCount);
-        metrics.gauge("boxoffice_jvm_threads", "live JVM threads by kind (live, daemon, peak)", "kind", "peak",
-                threads::getPeakThreadCount);
-        metrics.gauge("boxoffice_jvm_classes_loaded", "classes loaded in the JVM now",
-                java.lang.management.ManagementFactory.getClassLoadingMXBean()::getLoadedClassCount);
-        metrics.gauge("boxoffice_grid_members", "members in this member's view of the cluster",
-                () -> hz.getLifecycleService().isRunning() ? hz.getCluster().getMembers().size() : 0);
+        this.invariants = new InvariantChecker(dataSource, metrics).start(settings.ops().invariantEvery().toMillis(), 2_000);
         this.announcements = hz.getTopic(SHOW_ANNOUNCEMENTS);
         announcements.addMessageListener(m -> catalogRepository.show(m.getMessageObject()).ifPresent(directory::add));
         this.clusterSafety = new ClusterSafety(hz, Duration.ofSeconds(30), Duration.ofSeconds(10));
         this.probes = new HealthProbes("grid-member", () -> hz.getLifecycleService().isRunning(), this::readiness,
                 this::safety, Duration.ofSeconds(1));
-        // what an operator alerts on, read from the last checks (a scrape costs no grid call)
-        metrics.gauge("boxoffice_cluster_safe", "1 when the last safety check found the cluster safe "
-                + "(no partition migrating, every backup in sync): the next member may leave",
-                () -> Boolean.TRUE.equals(probes.safe().data().get("clusterSafe")) ? 1 : 0);
-        metrics.gauge("boxoffice_database_up", "1 when PostgreSQL answered the last readiness check",
-                () -> readyFlag("database"));
-        metrics.gauge("boxoffice_ready_seconds", "seconds from the JVM's start to this member's first ready answer "
-                + "(0 until then)", () -> readyAfterMillis / 1000.0);
-        metrics.gauge("boxoffice_cluster_active", "1 while the cluster state is ACTIVE (not FROZEN, PASSIVE "
-                + "or IN_TRANSITION)", () -> hz.getLifecycleService().isRunning()
-                && hz.getCluster().getClusterState() == com.hazelcast.cluster.ClusterState.ACTIVE ? 1 : 0);
-    }
-
-    private int readyFlag(String check) {
-        return Boolean.TRUE.equals(probes.ready().data().get(check)) ? 1 : 0;
+        MemberMetrics.register(hz, inventory, probes, () -> readyAfterMillis, metrics);
     }
 
     /** Starts a member on a migrated database. */
@@ -280,9 +227,7 @@ public final class Boxoffice implements AutoCloseable {
         routing.register("/v1", new CatalogService(search, directory, snapshots, answers, clock))
                 .register("/v1", new HoldsService(holds, authenticator, idempotency, gate, rooms, metrics))
                 .register("/v1", new QueueService(authenticator, directory, rooms, passTokens, gate,
-                        settings.admission().passTtl().toMillis(), settings.admission().admissionRate(),
-                        settings.admission().seatsPerBuyer(), settings.admission().door().challengeDifficulty(),
-                        settings.admission().tick().toMillis(), clock, this::meterRoom))
+                        settings.admission(), clock, metrics))
                 .register("/v1", new ChallengeService(authenticator, directory, rooms, challenges, gate, clock))
                 .register("/v1", new AuditService(authenticator, directory, inventoryRepository))
                 .register("/v1", new AdminService(authenticator, catalogRepository, directory, seats, snapshots,
@@ -325,7 +270,7 @@ public final class Boxoffice implements AutoCloseable {
         HazelcastInstance stage = GridMember.startStage();
         String tag = GridMaps.rehearsalTag(hz.getCluster().getLocalMember().getUuid());
         Inventory stageInventory = new Inventory(stage, GridMaps.REHEARSAL_PREFIX + "inventory");
-        ShowSnapshots stageSnapshots = new ShowSnapshots(stageInventory, clock, settings.snapshotEvery().toMillis());
+        ShowSnapshots stageSnapshots = new ShowSnapshots(stageInventory, clock, settings.inventory().snapshotEvery().toMillis());
         org.boxoffice.app.holds.Rehearsal r = new org.boxoffice.app.holds.Rehearsal(stageInventory,
                 new Seats(stageInventory, new Allowances(stage, GridMaps.REHEARSAL_PREFIX + "allowances"), stageSnapshots),
                 stageSnapshots, stage.getFlakeIdGenerator(GridMaps.HOLD_IDS), inventoryRepository, bookingRepository,
@@ -404,16 +349,6 @@ public final class Boxoffice implements AutoCloseable {
     private HealthProbes.Check safety() {
         ClusterSafety.Verdict v = clusterSafety.check();
         return new HealthProbes.Check("cluster-safe", v.clusterSafe(), ClusterSafety.data(v));
-    }
-
-    /** Exports a waiting room's counters once an admin has configured it. */
-    private void meterRoom(String showId) {
-        metrics.gauge("boxoffice_queue_length", "positions handed out by the show's waiting room", "show", showId,
-                () -> rooms.summary(showId).map(v -> v.length() + (v.shuffled() ? 0 : v.preQueueSize())).orElse(0L));
-        metrics.gauge("boxoffice_queue_admitted", "positions admitted by the show's waiting room", "show", showId,
-                () -> rooms.summary(showId).map(v -> v.admittedUpTo()).orElse(0L));
-        metrics.gauge("boxoffice_admission_rate", "configured admissions per second", "show", showId,
-                () -> rooms.summary(showId).map(v -> v.ratePerSecond()).orElse(0.0));
     }
 
     /**

@@ -59,15 +59,16 @@ public final class Main {
         AppSettings configured = AppSettings.from(config);
         int rehearsalSeconds = AppSettings.rehearsalSeconds(config);
 
-        EmbeddedDatabase embedded = configured.db() == null
-                ? EmbeddedDatabase.start(configured.dataDir().resolve("postgres"), configured.embeddedDbPort())
+        DatabaseSettings database = configured.database();
+        EmbeddedDatabase embedded = database.embedded()
+                ? EmbeddedDatabase.start(database.dataDir().resolve("postgres"), database.embeddedPort())
                 : null;
-        DbSettings db = configured.db() != null ? configured.db() : embedded.settings(configured.dbPoolSize());
+        DbSettings db = embedded == null ? database.external() : embedded.settings(database.poolSize());
         HikariDataSource dataSource = DataSources.pooled(db);
         Migrations.migrate(dataSource);
         // a demo never runs on the public secrets of the configuration: its own, made on its first start
         AppSettings settings = configured.withDemoSecrets(new DemoSecrets(dataSource)::secret);
-        if (settings.seedDemo()) {
+        if (database.seedDemo()) {
             DemoCatalog.seedIfEmpty(new PostgresCatalogRepository(dataSource), settings.holds(), Instant.now());
         }
         Boxoffice app;
@@ -108,7 +109,7 @@ public final class Main {
                     + ":" + server.port()), java.time.Duration.ofSeconds(rehearsalSeconds));
         }
         LOG.info(() -> "Boxoffice is serving on http://localhost:" + server.port() + " (database: "
-                + (embedded != null ? "embedded, data in " + settings.dataDir() : "external") + ")");
+                + (embedded != null ? "embedded, data in " + database.dataDir() : "external") + ")");
         if (settings.demoMode()) {
             String host = config.get("server.host").asString().orElse("0.0.0.0");
             LOG.warning(() -> "DEMO MODE: anyone who reaches this service can mint tokens (boxoffice.auth.devtokens)"

@@ -5,12 +5,17 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import java.util.List;
 import org.boxoffice.app.catalog.CatalogService;
+import org.boxoffice.app.catalog.HoldDefaults;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.holds.HoldRule;
 import org.boxoffice.app.holds.HoldRules;
 import org.boxoffice.app.holds.HoldsService;
 import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.http.Refusals;
+import org.boxoffice.app.ops.OpsMetrics;
+import org.boxoffice.app.ops.RefereeMetrics;
 import org.boxoffice.app.payments.PaymentProvider;
 import org.boxoffice.domain.HoldPolicy;
 import org.boxoffice.grid.Allowances;
@@ -25,6 +30,7 @@ import java.util.Set;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** What the app's layout promises, checked on the compiled classes. */
 class AppArchitectureTest {
@@ -132,6 +138,72 @@ class AppArchitectureTest {
     void holdLifetimes_areDecidedByHoldPolicy() {
         noClasses().that().doNotHaveFullyQualifiedName(CatalogService.class.getName())
                 .should().callMethod(HoldPolicy.class, "holdMillis")
+                .check(APP);
+    }
+
+    /**
+     * Every refusal's status and code come from the one table, {@link Refusals}: it alone makes an
+     * {@link ApiException} (whose constructor the http package keeps to itself).
+     */
+    @Test
+    void refusals_areAnsweredFromTheOneTable() {
+        noClasses().that().doNotHaveFullyQualifiedName(Refusals.class.getName())
+                .should().callConstructorWhere(new DescribedPredicate<>("an ApiException's constructor") {
+                    @Override
+                    public boolean test(com.tngtech.archunit.core.domain.JavaConstructorCall call) {
+                        return call.getTargetOwner().isAssignableTo(ApiException.class);
+                    }
+                })
+                .check(APP);
+    }
+
+    /**
+     * Each module registers the meters of what it measures; the wiring (Main, Boxoffice, AppSettings)
+     * registers none.
+     */
+    @Test
+    void theWiring_registersNoMetric() {
+        noClasses().that().resideInAPackage("org.boxoffice.app")
+                .should().callMethodWhere(new DescribedPredicate<>("a metric's registration") {
+                    @Override
+                    public boolean test(JavaMethodCall call) {
+                        return call.getTargetOwner().isAssignableTo(OpsMetrics.class)
+                                && Set.of("counter", "gauge", "histogram", "timer").contains(call.getName());
+                    }
+                })
+                .check(APP);
+    }
+
+    /** The referee's meters ({@code boxoffice_referee_*}) are registered in one class, {@link RefereeMetrics}. */
+    @Test
+    void theRefereesMeters_areRegisteredByRefereeMetricsAlone() throws java.io.IOException {
+        java.nio.file.Path main = java.nio.file.Path.of("src/main/java");
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(main)) {
+            List<String> naming = files.filter(f -> f.toString().endsWith(".java"))
+                    .filter(f -> {
+                        try {
+                            return java.nio.file.Files.readString(f).contains("\"boxoffice_referee_");
+                        } catch (java.io.IOException e) {
+                            throw new java.io.UncheckedIOException(e);
+                        }
+                    })
+                    .map(f -> f.getFileName().toString()).toList();
+            assertEquals(List.of("RefereeMetrics.java"), naming);
+        }
+    }
+
+    /**
+     * Settings belong to the module they configure: configuration is read by that module's settings
+     * record ({@code *Settings.from(Config)}, the catalog's {@code HoldDefaults}) and by {@link Main},
+     * which reads it once; payment providers read their own settings by name.
+     */
+    @Test
+    void configuration_isReadBySettingsRecords() {
+        noClasses().that().resideOutsideOfPackage("org.boxoffice.app.payments..")
+                .and().haveSimpleNameNotEndingWith("Settings")
+                .and().doNotHaveFullyQualifiedName(Main.class.getName())
+                .and().doNotHaveFullyQualifiedName(HoldDefaults.class.getName())
+                .should().dependOnClassesThat().resideInAPackage("io.helidon.config..")
                 .check(APP);
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.helidon.webserver.WebServer;
 import org.boxoffice.app.admission.Challenges;
+import org.boxoffice.app.admission.DoorSettings;
 import org.boxoffice.app.admission.PassTokens;
 import org.boxoffice.app.http.Json;
 import org.boxoffice.grid.limits.SpentChallenges;
@@ -42,10 +43,9 @@ class BotDoorTest {
     private static final List<TestApp.Http> http = new ArrayList<>();
 
     private static AppSettings door(AppSettings s) {
-        AppSettings.AdmissionSettings a = s.admission();
-        return TestApp.withAdmission(s, new AppSettings.AdmissionSettings(a.passSecret(), a.passTtl(), a.admissionRate(),
-                a.seatsPerBuyer(), a.tick(), HOLDS_PER_ACCOUNT, 0, 0, new AppSettings.DoorSettings(CHALLENGE_SECRET, 20, 3,
-                Duration.ofMinutes(2), DOOR_PER_ACCOUNT, DOOR_PER_ADDRESS, true)));
+        return s.withAdmission(s.admission().withHoldLimits(HOLDS_PER_ACCOUNT, 0).withStreamsPerMember(0)
+                .withDoor(new DoorSettings(CHALLENGE_SECRET, 20, 3, Duration.ofMinutes(2), DOOR_PER_ACCOUNT, DOOR_PER_ADDRESS,
+                        true, 0)));
     }
 
     @BeforeAll

@@ -1,6 +1,7 @@
 package org.boxoffice.app;
 
 import io.helidon.webserver.WebServer;
+import org.boxoffice.app.admission.DoorSettings;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -33,9 +34,7 @@ class ChallengeBudgetTest {
     private static TestApp.Http http;
 
     private static AppSettings budget(AppSettings s) {
-        AppSettings.AdmissionSettings a = s.admission();
-        return TestApp.withAdmission(s, new AppSettings.AdmissionSettings(a.passSecret(), a.passTtl(), a.admissionRate(),
-                a.seatsPerBuyer(), a.tick(), 0, 0, 0, new AppSettings.DoorSettings(
+        return s.withAdmission(s.admission().withHoldLimits(0, 0).withStreamsPerMember(0).withDoor(new DoorSettings(
                 "challenge-budget-test-secret-0123456789abc", 20, 3, Duration.ofMinutes(2), 0, 0, false, PER_SECOND)));
     }
 

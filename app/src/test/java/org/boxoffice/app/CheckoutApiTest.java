@@ -39,7 +39,7 @@ class CheckoutApiTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> TestApp.withCheckout(s, CheckoutFixture.settings(CheckoutFixture.noisyWebhooks())));
+        app = TestApp.start(s -> s.withCheckout(CheckoutFixture.settings(CheckoutFixture.noisyWebhooks())));
         server.routing(app.app::routing);
     }
 

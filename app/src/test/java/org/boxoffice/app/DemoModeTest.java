@@ -38,10 +38,7 @@ class DemoModeTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> new AppSettings(s.dataDir(), s.db(), s.embeddedDbPort(), s.dbPoolSize(), s.grid(),
-                s.holds(), new AuthSettings(TestApp.SECRET, null, null, true, false), s.seedDemo(),
-                s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), s.admission(), s.invariantEvery(), s.checkout(),
-                s.waitlist()));
+        app = TestApp.start(s -> s.withAuth(new AuthSettings(TestApp.SECRET, null, null, true, false)));
         server.routing(app.app::routing);
     }
 

@@ -6,6 +6,8 @@ import io.helidon.config.ConfigSources;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
+import org.boxoffice.app.admission.AdmissionSettings;
+import org.boxoffice.app.admission.DoorSettings;
 import org.boxoffice.app.admission.PassTokens;
 import org.boxoffice.app.auth.AuthSettings;
 import org.boxoffice.app.auth.Authenticator;
@@ -49,7 +51,7 @@ class DemoSecretsTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> demo(s.db()).apply(s));
+        app = TestApp.start(s -> demo(s.database().external()).apply(s));
         server.routing(app.app::routing);
     }
 
@@ -63,11 +65,9 @@ class DemoSecretsTest {
         return s -> {
             AppSettings shipped = AppSettings.from(Config.just(ConfigSources.create(Map.of()),
                     ConfigSources.classpath("application.yaml")));
-            AppSettings demo = new AppSettings(s.dataDir(), s.db(), s.embeddedDbPort(), s.dbPoolSize(), s.grid(), s.holds(),
-                    shipped.auth(), s.seedDemo(), s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), shipped.admission(),
-                    s.invariantEvery(), s.checkout().withTicketSecret(shipped.checkout().ticketSecret())
-                    .withPayments(s.checkout().payments().withWebhookSecret(shipped.checkout().payments().webhookSecret())),
-                    s.waitlist());
+            AppSettings demo = s.withAuth(shipped.auth()).withAdmission(shipped.admission())
+                    .withCheckout(s.checkout().withTicketSecret(shipped.checkout().ticketSecret())
+                    .withPayments(s.checkout().payments().withWebhookSecret(shipped.checkout().payments().webhookSecret())));
             try (HikariDataSource ds = DataSources.pooled(db)) {
                 return demo.withDemoSecrets(new DemoSecrets(ds)::secret);
             }
@@ -80,8 +80,8 @@ class DemoSecretsTest {
         List<String> secrets = List.of(mine.auth().hmacSecret(), mine.admission().passSecret(),
                 mine.admission().door().challengeSecret(), mine.checkout().ticketSecret(),
                 mine.checkout().payments().webhookSecret());
-        List<String> publicOnes = List.of(AppSettings.DEMO_AUTH_SECRET, AppSettings.DEMO_ROOM_SECRET,
-                AppSettings.DEMO_CHALLENGE_SECRET, CheckoutSettings.DEMO_TICKET_SECRET, PaymentSettings.DEMO_WEBHOOK_SECRET);
+        List<String> publicOnes = List.of(AuthSettings.DEMO_AUTH_SECRET, AdmissionSettings.DEMO_ROOM_SECRET,
+                DoorSettings.DEMO_CHALLENGE_SECRET, CheckoutSettings.DEMO_TICKET_SECRET, PaymentSettings.DEMO_WEBHOOK_SECRET);
         for (int i = 0; i < secrets.size(); i++) {
             assertNotEquals(publicOnes.get(i), secrets.get(i));
             assertTrue(secrets.get(i).getBytes(StandardCharsets.UTF_8).length >= AppSettings.MIN_SECRET_BYTES);
@@ -99,7 +99,7 @@ class DemoSecretsTest {
 
     @Test
     void tokensPassesAndWebhooks_forgedWithThePublicValues_areRefused() {
-        String forgedAdmin = new Authenticator(new AuthSettings(AppSettings.DEMO_AUTH_SECRET, null, null, true, true),
+        String forgedAdmin = new Authenticator(new AuthSettings(AuthSettings.DEMO_AUTH_SECRET, null, null, true, true),
                 System::currentTimeMillis).issue("mallory", Set.of("admin", "staff"), Duration.ofHours(1));
         assertError(http.get("/v1/admin/shows/comedy-2/seats/STALLS-7-7/history", forgedAdmin), 401, "UNAUTHORIZED");
         assertError(http.get("/v1/accounts/me/bookings", forgedAdmin), 401, "UNAUTHORIZED");
@@ -113,7 +113,7 @@ class DemoSecretsTest {
                 new WebhookSignature(PaymentSettings.DEMO_WEBHOOK_SECRET).sign(body.getBytes(StandardCharsets.UTF_8))),
                 401, "INVALID_SIGNATURE");
 
-        String forgedPass = new PassTokens(AppSettings.DEMO_ROOM_SECRET, System::currentTimeMillis)
+        String forgedPass = new PassTokens(AdmissionSettings.DEMO_ROOM_SECRET, System::currentTimeMillis)
                 .pass("alice", "comedy-2", 1, System.currentTimeMillis(), 600_000);
         PassTokens.Check check = new PassTokens(app.settings.admission().passSecret(), System::currentTimeMillis)
                 .verify(forgedPass, "pass");

@@ -49,7 +49,7 @@ class OperatorMetricsTest {
         // quick late successes; holds not extended when payment starts, so a late payment meets expiry
         SimulatedPaymentGateway.Settings sim = new SimulatedPaymentGateway.Settings(Duration.ZERO, Duration.ofMillis(20), 0, 0, 0,
                 Duration.ofMillis(1_500), 0, 0, Duration.ZERO, 8, null, 13);
-        app = TestApp.start(s -> TestApp.withCheckout(s, CheckoutFixture.settings(sim).withPaymentWindow(Duration.ZERO)));
+        app = TestApp.start(s -> s.withCheckout(CheckoutFixture.settings(sim).withPaymentWindow(Duration.ZERO)));
         server.routing(app.app::routing).addFeature(app.app.observe());
     }
 

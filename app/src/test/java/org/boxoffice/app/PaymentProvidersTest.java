@@ -74,7 +74,7 @@ class PaymentProvidersTest {
      */
     @Test
     void theProviderDeliversToTheMembersOwnWebhook_onceTheMemberServes() throws Exception {
-        try (TestApp app = TestApp.start(s -> TestApp.withCheckout(s, CheckoutFixture.settings(
+        try (TestApp app = TestApp.start(s -> s.withCheckout(CheckoutFixture.settings(
                 SimulatedPaymentGateway.Settings.reliable())))) {
             WebServer server = WebServer.builder().port(0).host("127.0.0.1").routing(app.app::routing).build().start();
             try {

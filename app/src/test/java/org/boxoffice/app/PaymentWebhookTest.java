@@ -41,7 +41,7 @@ class PaymentWebhookTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> TestApp.withCheckout(s, CheckoutSettings.defaults()));
+        app = TestApp.start(s -> s.withCheckout(CheckoutSettings.defaults()));
         server.routing(app.app::routing);
     }
 

@@ -33,8 +33,8 @@ class QueueApiTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> TestApp.withAdmission(s, new AppSettings.AdmissionSettings(ROOM_SECRET,
-                Duration.ofMinutes(10), 50, 2, Duration.ofMillis(100), 6, 0, 0)));
+        app = TestApp.start(s -> s.withAdmission(s.admission().withPassSecret(ROOM_SECRET)
+                .withRoom(50, 2, Duration.ofMillis(100)).withHoldLimits(6, 0).withStreamsPerMember(0)));
         server.routing(app.app::routing);
     }
 

@@ -46,7 +46,7 @@ class ReconciliationTest {
     static void server(WebServerConfig.Builder server) {
         SimulatedPaymentGateway.Settings faulty = new SimulatedPaymentGateway.Settings(Duration.ZERO, Duration.ofMillis(30), 0.2, 0.25,
                 0.6, Duration.ofMillis(1_200), 0.3, 0.3, Duration.ofMillis(200), 8, null, 2024);
-        app = TestApp.start(s -> TestApp.withCheckout(s, CheckoutFixture.settings(faulty)
+        app = TestApp.start(s -> s.withCheckout(CheckoutFixture.settings(faulty)
                 .withPaymentWindow(Duration.ofSeconds(1)).withReconcile(Duration.ZERO, Duration.ZERO)));
         server.routing(app.app::routing);
     }

@@ -44,7 +44,7 @@ class SettlementTest {
     static void server(WebServerConfig.Builder server) {
         SimulatedPaymentGateway.Settings sim = new SimulatedPaymentGateway.Settings(Duration.ZERO, Duration.ofMillis(40), 0, 0, 0,
                 Duration.ofMillis(1_500), 0, 0.3, Duration.ofMillis(100), 8, null, 11);
-        app = TestApp.start(s -> TestApp.withCheckout(s, CheckoutFixture.settings(sim).withPaymentWindow(Duration.ZERO)));
+        app = TestApp.start(s -> s.withCheckout(CheckoutFixture.settings(sim).withPaymentWindow(Duration.ZERO)));
         server.routing(app.app::routing);
     }
 

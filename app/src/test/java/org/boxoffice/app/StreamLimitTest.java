@@ -32,9 +32,7 @@ class StreamLimitTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> TestApp.withAdmission(s, new AppSettings.AdmissionSettings(
-                s.admission().passSecret(), s.admission().passTtl(), s.admission().admissionRate(),
-                s.admission().seatsPerBuyer(), s.admission().tick(), 0, 0, 2)));
+        app = TestApp.start(s -> s.withAdmission(s.admission().withHoldLimits(0, 0).withStreamsPerMember(2)));
         server.routing(app.app::routing);
     }
 

@@ -1,11 +1,16 @@
 package org.boxoffice.app;
 
+import org.boxoffice.app.admission.AdmissionSettings;
+import org.boxoffice.app.admission.DoorSettings;
 import org.boxoffice.app.auth.AuthSettings;
 import org.boxoffice.app.catalog.HoldDefaults;
 
 import com.zaxxer.hikari.HikariDataSource;
 import org.boxoffice.app.catalog.DemoCatalog;
+import org.boxoffice.app.checkout.CheckoutSettings;
+import org.boxoffice.app.ops.OpsSettings;
 import org.boxoffice.app.payments.SimulatedPaymentGateway;
+import org.boxoffice.app.waitlist.WaitlistSettings;
 import org.boxoffice.grid.GridSettings;
 import org.boxoffice.mapstore.DataSources;
 import org.boxoffice.mapstore.DbSettings;
@@ -95,44 +100,21 @@ public final class TestApp implements AutoCloseable {
         AppSettings own = tweak.apply(settings(first.db, firstGrid.clusterName()));
         GridSettings grid = new GridSettings(firstGrid.clusterName(), "127.0.0.1", null, own.grid().port(),
                 List.of("127.0.0.1:" + firstGrid.port(), "127.0.0.1:" + own.grid().port()), 1);
-        AppSettings settings = new AppSettings(own.dataDir(), own.db(), own.embeddedDbPort(), own.dbPoolSize(), grid,
-                own.holds(), own.auth(), own.seedDemo(), own.sweepEvery(), own.reconcileEvery(), own.snapshotEvery(),
-                own.admission(), own.invariantEvery(), own.checkout(), own.waitlist());
+        AppSettings settings = own.withGrid(grid);
         return new TestApp(first.db, ds, settings, rehearse ? Boxoffice.startToRehearse(settings, ds, System::currentTimeMillis)
                 : Boxoffice.start(settings, ds, System::currentTimeMillis));
     }
 
     static AppSettings settings(DbSettings db, String cluster) {
         int port = 20000 + (int) (Math.random() * 20000);
-        return new AppSettings(Path.of("target/test-data"), db, 0, db.poolSize(),
+        return new AppSettings(new DatabaseSettings(Path.of("target/test-data"), db, 0, db.poolSize(), false),
                 new GridSettings(cluster, "127.0.0.1", null, port, List.of("127.0.0.1:" + port), 1),
+                new InventorySettings(Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMillis(100)),
                 new HoldDefaults(10, 10, Duration.ofMinutes(7), Duration.ofSeconds(5), 16),
                 new AuthSettings(SECRET, null, null, true, true),
-                false, Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMillis(100),
-                new AppSettings.AdmissionSettings("test-room-secret-for-boxoffice-tests-0123456789", Duration.ofMinutes(10),
-                        50, 2, Duration.ofMillis(100), 0, 0, 0),
-                Duration.ofSeconds(5));
-    }
-
-    /** A copy of {@code s} with other admission settings. */
-    public static AppSettings withAdmission(AppSettings s, AppSettings.AdmissionSettings admission) {
-        return new AppSettings(s.dataDir(), s.db(), s.embeddedDbPort(), s.dbPoolSize(), s.grid(), s.holds(), s.auth(),
-                s.seedDemo(), s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), admission, s.invariantEvery(),
-                s.checkout(), s.waitlist());
-    }
-
-    /** A copy of {@code s} with other checkout settings (payments, reconciliation, tickets, mail). */
-    public static AppSettings withCheckout(AppSettings s, org.boxoffice.app.checkout.CheckoutSettings checkout) {
-        return new AppSettings(s.dataDir(), s.db(), s.embeddedDbPort(), s.dbPoolSize(), s.grid(), s.holds(), s.auth(),
-                s.seedDemo(), s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), s.admission(), s.invariantEvery(),
-                checkout, s.waitlist());
-    }
-
-    /** A copy of {@code s} with other waitlist settings (offer window, look-ahead, pass interval). */
-    public static AppSettings withWaitlist(AppSettings s, org.boxoffice.app.waitlist.WaitlistSettings waitlist) {
-        return new AppSettings(s.dataDir(), s.db(), s.embeddedDbPort(), s.dbPoolSize(), s.grid(), s.holds(), s.auth(),
-                s.seedDemo(), s.sweepEvery(), s.reconcileEvery(), s.snapshotEvery(), s.admission(), s.invariantEvery(),
-                s.checkout(), waitlist);
+                new AdmissionSettings("test-room-secret-for-boxoffice-tests-0123456789", Duration.ofMinutes(10),
+                        50, 2, Duration.ofMillis(100), 0, 0, 0, DoorSettings.open()),
+                CheckoutSettings.defaults(), WaitlistSettings.defaults(), new OpsSettings(Duration.ofSeconds(5)));
     }
 
     public String token(String account, String... roles) {

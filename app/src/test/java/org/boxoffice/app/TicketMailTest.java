@@ -63,7 +63,7 @@ class TicketMailTest {
         smtp = startSmtp();
         MailSettings mail = MailSettings.logging().withServer("127.0.0.1", port)
                 .withTimeout(MAIL_TIMEOUT, Duration.ofMillis(100), 50);
-        app = TestApp.start(s -> TestApp.withCheckout(s, CheckoutSettings.defaults().withMail(mail)));
+        app = TestApp.start(s -> s.withCheckout(CheckoutSettings.defaults().withMail(mail)));
         server.routing(app.app::routing);
     }
 

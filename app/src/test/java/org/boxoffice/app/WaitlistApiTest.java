@@ -42,7 +42,7 @@ class WaitlistApiTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> TestApp.withWaitlist(s, new WaitlistSettings(Duration.ofMinutes(10), 0, Duration.ofHours(1))));
+        app = TestApp.start(s -> s.withWaitlist(new WaitlistSettings(Duration.ofMinutes(10), 0, Duration.ofHours(1))));
         server.routing(app.app::routing);
     }
 

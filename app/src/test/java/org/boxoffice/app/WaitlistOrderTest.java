@@ -30,7 +30,7 @@ class WaitlistOrderTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> TestApp.withWaitlist(s, new WaitlistSettings(Duration.ofSeconds(5), 1, Duration.ofHours(1))));
+        app = TestApp.start(s -> s.withWaitlist(new WaitlistSettings(Duration.ofSeconds(5), 1, Duration.ofHours(1))));
         server.routing(app.app::routing);
     }
 

@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class WaitlistRecoveryTest {
 
     private static final UnaryOperator<AppSettings> SLOW_PASS =
-            s -> TestApp.withWaitlist(s, new WaitlistSettings(Duration.ofMinutes(10), 0, Duration.ofHours(1)));
+            s -> s.withWaitlist(new WaitlistSettings(Duration.ofMinutes(10), 0, Duration.ofHours(1)));
 
     private final List<AutoCloseable> running = new ArrayList<>();
 

@@ -5,7 +5,9 @@ import io.helidon.http.HeaderNames;
 import io.helidon.webserver.http.ServerRequest;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.http.Refusals;
 import org.boxoffice.app.ops.OpsMetrics;
+import org.boxoffice.domain.BotRefusal;
 import org.boxoffice.grid.limits.VelocityLimits;
 import org.boxoffice.grid.room.WaitingRooms;
 
@@ -220,6 +222,6 @@ public final class AdmissionGate {
 
     private ApiException refuse(BotRefusal refusal, String showId, String message, Map<String, Object> details) {
         metrics.botRefusal(refusal.reason(), knownShow.test(showId) ? showId : "-");
-        return new ApiException(refusal.status(), refusal.code(), message, details);
+        return Refusals.of(refusal, message, details);
     }
 }

@@ -10,6 +10,8 @@ import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Json;
+import org.boxoffice.app.http.Refusal;
+import org.boxoffice.app.http.Refusals;
 import org.boxoffice.domain.Show;
 import org.boxoffice.grid.room.RoomView;
 import org.boxoffice.grid.room.WaitingRooms;
@@ -58,7 +60,7 @@ public final class ChallengeService implements HttpService {
         Show show = shows.find(id).orElseThrow(() -> ApiException.notFound("show " + id));
         RoomView room = rooms.summary(show.showId()).filter(v -> v.active(clock.getAsLong())).orElse(null);
         if (room == null || room.challengeDifficulty() <= 0) {
-            throw new ApiException(409, "CHALLENGE_NOT_REQUIRED", "show " + show.showId()
+            throw Refusals.of(Refusal.CHALLENGE_NOT_REQUIRED, "show " + show.showId()
                     + " asks no challenge now; join its waiting room (if it has one on) without one");
         }
         gate.spendChallenge(show.showId());

@@ -12,6 +12,9 @@ import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Json;
+import org.boxoffice.app.http.Refusal;
+import org.boxoffice.app.http.Refusals;
+import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.domain.Show;
 import org.boxoffice.grid.room.RoomView;
 import org.boxoffice.grid.room.WaitingRoom;
@@ -51,28 +54,27 @@ public final class QueueService implements HttpService {
     private final double defaultSeatsPerBuyer;
     private final long tickMillis;
     private final LongSupplier clock;
-    private final java.util.function.Consumer<String> onConfigured;
+    private final OpsMetrics metrics;
     private final AdmissionGate gate;
     private final int defaultDifficulty;
 
     /**
-     * @param defaultDifficulty the challenge difficulty of a room turned on without its own
-     * @param onConfigured      told of each show whose room an admin configured (for its metrics)
+     * @param settings the pass lifetime, the room's tick, and the rate, seats per buyer and challenge
+     *                 difficulty of a room turned on without its own
      */
     public QueueService(Authenticator auth, ShowDirectory shows, WaitingRooms rooms, PassTokens tokens, AdmissionGate gate,
-                        long passMillis, double defaultRate, double defaultSeatsPerBuyer, int defaultDifficulty,
-                        long tickMillis, LongSupplier clock, java.util.function.Consumer<String> onConfigured) {
-        this.onConfigured = onConfigured;
+                        AdmissionSettings settings, LongSupplier clock, OpsMetrics metrics) {
+        this.metrics = metrics;
         this.gate = gate;
-        this.defaultDifficulty = defaultDifficulty;
+        this.defaultDifficulty = settings.door().challengeDifficulty();
         this.auth = auth;
         this.shows = shows;
         this.rooms = rooms;
         this.tokens = tokens;
-        this.passMillis = passMillis;
-        this.defaultRate = defaultRate;
-        this.defaultSeatsPerBuyer = defaultSeatsPerBuyer;
-        this.tickMillis = tickMillis;
+        this.passMillis = settings.passTtl().toMillis();
+        this.defaultRate = settings.admissionRate();
+        this.defaultSeatsPerBuyer = settings.seatsPerBuyer();
+        this.tickMillis = settings.tick().toMillis();
         this.clock = clock;
     }
 
@@ -111,7 +113,7 @@ public final class QueueService implements HttpService {
                 .orElseThrow(() -> ApiException.badRequest("send the queue token in the Queue-Token header"));
         PassTokens.Check check = tokens.verify(token, "queue");
         if (!check.ok() || !check.claims().accountId().equals(caller.accountId()) || !check.claims().showId().equals(show.showId())) {
-            throw new ApiException(403, "QUEUE_TOKEN_INVALID", "this queue token is not valid for this account and show");
+            throw Refusals.of(Refusal.QUEUE_TOKEN_INVALID, "this queue token is not valid for this account and show");
         }
         long deadline = clock.getAsLong() + wait * 1000L;
         long position = check.claims().position();
@@ -194,8 +196,18 @@ public final class QueueService implements HttpService {
         }
         int difficulty = d == null || d.isNull() ? defaultDifficulty : d.asInt();
         RoomView v = rooms.configure(show.showId(), mode, show.sale().opensAt(), rate, seatsPerBuyer, passMillis, difficulty);
-        onConfigured.accept(show.showId());
+        meter(show.showId());
         Json.send(res, 200, adminBody(v));
+    }
+
+    /** Exports a waiting room's counters once an admin has configured it. */
+    private void meter(String showId) {
+        metrics.gauge("boxoffice_queue_length", "positions handed out by the show's waiting room", "show", showId,
+                () -> rooms.summary(showId).map(v -> v.length() + (v.shuffled() ? 0 : v.preQueueSize())).orElse(0L));
+        metrics.gauge("boxoffice_queue_admitted", "positions admitted by the show's waiting room", "show", showId,
+                () -> rooms.summary(showId).map(v -> v.admittedUpTo()).orElse(0L));
+        metrics.gauge("boxoffice_admission_rate", "configured admissions per second", "show", showId,
+                () -> rooms.summary(showId).map(v -> v.ratePerSecond()).orElse(0.0));
     }
 
     private Map<String, Object> statusBody(RoomView v, long position, String queueToken) {
@@ -237,7 +249,7 @@ public final class QueueService implements HttpService {
 
     private void admin(ServerRequest req) {
         if (!auth.require(req).isAdmin()) {
-            throw new ApiException(403, "FORBIDDEN", "this needs the admin role");
+            throw Refusals.of(Refusal.FORBIDDEN, "this needs the admin role");
         }
     }
 
@@ -269,7 +281,7 @@ public final class QueueService implements HttpService {
     }
 
     private static ApiException notActive(Show show) {
-        return new ApiException(409, "QUEUE_NOT_ACTIVE", "show " + show.showId() + " is not selling through a waiting room now; hold seats directly");
+        return Refusals.of(Refusal.QUEUE_NOT_ACTIVE, "show " + show.showId() + " is not selling through a waiting room now; hold seats directly");
     }
 
     private static void sleep(long millis) {

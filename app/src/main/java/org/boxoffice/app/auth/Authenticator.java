@@ -27,6 +27,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
+import org.boxoffice.app.http.Refusal;
+import org.boxoffice.app.http.Refusals;
 
 /**
  * Verifies bearer tokens: signature (HS256 with the configured secret, or RS256 with the configured
@@ -82,7 +84,7 @@ public final class Authenticator {
 
     /** The caller of {@code req}; 401 if the token is missing or invalid. */
     public Principal require(ServerRequest req) {
-        return authenticate(req).orElseThrow(() -> new ApiException(401, "UNAUTHORIZED",
+        return authenticate(req).orElseThrow(() -> Refusals.of(Refusal.UNAUTHORIZED,
                 "a valid bearer token is required (Authorization: Bearer <jwt>)"));
     }
 
@@ -94,7 +96,7 @@ public final class Authenticator {
         }
         String value = header.get();
         if (!value.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            throw new ApiException(401, "UNAUTHORIZED", "the Authorization header must be 'Bearer <jwt>'");
+            throw Refusals.of(Refusal.UNAUTHORIZED, "the Authorization header must be 'Bearer <jwt>'");
         }
         return Optional.of(verify(value.substring(7).trim()));
     }
@@ -174,6 +176,6 @@ public final class Authenticator {
     }
 
     private static ApiException invalid(String why) {
-        return new ApiException(401, "UNAUTHORIZED", "invalid bearer token (" + why + ")");
+        return Refusals.of(Refusal.UNAUTHORIZED, "invalid bearer token (" + why + ")");
     }
 }

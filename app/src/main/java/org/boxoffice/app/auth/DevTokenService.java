@@ -15,6 +15,8 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.boxoffice.app.http.Refusal;
+import org.boxoffice.app.http.Refusals;
 
 /**
  * Issues tokens in the embedded demo, so a newcomer can try the API without an identity
@@ -74,7 +76,7 @@ public final class DevTokenService implements HttpService {
             }
         }
         if (!roles.isEmpty() && !rolesAllowed) {
-            throw new ApiException(403, "FORBIDDEN", "dev tokens carry no roles unless the demo setting "
+            throw Refusals.of(Refusal.FORBIDDEN, "dev tokens carry no roles unless the demo setting "
                     + "boxoffice.auth.devroles is true");
         }
         String token = auth.issue(account.asText(), roles, LIFETIME);

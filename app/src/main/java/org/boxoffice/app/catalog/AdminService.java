@@ -9,9 +9,12 @@ import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Json;
+import org.boxoffice.app.http.Refusal;
+import org.boxoffice.app.http.Refusals;
 import org.boxoffice.domain.CatalogRepository;
 import org.boxoffice.domain.Event;
 import org.boxoffice.domain.HoldPolicy;
+import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SaleWindow;
 import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.Show;
@@ -84,7 +87,7 @@ public final class AdminService implements HttpService {
     private Principal admin(ServerRequest req) {
         Principal p = auth.require(req);
         if (!p.isAdmin()) {
-            throw new ApiException(403, "FORBIDDEN", "this needs the admin role");
+            throw Refusals.of(Refusal.FORBIDDEN, "this needs the admin role");
         }
         return p;
     }
@@ -95,7 +98,7 @@ public final class AdminService implements HttpService {
         allowOnly(b, Set.of("showId", "eventId", "startsAt", "saleOpensAt", "saleClosesAt", "currency",
                 "maxSeatsPerHold", "maxPerAccount", "holdSeconds", "graceSeconds", "blockGroups", "cancelHours", "sections"));
         String eventId = text(b, "eventId", true);
-        Event event = shows.event(eventId).orElseThrow(() -> new ApiException(422, "UNKNOWN_EVENT", "no event " + eventId));
+        Event event = shows.event(eventId).orElseThrow(() -> Refusals.of(Refusal.UNKNOWN_EVENT, "no event " + eventId));
         Venue venue = shows.venue(event.venueId()).orElseThrow();
         String showId = text(b, "showId", false);
         if (showId == null) {
@@ -211,7 +214,7 @@ public final class AdminService implements HttpService {
                     () -> unknown.add(id.asText()));
         }
         if (!unknown.isEmpty()) {
-            throw new ApiException(422, "UNKNOWN_SEAT", "this show has no seat " + String.join(", ", unknown),
+            throw Refusals.of(Rejection.UNKNOWN_SEAT, "this show has no seat " + String.join(", ", unknown),
                     Map.of("unknown", unknown));
         }
         long now = clock.getAsLong();
@@ -223,7 +226,7 @@ public final class AdminService implements HttpService {
                 int[] seats = e.getValue().stream().mapToInt(Integer::intValue).toArray();
                 for (int s : seats) {
                     if (snapshots.get(show).status(show.layout().offset(e.getKey()) + s) == SeatState.Status.SOLD) {
-                        throw new ApiException(409, "SEAT_SOLD", "sold seats are cancelled before they are blocked");
+                        throw Refusals.of(Refusal.SEAT_SOLD, "sold seats are cancelled before they are blocked");
                     }
                 }
             }
@@ -233,7 +236,7 @@ public final class AdminService implements HttpService {
         int changed = 0;
         for (BlockOutcome outcome : seats.block(show, seatsByBlock, block, now, actor, why).values()) {
             if (outcome.result() == BlockOutcome.Result.REJECTED) {
-                throw new ApiException(409, "SEAT_SOLD", "sold seats are cancelled before they are blocked");
+                throw Refusals.of(Refusal.SEAT_SOLD, "sold seats are cancelled before they are blocked");
             }
             if (outcome.result() == BlockOutcome.Result.CHANGED) {
                 changed += outcome.seats().length;
@@ -243,7 +246,7 @@ public final class AdminService implements HttpService {
     }
 
     private static ApiException showExists(String showId) {
-        return new ApiException(409, "SHOW_EXISTS", "show " + showId + " already exists");
+        return Refusals.of(Refusal.SHOW_EXISTS, "show " + showId + " already exists");
     }
 
     private static void allowOnly(JsonNode node, Set<String> allowed) {

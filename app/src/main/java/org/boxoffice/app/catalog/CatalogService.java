@@ -7,7 +7,9 @@ import io.helidon.webserver.http.ServerResponse;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.HttpCaching;
 import org.boxoffice.app.http.Json;
+import org.boxoffice.app.http.Refusals;
 import org.boxoffice.domain.Event;
+import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
@@ -226,7 +228,7 @@ public final class CatalogService implements HttpService {
         Show s = show(req);
         String section = param(req, "section");
         if (section != null && s.layout().section(section).isEmpty()) {
-            throw new ApiException(422, "UNKNOWN_SECTION", "this show has no section " + section);
+            throw Refusals.of(Rejection.UNKNOWN_SECTION, "this show has no section " + section);
         }
         ShowSnapshot snapshot = snapshots.get(s);
         send(req, res, answers.get("seats|" + s.showId() + "|" + section, snapshot,

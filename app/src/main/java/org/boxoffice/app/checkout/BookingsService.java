@@ -12,6 +12,8 @@ import org.boxoffice.app.http.HttpConventions;
 import org.boxoffice.app.http.Json;
 
 import java.util.Map;
+import org.boxoffice.app.http.Refusal;
+import org.boxoffice.app.http.Refusals;
 
 /**
  * Bookings and their tickets, for their owner (or an admin; anyone else gets 404).
@@ -53,10 +55,10 @@ public final class BookingsService implements HttpService {
         switch (bookings.cancel(caller, bookingId)) {
             case BookingManager.Cancellation.Done done -> Json.send(res, 200, done.booking());
             case BookingManager.Cancellation.NotFound notFound -> throw ApiException.notFound("booking " + bookingId);
-            case BookingManager.Cancellation.Closed closed -> throw new ApiException(422, "CANCELLATION_CLOSED",
+            case BookingManager.Cancellation.Closed closed -> throw Refusals.of(Refusal.CANCELLATION_CLOSED,
                     "bookings for this show can be cancelled until " + closed.cancelHours() + " hours before it starts",
                     Map.of("cancellableUntil", closed.cancellableUntil()));
-            case BookingManager.Cancellation.RefundPending pending -> throw new ApiException(503, "PAYMENT_PROVIDER_UNAVAILABLE",
+            case BookingManager.Cancellation.RefundPending pending -> throw Refusals.of(Refusal.PAYMENT_PROVIDER_UNAVAILABLE,
                     "the refund could not be made now; the cancellation is recorded and completes by itself",
                     Map.of("bookingId", pending.bookingId(), "retryAfterSeconds", 5));
         }

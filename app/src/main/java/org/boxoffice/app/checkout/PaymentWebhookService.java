@@ -8,6 +8,8 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Json;
+import org.boxoffice.app.http.Refusal;
+import org.boxoffice.app.http.Refusals;
 import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.app.payments.WebhookSignature;
 
@@ -69,11 +71,11 @@ public final class PaymentWebhookService implements HttpService {
     private String apply(ServerRequest req, ServerResponse res) {
         byte[] body = req.content().hasEntity() ? req.content().as(byte[].class) : new byte[0];
         if (body.length > MAX_BODY) {
-            throw new ApiException(413, "PAYLOAD_TOO_LARGE", "webhook bodies are limited to 64 KB");
+            throw Refusals.of(Refusal.PAYLOAD_TOO_LARGE, "webhook bodies are limited to 64 KB");
         }
         String header = req.headers().first(HeaderNames.create(WebhookSignature.HEADER)).orElse(null);
         if (!signature.verify(body, header)) {
-            throw new ApiException(401, "INVALID_SIGNATURE", "the " + WebhookSignature.HEADER
+            throw Refusals.of(Refusal.INVALID_SIGNATURE, "the " + WebhookSignature.HEADER
                     + " header is missing or does not match the body");
         }
         PaymentEvents.Event event = parse(body);
@@ -82,11 +84,11 @@ public final class PaymentWebhookService implements HttpService {
                 Json.send(res, 200, Map.of("received", event.id(), "outcome", taken.what()));
                 yield taken.what().toLowerCase(java.util.Locale.ROOT);
             }
-            case PaymentEvents.Outcome.Mismatch mismatch -> throw new ApiException(422, "PAYMENT_MISMATCH",
+            case PaymentEvents.Outcome.Mismatch mismatch -> throw Refusals.of(Refusal.PAYMENT_MISMATCH,
                     "this event disagrees with the payment or with the provider's record of the charge ("
                             + mismatch.why() + "); nothing was changed");
-            case PaymentEvents.Outcome.ProviderUnavailable unavailable -> throw new ApiException(503,
-                    "PAYMENT_PROVIDER_UNAVAILABLE", "the payment provider could not confirm this event now; deliver it again later",
+            case PaymentEvents.Outcome.ProviderUnavailable unavailable -> throw Refusals.of(Refusal.PAYMENT_PROVIDER_UNAVAILABLE,
+                    "the payment provider could not confirm this event now; deliver it again later",
                     Map.of("retryAfterSeconds", 5));
         };
     }

@@ -11,6 +11,8 @@ import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Json;
 
 import java.util.Iterator;
+import org.boxoffice.app.http.Refusal;
+import org.boxoffice.app.http.Refusals;
 
 /**
  * Ticket checks at the gate (role {@code staff} or {@code admin}): VALID the first time (the ticket
@@ -38,7 +40,7 @@ public final class TicketsService implements HttpService {
     private void verify(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
         if (!caller.hasRole("staff")) {
-            throw new ApiException(403, "FORBIDDEN", "checking tickets needs the staff or admin role");
+            throw Refusals.of(Refusal.FORBIDDEN, "checking tickets needs the staff or admin role");
         }
         JsonNode body = Json.body(req);
         for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {

@@ -10,11 +10,13 @@ import org.boxoffice.app.admission.AdmissionGate;
 import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.http.Refusal;
 import org.boxoffice.app.http.Refusals;
 import org.boxoffice.app.http.Json;
 import org.boxoffice.app.http.JsonBytes;
 
 import org.boxoffice.app.ops.OpsMetrics;
+import org.boxoffice.domain.Rejection;
 import org.boxoffice.grid.InventoryUnavailableException;
 import org.boxoffice.grid.room.WaitingRooms;
 
@@ -183,9 +185,9 @@ public final class HoldsService implements HttpService {
         switch (holds.release(caller, holdId)) {
             case HoldManager.Released.Done done -> res.status(204).send();
             case HoldManager.Released.NotFound notFound -> throw ApiException.notFound("hold " + holdId);
-            case HoldManager.Released.Confirmed confirmed -> throw new ApiException(409, "HOLD_CONFIRMED",
+            case HoldManager.Released.Confirmed confirmed -> throw Refusals.of(Refusal.HOLD_CONFIRMED,
                     "this hold became a booking; cancel the booking instead");
-            case HoldManager.Released.PaymentInProgress paying -> throw new ApiException(409, "PAYMENT_IN_PROGRESS",
+            case HoldManager.Released.PaymentInProgress paying -> throw Refusals.of(Rejection.PAYMENT_IN_PROGRESS,
                     "a payment for this hold is in progress (" + paying.paymentId() + "); the hold can be released once "
                             + "it is declined, or cancelled as a booking once it is captured", Map.of("paymentId", paying.paymentId()));
         }

@@ -164,7 +164,7 @@ public final class Rehearsal {
     public static Authenticator ownAuthenticator(LongSupplier clock) {
         byte[] key = new byte[32];
         new java.security.SecureRandom().nextBytes(key);
-        return new Authenticator(new AuthSettings(java.util.HexFormat.of().formatHex(key), null, null, false), clock);
+        return new Authenticator(new AuthSettings(java.util.HexFormat.of().formatHex(key), null, null, false, false), clock);
     }
 
     /** Starts the rehearsal on a thread of its own. */

@@ -5,7 +5,8 @@ import java.util.Map;
 /**
  * A client-facing failure: an HTTP status, a stable error code and a message, plus optional
  * details merged into the JSON body ({@code {"error": CODE, "message": ..., ...details}}).
- * Thrown from handlers; turned into a response in one place ({@link ErrorHandlers}).
+ * Made from the one refusal table ({@link Refusals#of}), thrown from handlers, turned into a response
+ * in one place ({@link ErrorHandlers}).
  */
 public class ApiException extends RuntimeException {
 
@@ -13,11 +14,7 @@ public class ApiException extends RuntimeException {
     private final String code;
     private final Map<String, Object> details;
 
-    public ApiException(int status, String code, String message) {
-        this(status, code, message, Map.of());
-    }
-
-    public ApiException(int status, String code, String message, Map<String, Object> details) {
+    ApiException(int status, String code, String message, Map<String, Object> details) {
         super(message, null, false, false);
         this.status = status;
         this.code = code;
@@ -37,14 +34,10 @@ public class ApiException extends RuntimeException {
     }
 
     public static ApiException badRequest(String message) {
-        return new ApiException(400, "BAD_REQUEST", message);
+        return Refusals.of(Refusal.BAD_REQUEST, message);
     }
 
     public static ApiException notFound(String what) {
-        return new ApiException(404, "NOT_FOUND", what + " not found");
-    }
-
-    public static ApiException unprocessable(String code, String message) {
-        return new ApiException(422, code, message);
+        return Refusals.of(Refusal.NOT_FOUND, what + " not found");
     }
 }

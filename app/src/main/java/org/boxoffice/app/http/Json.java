@@ -134,7 +134,7 @@ public final class Json {
             throw ApiException.badRequest("the body could not be read: a malformed chunk, or it ended before its end");
         }
         if (bytes.length > MAX_BODY) {
-            throw new ApiException(413, "PAYLOAD_TOO_LARGE", "request bodies are limited to 64 KB");
+            throw Refusals.of(Refusal.PAYLOAD_TOO_LARGE, "request bodies are limited to 64 KB");
         }
         return bytes;
     }

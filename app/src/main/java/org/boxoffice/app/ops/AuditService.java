@@ -8,6 +8,8 @@ import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Json;
+import org.boxoffice.app.http.Refusal;
+import org.boxoffice.app.http.Refusals;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.SeatEvent;
 import org.boxoffice.domain.Show;
@@ -44,7 +46,7 @@ public final class AuditService implements HttpService {
 
     private void history(ServerRequest req, ServerResponse res) {
         if (!auth.require(req).isAdmin()) {
-            throw new ApiException(403, "FORBIDDEN", "this needs the admin role");
+            throw Refusals.of(Refusal.FORBIDDEN, "this needs the admin role");
         }
         String showId = req.path().pathParameters().get("showId");
         String seatId = req.path().pathParameters().get("seatId");

@@ -10,6 +10,7 @@ import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Refusals;
 import org.boxoffice.app.http.Json;
+import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.WaitlistEntry;
 
 import java.util.Iterator;
@@ -74,7 +75,7 @@ public final class WaitlistService implements HttpService {
         String showId = req.path().pathParameters().get("showId");
         switch (waitlist.leave(caller, showId)) {
             case NOT_IN_LINE -> throw ApiException.notFound("waitlist entry for show " + showId);
-            case PAYING -> throw new ApiException(409, "PAYMENT_IN_PROGRESS",
+            case PAYING -> throw Refusals.of(Rejection.PAYMENT_IN_PROGRESS,
                     "the offer's hold is being paid for; it can be given up once the payment is declined");
             case LEFT -> res.status(204).send();
         }

@@ -8,7 +8,10 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import io.helidon.webserver.sse.SseSink;
 import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.app.http.ApiException;
+import org.boxoffice.app.http.Refusal;
+import org.boxoffice.app.http.Refusals;
 import org.boxoffice.domain.Show;
 
 import java.time.Duration;
@@ -47,8 +50,10 @@ public final class ShowEventsService implements HttpService {
      *                   a connection and a virtual thread; beyond the cap a client is told to poll
      *                   the seat map instead (the web app does so by itself and retries the stream).
      */
-    public ShowEventsService(ShowDirectory shows, ShowEvents events, int maxStreams) {
+    public ShowEventsService(ShowDirectory shows, ShowEvents events, int maxStreams, OpsMetrics metrics) {
         this(shows, events, maxStreams, KEEP_ALIVE);
+        metrics.gauge("boxoffice_seatmap_streams", "live seat-map streams (Server-Sent Events) open on this member",
+                this::openStreams);
     }
 
     /**
@@ -78,7 +83,7 @@ public final class ShowEventsService implements HttpService {
         Show show = shows.find(id).orElseThrow(() -> ApiException.notFound("show " + id));
         if (open.incrementAndGet() > maxStreams && maxStreams > 0) {
             open.decrementAndGet();
-            throw new ApiException(503, "STREAMS_FULL", "this member follows as many seat maps as it is set to ("
+            throw Refusals.of(Refusal.STREAMS_FULL, "this member follows as many seat maps as it is set to ("
                     + maxStreams + "); poll GET /v1/shows/" + id + "/availability and try the stream again later",
                     Map.of("retryAfterSeconds", RETRY_AFTER_SECONDS));
         }

@@ -1,0 +1,27 @@
+package org.boxoffice.app.http;
+
+/**
+ * Refusals the web layer decides by itself, beside the business's {@link org.boxoffice.domain.Rejection}s
+ * and the door's {@link org.boxoffice.domain.BotRefusal}s: who may call, what a request may carry, what
+ * an endpoint answers about its own resource. Each name is the answer's {@code error} code;
+ * {@link Refusals} gives its status.
+ */
+public enum Refusal {
+    BAD_REQUEST,
+    UNAUTHORIZED,
+    INVALID_SIGNATURE,
+    FORBIDDEN,
+    QUEUE_TOKEN_INVALID,
+    NOT_FOUND,
+    PAYLOAD_TOO_LARGE,
+    UNKNOWN_EVENT,
+    CANCELLATION_CLOSED,
+    PAYMENT_MISMATCH,
+    SHOW_EXISTS,
+    SEAT_SOLD,
+    HOLD_CONFIRMED,
+    QUEUE_NOT_ACTIVE,
+    CHALLENGE_NOT_REQUIRED,
+    STREAMS_FULL,
+    PAYMENT_PROVIDER_UNAVAILABLE
+}

@@ -1,0 +1,49 @@
+package org.boxoffice.app.ops;
+
+import io.helidon.metrics.api.DistributionSummary;
+import io.helidon.metrics.api.Timer;
+import org.boxoffice.mapstore.Migrations;
+import org.boxoffice.mapstore.PostgresInventoryRepository;
+
+import javax.sql.DataSource;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The referee's meters: PostgreSQL as the member uses it. Its group commits
+ * ({@code boxoffice_referee_*}), the allowance reads of the map loader, the connection pool
+ * ({@code boxoffice_db_pool_*}, {@link PoolMetrics}) and the schema version. The only place that
+ * registers a {@code boxoffice_referee_} meter (AppArchitectureTest).
+ */
+public final class RefereeMetrics {
+
+    private static final Duration[] COMMIT_BUCKETS = {
+        Duration.ofNanos(250_000), Duration.ofNanos(500_000), Duration.ofMillis(1), Duration.ofMillis(2),
+        Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50), Duration.ofMillis(100),
+        Duration.ofMillis(250), Duration.ofSeconds(1)
+    };
+
+    private RefereeMetrics() {
+    }
+
+    /** Meters {@code referee} and the pool it writes through; call once, before the grid member starts. */
+    public static void register(PostgresInventoryRepository referee, DataSource dataSource, OpsMetrics metrics) {
+        DistributionSummary batches = metrics.histogram("boxoffice_referee_batch_size", "seat transitions per group "
+                + "commit of the referee (_count: commits, _sum: transitions)", 1, 2, 4, 8, 16, 32, 48);
+        Timer commits = metrics.timer("boxoffice_referee_commit", "time to apply and commit one group commit of the "
+                + "referee", COMMIT_BUCKETS);
+        referee.onBatch((transitions, nanos) -> {
+            batches.record(transitions);
+            commits.record(nanos, TimeUnit.NANOSECONDS);
+        });
+        metrics.counter("boxoffice_referee_one_by_one_batches", "group commits PostgreSQL applied one transition at a "
+                + "time (one of them was stale or already applied)", () -> referee.groupCommitStats().oneByOne());
+        metrics.counter("boxoffice_referee_allowance_queries", "queries reading accounts' allowances for the map "
+                + "loader (reads asked for at once share one)", () -> referee.allowanceReadStats().queries());
+        metrics.counter("boxoffice_referee_allowance_accounts", "accounts whose allowance the map loader read",
+                () -> referee.allowanceReadStats().accounts());
+        PoolMetrics.meter(dataSource, metrics);
+        double schema = Migrations.appliedVersion(dataSource);
+        metrics.gauge("boxoffice_schema_version", "the latest database migration applied (Flyway version)", () -> schema);
+    }
+}
