@@ -21,13 +21,41 @@ public final class SummaryTable {
     public static String render(BenchReport report) {
         StringBuilder sb = new StringBuilder();
         List<SystemOutcome> systems = report.systems();
+        appendHeading(sb, report);
+        List<String[]> rows = new ArrayList<>();
+        rows.add(header(systems));
+        addRunRows(rows, systems);
+        if (systems.stream().anyMatch(s -> s.run().openLoop() != null)) {
+            addStampedeRows(rows, systems);
+        }
+        if (systems.stream().anyMatch(s -> s.run().openLoop() != null && s.run().openLoop().fairness() != null)) {
+            addFairnessRows(rows, systems);
+        }
+        if (systems.stream().anyMatch(s -> s.run().room() != null)) {
+            addRoomRows(rows, systems);
+        }
+        if (systems.stream().anyMatch(s -> s.run().checkouts() != null)) {
+            addCheckoutRows(rows, systems);
+        }
+        addOutcomeRows(rows, systems);
+        sb.append(table(rows));
+        appendComparisons(sb, report, systems);
+        appendViolations(sb, systems);
+        appendProbes(sb, report, systems);
+        appendTargets(sb, report, systems);
+        return sb.toString();
+    }
+
+    /** When and where the run was, and what it ran. */
+    private static void appendHeading(StringBuilder sb, BenchReport report) {
         sb.append('\n').append("Boxoffice flash-sale bench, ").append(report.startedAt()).append('\n');
         sb.append("machine: ").append(report.machine().get("summary")).append('\n');
         sb.append("command: ").append(report.command()).append('\n');
         sb.append("scenario: ").append(report.settings().get("summary")).append("\n\n");
+    }
 
-        List<String[]> rows = new ArrayList<>();
-        rows.add(header(systems));
+    /** What every run measures: throughput, sell-out, outcomes and latencies. */
+    private static void addRunRows(List<String[]> rows, List<SystemOutcome> systems) {
         rows.add(row("seats / buyers / connections", systems, r -> fmt("%,d / %,d / %d", r.seatCount(), r.buyers(), r.connections())));
         rows.add(row("hold attempts/s (mean)", systems, r -> fmt("%,.0f", r.attemptsPerSecond())));
         rows.add(row("hold attempts/s (best 1 s)", systems, r -> fmt("%,.0f", r.peakAttemptsPerSecond())));
@@ -45,73 +73,85 @@ public final class SummaryTable {
         rows.add(row("seat-map reads (304 share)", systems, r -> fmt("%,d (%.0f %%)", r.reads(),
                 r.reads() == 0 ? 0 : 100.0 * r.notModified() / r.reads())));
         rows.add(row("seat-map p50/p95/p99/p99.9 ms", systems, r -> latency(r.readLatency())));
-        if (systems.stream().anyMatch(s -> s.run().openLoop() != null)) {
-            rows.add(row("holds/s until sold out", systems, r -> fmt("%,.0f", r.holdsPerSecondWhileSelling())));
-            rows.add(row("offered / answered attempts/s", systems, r -> r.openLoop() == null ? "-"
-                    : fmt("%,.0f / %,.0f", r.openLoop().offeredPerSecond(), r.openLoop().achievedPerSecond())));
-            rows.add(row("  arrivals with nobody to send", systems, r -> r.openLoop() == null ? "-" : fmt("%,d", r.openLoop().idleArrivals())));
-            rows.add(row("  send lag p99 ms / max backlog", systems, r -> r.openLoop() == null ? "-"
-                    : fmt("%.1f / %,d", r.openLoop().sendLag().p99(), r.openLoop().maxBacklog())));
-            rows.add(outcomeRow("sweep: highest rate, p99 < 250 ms", systems, s -> s.sweep() == null ? "-"
-                    : s.sweep().bestRate() == null ? "none" : fmt("%,.0f/s", s.sweep().bestRate())));
-            rows.add(outcomeRow("CPU us/attempt: gen+server+pg", systems, s -> fmt("%.0f + %.0f + %.0f = %.0f",
-                    s.microsPerAttempt("load generator"), s.microsPerAttempt("server"), s.microsPerAttempt("postgresql"),
-                    s.microsPerAttemptSum())));
-            rows.add(outcomeRow("after sell-out: CPU us/refusal g+s+pg", systems, s -> s.refusals() == null ? "-"
-                    : fmt("%.0f + %.0f + %.0f (%,.0f in %.0f s)", s.refusals().microsPerAttempt().getOrDefault("load generator", Double.NaN),
-                    s.refusals().microsPerAttempt().getOrDefault("server", Double.NaN),
-                    s.refusals().microsPerAttempt().getOrDefault("postgresql", Double.NaN), s.refusals().attempts(),
-                    s.refusals().toSeconds() - s.refusals().fromSeconds())));
-            rows.add(outcomeRow("refusal ceiling/s: server+pg us each", systems, s -> s.refusalCeiling() == null ? "-"
-                    : fmt("%,.0f: %.1f + %.1f", s.refusalCeiling().requestsPerSecond(), s.refusalCeiling().serverMicrosPerRequest(),
-                    s.refusalCeiling().micros("postgresql"))));
-            rows.add(outcomeRow("  whole machine (neighbours too)", systems, s -> fmt("%.0f", s.microsPerAttempt(
-                    org.boxoffice.bench.probe.CpuMeter.MACHINE))));
-            rows.add(outcomeRow("PostgreSQL CPU us per durable hold", systems, s -> fmt("%.0f", s.postgresMicrosPerHold())));
-            rows.add(outcomeRow("generator CPU us/request (thread)", systems, s -> s.run().openLoop() == null ? "-"
-                    : fmt("%.1f (%.1f)", s.generatorMicrosPerRequest(), s.run().openLoop().generatorMicrosPerRequest())));
-        }
-        if (systems.stream().anyMatch(s -> s.run().openLoop() != null && s.run().openLoop().fairness() != null)) {
-            rows.add(row("room: inversions / holds w/o pass", systems, r -> r.openLoop() == null || r.openLoop().fairness() == null
-                    ? "-" : fmt("%,d / %,d (of %,d tries)", r.openLoop().fairness().inversions(),
-                    r.openLoop().fairness().withoutPassHolds(), r.openLoop().fairness().withoutPassAttempts())));
-            rows.add(row("  passes / wait answers", systems, r -> r.openLoop() == null || r.openLoop().fairness() == null
-                    ? "-" : fmt("%,d / %,d", r.openLoop().fairness().passes(), r.openLoop().fairness().waitAnswers())));
-        }
-        if (systems.stream().anyMatch(s -> s.run().room() != null)) {
-            rows.add(row("waiting room: admitted / passes", systems, r -> r.room() == null ? "-"
-                    : fmt("%,d / %,d", r.room().admittedUpTo(), r.room().passes())));
-        }
-        if (systems.stream().anyMatch(s -> s.run().checkouts() != null)) {
-            rows.add(row("checkout: paying buyers / requests", systems, r -> r.checkouts() == null ? "-"
-                    : fmt("%,d / %,d", r.checkouts().buyers(), r.checkouts().requests())));
-            rows.add(row("  booked (after 202) / pending", systems, r -> r.checkouts() == null ? "-"
-                    : fmt("%,d (%,d) / %,d", r.checkouts().allBooked(), r.checkouts().bookedAfterPending(), r.checkouts().pending())));
-            rows.add(row("  declined: 402s / retried / final", systems, r -> r.checkouts() == null ? "-"
-                    : fmt("%,d / %,d / %,d", r.checkouts().declines(), r.checkouts().retried(), r.checkouts().declined())));
-            rows.add(row("  failed (errors)", systems, r -> r.checkouts() == null ? "-"
-                    : r.checkouts().errors().isEmpty() ? Long.toString(r.checkouts().failed())
-                    : r.checkouts().failed() + " " + r.checkouts().errors()));
-            rows.add(row("  checkout p50/p95/p99/p99.9 ms", systems, r -> r.checkouts() == null ? "-" : latency(r.checkouts().latency())));
-            rows.add(row("  booked seats/s (mean)", systems, r -> r.checkouts() == null ? "-" : fmt("%,.0f", r.bookedSeatsPerSecond())));
-        }
-        List<String[]> more = new ArrayList<>();
-        more.add(outcomeRow("CPU s: load gen/server/postgres", systems, s -> cpu(s.cpuSeconds())));
-        more.add(outcomeRow("CPU s: whole machine", systems, s -> s.cpuSeconds() == null ? "?"
+    }
+
+    /** The open-loop stampede: offered against answered load, the sweep, CPU per attempt and per refusal. */
+    private static void addStampedeRows(List<String[]> rows, List<SystemOutcome> systems) {
+        rows.add(row("holds/s until sold out", systems, r -> fmt("%,.0f", r.holdsPerSecondWhileSelling())));
+        rows.add(row("offered / answered attempts/s", systems, r -> r.openLoop() == null ? "-"
+                : fmt("%,.0f / %,.0f", r.openLoop().offeredPerSecond(), r.openLoop().achievedPerSecond())));
+        rows.add(row("  arrivals with nobody to send", systems, r -> r.openLoop() == null ? "-" : fmt("%,d", r.openLoop().idleArrivals())));
+        rows.add(row("  send lag p99 ms / max backlog", systems, r -> r.openLoop() == null ? "-"
+                : fmt("%.1f / %,d", r.openLoop().sendLag().p99(), r.openLoop().maxBacklog())));
+        rows.add(outcomeRow("sweep: highest rate, p99 < 250 ms", systems, s -> s.sweep() == null ? "-"
+                : s.sweep().bestRate() == null ? "none" : fmt("%,.0f/s", s.sweep().bestRate())));
+        rows.add(outcomeRow("CPU us/attempt: gen+server+pg", systems, s -> fmt("%.0f + %.0f + %.0f = %.0f",
+                s.microsPerAttempt("load generator"), s.microsPerAttempt("server"), s.microsPerAttempt("postgresql"),
+                s.microsPerAttemptSum())));
+        rows.add(outcomeRow("after sell-out: CPU us/refusal g+s+pg", systems, s -> s.refusals() == null ? "-"
+                : fmt("%.0f + %.0f + %.0f (%,.0f in %.0f s)", s.refusals().microsPerAttempt().getOrDefault("load generator", Double.NaN),
+                s.refusals().microsPerAttempt().getOrDefault("server", Double.NaN),
+                s.refusals().microsPerAttempt().getOrDefault("postgresql", Double.NaN), s.refusals().attempts(),
+                s.refusals().toSeconds() - s.refusals().fromSeconds())));
+        rows.add(outcomeRow("refusal ceiling/s: server+pg us each", systems, s -> s.refusalCeiling() == null ? "-"
+                : fmt("%,.0f: %.1f + %.1f", s.refusalCeiling().requestsPerSecond(), s.refusalCeiling().serverMicrosPerRequest(),
+                s.refusalCeiling().micros("postgresql"))));
+        rows.add(outcomeRow("  whole machine (neighbours too)", systems, s -> fmt("%.0f", s.microsPerAttempt(
+                org.boxoffice.bench.probe.CpuMeter.MACHINE))));
+        rows.add(outcomeRow("PostgreSQL CPU us per durable hold", systems, s -> fmt("%.0f", s.postgresMicrosPerHold())));
+        rows.add(outcomeRow("generator CPU us/request (thread)", systems, s -> s.run().openLoop() == null ? "-"
+                : fmt("%.1f (%.1f)", s.generatorMicrosPerRequest(), s.run().openLoop().generatorMicrosPerRequest())));
+    }
+
+    /** The waiting room's fairness in the stampede. */
+    private static void addFairnessRows(List<String[]> rows, List<SystemOutcome> systems) {
+        rows.add(row("room: inversions / holds w/o pass", systems, r -> r.openLoop() == null || r.openLoop().fairness() == null
+                ? "-" : fmt("%,d / %,d (of %,d tries)", r.openLoop().fairness().inversions(),
+                r.openLoop().fairness().withoutPassHolds(), r.openLoop().fairness().withoutPassAttempts())));
+        rows.add(row("  passes / wait answers", systems, r -> r.openLoop() == null || r.openLoop().fairness() == null
+                ? "-" : fmt("%,d / %,d", r.openLoop().fairness().passes(), r.openLoop().fairness().waitAnswers())));
+    }
+
+    /** The waiting room of a closed-loop sale. */
+    private static void addRoomRows(List<String[]> rows, List<SystemOutcome> systems) {
+        rows.add(row("waiting room: admitted / passes", systems, r -> r.room() == null ? "-"
+                : fmt("%,d / %,d", r.room().admittedUpTo(), r.room().passes())));
+    }
+
+    /** Buyers who go on to pay. */
+    private static void addCheckoutRows(List<String[]> rows, List<SystemOutcome> systems) {
+        rows.add(row("checkout: paying buyers / requests", systems, r -> r.checkouts() == null ? "-"
+                : fmt("%,d / %,d", r.checkouts().buyers(), r.checkouts().requests())));
+        rows.add(row("  booked (after 202) / pending", systems, r -> r.checkouts() == null ? "-"
+                : fmt("%,d (%,d) / %,d", r.checkouts().allBooked(), r.checkouts().bookedAfterPending(), r.checkouts().pending())));
+        rows.add(row("  declined: 402s / retried / final", systems, r -> r.checkouts() == null ? "-"
+                : fmt("%,d / %,d / %,d", r.checkouts().declines(), r.checkouts().retried(), r.checkouts().declined())));
+        rows.add(row("  failed (errors)", systems, r -> r.checkouts() == null ? "-"
+                : r.checkouts().errors().isEmpty() ? Long.toString(r.checkouts().failed())
+                : r.checkouts().failed() + " " + r.checkouts().errors()));
+        rows.add(row("  checkout p50/p95/p99/p99.9 ms", systems, r -> r.checkouts() == null ? "-" : latency(r.checkouts().latency())));
+        rows.add(row("  booked seats/s (mean)", systems, r -> r.checkouts() == null ? "-" : fmt("%,.0f", r.bookedSeatsPerSecond())));
+    }
+
+    /** What each system ended with: CPU, seats left, invariants and money. */
+    private static void addOutcomeRows(List<String[]> rows, List<SystemOutcome> systems) {
+        rows.add(outcomeRow("CPU s: load gen/server/postgres", systems, s -> cpu(s.cpuSeconds())));
+        rows.add(outcomeRow("CPU s: whole machine", systems, s -> s.cpuSeconds() == null ? "?"
                 : one(s.cpuSeconds().get(org.boxoffice.bench.probe.CpuMeter.MACHINE))));
-        more.add(outcomeRow("seats left on the map after", systems, s -> s.seatsLeft() == null ? "?" : fmt("%,d", s.seatsLeft())));
-        more.add(outcomeRow("invariant violations", systems, s -> s.invariants() == null ? "not checked"
+        rows.add(outcomeRow("seats left on the map after", systems, s -> s.seatsLeft() == null ? "?" : fmt("%,d", s.seatsLeft())));
+        rows.add(outcomeRow("invariant violations", systems, s -> s.invariants() == null ? "not checked"
                 : s.violations() == 0 ? "0" : "!!! " + s.violations() + " !!!"));
         if (systems.stream().anyMatch(s -> s.bookings() != null)) {
-            more.add(outcomeRow("  money: captured-refunded / booked", systems, s -> s.bookings() == null ? "-"
+            rows.add(outcomeRow("  money: captured-refunded / booked", systems, s -> s.bookings() == null ? "-"
                     : fmt("%s / %s", euros(s.bookings().money().capturedCents() - s.bookings().money().refundedCents()),
                     euros(s.bookings().money().confirmedCents()))));
         }
-        more.add(outcomeRow("  unacknowledged held seats", systems, s -> s.invariants() == null ? "-"
+        rows.add(outcomeRow("  unacknowledged held seats", systems, s -> s.invariants() == null ? "-"
                 : Long.toString(s.invariants().unacknowledgedHeldSeats())));
-        rows.addAll(more);
-        sb.append(table(rows));
+    }
 
+    /** Boxoffice against each PostgreSQL-only design, the stampede ratios and each sweep step. */
+    private static void appendComparisons(StringBuilder sb, BenchReport report, List<SystemOutcome> systems) {
         SystemOutcome box = report.system("boxoffice");
         if (box != null) {
             for (SystemOutcome base : systems) {
@@ -136,6 +176,10 @@ public final class SummaryTable {
                 sb.append('\n');
             }
         }
+    }
+
+    /** Any double booking or broken invariant, spelled out below the table. */
+    private static void appendViolations(StringBuilder sb, List<SystemOutcome> systems) {
         for (SystemOutcome s : systems) {
             if (s.bookings() != null && s.bookings().violations() > 0) {
                 BookingChecker.Report r = s.bookings();
@@ -152,6 +196,10 @@ public final class SummaryTable {
                         .append(", overlapping ACTIVE rows ").append(r.activeRowsOverlap()).append('\n');
             }
         }
+    }
+
+    /** The probes' findings: CPU by thread kind, the HTTP ceiling, expiry, memory and profiles. */
+    private static void appendProbes(StringBuilder sb, BenchReport report, List<SystemOutcome> systems) {
         for (SystemOutcome s : systems) {
             if (s.serverThreadCpu() != null && !s.serverThreadCpu().isEmpty()) {
                 sb.append(fmt("%nserver CPU s of %s by thread kind: %s", s.run().system(), s.serverThreadCpu()));
@@ -183,6 +231,10 @@ public final class SummaryTable {
                 sb.append(profile(s.run().system(), s.profile()));
             }
         }
+    }
+
+    /** Each target met or missed, then the notes. */
+    private static void appendTargets(StringBuilder sb, BenchReport report, List<SystemOutcome> systems) {
         sb.append(systems.stream().anyMatch(s -> s.run().openLoop() != null) ? "\ntargets of the stampede:\n" : "\ntargets of the flash sale:\n");
         for (TargetCheck t : report.targets()) {
             String mark = t.met() == null ? "[ ?? ]" : t.met() ? "[ ok ]" : "[MISS]";
@@ -192,7 +244,6 @@ public final class SummaryTable {
             sb.append("\nnotes:\n");
             report.notes().forEach(n -> sb.append("  - ").append(n).append('\n'));
         }
-        return sb.toString();
     }
 
     static String profile(String system, JfrProfile.Summary p) {
