@@ -51,10 +51,6 @@ final class Database implements AutoCloseable {
         return password;
     }
 
-    boolean isEmbedded() {
-        return embedded != null;
-    }
-
     Connection connect() throws SQLException {
         return DriverManager.getConnection(url, user, password);
     }

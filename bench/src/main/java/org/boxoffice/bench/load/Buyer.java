@@ -3,7 +3,6 @@ package org.boxoffice.bench.load;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.function.Function;
 
 /**
  * A simulated fan: an account of its own (so the per-account limit applies to each fan, as in a
@@ -44,11 +43,5 @@ public record Buyer(String accountId, String token, int quantity, String section
             ids.add(accountId(i));
         }
         return ids;
-    }
-
-    /** The same crowd with tokens from another issuer. */
-    public static List<Buyer> withTokens(List<Buyer> crowd, Function<String, String> tokenFor) {
-        return crowd.stream().map(b -> new Buyer(b.accountId(), tokenFor.apply(b.accountId()), b.quantity(), b.section()))
-                .toList();
     }
 }
