@@ -15,8 +15,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import static org.boxoffice.bench.FlashSaleBench.METRICS_SCRAPE_EVERY;
-import static org.boxoffice.bench.FlashSaleBench.STAMPEDE_WARMUP_RATE;
+import static org.boxoffice.bench.BoxofficeRun.METRICS_SCRAPE_EVERY;
+import static org.boxoffice.bench.SystemRun.STAMPEDE_WARMUP_RATE;
 
 /**
  * What a flash-sale run's report says about itself: the scenario as its options set it, the code

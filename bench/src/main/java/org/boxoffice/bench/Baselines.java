@@ -1,0 +1,178 @@
+package org.boxoffice.bench;
+
+import org.boxoffice.bench.baseline.BaselineSchema;
+import org.boxoffice.bench.baseline.BaselineServer;
+import org.boxoffice.bench.baseline.ClaimStrategy;
+import org.boxoffice.bench.baseline.Hs256;
+import org.boxoffice.bench.check.ReferenceState;
+import org.boxoffice.bench.http.HttpConnection;
+import org.boxoffice.bench.load.Buyer;
+import org.boxoffice.bench.load.Sweep;
+import org.boxoffice.bench.load.ShowPlan;
+import org.boxoffice.bench.load.Target;
+import org.boxoffice.bench.probe.CpuMeter;
+import org.boxoffice.bench.probe.HttpCeiling;
+import org.boxoffice.bench.report.SystemOutcome;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The PostgreSQL-only baselines: one HTTP server of their own on the same database, its empty
+ * handler's ceiling, then each claim strategy with the same crowd, warm-up, sweep and measured run
+ * as Boxoffice.
+ */
+final class Baselines {
+
+    private static final String HOST = "127.0.0.1";
+    private final BenchOptions o;
+    private final Path out;
+    private final List<String> notes;
+    private final Deque<AutoCloseable> resources;
+    private final SystemRun system;
+    private HttpCeiling.Result ceiling;
+    private HttpCeiling.Result pacedFloor;
+
+    Baselines(RunEnvironment env, SystemRun system) {
+        this.o = env.options();
+        this.out = env.out();
+        this.notes = env.notes();
+        this.resources = env.resources();
+        this.system = system;
+    }
+
+    /** The empty handler at its ceiling; null until {@link #run} measured it. */
+    HttpCeiling.Result ceiling() {
+        return ceiling;
+    }
+
+    /** The empty handler paced at Boxoffice's offered rate (stampede only); null otherwise. */
+    HttpCeiling.Result pacedFloor() {
+        return pacedFloor;
+    }
+
+    List<SystemOutcome> run(Database db, SystemOutcome box) throws Exception {
+        if (!o.baselines) {
+            notes.add("baselines skipped (--no-baselines)");
+            return List.of();
+        }
+        if (db == null) {
+            return List.of();
+        }
+        if (o.pay > 0) {
+            notes.add("the baselines have no checkout: their buyers keep their holds and do not pay (--pay applies to boxoffice only)");
+        }
+        try (Connection c = db.connect()) {
+            BaselineSchema.recreate(c);
+        }
+        String secret = HexFormat.of().formatHex(randomBytes(32));
+        Hs256 jwt = new Hs256(secret);
+        long expires = Instant.now().plus(Duration.ofHours(12)).getEpochSecond();
+        int port = ChildProcess.freePort();
+        List<String> command = new ArrayList<>();
+        command.add(o.java.toString());
+        command.addAll(jvmOptions());
+        command.addAll(List.of("-cp", benchJar().toString(), BaselineServer.class.getName(), "--port", Integer.toString(port),
+                "--db-url", db.url(), "--db-user", db.user(), "--db-password", db.password(),
+                "--pool", Integer.toString(o.baselinePool), "--secret", secret));
+        FlashSaleBench.log("starting the baseline server on port " + port + " (pool " + o.baselinePool + ")");
+        ChildProcess server = ChildProcess.start("baseline", command, Map.of(), out.resolve("baseline.log"));
+        resources.push(server);
+        awaitHealth(port, server);
+        // a first pass warms the server and the client, the second is the figure
+        CpuMeter ceilingMeter = SystemRun.cpuMeter(null, server.pid());
+        HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(1), ceilingMeter);
+        ceiling = HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(3), ceilingMeter);
+        if (box.run().openLoop() != null) {
+            double rate = box.run().openLoop().offeredPerSecond();
+            pacedFloor = HttpCeiling.paced(HOST, port, "/health", o.connections, rate, Duration.ofSeconds(5), ceilingMeter);
+            notes.add(String.format(Locale.ROOT, "empty handler paced at boxoffice's offered %,.0f requests/s (open loop, "
+                    + "5 s): %.1f us of server CPU a request (%.1f us at its ceiling); a request's cost depends on the rate",
+                    rate, pacedFloor.serverMicrosPerRequest(), ceiling.serverMicrosPerRequest()));
+        }
+        FlashSaleBench.log(String.format(Locale.ROOT, "HTTP ceiling (empty handler, same web server and client): %,.0f requests/s;"
+                        + " CPU per request: server %.0f us, load generator %.0f us",
+                ceiling.requestsPerSecond(), ceiling.serverMicrosPerRequest(), ceiling.generatorMicrosPerRequest()));
+
+        ShowPlan plan = ShowPlan.of(ShowPlan.regularSections(o.seats));
+        ShowPlan warmPlan = ShowPlan.of(ShowPlan.regularSections(Math.min(o.seats, SystemRun.WARMUP_SEATS)));
+        List<String> ids = Buyer.accountIds(o.buyers());
+        List<String> tokens = ids.stream().map(id -> jwt.mint(id, expires)).toList();
+        List<Buyer> crowd = Buyer.crowd(o.buyers(), o.seed, plan, tokens);
+        List<SystemOutcome> outcomes = new ArrayList<>();
+        for (ClaimStrategy strategy : List.of(ClaimStrategy.CONDITIONAL, ClaimStrategy.FOR_UPDATE)) {
+            String showId = "bl-" + strategy.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            try (Connection c = db.connect()) {
+                BaselineSchema.createShow(c, showId, strategy, SystemRun.HOLD_SECONDS * 1000L, plan);
+            }
+            int[] warmShows = {0};
+            system.warmUp(strategy.systemName(), crowd, server.pid(), () -> {
+                String warmId = showId + "-warmup-" + ++warmShows[0];
+                try (Connection c = db.connect()) {
+                    BaselineSchema.createShow(c, warmId, strategy, SystemRun.HOLD_SECONDS * 1000L, warmPlan);
+                }
+                return new Target(strategy.systemName() + "-warmup", HOST, port, warmId, warmPlan);
+            });
+            int[] trials = {0};
+            Sweep.Result sweep = system.sweep(strategy.systemName(), crowd, () -> {
+                String trialId = showId + "-trial-" + ++trials[0];
+                try (Connection c = db.connect()) {
+                    BaselineSchema.createShow(c, trialId, strategy, SystemRun.HOLD_SECONDS * 1000L, plan);
+                }
+                return new Target(strategy.systemName(), HOST, port, trialId, plan);
+            });
+            db.checkpoint();
+            Target target = new Target(strategy.systemName(), HOST, port, showId, plan);
+            outcomes.add(system.measure(target, crowd, null, sweep, db, server.pid(), 0, () -> {
+                try (Connection c = db.connect()) {
+                    return ReferenceState.baseline(c, showId);
+                }
+            }, () -> null, 0, () -> null));
+        }
+        resources.remove(server);
+        server.close();
+        return outcomes;
+    }
+
+    private void awaitHealth(int port, ChildProcess server) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!server.isAlive()) {
+                throw new IllegalStateException("the baseline server exited:\n" + server.tail(30));
+            }
+            try (HttpConnection c = new HttpConnection(HOST, port)) {
+                if (c.get("/health", null).status() == 200) {
+                    return;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("the baseline server did not come up:\n" + server.tail(30));
+    }
+
+    private List<String> jvmOptions() {
+        return ServiceLauncher.jvmOptions(o);
+    }
+
+    private static Path benchJar() throws Exception {
+        return Path.of(Baselines.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    }
+
+    private static byte[] randomBytes(int n) {
+        byte[] b = new byte[n];
+        new SecureRandom().nextBytes(b);
+        return b;
+    }
+}
