@@ -192,7 +192,7 @@ final class BoxofficeRun {
     }
 
     /**
-     * Issue 17's latency target: a second Boxoffice sale, open loop at {@code rate} (half the sweep's
+     * The half-rate latency target: a second Boxoffice sale, open loop at {@code rate} (half the sweep's
      * best), on a fresh show of the measured show's size, right after the measured run (so that run
      * is measured as before), with the same crowd, then the same invariant check.
      */
