@@ -28,6 +28,8 @@ import java.util.logging.Logger;
 public final class Main {
 
     private static final Logger LOG = Logger.getLogger(Main.class.getName());
+    /** The JDK's property for the size of the common fork-join pool, read once when the pool is made. */
+    static final String COMMON_POOL_PARALLELISM = "java.util.concurrent.ForkJoinPool.common.parallelism";
 
     private Main() {
     }
@@ -53,7 +55,23 @@ public final class Main {
         Http1Guard.install(builder);
     }
 
+    /**
+     * Gives the JVM's common fork-join pool at least two threads, before anything makes the pool.
+     * With one processor (a container limited to less than two cores, as grid members often are)
+     * the pool would get a parallelism of 1, and then both the JDK's {@code CompletableFuture} and
+     * Hazelcast run every asynchronous callback on a thread of its own, started for it and thrown
+     * away: a member answering its peers' operations starts thousands of threads a minute, and
+     * measured in a 0.4-core quota that cost more CPU than serving the requests. A parallelism set
+     * on the command line is kept.
+     */
+    static void callbacksOnThePool() {
+        if (System.getProperty(COMMON_POOL_PARALLELISM) == null && Runtime.getRuntime().availableProcessors() < 3) {
+            System.setProperty(COMMON_POOL_PARALLELISM, "2");
+        }
+    }
+
     public static void main(String[] args) {
+        callbacksOnThePool();
         LogConfig.configureRuntime();
         Config config = Config.create();
         AppSettings configured = AppSettings.from(config);

@@ -384,6 +384,12 @@ public final class GridMember {
      * {@link RefereeMismatchException} naming both.
      */
     public static HazelcastInstance start(GridSettings settings, Stores stores, String referee, Promotion promotion) {
+        if (java.util.concurrent.ForkJoinPool.getCommonPoolParallelism() < 2) {
+            // Hazelcast (as CompletableFuture) then runs each asynchronous callback on a new thread
+            java.util.logging.Logger.getLogger(GridMember.class.getName()).warning("the common fork-join pool has one"
+                    + " thread: every callback on a peer's answer will start a thread of its own; start the JVM with"
+                    + " -Djava.util.concurrent.ForkJoinPool.common.parallelism=2");
+        }
         Config config = config(settings, stores);
         if (referee != null) {
             config.setLiteMember(true);
