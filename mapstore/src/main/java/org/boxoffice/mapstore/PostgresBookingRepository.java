@@ -343,6 +343,17 @@ public final class PostgresBookingRepository implements BookingRepository {
                 ps.setObject(3, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
                 ps.executeUpdate();
             }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO messages (kind, channel, subject, show_id, account_id, recipient, due_at)
+                    SELECT 'TICKETS', 'SMS', b.booking_id::text, b.show_id, b.account_id, ac.phone, ?
+                    FROM bookings b JOIN account_contacts ac ON ac.account_id = b.account_id
+                    WHERE b.booking_id = ?
+                    ON CONFLICT ON CONSTRAINT messages_once DO NOTHING""")) {
+                // the tickets by SMS too, if the fan left a number: sent later, like the mail
+                ps.setObject(1, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                ps.setLong(2, bookingId);
+                ps.executeUpdate();
+            }
             try (PreparedStatement ps = c.prepareStatement(
                     "UPDATE payments SET settlement = 'BOOKED', updated_at = ? WHERE payment_id = ?")) {
                 ps.setObject(1, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);

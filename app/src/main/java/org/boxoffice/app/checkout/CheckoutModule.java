@@ -41,6 +41,7 @@ public final class CheckoutModule implements AutoCloseable {
     private final PaymentEvents events;
     private final Reconciliation reconciliation;
     private final MailDispatcher<TicketMail> mailer;
+    private final TicketCodes codes;
     private final OpsMetrics metrics;
     private final HazelcastInstance hz;
     private final LongSupplier clock;
@@ -59,7 +60,7 @@ public final class CheckoutModule implements AutoCloseable {
         this.settlement = new Settlement(shows, seats, holds, bookings, gateway, settings, clock, metrics);
         this.checkout = new CheckoutManager(shows, seats, holds, bookings, gateway, settlement,
                 settings, clock, metrics);
-        TicketCodes codes = new TicketCodes(settings.ticketSecret());
+        this.codes = new TicketCodes(settings.ticketSecret());
         this.bookingManager = new BookingManager(shows, seats, bookings, settlement, codes, clock);
         this.events = new PaymentEvents(bookings, settlement, gateway, clock);
         this.reconciliation = new Reconciliation(bookings, gateway, settlement, bookingManager, settings, clock, hz,
@@ -85,6 +86,11 @@ public final class CheckoutModule implements AutoCloseable {
     /** The payment provider this member runs. */
     public PaymentProvider provider() {
         return gateway;
+    }
+
+    /** How this member signs and checks ticket codes. */
+    public TicketCodes codes() {
+        return codes;
     }
 
     public BookingRepository bookings() {

@@ -59,7 +59,7 @@ public final class Refusals {
 
     public static int status(Refusal reason) {
         return switch (reason) {
-            case BAD_REQUEST -> 400;
+            case BAD_REQUEST, INVALID_PHONE -> 400;
             case UNAUTHORIZED, INVALID_SIGNATURE -> 401;
             case FORBIDDEN, QUEUE_TOKEN_INVALID -> 403;
             case NOT_FOUND -> 404;
