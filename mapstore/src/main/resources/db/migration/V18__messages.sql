@@ -59,3 +59,33 @@ $$;
 CREATE TRIGGER holds_lapse_notice AFTER UPDATE OF status ON holds
     FOR EACH ROW WHEN (OLD.status = 'ACTIVE' AND NEW.status = 'EXPIRED')
     EXECUTE FUNCTION note_lapsed_hold();
+
+-- Tickets that change hands. A ticket's holder is the booking's account until it is transferred;
+-- each transfer bumps the ticket's code version, so the codes issued before stop admitting at once.
+ALTER TABLE booking_seats ADD COLUMN holder text;                       -- null: the booking's account
+ALTER TABLE booking_seats ADD COLUMN code_version int NOT NULL DEFAULT 0;
+-- Accepted transfers of the booking's tickets: bounded per booking, and a booking with any is not
+-- refunded. Kept on the booking's row so a transfer and a cancellation update the same row, and
+-- PostgreSQL lets exactly one of them through.
+ALTER TABLE bookings ADD COLUMN transfers int NOT NULL DEFAULT 0;
+
+CREATE TABLE ticket_transfers (
+    transfer_id  bigserial PRIMARY KEY,
+    booking_id   bigint NOT NULL,
+    seat_id      text NOT NULL,
+    from_account text NOT NULL,
+    to_account   text NOT NULL,
+    code_version int NOT NULL,                                -- the ticket's when offered: accepting needs it unchanged
+    status       text NOT NULL CHECK (status IN ('OFFERED', 'ACCEPTED', 'CANCELLED', 'REFUSED')),
+    reason       text,
+    created_at   timestamptz NOT NULL,
+    decided_at   timestamptz,
+    FOREIGN KEY (booking_id, seat_id) REFERENCES booking_seats,
+    CHECK (from_account <> to_account)
+);
+
+-- One open offer per ticket, whoever sends them at once.
+CREATE UNIQUE INDEX ticket_transfers_one_open ON ticket_transfers (booking_id, seat_id) WHERE status = 'OFFERED';
+CREATE INDEX ticket_transfers_to ON ticket_transfers (to_account);
+CREATE INDEX ticket_transfers_from ON ticket_transfers (from_account);
+CREATE INDEX booking_seats_holder ON booking_seats (holder) WHERE holder IS NOT NULL;
