@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Savepoint;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
@@ -89,7 +88,6 @@ public final class PostgresTransferRepository implements TransferRepository {
     @Override
     public Outcome accept(long transferId, String to, int maxPerBooking, long now) {
         return Transactions.inTransaction(dataSource, "accepting transfer " + transferId, c -> {
-            TicketTransfer t;
             int version;
             try (PreparedStatement ps = c.prepareStatement("""
                     SELECT status, code_version FROM ticket_transfers WHERE transfer_id = ? AND to_account = ?
@@ -106,7 +104,7 @@ public final class PostgresTransferRepository implements TransferRepository {
                     version = rs.getInt(2);
                 }
             }
-            t = read(c, transferId).orElseThrow();
+            TicketTransfer t = read(c, transferId).orElseThrow();
             // the booking's row first: a cancellation of the booking updates it too, so one of them waits
             try (PreparedStatement ps = c.prepareStatement("""
                     UPDATE bookings SET transfers = transfers + 1
@@ -121,7 +119,6 @@ public final class PostgresTransferRepository implements TransferRepository {
                     }
                 }
             }
-            Savepoint beforeTicket = c.setSavepoint();
             try (PreparedStatement ps = c.prepareStatement("""
                     UPDATE booking_seats SET holder = ?, code_version = code_version + 1
                     WHERE booking_id = ? AND seat_id = ? AND live AND used_at IS NULL AND code_version = ?""")) {
@@ -130,8 +127,7 @@ public final class PostgresTransferRepository implements TransferRepository {
                 ps.setString(3, t.seatId());
                 ps.setInt(4, version);
                 if (ps.executeUpdate() != 1) {
-                    c.rollback(beforeTicket);
-                    // and the booking's count with it
+                    // the ticket moved on (used, or no longer live): the booking's count goes back
                     try (PreparedStatement undo = c.prepareStatement(
                             "UPDATE bookings SET transfers = transfers - 1 WHERE booking_id = ?")) {
                         undo.setLong(1, t.bookingId());
