@@ -499,7 +499,7 @@ journey(test, 'a fan passes a ticket to a friend, who accepts it and holds it wi
   const oldCode = await fan.page.locator('.ticket__code').first().textContent();
   await fan.page.getByLabel('Send to a friend (their name)').first().fill(friend);
   await fan.page.getByRole('button', {name: 'Send'}).first().click();
-  await fan.page.getByText(`Offered to ${friend}`).waitFor();
+  await fan.page.getByText(`Offered to ${friend}`, {exact: true}).waitFor();
   await audit(fan.page, 'a booking with a ticket offered to a friend');
 
   const other = await newFan(browser, {account: friend});
@@ -512,7 +512,7 @@ journey(test, 'a fan passes a ticket to a friend, who accepts it and holds it wi
   await audit(other.page, 'My tickets with a ticket passed on');
 
   await fan.page.reload();
-  await fan.page.getByText(`Seat ${seat} now held by ${friend}`).waitFor();
+  await fan.page.getByText(`Seat ${seat} now held by ${friend}`, {exact: true}).waitFor();
   assert.equal(await fan.page.locator('img.ticket__qr').count(), 1, 'the giver keeps the other ticket only');
   const staff = await token(fanName('gate'), ['staff']);
   const check = async code => (await call('POST', '/v1/tickets/verify', {token: staff, body: {code}})).body.status;
