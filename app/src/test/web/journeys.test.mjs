@@ -481,6 +481,47 @@ journey(test, 'a declined card keeps the seats held; a card the bank confirms la
   assertNoErrors(fan);
 });
 
+journey(test, 'a fan passes a ticket to a friend, who accepts it and holds it with a new code', {timeout: 90_000}, async () => {
+  const giver = fanName('gina');
+  const friend = fanName('fritz');
+  const giverToken = await token(giver);
+  const held = await call('POST', '/v1/shows/comedy-1/holds', {token: giverToken, body: {bestAvailable: {quantity: 2, section: 'CIRCLE'}}});
+  assert.equal(held.status, 201, JSON.stringify(held.body));
+  const paid = await call('POST', `/v1/holds/${held.body.holdId}/checkout`, {token: giverToken, body: {paymentMethod: 'card_ok'},
+    headers: {'Idempotency-Key': giver}});
+  assert.equal(paid.status, 200, JSON.stringify(paid.body));
+  const bookingId = paid.body.bookingId;
+  const seat = (await call('GET', `/v1/bookings/${bookingId}`, {token: giverToken})).body.tickets[0].seatId;
+
+  const fan = await newFan(browser, {account: giver});
+  await fan.page.goto(`${BASE}/#/booking/${bookingId}`);
+  await fan.page.locator('img.ticket__qr').first().waitFor();
+  const oldCode = await fan.page.locator('.ticket__code').first().textContent();
+  await fan.page.getByLabel('Send to a friend (their name)').first().fill(friend);
+  await fan.page.getByRole('button', {name: 'Send'}).first().click();
+  await fan.page.getByText(`Offered to ${friend}`, {exact: true}).waitFor();
+  await audit(fan.page, 'a booking with a ticket offered to a friend');
+
+  const other = await newFan(browser, {account: friend});
+  await other.page.goto(`${BASE}/#/bookings`);
+  await other.page.getByRole('button', {name: `Accept seat ${seat}`}).click();
+  const given = other.page.getByRole('list', {name: 'Tickets passed on to you'});
+  await given.getByText(`Seat ${seat}`).waitFor();
+  const newCode = await given.locator('.ticket__code').first().textContent();
+  assert.notEqual(newCode, oldCode, 'the friend holds the ticket with a new code');
+  await audit(other.page, 'My tickets with a ticket passed on');
+
+  await fan.page.reload();
+  await fan.page.getByText(`Seat ${seat} now held by ${friend}`, {exact: true}).waitFor();
+  assert.equal(await fan.page.locator('img.ticket__qr').count(), 1, 'the giver keeps the other ticket only');
+  const staff = await token(fanName('gate'), ['staff']);
+  const check = async code => (await call('POST', '/v1/tickets/verify', {token: staff, body: {code}})).body.status;
+  assert.equal(await check(oldCode), 'INVALID', 'the old code stopped working');
+  assert.equal(await check(newCode), 'VALID');
+  assertNoErrors(fan);
+  assertNoErrors(other);
+});
+
 journey(test, 'a hold whose connection is lost before the answer is sent again with the same Idempotency-Key and holds once', {timeout: 60_000}, async () => {
   const fan = await newFan(browser, {account: fanName('lost-line')});
   const {page} = fan;

@@ -6,6 +6,7 @@ import org.boxoffice.app.admission.DoorSettings;
 import org.boxoffice.app.auth.AuthSettings;
 import org.boxoffice.app.catalog.HoldDefaults;
 import org.boxoffice.app.checkout.CheckoutSettings;
+import org.boxoffice.app.notify.NotifySettings;
 import org.boxoffice.app.ops.OpsSettings;
 import org.boxoffice.app.payments.PaymentSettings;
 import org.boxoffice.app.waitlist.WaitlistSettings;
@@ -34,33 +35,39 @@ import java.util.function.UnaryOperator;
  * @param checkout  payments, reconciliation, tickets and ticket mail ({@code boxoffice.payments.*},
  *                  {@code boxoffice.checkout.*}, {@code boxoffice.tickets.*}, {@code boxoffice.mail.*})
  * @param waitlist  offers to the waitlists of sold-out shows ({@code boxoffice.waitlist.*})
+ * @param notices   SMS and the notices of lapsing holds and offers ({@code boxoffice.sms.*}, {@code boxoffice.notices.*})
  * @param ops       what operations check by themselves (the invariants)
  */
 public record AppSettings(DatabaseSettings database, GridSettings grid, InventorySettings inventory,
                           HoldDefaults holds, AuthSettings auth, AdmissionSettings admission,
-                          CheckoutSettings checkout, WaitlistSettings waitlist, OpsSettings ops) {
+                          CheckoutSettings checkout, WaitlistSettings waitlist, NotifySettings notices,
+                          OpsSettings ops) {
 
     /** Outside demo mode every secret has at least this many bytes (an HMAC-SHA256 key's size). */
     public static final int MIN_SECRET_BYTES = 32;
 
     public AppSettings withGrid(GridSettings grid) {
-        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, ops);
+        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, notices, ops);
     }
 
     public AppSettings withAuth(AuthSettings auth) {
-        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, ops);
+        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, notices, ops);
     }
 
     public AppSettings withAdmission(AdmissionSettings admission) {
-        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, ops);
+        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, notices, ops);
     }
 
     public AppSettings withCheckout(CheckoutSettings checkout) {
-        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, ops);
+        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, notices, ops);
     }
 
     public AppSettings withWaitlist(WaitlistSettings waitlist) {
-        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, ops);
+        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, notices, ops);
+    }
+
+    public AppSettings withNotices(NotifySettings notices) {
+        return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, notices, ops);
     }
 
     /**
@@ -89,6 +96,14 @@ public record AppSettings(DatabaseSettings database, GridSettings grid, Inventor
         checkSecret(problems, "boxoffice.tickets.secret", checkout.ticketSecret(), CheckoutSettings.DEMO_TICKET_SECRET);
         checkSecret(problems, "boxoffice.payments.webhooksecret", checkout.payments().webhookSecret(),
                 PaymentSettings.DEMO_WEBHOOK_SECRET);
+        if (notices.sms().http()) {
+            // a provider's key is its own length: only a missing or public one is refused
+            String key = notices.sms().apiKey();
+            if (key == null || key.isBlank() || key.equals(NotifySettings.DEMO_SMS_API_KEY)) {
+                problems.add("boxoffice.sms.http.apikey is " + (key == null || key.isBlank() ? "not set" : "the public demo value")
+                        + "; set your SMS provider's key (BOXOFFICE_SMS_HTTP_APIKEY)");
+            }
+        }
         return problems;
     }
 
@@ -184,7 +199,7 @@ public record AppSettings(DatabaseSettings database, GridSettings grid, Inventor
         DatabaseSettings database = DatabaseSettings.from(c);
         return new AppSettings(database, grid(c, database), InventorySettings.from(c), HoldDefaults.from(c),
                 AuthSettings.from(c), AdmissionSettings.from(c), CheckoutSettings.from(c), WaitlistSettings.from(c),
-                OpsSettings.from(c)).requireStartable();
+                NotifySettings.from(c), OpsSettings.from(c)).requireStartable();
     }
 
     /**

@@ -20,6 +20,7 @@ import org.boxoffice.app.catalog.CatalogAnswers;
 import org.boxoffice.app.catalog.CatalogService;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.checkout.CheckoutModule;
+import org.boxoffice.app.notify.NotifyModule;
 import org.boxoffice.app.waitlist.WaitlistModule;
 import org.boxoffice.app.holds.HoldManager;
 import org.boxoffice.app.holds.HoldsService;
@@ -118,6 +119,7 @@ public final class Boxoffice implements AutoCloseable {
     private final Challenges challenges;
     private final CheckoutModule checkout;
     private final WaitlistModule waitlist;
+    private final NotifyModule notify;
     private final ShowEvents showEvents;
     private final ShowEventsService streams;
     private final WaitlistMeter waitlistMeter;
@@ -184,6 +186,9 @@ public final class Boxoffice implements AutoCloseable {
         this.waitlist = new WaitlistModule(settings.waitlist(), settings.checkout().mail(), dataSource, hz, directory,
                 seats, snapshots, inventoryRepository, waitlistRepository, holds, authenticator,
                 clock);
+        this.notify = new NotifyModule(settings.notices(), settings.checkout().mail(), dataSource, hz, directory,
+                checkout.bookings(), checkout.codes(), authenticator, clock);
+        notify.onPageNotice(n -> showEvents.notice(n.showId(), n.holdId(), n.json()));
         this.waitlistMeter = new WaitlistMeter(waitlistRepository::lineLengths, metrics).start(WAITLIST_METER_MILLIS);
         this.invariants = new InvariantChecker(dataSource, metrics).start(settings.ops().invariantEvery().toMillis(), 2_000);
         this.announcements = hz.getTopic(SHOW_ANNOUNCEMENTS);
@@ -236,6 +241,7 @@ public final class Boxoffice implements AutoCloseable {
                 .register("/openapi", new OpenApiService());
         checkout.routing(routing);
         waitlist.routing(routing);
+        notify.routing(routing);
         if (settings.auth().devTokens() && authenticator.canIssue()) {
             routing.register("/v1", new DevTokenService(authenticator, settings.auth().devRoles()));
         }
@@ -402,6 +408,10 @@ public final class Boxoffice implements AutoCloseable {
         return sweeper;
     }
 
+    public NotifyModule notifications() {
+        return notify;
+    }
+
     public CheckoutModule checkout() {
         return checkout;
     }
@@ -437,6 +447,7 @@ public final class Boxoffice implements AutoCloseable {
         showEvents.close();
         waitlistMeter.close();
         waitlist.close();
+        notify.close();
         checkout.close();
         invariants.close();
         idempotency.close();

@@ -44,7 +44,8 @@ export async function render(main, [bookingId], query) {
           h('div', {}, h('dt', {}, 'Section'), h('dd', {}, section)),
           h('div', {}, h('dt', {}, 'Row'), h('dd', {}, row)),
           h('div', {}, h('dt', {}, 'Seat'), h('dd', {}, number)))),
-      h('div', {class: 'ticket__stub'}, frame, h('p', {class: 'ticket__code', title: t.code}, t.code)));
+      h('div', {class: 'ticket__stub'}, frame, h('p', {class: 'ticket__code', title: t.code}, t.code),
+        transferBox(booking, t.seatId, `${section}, row ${row}, seat ${number}`)));
   });
 
   const live = booking.status === 'CONFIRMED';
@@ -68,10 +69,66 @@ export async function render(main, [bookingId], query) {
     live
       ? h('ul', {class: 'tickets', role: 'list', 'aria-label': 'Tickets'}, tickets)
       : h('p', {class: 'notice notice--info'}, 'This booking no longer has valid tickets.'),
+    history(booking),
     live ? cancelBox(booking, main) : null);
   if (fresh && live) announce(`You're going! ${plural(tickets.length, 'ticket', 'tickets')} booked.`);
   window.boxoffice.page = {booking, tickets: booking.tickets};
   return () => urls.forEach(u => URL.revokeObjectURL(u));
+}
+
+/**
+ * Hands a ticket to a friend: their name, then an offer they accept from their own "My tickets"
+ * (the ticket is theirs then, with a new code; this one stops working). An open offer can be taken back.
+ */
+function transferBox(booking, seatId, seatName) {
+  const box = h('div', {class: 'transfer'});
+  const open = (booking.transfers || []).find(t => t.seatId === seatId && t.status === 'OFFERED');
+  const offered = transfer => clear(box).append(
+    h('p', {class: 'small', role: 'status'}, `Offered to ${transfer.toAccountId}`),
+    h('button', {class: 'btn btn--ghost btn--small', type: 'button', onclick: async e => {
+      e.target.disabled = true;
+      try {
+        await api(`/v1/transfers/${encodeURIComponent(transfer.transferId)}`, {method: 'DELETE', auth: true});
+        announce('Offer taken back.');
+        form();
+      } catch (err) {
+        e.target.disabled = false;
+        box.append(h('p', {class: 'field__error', role: 'alert'}, err.message));
+      }
+    }}, 'Take back'));
+  const form = () => {
+    const id = `transfer-${seatId}`;
+    const input = h('input', {id, name: 'to', autocomplete: 'off', maxlength: 64, required: true});
+    const error = h('p', {class: 'field__error', role: 'alert'});
+    clear(box).append(h('form', {class: 'transfer__form', 'aria-label': `Send the ticket for section ${seatName}`,
+      onsubmit: async e => {
+        e.preventDefault();
+        error.textContent = '';
+        try {
+          const transfer = await api(`/v1/bookings/${encodeURIComponent(booking.bookingId)}/tickets/${encodeURIComponent(seatId)}/transfers`,
+            {method: 'POST', auth: true, body: {toAccountId: input.value.trim()}});
+          announce(`Ticket offered to ${transfer.toAccountId}.`);
+          offered(transfer);
+        } catch (err) {
+          error.textContent = err.message;
+        }
+      }},
+      h('label', {class: 'field__label', for: id}, 'Send to a friend (their name)'),
+      h('span', {class: 'transfer__row'}, input, h('button', {class: 'btn btn--ghost btn--small', type: 'submit'}, 'Send')),
+      error));
+  };
+  if (open) offered(open); else form();
+  return box;
+}
+
+/** The booking's tickets that changed hands. */
+function history(booking) {
+  const moved = booking.transfers || [];
+  if (!moved.length) return null;
+  const words = {OFFERED: 'offered to', ACCEPTED: 'now held by', CANCELLED: 'offer taken back from', REFUSED: 'not passed to'};
+  return h('section', {class: 'panel transfers'},
+    h('h2', {class: 'panel__title'}, 'Passed on'),
+    h('ul', {role: 'list'}, moved.map(t => h('li', {class: 'small'}, `Seat ${t.seatId} ${words[t.status] || t.status} ${t.toAccountId}`))));
 }
 
 function cancelBox(booking, main) {

@@ -1,7 +1,7 @@
 // The fan's bookings.
 
-import {api, ApiError} from '../api.js';
-import {h, icon, money, plural, dateTime, dateBadge} from '../dom.js';
+import {api, ApiError, session} from '../api.js';
+import {h, clear, icon, money, plural, dateTime, dateBadge, announce} from '../dom.js';
 
 const shows = new Map();
 
@@ -31,7 +31,12 @@ export async function render(main) {
     throw e;
   }
   const infos = await Promise.all(list.map(b => showInfo(b.showId).catch(() => ({}))));
+  const [{transfers}, {tickets: given}] = await Promise.all([
+    api('/v1/accounts/me/transfers', {auth: true}), api('/v1/accounts/me/tickets', {auth: true})]);
+  const me = session.get()?.accountId;
   main.append(h('header', {class: 'page-head'}, h('h1', {}, 'My tickets')),
+    offers(transfers.filter(t => t.toAccountId === me && t.status === 'OFFERED')),
+    passedOn(given),
     list.length
       ? h('ul', {class: 'bookings', role: 'list'}, list.map((b, n) => {
         const show = infos[n];
@@ -45,4 +50,36 @@ export async function render(main) {
           icon('ticket')));
       }))
       : h('div', {class: 'empty empty--inline'}, h('p', {}, 'No tickets yet.'), h('a', {class: 'btn btn--primary', href: '#/'}, 'Find events')));
+}
+
+/** Tickets offered to this fan: accepting makes them theirs, with a new code. */
+function offers(incoming) {
+  if (!incoming.length) return null;
+  return h('section', {class: 'panel transfers'},
+    h('h2', {class: 'panel__title'}, 'Offered to you'),
+    h('ul', {role: 'list'}, incoming.map(t => {
+      const item = h('li', {class: 'transfer__offer'},
+        h('span', {}, `${t.fromAccountId} offers you seat ${t.seatId} (${t.showId})`),
+        h('button', {class: 'btn btn--primary btn--small', type: 'button', onclick: async e => {
+          e.target.disabled = true;
+          try {
+            await api(`/v1/transfers/${encodeURIComponent(t.transferId)}/accept`, {method: 'POST', auth: true});
+            announce(`Seat ${t.seatId} is yours.`);
+            dispatchEvent(new HashChangeEvent('hashchange'));
+          } catch (err) {
+            clear(item).append(h('p', {class: 'field__error', role: 'alert'}, err.message));
+          }
+        }}, `Accept seat ${t.seatId}`));
+      return item;
+    })));
+}
+
+/** Tickets of others' bookings that were passed on to this fan, with their current codes. */
+function passedOn(given) {
+  if (!given.length) return null;
+  return h('section', {class: 'panel transfers'},
+    h('h2', {class: 'panel__title'}, 'Passed on to you'),
+    h('ul', {role: 'list', 'aria-label': 'Tickets passed on to you'}, given.map(t =>
+      h('li', {class: 'transfer__offer'}, h('span', {}, `Seat ${t.seatId} (${t.showId})`),
+        h('span', {class: 'ticket__code', title: t.code}, t.code)))));
 }

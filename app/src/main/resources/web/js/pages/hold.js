@@ -46,11 +46,33 @@ class HoldPage {
     // the stored copy may be stale (another tab paid or released it): ask the service once
     api(path, {auth: true}).then(fresh => this.update(fresh)).catch(() => {});
     window.boxoffice.page = this;
+    this.notices = this.follow();
     this.cleanup = () => {
       clearInterval(this.timer);
       clearTimeout(this.pollTimer);
+      if (this.notices) this.notices.close();
       this.left = true;
     };
+  }
+
+  /**
+   * The show's live stream, naming this hold: the service says on it when the hold lapsed (at once,
+   * whatever this tab's clock says) and when a waitlist offer is about to.
+   */
+  follow() {
+    if (this.done || typeof EventSource === 'undefined') return null;
+    const source = new EventSource(`/v1/shows/${encodeURIComponent(this.hold.showId)}/events?hold=${encodeURIComponent(this.hold.holdId)}`);
+    source.addEventListener('notice', e => {
+      const notice = JSON.parse(e.data);
+      if (notice.holdId !== this.hold.holdId) return;
+      if (notice.kind === 'HOLD_LAPSED' && !this.paying) {
+        this.ended('Your hold expired', notice.message);
+        source.close();
+      } else if (notice.kind === 'OFFER_LAPSING' && !this.done) {
+        announce('Your waitlist offer lapses soon.');
+      }
+    });
+    return source;
   }
 
   build(main) {
@@ -138,6 +160,7 @@ class HoldPage {
     if (this.done) return;
     this.done = true;
     clearInterval(this.timer);
+    if (this.notices) this.notices.close();
     this.countdown.textContent = '0:00';
     this.countdownBar.style.transform = 'scaleX(0)';
     this.form.hidden = true;

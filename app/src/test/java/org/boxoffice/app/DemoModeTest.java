@@ -134,6 +134,36 @@ class DemoModeTest {
     }
 
     @Test
+    void outsideDemoMode_theHttpSmsProvider_refusesToStart_withTheDemoKeyOrNone() {
+        Map<String, String> m = production();
+        m.put("boxoffice.auth.secret", STRONG + "auth");
+        m.put("boxoffice.room.secret", STRONG + "room");
+        m.put("boxoffice.challenge.secret", STRONG + "challenge");
+        m.put("boxoffice.tickets.secret", STRONG + "tickets");
+        m.put("boxoffice.payments.webhooksecret", STRONG + "webhook");
+        m.put("boxoffice.sms.provider", "http");
+        m.put("boxoffice.sms.http.url", "http://127.0.0.1:9/sms");
+        IllegalStateException demoKey = assertThrows(IllegalStateException.class, () -> settings(m));
+        assertTrue(demoKey.getMessage().contains("boxoffice.sms.http.apikey is the public demo value"), demoKey.getMessage());
+        assertTrue(demoKey.getMessage().contains("BOXOFFICE_SMS_HTTP_APIKEY"), demoKey.getMessage());
+
+        m.put("boxoffice.sms.http.apikey", " ");
+        IllegalStateException none = assertThrows(IllegalStateException.class, () -> settings(m));
+        assertTrue(none.getMessage().contains("boxoffice.sms.http.apikey is not set"), none.getMessage());
+
+        m.put("boxoffice.sms.http.apikey", "sk_live_providers_own");
+        assertEquals(java.util.List.of(), settings(m).secretProblems(), "a provider's key is as long as the provider makes it");
+        m.put("boxoffice.sms.provider", "simulator");
+        m.remove("boxoffice.sms.http.apikey");
+        assertEquals(java.util.List.of(), settings(m).secretProblems(), "the simulator needs no key");
+
+        Map<String, String> demo = new HashMap<>();
+        demo.put("boxoffice.sms.provider", "http");
+        demo.put("boxoffice.sms.http.url", "http://127.0.0.1:9/sms");
+        assertTrue(settings(demo).demoMode(), "the demo may try a provider with the demo key");
+    }
+
+    @Test
     void aDevToken_carriesNoRole_unlessTheDemoAllowsIt() {
         assertError(http.post("/v1/dev/tokens", null, "{\"accountId\":\"mallory\",\"roles\":[\"admin\"]}"), 403, "FORBIDDEN");
         assertError(http.post("/v1/dev/tokens", null, "{\"accountId\":\"mallory\",\"roles\":[\"staff\"]}"), 403, "FORBIDDEN");

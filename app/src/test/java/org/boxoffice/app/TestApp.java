@@ -8,6 +8,7 @@ import org.boxoffice.app.catalog.HoldDefaults;
 import com.zaxxer.hikari.HikariDataSource;
 import org.boxoffice.app.catalog.DemoCatalog;
 import org.boxoffice.app.checkout.CheckoutSettings;
+import org.boxoffice.app.notify.NotifySettings;
 import org.boxoffice.app.ops.OpsSettings;
 import org.boxoffice.app.payments.SimulatedPaymentGateway;
 import org.boxoffice.app.waitlist.WaitlistSettings;
@@ -114,7 +115,8 @@ public final class TestApp implements AutoCloseable {
                 new AuthSettings(SECRET, null, null, true, true),
                 new AdmissionSettings("test-room-secret-for-boxoffice-tests-0123456789", Duration.ofMinutes(10),
                         50, 2, Duration.ofMillis(100), 0, 0, 0, DoorSettings.open()),
-                CheckoutSettings.defaults(), WaitlistSettings.defaults(), new OpsSettings(Duration.ofSeconds(5)));
+                CheckoutSettings.defaults(), WaitlistSettings.defaults(), NotifySettings.defaults(),
+                new OpsSettings(Duration.ofSeconds(5)));
     }
 
     public String token(String account, String... roles) {

@@ -175,7 +175,8 @@ public interface BookingRepository {
 
     /**
      * Starts cancelling a CONFIRMED booking: its tickets stop admitting and its attempt's refund is
-     * REQUESTED, in one transaction. False if the booking is not CONFIRMED or already cancelling.
+     * REQUESTED, in one transaction. False if the booking is not CONFIRMED, already cancelling, or
+     * has a ticket that was transferred (decided against a racing transfer on the booking's row).
      */
     boolean startCancellation(long bookingId, String reason, long now);
 
@@ -190,9 +191,10 @@ public interface BookingRepository {
     /**
      * Admits the ticket of {@code seatId} in {@code bookingId} once: VALID the first time (it is
      * marked used), ALREADY_USED after, INVALID if no booking that admits ({@link Booking#admits})
-     * has that seat of that show.
+     * has that seat of that show, or if {@code codeVersion} is not the ticket's current one (it
+     * changed hands since the code was issued).
      */
-    TicketCheck useTicket(long bookingId, String showId, String seatId, long now);
+    TicketCheck useTicket(long bookingId, String showId, String seatId, int codeVersion, long now);
 
     // ------------------------------------------------------------------ reconciliation
 

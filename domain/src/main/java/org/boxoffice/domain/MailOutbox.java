@@ -38,6 +38,30 @@ public interface MailOutbox<M extends MailOutbox.Mail> {
     }
 
     /**
+     * A message of the shared outbox, told by one channel: a booking's tickets by SMS, or a notice
+     * that a hold lapsed or that a waitlist offer is about to. One per kind, subject and channel,
+     * whoever found the fact first.
+     *
+     * @param subject   the booking id ({@link Kind#TICKETS}) or the hold id
+     * @param recipient the phone number (SMS), the address (email; null: the account's default) or null (a page)
+     * @param expiresAt when the offer lapses ({@link Kind#OFFER_LAPSING}), else 0
+     */
+    record Message(long mailId, Kind kind, Channel channel, String subject, String showId, String accountId,
+                   String recipient, long expiresAt, int attempts) implements Mail {
+
+        /** What a message tells of. */
+        public enum Kind { TICKETS, HOLD_LAPSED, OFFER_LAPSING }
+
+        /** How it reaches the fan: their page open on the show (the live stream), email or SMS. */
+        public enum Channel { PAGE, EMAIL, SMS }
+
+        /** The same message to {@code recipient}. */
+        public Message to(String recipient) {
+            return new Message(mailId, kind, channel, subject, showId, accountId, recipient, expiresAt, attempts);
+        }
+    }
+
+    /**
      * Claims up to {@code max} mails that are due at {@code now}, leasing each for
      * {@code leaseMillis} (a dispatcher that dies mid-send leaves it to be claimed again).
      */

@@ -33,5 +33,19 @@ public enum Rejection {
     /** The account already has a live waitlist entry (or an open offer) for the show. */
     ALREADY_ON_WAITLIST,
     /** The seat is sold and cannot be blocked, or the booking does not own it. */
-    NOT_ALLOWED
+    NOT_ALLOWED,
+    /** The caller holds no such ticket, or no such transfer is addressed to them. */
+    TICKET_NOT_FOUND,
+    /** The ticket has an open transfer offer already. */
+    TRANSFER_PENDING,
+    /** The booking's tickets were transferred as often as a booking allows. */
+    TRANSFER_LIMIT,
+    /** Too close to the show: tickets are no longer transferred. */
+    TRANSFER_CLOSED,
+    /** The ticket cannot change hands: its booking is cancelled or being cancelled, or it was used at the gate. */
+    TICKET_NOT_TRANSFERABLE,
+    /** The transfer was accepted, cancelled or refused already. */
+    TRANSFER_DECIDED,
+    /** A booking with a transferred ticket is not refunded: the ticket is someone else's now. */
+    TICKET_TRANSFERRED
 }

@@ -343,6 +343,17 @@ public final class PostgresBookingRepository implements BookingRepository {
                 ps.setObject(3, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
                 ps.executeUpdate();
             }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO messages (kind, channel, subject, show_id, account_id, recipient, due_at)
+                    SELECT 'TICKETS', 'SMS', b.booking_id::text, b.show_id, b.account_id, ac.phone, ?
+                    FROM bookings b JOIN account_contacts ac ON ac.account_id = b.account_id
+                    WHERE b.booking_id = ?
+                    ON CONFLICT ON CONSTRAINT messages_once DO NOTHING""")) {
+                // the tickets by SMS too, if the fan left a number: sent later, like the mail
+                ps.setObject(1, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                ps.setLong(2, bookingId);
+                ps.executeUpdate();
+            }
             try (PreparedStatement ps = c.prepareStatement(
                     "UPDATE payments SET settlement = 'BOOKED', updated_at = ? WHERE payment_id = ?")) {
                 ps.setObject(1, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
@@ -436,7 +447,8 @@ public final class PostgresBookingRepository implements BookingRepository {
             String paymentId = null;
             try (PreparedStatement ps = c.prepareStatement("""
                     UPDATE bookings SET cancelling = true
-                    WHERE booking_id = ? AND status = 'CONFIRMED' AND NOT cancelling RETURNING payment_id""")) {
+                    WHERE booking_id = ? AND status = 'CONFIRMED' AND NOT cancelling AND transfers = 0
+                    RETURNING payment_id""")) {
                 ps.setLong(1, bookingId);
                 try (ResultSet rs = ps.executeQuery()) {
                     if (rs.next()) {
@@ -467,19 +479,20 @@ public final class PostgresBookingRepository implements BookingRepository {
     }
 
     @Override
-    public TicketCheck useTicket(long bookingId, String showId, String seatId, long now) {
+    public TicketCheck useTicket(long bookingId, String showId, String seatId, int codeVersion, long now) {
+        // a code of an older version names a ticket that changed hands since: it admits nobody
         String admits = """
                 FROM bookings b WHERE b.booking_id = bs.booking_id AND b.status = 'CONFIRMED' AND NOT b.cancelling
-                  AND bs.booking_id = ? AND bs.show_id = ? AND bs.seat_id = ? AND bs.live""";
+                  AND bs.booking_id = ? AND bs.show_id = ? AND bs.seat_id = ? AND bs.live AND bs.code_version = ?""";
         Optional<Long> used = queryOne("UPDATE booking_seats bs SET used_at = ? " + admits
                         + " AND bs.used_at IS NULL RETURNING epoch_ms(bs.used_at)",
-                rs -> rs.getLong(1), ts(now), bookingId, showId, seatId);
+                rs -> rs.getLong(1), ts(now), bookingId, showId, seatId, codeVersion);
         if (used.isPresent()) {
             return new TicketCheck(TicketCheck.Result.VALID, used.get());
         }
         Optional<Long> before = queryOne("SELECT epoch_ms(bs.used_at) FROM booking_seats bs WHERE EXISTS (SELECT 1 "
                 + admits + ") AND bs.booking_id = ? AND bs.seat_id = ?",
-                rs -> rs.getLong(1), bookingId, showId, seatId, bookingId, seatId);
+                rs -> rs.getLong(1), bookingId, showId, seatId, codeVersion, bookingId, seatId);
         return before.map(at -> new TicketCheck(TicketCheck.Result.ALREADY_USED, at))
                 .orElse(new TicketCheck(TicketCheck.Result.INVALID, 0));
     }

@@ -9,7 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import javax.sql.DataSource;
+import java.util.function.UnaryOperator;
 import org.boxoffice.domain.MailOutbox;
+import org.boxoffice.domain.MailOutbox.Message;
 import org.boxoffice.domain.MailOutbox.OfferMail;
 import org.boxoffice.domain.MailOutbox.TicketMail;
 
@@ -18,8 +20,10 @@ import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
 
 /**
  * A mail outbox on PostgreSQL, one table per kind of mail: {@code ticket_mail} (written with the
- * booking by {@link PostgresBookingRepository#book}) and {@code waitlist_mail} (written with the
- * offer by {@link PostgresWaitlistRepository#offered}). Both tables share the outbox columns
+ * booking by {@link PostgresBookingRepository#book}), {@code waitlist_mail} (written with the
+ * offer by {@link PostgresWaitlistRepository#offered}) and {@code messages}, one outbox per channel
+ * (written with the booking, by the hold's lapse, by {@link PostgresContactRepository#noteLapsingOffers}).
+ * The tables share the outbox columns
  * ({@code mail_id, recipient, attempts, due_at, sent_at, failed, last_error}); a kind adds only how
  * its claimed rows are read.
  *
@@ -44,16 +48,22 @@ public final class PostgresMailOutbox<M extends MailOutbox.Mail> implements Mail
      */
     private PostgresMailOutbox(DataSource dataSource, String table, String kind, String claimed,
                                PostgresBookingRepository.Row<M> row) {
+        this(dataSource, table, "true", kind, claimed, row);
+    }
+
+    /** @param which the rows of {@code table} this outbox holds, an SQL condition */
+    private PostgresMailOutbox(DataSource dataSource, String table, String which, String kind, String claimed,
+                               PostgresBookingRepository.Row<M> row) {
         this.dataSource = Objects.requireNonNull(dataSource);
         this.kind = kind;
         this.claimSql = """
                 WITH claimed AS (
                     UPDATE %1$s SET attempts = attempts + 1, due_at = ?
                     WHERE mail_id IN (SELECT mail_id FROM %1$s
-                                      WHERE sent_at IS NULL AND NOT failed AND due_at <= ?
+                                      WHERE sent_at IS NULL AND NOT failed AND due_at <= ? AND %2$s
                                       ORDER BY due_at LIMIT ? FOR UPDATE SKIP LOCKED)
                     RETURNING *)
-                """.formatted(table) + claimed;
+                """.formatted(table, which) + claimed;
         this.sentSql = "UPDATE " + table + " SET sent_at = ?, last_error = NULL WHERE mail_id = ? AND sent_at IS NULL";
         this.failedSql = "UPDATE " + table
                 + " SET last_error = ?, due_at = ?, failed = ? WHERE mail_id = ? AND sent_at IS NULL";
@@ -75,6 +85,28 @@ public final class PostgresMailOutbox<M extends MailOutbox.Mail> implements Mail
                 FROM claimed m JOIN waitlist_entries e ON e.entry_id = m.entry_id""",
                 rs -> new OfferMail(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5),
                         rs.getString(6), List.of(strings(rs.getArray(7))), rs.getLong(8), rs.getInt(9)));
+    }
+
+    /**
+     * The messages of one channel, table {@code messages}; an email without an address of its own
+     * goes to {@code defaultAddress} of its account.
+     */
+    public static PostgresMailOutbox<Message> messages(DataSource dataSource, Message.Channel channel,
+                                                       UnaryOperator<String> defaultAddress) {
+        return new PostgresMailOutbox<>(dataSource, "messages", "channel = '" + channel.name() + "'",
+                channel.name().toLowerCase(java.util.Locale.ROOT) + " message", """
+                SELECT mail_id, kind, channel, subject, show_id, account_id, recipient,
+                       coalesce(epoch_ms(expires_at), 0), attempts
+                FROM claimed""",
+                rs -> {
+                    String account = rs.getString(6);
+                    String recipient = rs.getString(7);
+                    Message.Channel ch = Message.Channel.valueOf(rs.getString(3));
+                    return new Message(rs.getLong(1), Message.Kind.valueOf(rs.getString(2)), ch, rs.getString(4),
+                            rs.getString(5), account,
+                            recipient == null && ch == Message.Channel.EMAIL ? defaultAddress.apply(account) : recipient,
+                            rs.getLong(8), rs.getInt(9));
+                });
     }
 
     @Override

@@ -229,17 +229,46 @@ class PostgresBookingRepositoryTest {
     }
 
     @Test
+    void aTicketChangesHands_withANewCodeVersion_andItsBookingIsThenNotCancelled() {
+        PostgresTransferRepository transfers = new PostgresTransferRepository(db);
+        HoldRecord h = hold("A-2-3", "A-2-4");
+        PaymentAttempt p = captured(h);
+        long id = ((SettlementClaim.Claimed) bookings.claimSettlement(p.paymentId(), T0, T0)).bookingId();
+        bookings.book(p.paymentId(), id, T0);
+
+        var refused = assertInstanceOf(org.boxoffice.domain.TransferRepository.Outcome.Refused.class,
+                transfers.offer(id, "A-2-3", "someone-else", "bea", 5, T0));
+        assertEquals(org.boxoffice.domain.Rejection.TICKET_NOT_FOUND, refused.reason());
+        var offered = assertInstanceOf(org.boxoffice.domain.TransferRepository.Outcome.Done.class,
+                transfers.offer(id, "A-2-3", "acct", "bea", 5, T0)).transfer();
+        assertEquals(org.boxoffice.domain.Rejection.TRANSFER_PENDING, assertInstanceOf(
+                org.boxoffice.domain.TransferRepository.Outcome.Refused.class,
+                transfers.offer(id, "A-2-3", "acct", "cy", 5, T0)).reason(), "one open offer per ticket");
+        assertInstanceOf(org.boxoffice.domain.TransferRepository.Outcome.Done.class,
+                transfers.accept(offered.transferId(), "bea", 5, T0 + 1));
+
+        assertEquals(TicketCheck.Result.INVALID, bookings.useTicket(id, "pay-1", "A-2-3", 0, T0).result(), "the old code");
+        assertEquals(TicketCheck.Result.VALID, bookings.useTicket(id, "pay-1", "A-2-3", 1, T0).result());
+        assertEquals(List.of("A-2-3 bea 1", "A-2-4 acct 0"), transfers.tickets(id).stream()
+                .map(t -> t.seatId() + " " + t.holder() + " " + t.codeVersion()).toList());
+        assertEquals(1, transfers.heldBy("bea").size());
+        assertEquals(1, transfers.ofBooking(id).size());
+        assertEquals(1, transfers.ofAccount("acct").size());
+        assertTrue(!bookings.startCancellation(id, "test", T0), "a booking with a transferred ticket is not refunded");
+    }
+
+    @Test
     void aTicketAdmitsOnce_andARefundedBookingsTicketsNoLonger() {
         HoldRecord h = hold("B-1-3", "B-1-4");
         PaymentAttempt p = captured(h);
         long id = ((SettlementClaim.Claimed) bookings.claimSettlement(p.paymentId(), T0, T0)).bookingId();
         bookings.book(p.paymentId(), id, T0);
 
-        assertEquals(TicketCheck.Result.VALID, bookings.useTicket(id, "pay-1", "B-1-3", T0).result());
-        assertEquals(TicketCheck.Result.ALREADY_USED, bookings.useTicket(id, "pay-1", "B-1-3", T0 + 5).result());
-        assertEquals(TicketCheck.Result.INVALID, bookings.useTicket(id, "pay-1", "B-1-5", T0).result());
+        assertEquals(TicketCheck.Result.VALID, bookings.useTicket(id, "pay-1", "B-1-3", 0, T0).result());
+        assertEquals(TicketCheck.Result.ALREADY_USED, bookings.useTicket(id, "pay-1", "B-1-3", 0, T0 + 5).result());
+        assertEquals(TicketCheck.Result.INVALID, bookings.useTicket(id, "pay-1", "B-1-5", 0, T0).result());
         assertTrue(bookings.startCancellation(id, "test", T0));
-        assertEquals(TicketCheck.Result.INVALID, bookings.useTicket(id, "pay-1", "B-1-4", T0).result());
+        assertEquals(TicketCheck.Result.INVALID, bookings.useTicket(id, "pay-1", "B-1-4", 0, T0).result());
         bookings.refunded(p.paymentId(), T0);
         assertEquals(0, bookings.booking(id).orElseThrow().seatIds().size() - 2);
         assertEquals(org.boxoffice.domain.Booking.Status.REFUNDED, bookings.booking(id).orElseThrow().status());

@@ -7,6 +7,8 @@ import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.PaymentAttempt;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
+import org.boxoffice.domain.TicketTransfer;
+import org.boxoffice.domain.TransferRepository;
 import org.boxoffice.grid.Seats;
 
 import java.math.BigDecimal;
@@ -39,10 +41,13 @@ public final class BookingManager {
     private final BookingRepository bookings;
     private final Settlement settlement;
     private final TicketCodes codes;
+    private final TransferRepository transfers;
     private final LongSupplier clock;
 
-    public BookingManager(ShowDirectory shows, Seats seats, BookingRepository bookings, Settlement settlement, TicketCodes codes, LongSupplier clock) {
+    public BookingManager(ShowDirectory shows, Seats seats, BookingRepository bookings, Settlement settlement,
+                          TicketCodes codes, TransferRepository transfers, LongSupplier clock) {
         this.shows = shows;
+        this.transfers = transfers;
         this.seats = seats;
         this.bookings = bookings;
         this.settlement = settlement;
@@ -60,11 +65,18 @@ public final class BookingManager {
         return bookings.bookingsOf(caller.accountId()).stream().map(this::view).toList();
     }
 
-    /** The QR image (PNG) of one ticket of a CONFIRMED booking of the caller's; empty if there is no such ticket. */
+    /**
+     * The QR image (PNG) of one ticket of a CONFIRMED booking that the caller holds (the booking's
+     * account, or whoever it was transferred to; an admin any), with its current code; empty if there
+     * is no such ticket.
+     */
     public Optional<byte[]> qr(Principal caller, String bookingId, String seatId) {
-        return owned(caller, bookingId)
-                .filter(b -> b.status() == Booking.Status.CONFIRMED && b.seatIds().contains(seatId))
-                .map(b -> QrCodes.png(codes.code(b.bookingId(), b.showId(), seatId)));
+        return parseId(bookingId).flatMap(bookings::booking)
+                .filter(b -> b.status() == Booking.Status.CONFIRMED && !b.cancelling() && b.seatIds().contains(seatId))
+                .flatMap(b -> transfers.tickets(b.bookingId()).stream()
+                        .filter(t -> t.seatId().equals(seatId) && (t.holder().equals(caller.accountId()) || caller.isAdmin()))
+                        .findFirst())
+                .map(t -> QrCodes.png(codes.code(t.bookingId(), t.showId(), t.seatId(), t.codeVersion())));
     }
 
     /** What became of a cancellation. */
@@ -84,6 +96,10 @@ public final class BookingManager {
         /** Recorded, but the refund could not be made now; it completes by itself. */
         record RefundPending(long bookingId) implements Cancellation {
         }
+
+        /** A ticket of the booking was transferred: it is someone else's now, so the booking is not refunded. */
+        record Transferred(long bookingId) implements Cancellation {
+        }
     }
 
     /**
@@ -102,7 +118,10 @@ public final class BookingManager {
             if (!Booking.cancellable(show, now)) {
                 return new Cancellation.Closed(show.cancelHours(), Instant.ofEpochMilli(Booking.cancelDeadline(show)));
             }
-            bookings.startCancellation(b.bookingId(), "cancelled by " + caller.accountId(), now);
+            if (!bookings.startCancellation(b.bookingId(), "cancelled by " + caller.accountId(), now)
+                    && transferred(b.bookingId())) {
+                return new Cancellation.Transferred(b.bookingId());
+            }
         }
         finishCancellation(b.bookingId());
         Booking after = bookings.booking(b.bookingId()).orElseThrow();
@@ -156,7 +175,8 @@ public final class BookingManager {
             return out;
         }
         TicketCodes.Ticket t = ticket.get();
-        BookingRepository.TicketCheck check = bookings.useTicket(t.bookingId(), t.showId(), t.seatId(), clock.getAsLong());
+        BookingRepository.TicketCheck check = bookings.useTicket(t.bookingId(), t.showId(), t.seatId(), t.version(),
+                clock.getAsLong());
         out.put("status", check.result().name());
         out.put("bookingId", t.bookingId());
         out.put("showId", t.showId());
@@ -164,9 +184,14 @@ public final class BookingManager {
         switch (check.result()) {
             case VALID -> out.put("admittedAt", Instant.ofEpochMilli(check.usedAt()));
             case ALREADY_USED -> out.put("usedAt", Instant.ofEpochMilli(check.usedAt()));
-            case INVALID -> out.put("reason", "no live booking holds this ticket (cancelled or unknown)");
+            case INVALID -> out.put("reason", "no live booking holds this ticket (cancelled, unknown, or transferred "
+                    + "since this code was issued)");
         }
         return out;
+    }
+
+    private boolean transferred(long bookingId) {
+        return transfers.ofBooking(bookingId).stream().anyMatch(t -> t.status() == TicketTransfer.Status.ACCEPTED);
     }
 
     private Optional<Booking> owned(Principal caller, String bookingId) {
@@ -194,19 +219,26 @@ public final class BookingManager {
         Show show = show(b);
         List<BookingView.SeatLine> seats = new ArrayList<>();
         List<BookingView.TicketLine> tickets = new ArrayList<>();
+        Map<String, TransferRepository.HeldTicket> held = new LinkedHashMap<>();
+        if (b.status() == Booking.Status.CONFIRMED) {
+            transfers.tickets(b.bookingId()).forEach(t -> held.put(t.seatId(), t));
+        }
         for (String seatId : b.seatIds()) {
             ShowLayout.SeatRef ref = show.layout().locate(seatId).orElseThrow();
             ShowLayout.Seat seat = show.layout().seat(ref.blockId(), ref.index());
             seats.add(new BookingView.SeatLine(seatId, seat.section(), seat.row(), seat.number(),
                     BigDecimal.valueOf(seat.priceCents(), 2)));
-            if (b.status() == Booking.Status.CONFIRMED) {
-                tickets.add(new BookingView.TicketLine(seatId, codes.code(b.bookingId(), b.showId(), seatId),
-                        "/v1/bookings/" + b.bookingId() + "/tickets/" + seatId + "/qr.png"));
+            TransferRepository.HeldTicket t = held.get(seatId);
+            // a ticket transferred away is the new holder's: its code is theirs alone
+            if (t != null && t.holder().equals(b.accountId())) {
+                tickets.add(new BookingView.TicketLine(seatId, codes.code(b.bookingId(), b.showId(), seatId,
+                        t.codeVersion()), "/v1/bookings/" + b.bookingId() + "/tickets/" + seatId + "/qr.png"));
             }
         }
         String status = b.status().name();
         return new BookingView(b.bookingId(), b.holdId(), b.paymentId(), b.showId(), b.accountId(), status,
                 BigDecimal.valueOf(b.amountCents(), 2), b.currency(), Instant.ofEpochMilli(b.createdAt()),
-                Instant.ofEpochMilli(Booking.cancelDeadline(show)), seats, tickets);
+                Instant.ofEpochMilli(Booking.cancelDeadline(show)), seats, tickets,
+                transfers.ofBooking(b.bookingId()).stream().map(TransferView::of).toList());
     }
 }

@@ -5,12 +5,14 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A booking as the API shows it. Tickets are listed while the booking is CONFIRMED: one per seat,
- * with its signed code and the address of its QR image.
+ * A booking as the API shows it. Tickets are listed while the booking is CONFIRMED: one per seat
+ * the booking's account still holds, with its signed code and the address of its QR image; a ticket
+ * transferred away is listed under {@code transfers}, the booking's history of tickets changing hands.
  */
 public record BookingView(long bookingId, String holdId, String paymentId, String showId, String accountId,
                           String status, BigDecimal totalAmount, String currency, Instant createdAt,
-                          Instant cancellableUntil, List<SeatLine> seats, List<TicketLine> tickets) {
+                          Instant cancellableUntil, List<SeatLine> seats, List<TicketLine> tickets,
+                          List<TransferView> transfers) {
 
     public record SeatLine(String seatId, String section, String row, int number, BigDecimal price) {
     }

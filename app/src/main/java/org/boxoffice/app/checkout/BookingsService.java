@@ -61,6 +61,9 @@ public final class BookingsService implements HttpService {
             case BookingManager.Cancellation.RefundPending pending -> throw Refusals.of(Refusal.PAYMENT_PROVIDER_UNAVAILABLE,
                     "the refund could not be made now; the cancellation is recorded and completes by itself",
                     Map.of("bookingId", pending.bookingId(), "retryAfterSeconds", 5));
+            case BookingManager.Cancellation.Transferred transferred -> throw Refusals.of(
+                    org.boxoffice.domain.Rejection.TICKET_TRANSFERRED, "a ticket of booking " + transferred.bookingId()
+                            + " was transferred to another account; the booking is not refunded");
         }
     }
 

@@ -13,9 +13,11 @@ import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.PaymentGateway;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.MailOutbox.TicketMail;
+import org.boxoffice.domain.TransferRepository;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.mapstore.PostgresBookingRepository;
 import org.boxoffice.mapstore.PostgresMailOutbox;
+import org.boxoffice.mapstore.PostgresTransferRepository;
 
 import javax.sql.DataSource;
 import java.net.URI;
@@ -41,6 +43,8 @@ public final class CheckoutModule implements AutoCloseable {
     private final PaymentEvents events;
     private final Reconciliation reconciliation;
     private final MailDispatcher<TicketMail> mailer;
+    private final TicketCodes codes;
+    private final TicketTransfers transfers;
     private final OpsMetrics metrics;
     private final HazelcastInstance hz;
     private final LongSupplier clock;
@@ -59,8 +63,10 @@ public final class CheckoutModule implements AutoCloseable {
         this.settlement = new Settlement(shows, seats, holds, bookings, gateway, settings, clock, metrics);
         this.checkout = new CheckoutManager(shows, seats, holds, bookings, gateway, settlement,
                 settings, clock, metrics);
-        TicketCodes codes = new TicketCodes(settings.ticketSecret());
-        this.bookingManager = new BookingManager(shows, seats, bookings, settlement, codes, clock);
+        this.codes = new TicketCodes(settings.ticketSecret());
+        TransferRepository transferRepository = new PostgresTransferRepository(dataSource);
+        this.bookingManager = new BookingManager(shows, seats, bookings, settlement, codes, transferRepository, clock);
+        this.transfers = new TicketTransfers(shows, bookings, transferRepository, codes, settings.transfers(), clock);
         this.events = new PaymentEvents(bookings, settlement, gateway, clock);
         this.reconciliation = new Reconciliation(bookings, gateway, settlement, bookingManager, settings, clock, hz,
                 metrics).start();
@@ -74,7 +80,8 @@ public final class CheckoutModule implements AutoCloseable {
                 .register("/v1", new PaymentWebhookService(new WebhookSignature(settings.payments().webhookSecret()), events,
                         metrics))
                 .register("/v1", new BookingsService(bookingManager, auth))
-                .register("/v1", new TicketsService(bookingManager, auth));
+                .register("/v1", new TicketsService(bookingManager, auth))
+                .register("/v1", new TransfersService(transfers, auth));
     }
 
     /** The web server listens on {@code port} of this machine: the provider learns where the webhook is. */
@@ -85,6 +92,11 @@ public final class CheckoutModule implements AutoCloseable {
     /** The payment provider this member runs. */
     public PaymentProvider provider() {
         return gateway;
+    }
+
+    /** How this member signs and checks ticket codes. */
+    public TicketCodes codes() {
+        return codes;
     }
 
     public BookingRepository bookings() {

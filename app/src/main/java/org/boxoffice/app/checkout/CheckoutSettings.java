@@ -10,7 +10,7 @@ import java.time.Duration;
 /**
  * Everything checkout reads from configuration: {@code boxoffice.payments.*} (the provider),
  * {@code boxoffice.checkout.*} (hold extension, reconciliation), {@code boxoffice.tickets.*} and
- * {@code boxoffice.mail.*}. Keys are lower case so environment variables map onto them
+ * {@code boxoffice.mail.*}, {@code boxoffice.transfers.*}. Keys are lower case so environment variables map onto them
  * ({@code BOXOFFICE_PAYMENTS_WEBHOOKSECRET}).
  *
  * @param paymentWindow   how far a hold is extended, once, when its first payment starts
@@ -20,10 +20,12 @@ import java.time.Duration;
  * @param settleLease     a settlement not finished after this long is taken over (its settler died)
  * @param abandonAfter    an attempt the provider never heard of is given up after this long
  * @param ticketSecret    the HMAC secret ticket codes are signed with
+ * @param transfers       how often and until when tickets may change hands ({@code boxoffice.transfers.*})
  */
 public record CheckoutSettings(PaymentSettings payments, Duration paymentWindow, Duration reclaimHold,
                                Duration reconcileEvery, Duration reconcileGrace, Duration settleLease,
-                               Duration abandonAfter, String ticketSecret, MailSettings mail) {
+                               Duration abandonAfter, String ticketSecret, MailSettings mail,
+                               TransferSettings transfers) {
 
     /** The public demo value of {@code boxoffice.tickets.secret}: accepted in demo mode only. */
     public static final String DEMO_TICKET_SECRET = "boxoffice-demo-ticket-secret-change-me";
@@ -60,7 +62,8 @@ public record CheckoutSettings(PaymentSettings payments, Duration paymentWindow,
                         mail.get("starttls").asBoolean().orElse(false),
                         Duration.ofMillis(mail.get("timeoutmillis").asLong().orElse(10_000L)),
                         Duration.ofMillis(mail.get("millis").asLong().orElse(1_000L)),
-                        mail.get("maxattempts").asInt().orElse(10)));
+                        mail.get("maxattempts").asInt().orElse(10)),
+                TransferSettings.from(boxoffice.get("transfers")));
     }
 
     /** Defaults for tests and embedded use: the simulated provider reliable and fast, mail logged, no periodic reconciliation. */
@@ -68,12 +71,13 @@ public record CheckoutSettings(PaymentSettings payments, Duration paymentWindow,
         return new CheckoutSettings(
                 PaymentSettings.reliableSimulator(),
                 Duration.ofMinutes(5), Duration.ofSeconds(60), Duration.ZERO, Duration.ZERO, Duration.ofSeconds(30),
-                Duration.ofHours(1), "test-ticket-secret-0123456789", MailSettings.logging());
+                Duration.ofHours(1), "test-ticket-secret-0123456789", MailSettings.logging(),
+                TransferSettings.defaults());
     }
 
     public CheckoutSettings withPayments(PaymentSettings payments) {
         return new CheckoutSettings(payments, paymentWindow, reclaimHold, reconcileEvery, reconcileGrace, settleLease,
-                abandonAfter, ticketSecret, mail);
+                abandonAfter, ticketSecret, mail, transfers);
     }
 
     public CheckoutSettings withProvider(PaymentProvider.Settings provider) {
@@ -82,21 +86,26 @@ public record CheckoutSettings(PaymentSettings payments, Duration paymentWindow,
 
     public CheckoutSettings withPaymentWindow(Duration window) {
         return new CheckoutSettings(payments, window, reclaimHold, reconcileEvery, reconcileGrace, settleLease,
-                abandonAfter, ticketSecret, mail);
+                abandonAfter, ticketSecret, mail, transfers);
     }
 
     public CheckoutSettings withReconcile(Duration every, Duration grace) {
         return new CheckoutSettings(payments, paymentWindow, reclaimHold, every, grace, settleLease, abandonAfter,
-                ticketSecret, mail);
+                ticketSecret, mail, transfers);
     }
 
     public CheckoutSettings withTicketSecret(String ticketSecret) {
         return new CheckoutSettings(payments, paymentWindow, reclaimHold, reconcileEvery, reconcileGrace, settleLease,
-                abandonAfter, ticketSecret, mail);
+                abandonAfter, ticketSecret, mail, transfers);
+    }
+
+    public CheckoutSettings withTransfers(TransferSettings transfers) {
+        return new CheckoutSettings(payments, paymentWindow, reclaimHold, reconcileEvery, reconcileGrace, settleLease,
+                abandonAfter, ticketSecret, mail, transfers);
     }
 
     public CheckoutSettings withMail(MailSettings mail) {
         return new CheckoutSettings(payments, paymentWindow, reclaimHold, reconcileEvery, reconcileGrace, settleLease,
-                abandonAfter, ticketSecret, mail);
+                abandonAfter, ticketSecret, mail, transfers);
     }
 }

@@ -15,7 +15,9 @@ import java.util.Optional;
  * Ticket codes: a token naming a booking, a show and a seat, signed with HMAC-SHA256 under the
  * ticket secret, so a gate can reject a forged code before asking the database. The code is what
  * the QR image carries: {@code BX1.<base64url(bookingId/showId/seatId)>.<base64url(first 16 bytes of the MAC)>}.
- * Thread-safe.
+ * A ticket that changed hands has a code version above 0, written after the seat
+ * ({@code bookingId/showId/seatId/version}); the gate admits only the ticket's current version, so
+ * the codes issued before a transfer stop working. Thread-safe.
  */
 public final class TicketCodes {
 
@@ -26,7 +28,7 @@ public final class TicketCodes {
     private final SecretKeySpec key;
 
     /** What a valid code names. */
-    public record Ticket(long bookingId, String showId, String seatId) {
+    public record Ticket(long bookingId, String showId, String seatId, int version) {
     }
 
     public TicketCodes(String secret) {
@@ -34,7 +36,13 @@ public final class TicketCodes {
     }
 
     public String code(long bookingId, String showId, String seatId) {
-        byte[] payload = (bookingId + "/" + showId + "/" + seatId).getBytes(StandardCharsets.UTF_8);
+        return code(bookingId, showId, seatId, 0);
+    }
+
+    /** The code of version {@code version} of a ticket (0: as booked, never transferred). */
+    public String code(long bookingId, String showId, String seatId, int version) {
+        String named = bookingId + "/" + showId + "/" + seatId + (version == 0 ? "" : "/" + version);
+        byte[] payload = named.getBytes(StandardCharsets.UTF_8);
         Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
         return VERSION + "." + b64.encodeToString(payload) + "." + b64.encodeToString(tag(payload));
     }
@@ -59,14 +67,18 @@ public final class TicketCodes {
         if (!MessageDigest.isEqual(given, tag(payload))) {
             return Optional.empty();
         }
-        String[] fields = new String(payload, StandardCharsets.UTF_8).split("/", 3);
+        String[] fields = new String(payload, StandardCharsets.UTF_8).split("/", -1);
         // ids as the service issues them, never anything the database would refuse (a NUL)
-        if (fields.length != 3 || !RequestGuard.ID.matcher(fields[1]).matches()
+        if (fields.length < 3 || fields.length > 4 || !RequestGuard.ID.matcher(fields[1]).matches()
                 || !RequestGuard.ID.matcher(fields[2]).matches()) {
             return Optional.empty();
         }
         try {
-            return Optional.of(new Ticket(Long.parseLong(fields[0]), fields[1], fields[2]));
+            int version = fields.length == 4 ? Integer.parseInt(fields[3]) : 0;
+            if (version < 0 || (fields.length == 4 && version == 0)) {
+                return Optional.empty();
+            }
+            return Optional.of(new Ticket(Long.parseLong(fields[0]), fields[1], fields[2], version));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }

@@ -8,6 +8,7 @@ package org.boxoffice.app.http;
  */
 public enum Refusal {
     BAD_REQUEST,
+    INVALID_PHONE,
     UNAUTHORIZED,
     INVALID_SIGNATURE,
     FORBIDDEN,

@@ -21,17 +21,19 @@ public final class Refusals {
     public static int status(Rejection reason) {
         return switch (reason) {
             case SEATS_UNAVAILABLE, HOLD_EXPIRED, HOLD_RELEASED, PAYMENT_IN_PROGRESS, NO_ADJACENT_SEATS, NOT_ALLOWED,
-                 SEATS_AVAILABLE, ALREADY_ON_WAITLIST -> 409;
+                 SEATS_AVAILABLE, ALREADY_ON_WAITLIST, TRANSFER_PENDING, TICKET_NOT_TRANSFERABLE, TRANSFER_DECIDED,
+                 TICKET_TRANSFERRED -> 409;
             case PAYMENT_DECLINED -> 402;
-            case TOO_MANY_SEATS, ACCOUNT_LIMIT, SALE_NOT_OPEN, UNKNOWN_SEAT, UNKNOWN_SECTION -> 422;
-            case UNKNOWN_SHOW, HOLD_NOT_FOUND -> 404;
+            case TOO_MANY_SEATS, ACCOUNT_LIMIT, SALE_NOT_OPEN, UNKNOWN_SEAT, UNKNOWN_SECTION, TRANSFER_LIMIT,
+                 TRANSFER_CLOSED -> 422;
+            case UNKNOWN_SHOW, HOLD_NOT_FOUND, TICKET_NOT_FOUND -> 404;
         };
     }
 
     /** The {@code error} code of the answer: the reason's name, but NOT_FOUND for what does not exist. */
     public static String code(Rejection reason) {
         return switch (reason) {
-            case UNKNOWN_SHOW, HOLD_NOT_FOUND -> "NOT_FOUND";
+            case UNKNOWN_SHOW, HOLD_NOT_FOUND, TICKET_NOT_FOUND -> "NOT_FOUND";
             default -> reason.name();
         };
     }
@@ -59,7 +61,7 @@ public final class Refusals {
 
     public static int status(Refusal reason) {
         return switch (reason) {
-            case BAD_REQUEST -> 400;
+            case BAD_REQUEST, INVALID_PHONE -> 400;
             case UNAUTHORIZED, INVALID_SIGNATURE -> 401;
             case FORBIDDEN, QUEUE_TOKEN_INVALID -> 403;
             case NOT_FOUND -> 404;

@@ -47,6 +47,11 @@ public final class ShowEvents implements AutoCloseable {
     public static final String AVAILABILITY = "availability";
     /** Event name of a list of changed seats, {@code [[seatIndex, status], ...]}. */
     public static final String CHANGES = "changes";
+    /**
+     * Event name of a notice for the one page that follows a hold (its hold lapsed, its offer is about
+     * to): the JSON is the notice's, and its id the last map event's.
+     */
+    public static final String NOTICE = "notice";
 
     private static final Logger LOG = Logger.getLogger(ShowEvents.class.getName());
     private static final int QUEUE_CAPACITY = 64;
@@ -84,8 +89,16 @@ public final class ShowEvents implements AutoCloseable {
      * later ones the changes after it. Close the subscription when the client goes away.
      */
     public Subscription subscribe(Show show) {
+        return subscribe(show, null);
+    }
+
+    /**
+     * Starts following {@code show} for the page that holds {@code holdId} (null: none): it is also
+     * sent that hold's {@link #notice notices}.
+     */
+    public Subscription subscribe(Show show, String holdId) {
         ShowSnapshot first = snapshots.get(show);
-        Subscription sub = new Subscription(show.showId());
+        Subscription sub = new Subscription(show.showId(), holdId);
         Channel channel = channels.compute(show.showId(), (id, existing) -> {
             Channel ch = existing != null ? existing : new Channel(show, first);
             ch.subscribers.add(sub);
@@ -94,6 +107,22 @@ public final class ShowEvents implements AutoCloseable {
         // read after registering: every change published from here on is also in the queue
         sub.start(channel);
         return sub;
+    }
+
+    /**
+     * Sends {@code json} as a {@value #NOTICE} event to the pages on this member that follow
+     * {@code showId} for {@code holdId}; nobody else hears of it.
+     */
+    public void notice(String showId, String holdId, String json) {
+        Channel ch = channels.get(showId);
+        if (ch == null || holdId == null) {
+            return;
+        }
+        for (Subscription sub : ch.subscribers) {
+            if (holdId.equals(sub.holdId)) {
+                sub.offer(new Event(NOTICE, -1, json));
+            }
+        }
     }
 
     /** How many clients follow {@code showId} on this member. */
@@ -228,13 +257,15 @@ public final class ShowEvents implements AutoCloseable {
     /** One client's view of a show's changes. {@link #next} is called by that client's request thread only. */
     public final class Subscription implements AutoCloseable {
         private final String showId;
+        private final String holdId;
         private final BlockingQueue<Event> queue = new ArrayBlockingQueue<>(queueCapacity);
         private volatile boolean overflowed;
         private Channel channel;
         private long sentSeq = -1;
 
-        private Subscription(String showId) {
+        private Subscription(String showId, String holdId) {
             this.showId = showId;
+            this.holdId = holdId;
         }
 
         private void start(Channel ch) {
@@ -281,6 +312,9 @@ public final class ShowEvents implements AutoCloseable {
                 }
                 if (overflowed) {
                     return next(timeout);
+                }
+                if (e.name().equals(NOTICE)) {
+                    return new Event(NOTICE, sentSeq, e.json()); // outside the map's sequence
                 }
                 if (e.seq() > sentSeq) {
                     sentSeq = e.seq();

@@ -27,16 +27,20 @@ import java.util.logging.Logger;
  * {@code {"seq":..,"changes":[[seatIndex,status],...]}}), with a comment line every 15 s so idle
  * connections stay open through proxies. A reconnecting {@code EventSource} starts again from the
  * whole map. Each member keeps at most {@code boxoffice.limits.streams} streams open; beyond
- * that it answers 503 {@code STREAMS_FULL} with Retry-After, and clients poll the seat map.
+ * that it answers 503 {@code STREAMS_FULL} with Retry-After, and clients poll the seat map. A page
+ * that holds seats names its hold ({@code ?hold=}) and is also told when it lapses
+ * ({@code event: notice}).
  *
  * <pre>
  * curl -N localhost:8080/v1/shows/echoes-berlin-1/events
+ * curl -N "localhost:8080/v1/shows/echoes-berlin-1/events?hold=$HOLD"
  * </pre>
  */
 public final class ShowEventsService implements HttpService {
 
     private static final Logger LOG = Logger.getLogger(ShowEventsService.class.getName());
     private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+    private static final int HOLD_ID_MAX = 100;
     private static final int RETRY_AFTER_SECONDS = 30;
 
     private final ShowDirectory shows;
@@ -81,6 +85,8 @@ public final class ShowEventsService implements HttpService {
     private void stream(ServerRequest req, ServerResponse res) {
         String id = req.path().pathParameters().get("showId");
         Show show = shows.find(id).orElseThrow(() -> ApiException.notFound("show " + id));
+        // the page's own hold, if it has one: its notices (a lapse) come on this stream too
+        String holdId = req.query().first("hold").filter(h -> h.length() <= HOLD_ID_MAX).orElse(null);
         if (open.incrementAndGet() > maxStreams && maxStreams > 0) {
             open.decrementAndGet();
             throw Refusals.of(Refusal.STREAMS_FULL, "this member follows as many seat maps as it is set to ("
@@ -88,16 +94,16 @@ public final class ShowEventsService implements HttpService {
                     Map.of("retryAfterSeconds", RETRY_AFTER_SECONDS));
         }
         try {
-            follow(id, show, res);
+            follow(id, show, holdId, res);
         } finally {
             open.decrementAndGet();
         }
     }
 
-    private void follow(String id, Show show, ServerResponse res) {
+    private void follow(String id, Show show, String holdId, ServerResponse res) {
         // proxies such as nginx would otherwise hold the events back in their buffers
         res.header(HeaderNames.create("X-Accel-Buffering"), "no");
-        ShowEvents.Subscription sub = events.subscribe(show);
+        ShowEvents.Subscription sub = events.subscribe(show, holdId);
         try (sub; SseSink sink = res.sink(SseSink.TYPE)) {
             while (!sub.ended()) {
                 ShowEvents.Event e = sub.next(keepAlive);

@@ -64,6 +64,30 @@ class ShowEventsTest {
     }
 
     @Test
+    void aNotice_reachesOnlyThePageThatFollowsItsHold_betweenTheMapsEvents() throws Exception {
+        Show show = show("jazz-1");
+        try (ShowEvents.Subscription mine = events.subscribe(show, "H-mine");
+             ShowEvents.Subscription other = events.subscribe(show, "H-other");
+             ShowEvents.Subscription anonymous = events.subscribe(show)) {
+            ShowEvents.Event whole = mine.next(Duration.ofSeconds(1));
+            other.next(Duration.ofSeconds(1));
+            anonymous.next(Duration.ofSeconds(1));
+
+            events.notice("jazz-1", "H-mine", "{\"kind\":\"HOLD_LAPSED\",\"holdId\":\"H-mine\"}");
+            events.notice("other-show", "H-mine", "{}");
+            ShowEvents.Event notice = mine.next(Duration.ofSeconds(1));
+            assertEquals(ShowEvents.NOTICE, notice.name());
+            assertEquals("HOLD_LAPSED", json(notice).get("kind").asText());
+            assertEquals(whole.seq(), notice.seq(), "a notice keeps the map's sequence where it was");
+            assertNull(other.next(Duration.ofMillis(200)), "another hold's page hears nothing");
+            assertNull(anonymous.next(Duration.ofMillis(200)), "a page without a hold hears nothing");
+
+            holdAndPoll(show, 21);
+            assertEquals(ShowEvents.CHANGES, mine.next(Duration.ofSeconds(1)).name(), "the map goes on after it");
+        }
+    }
+
+    @Test
     void subscriber_getsTheWholeMapFirst_thenEachChangeInOrder() throws Exception {
         Show show = show("jazz-1");
         try (ShowEvents.Subscription sub = events.subscribe(show)) {

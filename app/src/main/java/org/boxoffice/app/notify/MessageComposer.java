@@ -1,0 +1,78 @@
+package org.boxoffice.app.notify;
+
+import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.app.checkout.TicketCodes;
+import org.boxoffice.app.mail.MailComposer;
+import org.boxoffice.app.mail.MailContent;
+import org.boxoffice.domain.Booking;
+import org.boxoffice.domain.BookingRepository;
+import org.boxoffice.domain.Event;
+import org.boxoffice.domain.MailOutbox.Message;
+import org.boxoffice.domain.Show;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Writes the messages of one channel: a booking's tickets (short, for SMS: the seats and their
+ * codes), a lapsed hold's notice and an offer's coming lapse (for a page: a {@link PageNotice}).
+ */
+final class MessageComposer implements MailComposer<Message> {
+
+    private final Message.Channel channel;
+    private final ShowDirectory shows;
+    private final BookingRepository bookings;
+    private final TicketCodes codes;
+
+    MessageComposer(Message.Channel channel, ShowDirectory shows, BookingRepository bookings, TicketCodes codes) {
+        this.channel = channel;
+        this.shows = shows;
+        this.bookings = bookings;
+        this.codes = codes;
+    }
+
+    @Override
+    public String kind() {
+        return channel.name().toLowerCase(Locale.ROOT);
+    }
+
+    @Override
+    public String about(Message m) {
+        return (m.kind() == Message.Kind.TICKETS ? "booking " : "hold ") + m.subject() + " ("
+                + m.kind().name().toLowerCase(Locale.ROOT) + ")";
+    }
+
+    @Override
+    public MailContent compose(Message m) {
+        Show show = shows.find(m.showId()).orElseThrow();
+        String title = shows.event(show.eventId()).map(Event::title).orElse(show.eventId());
+        String when = title + ", " + Instant.ofEpochMilli(show.startsAt());
+        return switch (m.kind()) {
+            case TICKETS -> tickets(m, title, when);
+            case HOLD_LAPSED -> content(m, "Your hold for " + title + " lapsed",
+                    "Your seats for " + when + " were held for you until now and are back on sale. "
+                            + "Pick seats again if you still want to go.");
+            case OFFER_LAPSING -> content(m, "Your waitlist offer for " + title + " lapses soon",
+                    "The seats offered to you for " + when + " are held until " + Instant.ofEpochMilli(m.expiresAt())
+                            + ". Buy or decline them before then, or they go to the next fan in line.");
+        };
+    }
+
+    private MailContent tickets(Message m, String title, String when) {
+        Booking b = bookings.booking(Long.parseLong(m.subject())).orElseThrow();
+        StringBuilder text = new StringBuilder("Boxoffice: booking ").append(b.bookingId()).append(", ").append(when);
+        for (String seat : b.seatIds()) {
+            text.append("\n").append(seat).append(' ').append(codes.code(b.bookingId(), b.showId(), seat));
+        }
+        return new MailContent("Your tickets for " + title, text.toString(), List.of());
+    }
+
+    private MailContent content(Message m, String subject, String text) {
+        if (channel == Message.Channel.PAGE) {
+            return new MailContent(subject, new PageNotice(m.kind().name(), m.showId(), m.subject(), m.expiresAt(), text)
+                    .json(), List.of());
+        }
+        return new MailContent(subject, text, List.of());
+    }
+}

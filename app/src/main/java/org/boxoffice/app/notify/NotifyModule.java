@@ -1,0 +1,121 @@
+package org.boxoffice.app.notify;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.topic.ITopic;
+import io.helidon.webserver.http.HttpRouting;
+import org.boxoffice.app.auth.Authenticator;
+import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.app.checkout.TicketCodes;
+import org.boxoffice.app.mail.Channel;
+import org.boxoffice.app.mail.MailDispatcher;
+import org.boxoffice.app.mail.MailSettings;
+import org.boxoffice.app.mail.SmtpChannel;
+import org.boxoffice.domain.BookingRepository;
+import org.boxoffice.domain.ContactRepository;
+import org.boxoffice.domain.MailOutbox.Message;
+import org.boxoffice.grid.Daemons;
+import org.boxoffice.mapstore.PostgresContactRepository;
+import org.boxoffice.mapstore.PostgresMailOutbox;
+
+import javax.sql.DataSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.LongSupplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Messages beside the ticket mail, wired: the phone endpoint, the SMS provider that
+ * {@code boxoffice.sms.provider} names, and one dispatcher per channel over the {@code messages}
+ * outbox (page, email, SMS), plus the look for waitlist offers about to lapse. A hold's lapse is
+ * written to the outbox by PostgreSQL itself, with the expiry (migration V18), so every expiry path
+ * of every member tells it, once. Built once per member by {@code Boxoffice}; stops on {@link #close}.
+ */
+public final class NotifyModule implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(NotifyModule.class.getName());
+
+    private final NotifySettings settings;
+    private final ContactRepository contacts;
+    private final SmsProvider sms;
+    private final ITopic<String> pages;
+    private final List<MailDispatcher<Message>> dispatchers = new ArrayList<>();
+    private final ScheduledExecutorService offers;
+    private final Authenticator auth;
+    private final LongSupplier clock;
+
+    /**
+     * @param mail  how email leaves (the ticket mail's settings), and the address of an account
+     *              that gave none ({@code boxoffice.mail.to})
+     */
+    public NotifyModule(NotifySettings settings, MailSettings mail, DataSource dataSource, HazelcastInstance hz,
+                        ShowDirectory shows, BookingRepository bookings, TicketCodes codes, Authenticator auth,
+                        LongSupplier clock) {
+        this.settings = settings;
+        this.auth = auth;
+        this.clock = clock;
+        this.contacts = new PostgresContactRepository(dataSource);
+        this.sms = settings.sms().http() ? new HttpSmsProvider(settings.sms()) : new SimulatedSmsProvider();
+        this.pages = hz.getTopic(PageChannel.TOPIC);
+        String pattern = mail.recipient();
+        MailSettings pageRounds = mail.withTimeout(mail.timeout(), settings.every(), 3);
+        MailSettings smsRounds = mail.withTimeout(mail.timeout(), settings.sms().every(), settings.sms().maxAttempts());
+        dispatch(Message.Channel.PAGE, new PageChannel(pages), pageRounds, dataSource, shows, bookings, codes, pattern);
+        dispatch(Message.Channel.EMAIL, new SmtpChannel(mail, clock), mail, dataSource, shows, bookings, codes, pattern);
+        dispatch(Message.Channel.SMS, new SmsChannel(sms), smsRounds, dataSource, shows, bookings, codes, pattern);
+        this.offers = Daemons.scheduler("offer-notices");
+        long every = settings.every().toMillis();
+        offers.scheduleWithFixedDelay(this::noteLapsingOffers, every, every, TimeUnit.MILLISECONDS);
+    }
+
+    private void dispatch(Message.Channel channel, Channel via, MailSettings rounds, DataSource dataSource,
+                          ShowDirectory shows, BookingRepository bookings, TicketCodes codes, String pattern) {
+        dispatchers.add(new MailDispatcher<>(
+                PostgresMailOutbox.messages(dataSource, channel, account -> pattern.replace("{accountId}", account)),
+                new MessageComposer(channel, shows, bookings, codes), via, rounds, clock).start());
+    }
+
+    private void noteLapsingOffers() {
+        try {
+            long now = clock.getAsLong();
+            contacts.noteLapsingOffers(now, now + settings.offerLead().toMillis());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "looking for waitlist offers about to lapse failed; trying again", e);
+        }
+    }
+
+    /** Registers the phone endpoint under {@code /v1}. */
+    public void routing(HttpRouting.Builder routing) {
+        routing.register("/v1", new PhoneService(contacts, auth, clock));
+    }
+
+    /** Calls {@code listener} with every notice for a page, from whichever member sent it. */
+    public void onPageNotice(Consumer<PageNotice> listener) {
+        pages.addMessageListener(m -> {
+            try {
+                listener.accept(PageNotice.parse(m.getMessageObject()));
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "a page notice could not be passed on", e);
+            }
+        });
+    }
+
+    /** The SMS provider this member sends through. */
+    public SmsProvider sms() {
+        return sms;
+    }
+
+    public ContactRepository contacts() {
+        return contacts;
+    }
+
+    @Override
+    public void close() {
+        offers.shutdownNow();
+        dispatchers.forEach(MailDispatcher::close);
+        sms.close();
+    }
+}

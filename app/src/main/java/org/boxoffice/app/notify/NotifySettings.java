@@ -1,0 +1,105 @@
+package org.boxoffice.app.notify;
+
+import io.helidon.config.Config;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.Locale;
+
+/**
+ * What messages beside the ticket mail read from configuration: {@code boxoffice.sms.*} (the SMS
+ * provider) and {@code boxoffice.notices.*} (notices of lapsing holds and offers).
+ *
+ * @param sms        the SMS provider and how its outbox is sent
+ * @param offerLead  a waitlist fan is told this long before their offer lapses
+ * @param every      how often pages are told of notices and offers about to lapse are looked for
+ */
+public record NotifySettings(SmsSettings sms, Duration offerLead, Duration every) {
+
+    /** The public demo value of {@code boxoffice.sms.http.apikey}: the HTTP provider refuses it outside demo mode. */
+    public static final String DEMO_SMS_API_KEY = "boxoffice-demo-sms-api-key";
+
+    public NotifySettings {
+        if (offerLead.isNegative() || every.isNegative() || every.isZero()) {
+            throw new IllegalArgumentException("boxoffice.notices durations must be positive");
+        }
+    }
+
+    /**
+     * The SMS provider.
+     *
+     * @param provider    {@code simulator} (logs, the default) or {@code http}
+     * @param url         the HTTP provider's endpoint (a JSON POST per message)
+     * @param apiKey      sent as {@code Authorization: Bearer <apiKey>}
+     * @param timeout     one HTTP call's timeout
+     * @param retries     calls after the first one within one send, with backoff (then the outbox retries later)
+     * @param every       how often the SMS outbox is polled
+     * @param maxAttempts sends of one message before it is given up
+     */
+    public record SmsSettings(String provider, URI url, String apiKey, Duration timeout, int retries,
+                              Duration every, int maxAttempts) {
+
+        public SmsSettings {
+            provider = provider.trim().toLowerCase(Locale.ROOT);
+            if (!provider.equals("simulator") && !provider.equals("http")) {
+                throw new IllegalArgumentException("boxoffice.sms.provider is 'simulator' or 'http', not '" + provider + "'");
+            }
+            if (provider.equals("http") && url == null) {
+                throw new IllegalArgumentException("boxoffice.sms.provider http needs boxoffice.sms.http.url");
+            }
+            if (retries < 0 || maxAttempts < 1) {
+                throw new IllegalArgumentException("boxoffice.sms.http.retries >= 0 and boxoffice.sms.maxattempts >= 1");
+            }
+        }
+
+        public boolean http() {
+            return provider.equals("http");
+        }
+
+        /** The simulated provider, polled every 500 ms. */
+        public static SmsSettings simulator() {
+            return new SmsSettings("simulator", null, DEMO_SMS_API_KEY, Duration.ofSeconds(5), 2,
+                    Duration.ofMillis(500), 10);
+        }
+
+        /** The HTTP provider at {@code url}. */
+        public SmsSettings withHttp(URI url, String apiKey, Duration timeout, int retries) {
+            return new SmsSettings("http", url, apiKey, timeout, retries, every, maxAttempts);
+        }
+
+        public SmsSettings withApiKey(String apiKey) {
+            return new SmsSettings(provider, url, apiKey, timeout, retries, every, maxAttempts);
+        }
+    }
+
+    /** Reads the settings under {@code boxoffice}. */
+    public static NotifySettings from(Config boxoffice) {
+        Config sms = boxoffice.get("sms");
+        Config notices = boxoffice.get("notices");
+        return new NotifySettings(
+                new SmsSettings(
+                        sms.get("provider").asString().orElse("simulator"),
+                        sms.get("http.url").asString().map(String::trim).filter(s -> !s.isEmpty()).map(URI::create)
+                                .orElse(null),
+                        sms.get("http.apikey").asString().orElse(DEMO_SMS_API_KEY),
+                        Duration.ofMillis(sms.get("http.timeoutmillis").asLong().orElse(5_000L)),
+                        sms.get("http.retries").asInt().orElse(2),
+                        Duration.ofMillis(sms.get("millis").asLong().orElse(1_000L)),
+                        sms.get("maxattempts").asInt().orElse(10)),
+                Duration.ofSeconds(notices.get("offerleadseconds").asLong().orElse(120L)),
+                Duration.ofMillis(notices.get("millis").asLong().orElse(250L)));
+    }
+
+    /** Defaults for tests and embedded use: simulated SMS, offers told 2 minutes ahead, looked at every 250 ms. */
+    public static NotifySettings defaults() {
+        return new NotifySettings(SmsSettings.simulator(), Duration.ofMinutes(2), Duration.ofMillis(250));
+    }
+
+    public NotifySettings withSms(SmsSettings sms) {
+        return new NotifySettings(sms, offerLead, every);
+    }
+
+    public NotifySettings withOfferLead(Duration offerLead) {
+        return new NotifySettings(sms, offerLead, every);
+    }
+}

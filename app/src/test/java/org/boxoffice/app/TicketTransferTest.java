@@ -1,0 +1,214 @@
+package org.boxoffice.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.testing.junit5.ServerTest;
+import io.helidon.webserver.testing.junit5.SetUpServer;
+import org.boxoffice.app.checkout.CheckoutSettings;
+import org.boxoffice.app.checkout.TransferSettings;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.boxoffice.app.CheckoutFixture.json;
+import static org.boxoffice.app.TestApp.assertError;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Tickets changing hands through the API, with PostgreSQL deciding every race. */
+@ServerTest
+class TicketTransferTest {
+
+    private static final String SHOW = "tx-1";
+    private static final int PER_BOOKING = 3;
+    private static TestApp app;
+    private final CheckoutFixture f;
+
+    TicketTransferTest(URI uri) {
+        this.f = new CheckoutFixture(app, uri);
+    }
+
+    @SetUpServer
+    static void server(WebServerConfig.Builder server) {
+        app = TestApp.start(s -> s.withCheckout(CheckoutSettings.defaults()
+                .withTransfers(new TransferSettings(PER_BOOKING, Duration.ofMinutes(60)))));
+        server.routing(app.app::routing);
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
+
+    private long book(String token, String show, String... seats) {
+        TestApp.Http.Reply r = f.checkout(token, f.hold(token, show, seats), "card_ok");
+        assertEquals(200, r.status(), r.body());
+        return json(r).get("bookingId").asLong();
+    }
+
+    private String codeOf(long bookingId, String token, String seat) {
+        for (JsonNode t : json(f.http.get("/v1/bookings/" + bookingId, token)).get("tickets")) {
+            if (t.get("seatId").asText().equals(seat)) {
+                return t.get("code").asText();
+            }
+        }
+        return null;
+    }
+
+    private String gate(String code) {
+        return json(f.http.post("/v1/tickets/verify", app.token("gate", "staff"), "{\"code\":\"" + code + "\"}"))
+                .get("status").asText();
+    }
+
+    private TestApp.Http.Reply offer(String token, long bookingId, String seat, String to) {
+        return f.http.post("/v1/bookings/" + bookingId + "/tickets/" + seat + "/transfers", token,
+                "{\"toAccountId\":\"" + to + "\"}");
+    }
+
+    @Test
+    void aTransferredTicket_isTheRecipients_withANewCode_andTheOldOneStopsAtOnce() {
+        f.createShow(SHOW, 300, 4);
+        String amy = app.token("amy-t");
+        String bob = app.token("bob-t");
+        long booking = book(amy, SHOW, "A-1-1", "A-1-2");
+        String oldCode = codeOf(booking, amy, "A-1-1");
+
+        TestApp.Http.Reply offered = offer(amy, booking, "A-1-1", "bob-t");
+        assertEquals(201, offered.status(), offered.body());
+        long transferId = json(offered).get("transferId").asLong();
+        assertEquals("OFFERED", json(offered).get("status").asText());
+        assertEquals("/v1/transfers/" + transferId, offered.headers().firstValue("Location").orElseThrow());
+        assertEquals(transferId, json(f.http.get("/v1/accounts/me/transfers", bob)).get("transfers").get(0)
+                .get("transferId").asLong(), "the recipient sees the offer");
+        assertEquals("VALID", gate(codeOf(booking, amy, "A-1-2")), "until accepted, the holder's codes work as ever");
+
+        TestApp.Http.Reply accepted = f.http.post("/v1/transfers/" + transferId + "/accept", bob, null);
+        assertEquals(200, accepted.status(), accepted.body());
+        String newCode = json(accepted).get("ticket").get("code").asText();
+        assertNotEquals(oldCode, newCode);
+        assertEquals("INVALID", gate(oldCode), "the old code stops working at once");
+        assertEquals("VALID", gate(newCode));
+        assertEquals("ALREADY_USED", gate(newCode));
+
+        JsonNode view = json(f.http.get("/v1/bookings/" + booking, amy));
+        assertEquals(1, view.get("tickets").size(), "the booking lists only the ticket its account still holds");
+        assertEquals("A-1-2", view.get("tickets").get(0).get("seatId").asText());
+        assertEquals("ACCEPTED", view.get("transfers").get(0).get("status").asText(), "the booking's history shows it");
+        assertEquals("bob-t", view.get("transfers").get(0).get("toAccountId").asText());
+        assertEquals(1, json(f.http.get("/v1/accounts/me/tickets", bob)).get("tickets").size());
+        assertEquals(200, f.http.get("/v1/bookings/" + booking + "/tickets/A-1-1/qr.png", bob).status());
+        assertEquals(404, f.http.get("/v1/bookings/" + booking + "/tickets/A-1-1/qr.png", amy).status());
+
+        assertError(f.http.post("/v1/transfers/" + transferId + "/accept", bob, null), 409, "TRANSFER_DECIDED");
+        assertError(offer(amy, booking, "A-1-1", "cy-t"), 404, "NOT_FOUND");
+        assertError(f.http.delete("/v1/bookings/" + booking, amy), 409, "TICKET_TRANSFERRED");
+        assertEquals("CONFIRMED", json(f.http.get("/v1/bookings/" + booking, amy)).get("status").asText());
+    }
+
+    @Test
+    void twentyParallelTransfersOfOneTicket_endWithOneNewHolder_andOneValidCode() throws Exception {
+        f.createShow("tx-2", 300, 2);
+        String amy = app.token("amy-r");
+        long booking = book(amy, "tx-2", "A-2-5");
+        String oldCode = codeOf(booking, amy, "A-2-5");
+        ExecutorService pool = Executors.newFixedThreadPool(20);
+        List<Callable<String>> transfers = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            String to = "fan-r-" + i;
+            transfers.add(() -> {
+                TestApp.Http.Reply o = offer(amy, booking, "A-2-5", to);
+                if (o.status() != 201) {
+                    return null;
+                }
+                long id = json(o).get("transferId").asLong();
+                TestApp.Http.Reply a = f.http.post("/v1/transfers/" + id + "/accept", app.token(to), null);
+                return a.status() == 200 ? json(a).get("ticket").get("code").asText() : null;
+            });
+        }
+        List<String> codes = new ArrayList<>();
+        try {
+            for (Future<String> r : pool.invokeAll(transfers)) {
+                if (r.get() != null) {
+                    codes.add(r.get());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertEquals(1, codes.size(), "one transfer went through");
+        assertEquals(1, f.count("SELECT count(*) FROM ticket_transfers WHERE booking_id = ? AND status = 'ACCEPTED'", booking));
+        assertEquals(1, f.count("SELECT code_version FROM booking_seats WHERE booking_id = ?", booking));
+        assertEquals("INVALID", gate(oldCode));
+        assertEquals("VALID", gate(codes.get(0)), "the one valid code is the new holder's");
+    }
+
+    @Test
+    void aCancellationRacingAnAccept_endsWithOneOfThem() throws Exception {
+        f.createShow("tx-3", 300, 2);
+        int accepted = 0;
+        int cancelled = 0;
+        for (int round = 0; round < 6; round++) {
+            String amy = app.token("amy-c" + round);
+            String bob = app.token("bob-c" + round);
+            long booking = book(amy, "tx-3", "A-1-" + (round + 1));
+            long id = json(offer(amy, booking, "A-1-" + (round + 1), "bob-c" + round)).get("transferId").asLong();
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                Future<TestApp.Http.Reply> accept = pool.submit(() -> f.http.post("/v1/transfers/" + id + "/accept", bob, null));
+                Future<TestApp.Http.Reply> cancel = pool.submit(() -> f.http.delete("/v1/bookings/" + booking, amy));
+                boolean took = accept.get().status() == 200;
+                boolean refunded = cancel.get().status() == 200;
+                assertTrue(took != refunded, "exactly one wins: " + accept.get().body() + " / " + cancel.get().body());
+                accepted += took ? 1 : 0;
+                cancelled += refunded ? 1 : 0;
+                String status = f.one("SELECT status FROM bookings WHERE booking_id = ?", booking);
+                assertEquals(took ? "CONFIRMED" : "CANCELLED", status);
+                assertEquals(took ? "ACCEPTED" : "REFUSED",
+                        f.one("SELECT status FROM ticket_transfers WHERE transfer_id = ?", id));
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        assertEquals(6, accepted + cancelled);
+        f.quiet();
+        f.assertMoneyConserved();
+    }
+
+    @Test
+    void aBookingsTicketsChangeHands_atMostItsLimit_andNotNearTheShow() {
+        f.createShow("tx-4", 300, 2);
+        String amy = app.token("amy-l");
+        long booking = book(amy, "tx-4", "A-1-1");
+        String holder = "amy-l";
+        for (int i = 0; i < PER_BOOKING; i++) {
+            String next = "next-l-" + i;
+            long id = json(offer(app.token(holder), booking, "A-1-1", next)).get("transferId").asLong();
+            assertEquals(200, f.http.post("/v1/transfers/" + id + "/accept", app.token(next), null).status());
+            holder = next;
+        }
+        assertError(offer(app.token(holder), booking, "A-1-1", "one-too-many"), 422, "TRANSFER_LIMIT");
+
+        String admin = app.token("ops", "admin");
+        Instant soon = Instant.now().plus(Duration.ofMinutes(30));
+        TestApp.Http.Reply created = f.http.post("/v1/admin/shows", admin, "{\"eventId\":\"fado-nights\",\"showId\":\"tx-5\","
+                + "\"startsAt\":\"" + soon + "\",\"holdSeconds\":300,\"graceSeconds\":0,\"maxPerAccount\":100,"
+                + "\"sections\":[{\"name\":\"A\",\"price\":\"5.00\",\"rows\":1,\"seatsPerRow\":10}]}");
+        assertEquals(201, created.status(), created.body());
+        long late = book(amy, "tx-5", "A-1-1");
+        assertError(offer(amy, late, "A-1-1", "bob-l"), 422, "TRANSFER_CLOSED");
+        assertError(offer(amy, late, "A-1-1", "amy-l"), 400, "BAD_REQUEST");
+        assertFalse(json(f.http.get("/v1/accounts/me/transfers", amy)).get("transfers").isEmpty());
+    }
+}
