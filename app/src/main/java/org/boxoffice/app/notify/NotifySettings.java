@@ -87,7 +87,7 @@ public record NotifySettings(SmsSettings sms, Duration offerLead, Duration every
                         Duration.ofMillis(sms.get("millis").asLong().orElse(1_000L)),
                         sms.get("maxattempts").asInt().orElse(10)),
                 Duration.ofSeconds(notices.get("offerleadseconds").asLong().orElse(120L)),
-                Duration.ofMillis(notices.get("millis").asLong().orElse(250L)));
+                Duration.ofMillis(notices.get("millis").asLong().orElse(1_000L)));
     }
 
     /** Defaults for tests and embedded use: simulated SMS, offers told 2 minutes ahead, looked at every 250 ms. */
