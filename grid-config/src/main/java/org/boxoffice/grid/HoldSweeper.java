@@ -1,13 +1,32 @@
 package org.boxoffice.grid;
 
+import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import com.hazelcast.map.MapEvent;
+import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryEvictedListener;
+import com.hazelcast.map.listener.EntryExpiredListener;
+import com.hazelcast.map.listener.EntryLoadedListener;
+import com.hazelcast.map.listener.EntryMergedListener;
+import com.hazelcast.map.listener.EntryRemovedListener;
+import com.hazelcast.map.listener.EntryUpdatedListener;
+import com.hazelcast.map.listener.MapClearedListener;
+import com.hazelcast.map.listener.MapEvictedListener;
+import com.hazelcast.partition.MigrationListener;
+import com.hazelcast.partition.MigrationState;
+import com.hazelcast.partition.ReplicaMigrationEvent;
+import org.boxoffice.domain.HoldPolicy;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.SeatBlock;
 import org.boxoffice.domain.Show;
 
+import java.util.HashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -18,13 +37,22 @@ import java.util.logging.Logger;
 /**
  * Returns lapsed holds to sale without any request touching the show. Entry-expiry events can be
  * lost, so expiry never depends on them: every member sweeps the blocks it owns for holds past
- * expiry plus grace (a local query, then an expire processor per block), and a slower
- * reconciliation asks the referee for HELD rows past their time, in case the grid lost or never
- * loaded a block: those blocks are expired, and reloaded first if the grid's copy disagrees.
+ * expiry plus grace (an expire processor per block), and a slower reconciliation asks the referee
+ * for HELD rows past their time, in case the grid lost or never loaded a block: those blocks are
+ * expired, and reloaded first if the grid's copy disagrees.
+ *
+ * <p>Which blocks to sweep comes from a calendar: the earliest expiry of each block with holds, kept
+ * from the changes to the blocks this member owns (a local listener: no event crosses the network).
+ * A sweep then costs the blocks with holds, not the whole inventory. Listener events are best
+ * effort, and a member that takes over partitions has no calendar for them, so a full scan of the
+ * owned blocks (a local query) runs at the first sweep, every {@value #FULL_SCAN_MILLIS} ms, and at
+ * the next sweep after partitions moved or a data member came or went.
  */
 public final class HoldSweeper implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(HoldSweeper.class.getName());
+    /** How often a sweep scans every owned block, whatever the calendar says. */
+    static final long FULL_SCAN_MILLIS = 10_000;
 
     private final HazelcastInstance hz;
     private final IMap<BlockKey, SeatBlock> map;
@@ -35,6 +63,14 @@ public final class HoldSweeper implements AutoCloseable {
     private final ScheduledExecutorService timer;
     /** How long past expiry a HELD row must be before reconciliation steps in (the sweeper goes first). */
     private volatile long reconcileSlackMillis = 10_000;
+    /** The earliest hold expiry of each block with holds this member owned when it last changed. */
+    private final Map<BlockKey, Long> calendar = new ConcurrentHashMap<>();
+    /** When the next sweep scans every owned block; 0: the next sweep does. */
+    private volatile long nextFullScan;
+    private UUID changes;
+    private UUID migrations;
+    private UUID members;
+    private final java.util.concurrent.atomic.AtomicLong fullScans = new java.util.concurrent.atomic.AtomicLong();
 
     public HoldSweeper(HazelcastInstance hz, Seats seats, InventoryRepository repository,
                        Function<String, Optional<Show>> shows, LongSupplier clock) {
@@ -49,6 +85,9 @@ public final class HoldSweeper implements AutoCloseable {
 
     /** Starts sweeping every {@code sweepMillis} and reconciling every {@code reconcileMillis}. */
     public HoldSweeper start(long sweepMillis, long reconcileMillis) {
+        changes = map.addLocalEntryListener(new Changes());
+        migrations = hz.getPartitionService().addMigrationListener(new Migrations());
+        members = Membership.onDataMemberChange(hz.getCluster(), this::scanAllNext);
         timer.scheduleWithFixedDelay(() -> guarded(this::sweepOnce), sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
         timer.scheduleWithFixedDelay(() -> guarded(this::reconcileOnce), reconcileMillis, reconcileMillis,
                 TimeUnit.MILLISECONDS);
@@ -68,7 +107,13 @@ public final class HoldSweeper implements AutoCloseable {
     public int sweepOnce() {
         long now = clock.getAsLong();
         seats.finishReleases(now);
-        Set<BlockKey> lapsed = map.localKeySet(new LapsedHoldsPredicate(now, 0));
+        Set<BlockKey> lapsed;
+        if (changes == null || now >= nextFullScan) {
+            nextFullScan = now + FULL_SCAN_MILLIS;
+            lapsed = scanAll(now);
+        } else {
+            lapsed = dueInCalendar(now);
+        }
         int changed = 0;
         for (BlockKey key : lapsed) {
             Optional<Show> show = shows.apply(key.showId());
@@ -80,6 +125,137 @@ public final class HoldSweeper implements AutoCloseable {
             }
         }
         return changed;
+    }
+
+    /**
+     * Every owned block with holds, read into the calendar (which then knows the blocks that were
+     * held before this member followed them or took them over); returns those lapsed at {@code now}.
+     * A calendar entry already due that the scan did not find (a change it missed) is dropped.
+     */
+    private Set<BlockKey> scanAll(long now) {
+        fullScans.incrementAndGet();
+        Set<BlockKey> lapsed = new HashSet<>();
+        Set<BlockKey> held = new HashSet<>();
+        // a block's holds all lapse by the end of time: this selects the blocks with any hold
+        Set<BlockKey> withHolds = map.localKeySet(new LapsedHoldsPredicate(Long.MAX_VALUE, 0));
+        for (Map.Entry<BlockKey, SeatBlock> e : map.getAll(withHolds).entrySet()) {
+            long expiry = e.getValue().nextExpiry();
+            held.add(e.getKey());
+            calendar.put(e.getKey(), expiry);
+            if (HoldPolicy.lapsed(expiry, 0, now)) {
+                lapsed.add(e.getKey());
+            }
+        }
+        calendar.entrySet().removeIf(e -> !held.contains(e.getKey()) && HoldPolicy.lapsed(e.getValue(), 0, now));
+        return lapsed;
+    }
+
+    /** The calendar's blocks whose earliest hold has lapsed (before any grace) and that this member still owns. */
+    private Set<BlockKey> dueInCalendar(long now) {
+        Set<BlockKey> due = new HashSet<>();
+        for (Map.Entry<BlockKey, Long> e : calendar.entrySet()) {
+            if (!HoldPolicy.lapsed(e.getValue(), 0, now)) {
+                continue;
+            }
+            com.hazelcast.cluster.Member owner = hz.getPartitionService().getPartition(e.getKey()).getOwner();
+            if (owner != null && owner.localMember()) {
+                due.add(e.getKey());
+            } else {
+                calendar.remove(e.getKey(), e.getValue()); // moved away: its new owner sweeps it
+            }
+        }
+        return due;
+    }
+
+    /** How many sweeps scanned every owned block so far. */
+    long fullScans() {
+        return fullScans.get();
+    }
+
+    /** The next sweep scans every owned block. */
+    private void scanAllNext() {
+        nextFullScan = 0;
+    }
+
+    private void noted(BlockKey key, SeatBlock block) {
+        if (block == null || block.nextExpiry() == Long.MAX_VALUE) {
+            calendar.remove(key);
+        } else {
+            calendar.put(key, block.nextExpiry());
+        }
+    }
+
+    /** Changes to the blocks this member owns, into the calendar; a cleared or evicted map calls for a full scan. */
+    private final class Changes implements EntryAddedListener<BlockKey, SeatBlock>, EntryUpdatedListener<BlockKey, SeatBlock>,
+            EntryRemovedListener<BlockKey, SeatBlock>, EntryEvictedListener<BlockKey, SeatBlock>,
+            EntryExpiredListener<BlockKey, SeatBlock>, EntryLoadedListener<BlockKey, SeatBlock>,
+            EntryMergedListener<BlockKey, SeatBlock>, MapClearedListener, MapEvictedListener {
+
+        @Override
+        public void entryAdded(EntryEvent<BlockKey, SeatBlock> event) {
+            noted(event.getKey(), event.getValue());
+        }
+
+        @Override
+        public void entryUpdated(EntryEvent<BlockKey, SeatBlock> event) {
+            noted(event.getKey(), event.getValue());
+        }
+
+        @Override
+        public void entryRemoved(EntryEvent<BlockKey, SeatBlock> event) {
+            noted(event.getKey(), null);
+        }
+
+        @Override
+        public void entryEvicted(EntryEvent<BlockKey, SeatBlock> event) {
+            noted(event.getKey(), null);
+        }
+
+        @Override
+        public void entryExpired(EntryEvent<BlockKey, SeatBlock> event) {
+            noted(event.getKey(), null);
+        }
+
+        @Override
+        public void entryLoaded(EntryEvent<BlockKey, SeatBlock> event) {
+            noted(event.getKey(), event.getValue());
+        }
+
+        @Override
+        public void entryMerged(EntryEvent<BlockKey, SeatBlock> event) {
+            noted(event.getKey(), event.getValue());
+        }
+
+        @Override
+        public void mapCleared(MapEvent event) {
+            scanAllNext();
+        }
+
+        @Override
+        public void mapEvicted(MapEvent event) {
+            scanAllNext();
+        }
+    }
+
+    /** Partitions that moved (to or from this member) call for a full scan once they have. */
+    private final class Migrations implements MigrationListener {
+
+        @Override
+        public void migrationStarted(MigrationState state) {
+        }
+
+        @Override
+        public void migrationFinished(MigrationState state) {
+            scanAllNext();
+        }
+
+        @Override
+        public void replicaMigrationCompleted(ReplicaMigrationEvent event) {
+        }
+
+        @Override
+        public void replicaMigrationFailed(ReplicaMigrationEvent event) {
+        }
     }
 
     /** Expires blocks the referee says still hold lapsed seats, reloading any the grid disagrees on. */
@@ -114,5 +290,14 @@ public final class HoldSweeper implements AutoCloseable {
     @Override
     public void close() {
         timer.shutdownNow();
+        try {
+            if (changes != null) {
+                map.removeEntryListener(changes);
+                hz.getPartitionService().removeMigrationListener(migrations);
+                hz.getCluster().removeMembershipListener(members);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "could not stop following the inventory (member shutting down?)", e);
+        }
     }
 }

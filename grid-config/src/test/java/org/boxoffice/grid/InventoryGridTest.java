@@ -277,6 +277,36 @@ class InventoryGridTest {
     }
 
     @Test
+    void sweeper_betweenFullScans_findsLapsedHoldsThroughTheChangesItFollowed() throws Exception {
+        Show show = TestGrid.show("calendar", 2, 10, 2, repo);
+        List<HoldSweeper> sweepers = members.stream()
+                .map(m -> new HoldSweeper(m, seatsOf(m), repo, id -> Optional.of(show), System::currentTimeMillis)
+                        .start(100, 60_000))
+                .toList();
+        try {
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (sweepers.stream().anyMatch(s -> s.fullScans() == 0) && System.currentTimeMillis() < deadline) {
+                Thread.sleep(20);
+            }
+            long scansBefore = sweepers.stream().mapToLong(HoldSweeper::fullScans).sum();
+            long start = System.currentTimeMillis();
+            inventories.get(1).hold(show, "brief", "alice", seats(0, 3, 4), start + 300, start, new String[0]);
+            deadline = System.currentTimeMillis() + 10_000;
+            while (repo.stored("calendar", 0).status(3) != SeatState.Status.AVAILABLE && System.currentTimeMillis() < deadline) {
+                Thread.sleep(20);
+            }
+            long returnedAt = System.currentTimeMillis();
+            assertEquals(SeatState.Status.AVAILABLE, repo.stored("calendar", 0).status(4));
+            assertTrue(returnedAt - (start + 300 + show.policy().graceMillis()) < 2_000,
+                    "back on sale within 2 s of expiry plus grace");
+            assertEquals(scansBefore, sweepers.stream().mapToLong(HoldSweeper::fullScans).sum(),
+                    "found by the calendar, with no full scan since the hold was made");
+        } finally {
+            sweepers.forEach(HoldSweeper::close);
+        }
+    }
+
+    @Test
     void reconciliation_expiresHoldsInBlocksTheGridNeverLoaded() throws InterruptedException {
         Show show = TestGrid.show("reconcile", 1, 10, 1, repo);
         long deadline = System.currentTimeMillis() + 30_000;
