@@ -161,7 +161,7 @@ public final class Boxoffice implements AutoCloseable {
         this.answers = new CatalogAnswers(() -> catalogChanges.version() + directory.version(), clock);
         this.authenticator = new Authenticator(settings.auth(), clock);
         this.idempotency = new Idempotency(hz, new PostgresIdempotencyReplies(dataSource), clock).start();
-        this.seats = new Seats(inventory, new Allowances(hz), snapshots);
+        this.seats = new Seats(inventory, new Allowances(hz, inventoryRepository), snapshots);
         this.sweeper = new HoldSweeper(hz, seats, inventoryRepository, directory::find, clock)
                 .start(settings.inventory().sweepEvery().toMillis(), settings.inventory().reconcileEvery().toMillis());
         this.bookingRepository = new org.boxoffice.mapstore.PostgresBookingRepository(dataSource);
@@ -278,7 +278,8 @@ public final class Boxoffice implements AutoCloseable {
         Inventory stageInventory = new Inventory(stage, GridMaps.REHEARSAL_PREFIX + "inventory");
         ShowSnapshots stageSnapshots = new ShowSnapshots(stageInventory, clock, settings.inventory().snapshotEvery().toMillis());
         org.boxoffice.app.holds.Rehearsal r = new org.boxoffice.app.holds.Rehearsal(stageInventory,
-                new Seats(stageInventory, new Allowances(stage, GridMaps.REHEARSAL_PREFIX + "allowances"), stageSnapshots),
+                new Seats(stageInventory, new Allowances(stage, GridMaps.REHEARSAL_PREFIX + "allowances",
+                        (show, account) -> org.boxoffice.domain.AccountAllowance.empty()), stageSnapshots),
                 stageSnapshots, stage.getFlakeIdGenerator(GridMaps.HOLD_IDS), inventoryRepository, bookingRepository,
                 gate.withVelocity(new VelocityLimits(stage, clock)), directory, base, clock, max, tag, () -> {
                     stageSnapshots.close();

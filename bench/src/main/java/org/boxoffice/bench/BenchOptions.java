@@ -85,6 +85,8 @@ public final class BenchOptions {
     Integer killAt;
     /** --members: each member in a CPU quota of this many cores (cgroup v1 cpu or v2 cpu.max); null: no quota. */
     Double cpuQuota;
+    /** --cpu-quota: the CFS period the quota is counted over, in milliseconds. */
+    int cpuPeriodMillis = org.boxoffice.bench.cluster.CpuQuota.DEFAULT_PERIOD_MILLIS;
     /** The options given on the command line, by name: the stampede's defaults apply to the others. */
     final java.util.Set<String> given = new java.util.HashSet<>();
     /** The arguments as given, for the results file. */
@@ -193,6 +195,10 @@ public final class BenchOptions {
         option("--cpu-quota", "CORES", "--members: every member in a CPU quota of its own (a cgroup; needs root), the load"
                         + " generator and PostgreSQL outside; with --sweep, the highest sustained rate of 1, 2, ... N members",
                 (o, v) -> o.cpuQuota = doubleIn(v, "--cpu-quota", 0.05, 64));
+        option("--cpu-period", "MS", "--cpu-quota: the period the quota is counted over (default 100 ms, the kernel's and"
+                        + " Kubernetes' default): a member that spent its quota waits for the next period, so in 0.4 cores with"
+                        + " 100 ms it can stand still 60 ms at a time, with 10 ms at most 6 ms",
+                (o, v) -> o.cpuPeriodMillis = intIn(v, "--cpu-period", 1, 1000));
         option("--rehearsal", null, "--members: every member starts with its start-up rehearsal as shipped (20 s before it"
                 + " reports ready; off in every other run), so a member that joins mid-sale rehearses beside the serving ones",
                 (o, v) -> o.rehearsal = true);
@@ -233,6 +239,9 @@ public final class BenchOptions {
         }
         if (o.stadium) {
             o.seats = 60_000;
+        }
+        if (o.given.contains("--cpu-period") && o.cpuQuota == null) {
+            throw new UsageException("--cpu-period belongs to --cpu-quota");
         }
         if ((o.scaleUpAt != null || o.scaleDownAt != null || o.rollingRestartAt != null || o.killAt != null
                 || o.cpuQuota != null) && o.members == null) {

@@ -86,7 +86,7 @@ final class ClusterBench {
         Files.createDirectories(out);
         CpuQuota quota;
         try {
-            quota = o.cpuQuota == null ? null : CpuQuota.open(o.cpuQuota);
+            quota = o.cpuQuota == null ? null : CpuQuota.open(o.cpuQuota, o.cpuPeriodMillis);
         } catch (IllegalStateException e) {
             System.err.println("bench: " + e.getMessage());
             return 2;
@@ -357,10 +357,10 @@ final class ClusterBench {
                 long[] t1 = cluster.quota.periods(cluster.name);
                 long periods = t1[0] - t0[0];
                 FlashSaleBench.log(String.format(Locale.ROOT, "sweep %d member(s): offered %,.0f/s, answered %,.0f/s, hold p50 %.1f"
-                                + " ms p99 %.1f ms; members %.2f cores, throttled in %.0f%% of their 100 ms periods%s", n,
+                                + " ms p99 %.1f ms; members %.2f cores, throttled in %.0f%% of their %d ms periods%s", n,
                         step.offeredPerSecond(), step.achievedPerSecond(), step.holdP50Ms(), step.holdP99Ms(),
                         cpu.getOrDefault(ClusterReport.MEMBERS, 0.0) / cpu.getOrDefault("wall", 1.0),
-                        periods == 0 ? 0.0 : 100.0 * (t1[1] - t0[1]) / periods, step.sustained() ? "" : "  (not sustained)"));
+                        periods == 0 ? 0.0 : 100.0 * (t1[1] - t0[1]) / periods, cluster.quota.periodMillis(), step.sustained() ? "" : "  (not sustained)"));
                 return step;
             });
             sweep.set(r);
@@ -371,8 +371,8 @@ final class ClusterBench {
         }
         Sweep.Result r = sweep.get();
         FlashSaleBench.log("CPU quota throttling since each member started: " + cluster.quota.throttling(cluster.name));
-        FlashSaleBench.log(String.format(Locale.ROOT, "sweep %d member(s) in %.2f cores each: highest sustained rate %s", n,
-                o.cpuQuota, r.bestRate() == null ? "none" : String.format(Locale.ROOT, "%,.0f/s", r.bestRate())));
+        FlashSaleBench.log(String.format(Locale.ROOT, "sweep %d member(s) in %.2f cores each (per %d ms): highest sustained rate %s", n,
+                o.cpuQuota, cluster.quota.periodMillis(), r.bestRate() == null ? "none" : String.format(Locale.ROOT, "%,.0f/s", r.bestRate())));
         return new ClusterReport.CurvePoint(n, o.cpuQuota, r.bestRate(), r.steps(), m.cpu);
     }
 

@@ -114,6 +114,11 @@ class BenchOptionsTest {
         assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--members", "0"));
         assertFalse(o.rehearsal, "members start without their rehearsal unless asked");
         assertTrue(BenchOptions.parse("--members", "3", "--scale-up-at", "15", "--rehearsal").rehearsal);
+        assertEquals(100, BenchOptions.parse("--members", "3", "--cpu-quota", "0.4").cpuPeriodMillis,
+                "the kernel's and Kubernetes' default period");
+        assertEquals(10, BenchOptions.parse("--members", "3", "--cpu-quota", "0.4", "--cpu-period", "10").cpuPeriodMillis);
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--members", "3", "--cpu-period", "10"),
+                "a period belongs to a quota");
         assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--rehearsal"));
     }
 

@@ -131,7 +131,8 @@ class GridSerializersTest {
         for (AllowanceCommand c : List.of(new AllowanceCommand.Reserve("h", 2, 3, 4, 5, 6),
                 new AllowanceCommand.Release("h"), new AllowanceCommand.Confirm("h"),
                 new AllowanceCommand.Extend("h", 9), new AllowanceCommand.CancelSale(2))) {
-            assertEquals(c, roundTrip(new AllowanceProcessor(c)).command());
+            assertEquals(new AllowanceProcessor(c, null), roundTrip(new AllowanceProcessor(c, null)));
+            assertEquals(new AllowanceProcessor(c, a), roundTrip(new AllowanceProcessor(c, a)));
         }
         assertEquals(new LapsedHoldsPredicate(5, 6), roundTrip(new LapsedHoldsPredicate(5, 6)));
         assertEquals(new StoredResponse("x", 201, "{}", 5), roundTrip(new StoredResponse("x", 201, "{}", 5)));

@@ -332,6 +332,6 @@ class InventoryGridTest {
     /** The member's {@link Seats}, as the service builds it. */
     private static Seats seatsOf(HazelcastInstance member) {
         Inventory inventory = new Inventory(member);
-        return new Seats(inventory, new Allowances(member), new ShowSnapshots(inventory, System::currentTimeMillis, 250));
+        return new Seats(inventory, new Allowances(member, repo), new ShowSnapshots(inventory, System::currentTimeMillis, 250));
     }
 }

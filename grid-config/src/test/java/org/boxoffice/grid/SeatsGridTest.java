@@ -33,7 +33,7 @@ class SeatsGridTest {
         members = TestGrid.start(2, repo);
         Inventory inventory = new Inventory(members.get(0));
         snapshots = new ShowSnapshots(inventory, () -> NOW, 60_000);
-        allowances = new Allowances(members.get(1));
+        allowances = new Allowances(members.get(1), repo);
         seats = new Seats(inventory, allowances, snapshots);
     }
 

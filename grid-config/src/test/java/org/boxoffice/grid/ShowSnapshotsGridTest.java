@@ -273,7 +273,7 @@ class ShowSnapshotsGridTest {
         SeatBlock afterHold = here.blocks(show).get(Inventory.key(show, block));
         snapshots.record(show, block, new int[] {3}, SeatState.Status.HELD);
 
-        Seats seats = new Seats(here, new Allowances(members.get(0)), snapshots);
+        Seats seats = new Seats(here, new Allowances(members.get(0), repo), snapshots);
         seats.release(show, "held-then-released", "alice", java.util.Set.of(block), now, "alice", "released", false);
         assertEquals(SeatState.Status.AVAILABLE, status(snapshots, show, block, 3));
 

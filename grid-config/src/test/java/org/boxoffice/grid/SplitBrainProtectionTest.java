@@ -88,7 +88,7 @@ class SplitBrainProtectionTest {
         Show show = TestGrid.show("decided", 1, 10, 1, repo);
         Inventory inventory = new Inventory(members.get(0));
         ShowSnapshots snapshots = new ShowSnapshots(inventory, System::currentTimeMillis, 600_000);
-        Seats seats = new Seats(inventory, new Allowances(members.get(0)), snapshots);
+        Seats seats = new Seats(inventory, new Allowances(members.get(0), repo), snapshots);
         long deadline = System.currentTimeMillis() + 10_000;
         Seats.Claim held = null;
         while (held == null) {

@@ -22,9 +22,9 @@ public final class TestStores {
     private TestStores() {
     }
 
-    /** Blocks and allowances from {@code referee}; no catalog listings; waitlist queues in memory only. */
+    /** Blocks from {@code referee}; no catalog listings; waitlist queues in memory only. */
     public static GridMember.Stores of(InventoryRepository referee) {
-        return new GridMember.Stores(new Blocks(referee), new Allowances(referee), new NoListings(), null);
+        return new GridMember.Stores(new Blocks(referee), new NoListings(), null);
     }
 
     private record Blocks(InventoryRepository referee) implements MapStore<BlockKey, SeatBlock> {
@@ -60,25 +60,6 @@ public final class TestStores {
 
         @Override
         public Iterable<BlockKey> loadAllKeys() {
-            return null;
-        }
-    }
-
-    private record Allowances(InventoryRepository referee) implements MapLoader<AllowanceKey, AccountAllowance> {
-        @Override
-        public AccountAllowance load(AllowanceKey key) {
-            return referee.allowance(key.showId(), key.accountId());
-        }
-
-        @Override
-        public Map<AllowanceKey, AccountAllowance> loadAll(Collection<AllowanceKey> keys) {
-            Map<AllowanceKey, AccountAllowance> out = new HashMap<>();
-            keys.forEach(k -> out.put(k, load(k)));
-            return out;
-        }
-
-        @Override
-        public Iterable<AllowanceKey> loadAllKeys() {
             return null;
         }
     }

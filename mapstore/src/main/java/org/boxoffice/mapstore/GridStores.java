@@ -13,7 +13,7 @@ public final class GridStores {
 
     /** Stores over these repositories (the PostgreSQL ones, or wrappers of them). */
     public static GridMember.Stores of(InventoryRepository inventory, CatalogRepository catalog, WaitlistRepository waitlist) {
-        return new GridMember.Stores(new InventoryMapStore(inventory), new AllowanceMapLoader(inventory),
+        return new GridMember.Stores(new InventoryMapStore(inventory),
                 new EventListingLoader(catalog), WaitlistQueueStore.factory(waitlist));
     }
 }

@@ -23,20 +23,23 @@ import java.util.Locale;
  */
 public final class CpuQuota implements AutoCloseable {
 
-    private static final long PERIOD_MICROS = 100_000;
+    /** The kernel's and Kubernetes' default CFS period. */
+    public static final int DEFAULT_PERIOD_MILLIS = 100;
 
     private final Path root;
     private final boolean v2;
     private final double cores;
+    private final long periodMicros;
     private final String prefix;
     private final List<Path> made = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** A bench stopped early (Ctrl-C) still leaves no group behind: it kills what is left in them and removes them. */
     private final Thread onExit = new Thread(this::abandon, "cpu-quota-cleanup");
 
-    private CpuQuota(Path root, boolean v2, double cores) {
+    private CpuQuota(Path root, boolean v2, double cores, long periodMicros) {
         this.root = root;
         this.v2 = v2;
         this.cores = cores;
+        this.periodMicros = periodMicros;
         byte[] id = new byte[3];
         new SecureRandom().nextBytes(id);
         this.prefix = "boxoffice-bench-" + HexFormat.of().formatHex(id) + "-";
@@ -62,17 +65,23 @@ public final class CpuQuota implements AutoCloseable {
     /**
      * The cgroup hierarchy this machine lets the bench write.
      *
+     * @param cores        each group's quota, in cores
+     * @param periodMillis the CFS period the quota is counted over: a group that spent its quota waits
+     *                     for the next period, so a member in 0.4 cores with the default 100 ms period can
+     *                     be stopped for 60 ms at a time (Kubernetes sets it with the kubelet's
+     *                     {@code cpuCFSQuotaPeriod})
      * @throws IllegalStateException saying why, when neither a writable v1 {@code cpu} controller nor a
      *                               writable v2 hierarchy with the {@code cpu} controller is mounted
      */
-    public static CpuQuota open(double cores) {
+    public static CpuQuota open(double cores, int periodMillis) {
+        long periodMicros = periodMillis * 1_000L;
         Path v1 = Path.of("/sys/fs/cgroup/cpu");
         if (Files.isRegularFile(v1.resolve("cpu.cfs_quota_us"))) {
             if (!Files.isWritable(v1)) {
                 throw new IllegalStateException("--cpu-quota: the cgroup v1 cpu controller at " + v1 + " is not writable by this"
                         + " user (run the bench as root, or without --cpu-quota)");
             }
-            return new CpuQuota(v1, false, cores);
+            return new CpuQuota(v1, false, cores, periodMicros);
         }
         Path v2 = Path.of("/sys/fs/cgroup");
         try {
@@ -85,7 +94,7 @@ public final class CpuQuota implements AutoCloseable {
                 if (!Files.readString(v2.resolve("cgroup.subtree_control")).contains("cpu")) {
                     Files.writeString(v2.resolve("cgroup.subtree_control"), "+cpu");
                 }
-                return new CpuQuota(v2, true, cores);
+                return new CpuQuota(v2, true, cores, periodMicros);
             }
         } catch (IOException e) {
             throw new IllegalStateException("--cpu-quota: cannot use the cgroup v2 hierarchy at " + v2 + ": " + e.getMessage());
@@ -96,6 +105,11 @@ public final class CpuQuota implements AutoCloseable {
 
     public double cores() {
         return cores;
+    }
+
+    /** The CFS period the quota is counted over, in milliseconds. */
+    public long periodMillis() {
+        return periodMicros / 1_000;
     }
 
     /**
@@ -110,11 +124,11 @@ public final class CpuQuota implements AutoCloseable {
             Files.createDirectory(group);
             made.add(group);
         }
-        long quota = Math.round(cores * PERIOD_MICROS);
+        long quota = Math.round(cores * periodMicros);
         if (v2) {
-            Files.writeString(group.resolve("cpu.max"), quota + " " + PERIOD_MICROS);
+            Files.writeString(group.resolve("cpu.max"), quota + " " + periodMicros);
         } else {
-            Files.writeString(group.resolve("cpu.cfs_period_us"), Long.toString(PERIOD_MICROS));
+            Files.writeString(group.resolve("cpu.cfs_period_us"), Long.toString(periodMicros));
             Files.writeString(group.resolve("cpu.cfs_quota_us"), Long.toString(quota));
         }
         List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c", "echo $$ > '" + group.resolve("cgroup.procs")
@@ -144,7 +158,7 @@ public final class CpuQuota implements AutoCloseable {
     }
 
     /**
-     * Summed over the groups whose name contains {@code part}: the 100 ms periods in which their
+     * Summed over the groups whose name contains {@code part}: the periods in which their
      * processes ran, those in which the quota held them back, and the nanoseconds they were held back.
      */
     public long[] periods(String part) {

@@ -144,15 +144,13 @@ public final class GridMember {
      * PostgreSQL ones live in the {@code mapstore} module; grid tests pass in-memory ones).
      *
      * @param inventory  write-through store of the seat blocks
-     * @param allowances loader of an account's allowance in a show
      * @param listings   loader of the catalog's event listings
      * @param waitlists  store of the waitlist queues, or null to keep them in memory only (grid tests of other parts)
      */
-    public record Stores(MapStore<BlockKey, SeatBlock> inventory, MapLoader<AllowanceKey, AccountAllowance> allowances,
-                         MapLoader<String, EventListing> listings, QueueStoreFactory<WaitlistEntry> waitlists) {
+    public record Stores(MapStore<BlockKey, SeatBlock> inventory, MapLoader<String, EventListing> listings,
+                         QueueStoreFactory<WaitlistEntry> waitlists) {
         public Stores {
             java.util.Objects.requireNonNull(inventory, "inventory");
-            java.util.Objects.requireNonNull(allowances, "allowances");
             java.util.Objects.requireNonNull(listings, "listings");
         }
     }
@@ -193,7 +191,7 @@ public final class GridMember {
         MapStore nowhere = new RehearsalStore();
         GridSettings own = new GridSettings("boxoffice-stage-" + java.util.UUID.randomUUID(), "127.0.0.1", null, 1,
                 java.util.List.of(), 0);
-        Config config = config(own, new Stores(nowhere, nowhere, nowhere, null));
+        Config config = config(own, new Stores(nowhere, nowhere, null));
         config.getNetworkConfig().setPort(0).setPortAutoIncrement(false);
         config.getNetworkConfig().getJoin().getTcpIpConfig().setEnabled(false);
         config.getJetConfig().setEnabled(false);
@@ -208,6 +206,9 @@ public final class GridMember {
                         .setImplementation(nowhere)
                         .setWriteDelaySeconds(0)
                         .setInitialLoadMode(MapStoreConfig.InitialLoadMode.LAZY)));
+        config.addMapConfig(new MapConfig(GridMaps.REHEARSAL_PREFIX + "allowances")
+                .setInMemoryFormat(InMemoryFormat.OBJECT)
+                .setBackupCount(0));
         HazelcastInstance stage = Hazelcast.newHazelcastInstance(config);
         storesOnOwnThreads(stage);
         return stage;
@@ -300,15 +301,12 @@ public final class GridMember {
         // by cores, which on a small machine lets only a couple of stores wait at once.
         config.addExecutorConfig(new ExecutorConfig(MAP_STORE_EXECUTOR).setPoolSize(STORES_IN_FLIGHT));
 
-        MapConfig allowances = new MapConfig(GridMaps.ALLOWANCES)
+        // no loader: Allowances reads an account the grid does not know on the request's thread (a
+        // loader would also run for the backup's copy of each processor, on its partition thread)
+        config.addMapConfig(new MapConfig(GridMaps.ALLOWANCES)
                 .setInMemoryFormat(InMemoryFormat.OBJECT)
                 .setBackupCount(settings.backupCount())
-                .setMaxIdleSeconds(3600);
-        allowances.setMapStoreConfig(new MapStoreConfig()
-                .setEnabled(true)
-                .setImplementation(stores.allowances())
-                .setInitialLoadMode(MapStoreConfig.InitialLoadMode.LAZY));
-        config.addMapConfig(allowances);
+                .setMaxIdleSeconds(3600));
 
         config.addMapConfig(new MapConfig(GridMaps.IDEMPOTENCY)
                 .setBackupCount(settings.backupCount())

@@ -1,12 +1,14 @@
 package org.boxoffice.grid.serialization;
 
+import com.hazelcast.nio.serialization.FieldKind;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
+import org.boxoffice.domain.AccountAllowance;
 import org.boxoffice.grid.AllowanceCommand;
 import org.boxoffice.grid.AllowanceProcessor;
 
-/** One schema for every {@link AllowanceCommand}: a kind plus the union of their fields. */
+/** One schema for every {@link AllowanceCommand}: a kind plus the union of their fields, and the account's known seats. */
 public final class AllowanceProcessorSerializer implements CompactSerializer<AllowanceProcessor> {
     @Override
     public AllowanceProcessor read(CompactReader in) {
@@ -22,7 +24,9 @@ public final class AllowanceProcessorSerializer implements CompactSerializer<All
             case "CANCEL_SALE" -> new AllowanceCommand.CancelSale(seats);
             default -> throw new IllegalArgumentException("unknown allowance command");
         };
-        return new AllowanceProcessor(c);
+        // a member of the previous version sends no "known": its maps load unknown accounts themselves
+        AccountAllowance known = in.getFieldKind("known") == FieldKind.COMPACT ? in.readCompact("known") : null;
+        return new AllowanceProcessor(c, known);
     }
 
     @Override
@@ -59,6 +63,7 @@ public final class AllowanceProcessorSerializer implements CompactSerializer<All
         out.writeInt64("now", now);
         out.writeInt64("grace", grace);
         out.writeInt32("max", max);
+        out.writeCompact("known", p.known());
     }
 
     @Override

@@ -74,7 +74,7 @@ class CatalogRefillTest {
         for (int i = 0; i < 3; i++) {
             GridMember.Stores test = TestStores.of(repo);
             members.add(GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port + i, all, 1),
-                    new GridMember.Stores(test.inventory(), test.allowances(), new Listings(), null)));
+                    new GridMember.Stores(test.inventory(), new Listings(), null)));
         }
         IMap<String, EventListing> listings = members.get(0).getMap(GridMaps.CATALOG_EVENTS);
         assertEquals(EVENTS, listings.size(), "every listing is loaded when the map is first used");
