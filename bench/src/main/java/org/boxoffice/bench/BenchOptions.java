@@ -197,7 +197,7 @@ public final class BenchOptions {
                 (o, v) -> o.cpuQuota = doubleIn(v, "--cpu-quota", 0.05, 64));
         option("--cpu-period", "MS", "--cpu-quota: the period the quota is counted over (default 100 ms, the kernel's and"
                         + " Kubernetes' default): a member that spent its quota waits for the next period, so in 0.4 cores with"
-                        + " 100 ms it can stand still 60 ms at a time, with 10 ms at most 6 ms",
+                        + " 100 ms it can stand still 60 ms at a time",
                 (o, v) -> o.cpuPeriodMillis = intIn(v, "--cpu-period", 1, 1000));
         option("--rehearsal", null, "--members: every member starts with its start-up rehearsal as shipped (20 s before it"
                 + " reports ready; off in every other run), so a member that joins mid-sale rehearses beside the serving ones",
