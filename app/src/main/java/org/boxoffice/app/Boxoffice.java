@@ -175,8 +175,10 @@ public final class Boxoffice implements AutoCloseable {
         this.holds = new HoldManager(directory, seats, admissions, snapshots, inventoryRepository, bookingRepository,
                 hz.getFlakeIdGenerator(GridMaps.HOLD_IDS), clock);
         AdmissionSettings admission = settings.admission();
+        // a room admits buyers while anything is left: free seats, and admissions left in the show's areas
         this.rooms = new WaitingRooms(hz, clock, showId -> directory.find(showId)
-                .map(s -> snapshots.get(s).counts()[org.boxoffice.domain.SeatState.Status.AVAILABLE.ordinal()]).orElse(0),
+                .map(s -> snapshots.get(s).counts()[org.boxoffice.domain.SeatState.Status.AVAILABLE.ordinal()]
+                        + admissionsLeft(s)).orElse(0),
                 admission.tick().toMillis(), roomLedger);
         this.passTokens = new PassTokens(admission.passSecret(), clock);
         DoorSettings door = admission.door();
@@ -204,6 +206,19 @@ public final class Boxoffice implements AutoCloseable {
         this.probes = new HealthProbes("grid-member", () -> hz.getLifecycleService().isRunning(), this::readiness,
                 this::safety, Duration.ofSeconds(1));
         MemberMetrics.register(hz, inventory, probes, () -> readyAfterMillis, metrics);
+    }
+
+    /** Admissions left in every general-admission area of {@code show}; 0 if they cannot be counted now. */
+    private int admissionsLeft(org.boxoffice.domain.Show show) {
+        int left = 0;
+        try {
+            for (org.boxoffice.domain.AdmissionArea area : admissions.areas(show.showId())) {
+                left += admissions.left(show, area);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(java.util.logging.Level.FINE, "admissions left in " + show.showId() + " cannot be counted now", e);
+        }
+        return left;
     }
 
     /** Starts a member on a migrated database. */

@@ -221,12 +221,33 @@ class GeneralAdmissionApiTest {
         assertError(hold("no-such-show", bob, "{\"area\":\"FLOOR\",\"quantity\":1}"), 404, "NOT_FOUND");
         assertEquals(201, hold(showId, bob, "{\"area\":\"FLOOR\",\"quantity\":4}").status());
         assertEquals(201, hold(showId, app.token("cat-ga"), "{\"area\":\"FLOOR\",\"quantity\":4}").status());
+        assertEquals(0L, app.app.invariants().checkNow().get("admissions_unbacked"));
+        assertEquals(0L, app.app.invariants().checkNow().get("admissions_beyond_capacity"));
 
         TestApp.Http.Reply soldOut = hold(showId, app.token("dan-ga"), "{\"area\":\"FLOOR\",\"quantity\":3}");
 
         assertError(soldOut, 409, "SOLD_OUT");
         assertEquals(2, json(soldOut).get("left").asInt());
         assertEquals(8, takenInReferee(showId, "FLOOR"));
+    }
+
+    @Test
+    void theInvariantCheck_catchesAStripeCountingAdmissionsNoHoldBacks() throws Exception {
+        String showId = newShow("");
+        newArea(showId, 10, 2);
+        assertEquals(201, hold(showId, app.token("hal-ga"), "{\"area\":\"FLOOR\",\"quantity\":2}").status());
+        assertEquals(0L, app.app.invariants().checkNow().get("admissions_unbacked"));
+        try (Connection c = app.dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE admission_stripes SET taken = taken + 1, version = version + 1 WHERE show_id = '"
+                    + showId + "' AND area = 'FLOOR' AND stripe = 0");
+        }
+
+        assertEquals(1L, app.app.invariants().checkNow().get("admissions_unbacked"));
+        try (Connection c = app.dataSource.getConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE admission_stripes SET taken = taken - 1, version = version + 1 WHERE show_id = '"
+                    + showId + "' AND area = 'FLOOR' AND stripe = 0");
+        }
+        assertEquals(0L, app.app.invariants().checkNow().get("admissions_unbacked"));
     }
 
     @Test

@@ -387,6 +387,7 @@ public final class Admissions {
      * asks once more; refused again, drops it again and answers 0: nothing moved.
      */
     private int run(StripeKey key, StripeCommand command) {
+        inventory.requireQuorum(); // as for seats: below its quorum a member changes nothing
         StripeProcessor processor = new StripeProcessor(command);
         try {
             return map.executeOnKey(key, processor);
