@@ -251,6 +251,27 @@ class GeneralAdmissionApiTest {
     }
 
     @Test
+    void aCapacityChangeDuringASale_isRefusedBelowWhatIsHeld_andAShrunkAreaSellsNoMore() {
+        String showId = newShow("");
+        newArea(showId, 10, 3);
+        assertEquals(201, hold(showId, app.token("ida-ga"), "{\"area\":\"FLOOR\",\"quantity\":4}").status());
+        String path = "/v1/admin/shows/" + showId + "/areas/FLOOR/capacity";
+
+        TestApp.Http.Reply below = http.put(path, admin, "{\"capacity\":3}");
+        TestApp.Http.Reply shrunk = http.put(path, admin, "{\"capacity\":5}");
+
+        assertError(below, 409, "CAPACITY_BELOW_TAKEN");
+        assertEquals(4, json(below).get("taken").asInt());
+        assertEquals(200, shrunk.status(), shrunk.body());
+        assertEquals(4, json(shrunk).get("taken").asInt());
+        TestApp.Http.Reply two = hold(showId, app.token("jon-ga"), "{\"area\":\"FLOOR\",\"quantity\":2}");
+        assertError(two, 409, "SOLD_OUT");
+        assertEquals(1, json(two).get("left").asInt());
+        assertEquals(201, hold(showId, app.token("jon-ga"), "{\"area\":\"FLOOR\",\"quantity\":1}").status());
+        assertEquals(5, takenInReferee(showId, "FLOOR"));
+    }
+
+    @Test
     void aRetryWithTheSameIdempotencyKey_getsTheSameHold_andTakesOnce() {
         String showId = newShow("");
         newArea(showId, 10, 2);
