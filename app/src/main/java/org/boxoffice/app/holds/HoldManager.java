@@ -38,6 +38,7 @@ import java.util.function.LongSupplier;
  */
 public final class HoldManager {
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(HoldManager.class.getName());
     private static final int BEST_AVAILABLE_TRIES = 3;
     /**
      * How often a hold by count is tried, each under a new hold id, while the area has enough left
@@ -265,8 +266,14 @@ public final class HoldManager {
                     // (the sweeper's reconciliation) if the grid cannot this moment
                     Optional<AdmissionArea> area = admissions == null ? Optional.empty()
                             : admissions.area(hold.showId(), hold.area());
-                    if (area.isPresent()) {
-                        admissions.release(show.get(), area.get(), holdId, hold.accountId(), now);
+                    try {
+                        if (area.isPresent()) {
+                            admissions.release(show.get(), area.get(), holdId, hold.accountId(), now);
+                        }
+                    } catch (RuntimeException e) {
+                        // released in the referee all the same: the sweeper's reconciliation ends its parts once it lapses
+                        LOG.log(java.util.logging.Level.WARNING, "hold " + holdId + " is released, but its admissions "
+                                + "cannot go back this moment; they go back when it lapses: " + e.getMessage());
                     }
                     return new Released.Done();
                 }
