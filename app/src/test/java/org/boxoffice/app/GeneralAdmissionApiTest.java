@@ -89,6 +89,7 @@ class GeneralAdmissionApiTest {
     @Test
     void anArea_isCreated_andShownOnTheShowDocumentAndItsAreasAnswer_withWhatIsLeft() {
         String showId = newShow("");
+        assertEquals(0, json(http.get("/v1/shows/" + showId, null)).get("areas").size(), "a show document read before");
 
         TestApp.Http.Reply r = createArea(showId, "{\"name\":\"FLOOR\",\"capacity\":2000,\"price\":\"59.90\"}");
 
@@ -104,6 +105,7 @@ class GeneralAdmissionApiTest {
         TestApp.Http.Reply answer = http.get("/v1/shows/" + showId + "/areas", null);
         assertTrue(answer.body().contains("\"price\":59.90"), answer.body());
         assertTrue(answer.headers().firstValue("Cache-Control").orElse("").contains("public"), answer.headers().toString());
+        assertEquals(1, eventually(() -> json(http.get("/v1/shows/" + showId, null)).get("areas").size(), 1));
         JsonNode doc = json(http.get("/v1/shows/" + showId, null));
         assertEquals("FLOOR", doc.get("areas").get(0).get("name").asText());
         assertEquals(2000, doc.get("areas").get(0).get("left").asInt());

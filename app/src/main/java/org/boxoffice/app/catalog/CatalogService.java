@@ -189,7 +189,10 @@ public final class CatalogService implements HttpService {
     private void show(ServerRequest req, ServerResponse res) {
         Show s = show(req);
         ShowSnapshot snapshot = snapshots.get(s);
-        send(req, res, answers.get("show|" + s.showId(), snapshot, () -> showAnswer(s, snapshot)), SHOW);
+        // the key names the show's areas as this member knows them (a copy at most 2 s old): an area
+        // created or resized anywhere is on every member's show document within that
+        send(req, res, answers.get("show|" + s.showId() + "|" + admissions.areas(s.showId()).hashCode(), snapshot,
+                () -> showAnswer(s, snapshot)), SHOW);
     }
 
     private CatalogAnswers.Built showAnswer(Show s, ShowSnapshot snapshot) {
