@@ -48,6 +48,7 @@ import io.helidon.webserver.observe.metrics.MetricsObserver;
 import org.boxoffice.domain.CatalogRepository;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.Show;
+import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.Allowances;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.GridMaps;
@@ -62,6 +63,7 @@ import org.boxoffice.grid.room.WaitingRooms;
 import org.boxoffice.grid.limits.SpentChallenges;
 import org.boxoffice.grid.limits.VelocityLimits;
 import org.boxoffice.mapstore.GridStores;
+import org.boxoffice.mapstore.PostgresAdmissionRepository;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
 import org.boxoffice.mapstore.PostgresIdempotencyReplies;
 import org.boxoffice.mapstore.PostgresInventoryRepository;
@@ -108,6 +110,7 @@ public final class Boxoffice implements AutoCloseable {
     private final HealthProbes probes;
     private final Authenticator authenticator;
     private final Seats seats;
+    private final Admissions admissions;
     private final HoldManager holds;
     private final Idempotency idempotency;
     private final ITopic<String> announcements;
@@ -146,9 +149,11 @@ public final class Boxoffice implements AutoCloseable {
         RefereeMetrics.register(referee, dataSource, metrics);
         this.catalogRepository = new PostgresCatalogRepository(dataSource);
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
+        PostgresAdmissionRepository admissionRepository = new PostgresAdmissionRepository(dataSource);
         PostgresRoomLedger roomLedger = new PostgresRoomLedger(dataSource, clock);
         this.hz = GridMember.start(settings.grid(),
-                GridStores.of(inventoryRepository, catalogRepository, waitlistRepository), RefereeIdentity.of(dataSource),
+                GridStores.of(inventoryRepository, catalogRepository, waitlistRepository, admissionRepository),
+                RefereeIdentity.of(dataSource),
                 promotion);
         this.directory = new ShowDirectory(catalogRepository);
         this.inventory = new Inventory(hz);
@@ -161,15 +166,19 @@ public final class Boxoffice implements AutoCloseable {
         this.answers = new CatalogAnswers(() -> catalogChanges.version() + directory.version(), clock);
         this.authenticator = new Authenticator(settings.auth(), clock);
         this.idempotency = new Idempotency(hz, new PostgresIdempotencyReplies(dataSource), clock).start();
-        this.seats = new Seats(inventory, new Allowances(hz, inventoryRepository), snapshots);
-        this.sweeper = new HoldSweeper(hz, seats, inventoryRepository, directory::find, clock)
+        Allowances allowances = new Allowances(hz, inventoryRepository);
+        this.seats = new Seats(inventory, allowances, snapshots);
+        this.admissions = new Admissions(hz, admissionRepository, allowances, inventory, clock);
+        this.sweeper = new HoldSweeper(hz, seats, inventoryRepository, directory::find, clock).alsoAdmissions(admissions)
                 .start(settings.inventory().sweepEvery().toMillis(), settings.inventory().reconcileEvery().toMillis());
         this.bookingRepository = new org.boxoffice.mapstore.PostgresBookingRepository(dataSource);
-        this.holds = new HoldManager(directory, seats, snapshots, inventoryRepository, bookingRepository,
+        this.holds = new HoldManager(directory, seats, admissions, snapshots, inventoryRepository, bookingRepository,
                 hz.getFlakeIdGenerator(GridMaps.HOLD_IDS), clock);
         AdmissionSettings admission = settings.admission();
+        // a room admits buyers while anything is left: free seats, and admissions left in the show's areas
         this.rooms = new WaitingRooms(hz, clock, showId -> directory.find(showId)
-                .map(s -> snapshots.get(s).counts()[org.boxoffice.domain.SeatState.Status.AVAILABLE.ordinal()]).orElse(0),
+                .map(s -> snapshots.get(s).counts()[org.boxoffice.domain.SeatState.Status.AVAILABLE.ordinal()]
+                        + admissionsLeft(s)).orElse(0),
                 admission.tick().toMillis(), roomLedger);
         this.passTokens = new PassTokens(admission.passSecret(), clock);
         DoorSettings door = admission.door();
@@ -197,6 +206,19 @@ public final class Boxoffice implements AutoCloseable {
         this.probes = new HealthProbes("grid-member", () -> hz.getLifecycleService().isRunning(), this::readiness,
                 this::safety, Duration.ofSeconds(1));
         MemberMetrics.register(hz, inventory, probes, () -> readyAfterMillis, metrics);
+    }
+
+    /** Admissions left in every general-admission area of {@code show}; 0 if they cannot be counted now. */
+    private int admissionsLeft(org.boxoffice.domain.Show show) {
+        int left = 0;
+        try {
+            for (org.boxoffice.domain.AdmissionArea area : admissions.areas(show.showId())) {
+                left += admissions.left(show, area);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(java.util.logging.Level.FINE, "admissions left in " + show.showId() + " cannot be counted now", e);
+        }
+        return left;
     }
 
     /** Starts a member on a migrated database. */
@@ -229,14 +251,14 @@ public final class Boxoffice implements AutoCloseable {
         routing.addFilter(new RequestGuard());
         HttpCaching.register(routing);
         probes.routing(routing);
-        routing.register("/v1", new CatalogService(search, directory, snapshots, answers, clock))
+        routing.register("/v1", new CatalogService(search, directory, snapshots, answers, admissions, clock))
                 .register("/v1", new HoldsService(holds, authenticator, idempotency, gate, rooms, metrics))
                 .register("/v1", new QueueService(authenticator, directory, rooms, passTokens, gate,
                         settings.admission(), clock, metrics))
                 .register("/v1", new ChallengeService(authenticator, directory, rooms, challenges, gate, clock))
                 .register("/v1", new AuditService(authenticator, directory, inventoryRepository))
                 .register("/v1", new AdminService(authenticator, catalogRepository, directory, seats, snapshots,
-                        settings.holds(), this::announce, clock))
+                        settings.holds(), this::announce, admissions, clock))
                 .register("/v1", streams)
                 .register("/openapi", new OpenApiService());
         checkout.routing(routing);

@@ -16,6 +16,10 @@ public enum Rejection {
     UNKNOWN_SHOW,
     /** A section name that is not part of the show's layout. */
     UNKNOWN_SECTION,
+    /** A general-admission area the show does not have. */
+    UNKNOWN_AREA,
+    /** Fewer admissions are left in the whole area than were asked for. */
+    SOLD_OUT,
     /** No active hold with that id holds these seats. */
     HOLD_NOT_FOUND,
     /** The hold lapsed before the request reached it. */

@@ -4,6 +4,11 @@ package org.boxoffice.grid;
 public final class GridMaps {
     /** One entry per block of a show's seats; write-through to the referee. */
     public static final String INVENTORY = "inventory";
+    /**
+     * One entry per stripe of a general-admission area ({@link StripeKey}): write-through to the
+     * referee, loaded from it on first use.
+     */
+    public static final String ADMISSIONS = "admission-stripes";
     /** One entry per account and show: seats held and bought, for the per-account limit. */
     public static final String ALLOWANCES = "allowances";
     /** Responses remembered under idempotency keys, for 24 hours. */

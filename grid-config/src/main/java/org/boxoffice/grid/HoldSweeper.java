@@ -63,6 +63,7 @@ public final class HoldSweeper implements AutoCloseable {
     private final ScheduledExecutorService timer;
     /** How long past expiry a HELD row must be before reconciliation steps in (the sweeper goes first). */
     private volatile long reconcileSlackMillis = 10_000;
+    private volatile Admissions admissions;
     /** The earliest hold expiry of each block with holds this member owned when it last changed. */
     private final Map<BlockKey, Long> calendar = new ConcurrentHashMap<>();
     /** When the next sweep scans every owned block; 0: the next sweep does. */
@@ -124,7 +125,19 @@ public final class HoldSweeper implements AutoCloseable {
                 changed++;
             }
         }
+        if (admissions != null) {
+            changed += admissions.sweepOnce(shows);
+        }
         return changed;
+    }
+
+    /**
+     * Sweeps general admission's stripes too: each sweep ends lapsed holds' parts in the stripes this
+     * member owns, and each reconciliation those the referee still counts.
+     */
+    public HoldSweeper alsoAdmissions(Admissions admissions) {
+        this.admissions = admissions;
+        return this;
     }
 
     /**
@@ -275,6 +288,9 @@ public final class HoldSweeper implements AutoCloseable {
             // a block copy with nothing to expire disagrees with the referee: Seats reloads it and asks again
             seats.expire(show.get(), id.blockId(), now, true);
             fixed++;
+        }
+        if (admissions != null) {
+            fixed += admissions.reconcileOnce(shows, now - reconcileSlackMillis);
         }
         return fixed;
     }

@@ -33,10 +33,12 @@ class GridArchitectureTest {
 
     @Test
     void onlySeats_changesSeats() {
-        // the block processors, a block's eviction and the snapshot's record are Seats' own steps
+        // the block processors, a block's eviction and the snapshot's record are Seats' own steps; the
+        // account's allowance is shared with Admissions, which counts admissions against it
         noClasses().that().doNotHaveFullyQualifiedName(Seats.class.getName())
                 .and().doNotHaveFullyQualifiedName(Inventory.class.getName())
                 .and().doNotHaveFullyQualifiedName(Allowances.class.getName())
+                .and().doNotHaveFullyQualifiedName(Admissions.class.getName())
                 .should().callMethodWhere(new DescribedPredicate<JavaMethodCall>("a seat-changing step") {
                     @Override
                     public boolean test(JavaMethodCall call) {
@@ -48,6 +50,14 @@ class GridArchitectureTest {
                                 || owner.equals(Allowances.class.getName()) && !name.equals("<init>");
                     }
                 })
+                .check(GRID);
+    }
+
+    @Test
+    void onlyAdmissions_changesAdmissions() {
+        noClasses().that().doNotHaveFullyQualifiedName(Admissions.class.getName())
+                .and().resideOutsideOfPackage("org.boxoffice.grid.serialization..")
+                .should().callConstructor(StripeProcessor.class, StripeCommand.class)
                 .check(GRID);
     }
 

@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.spi.impl.SerializationServiceSupport;
 import org.boxoffice.domain.AccountAllowance;
+import org.boxoffice.domain.AdmissionStripe;
 import org.boxoffice.domain.BlockDecision;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SeatBlock;
@@ -41,6 +42,23 @@ class GridSerializersTest {
 
     private static <T> T roundTrip(T value) {
         return ss.toObject(ss.toData(value));
+    }
+
+    @Test
+    void admissionStripes_theirKeysAndEveryStripeCommand_roundTrip() {
+        AdmissionStripe fresh = AdmissionStripe.fresh("s", "FLOOR", 2, 10);
+        AdmissionStripe taken = fresh.take("h1", "alice", 3, 5, 900, 10, 0).next();
+        AdmissionStripe lapsedAndTaken = taken.take("h2", "bob", 2, 2, 2_000, 1_000, 0).next();
+
+        assertEquals(new StripeKey("s", "FLOOR", 2), roundTrip(new StripeKey("s", "FLOOR", 2)));
+        assertEquals(fresh, roundTrip(fresh));
+        assertEquals(taken, roundTrip(taken));
+        assertEquals(List.of("h1"), roundTrip(lapsedAndTaken).change().ended());
+        assertEquals(lapsedAndTaken, roundTrip(lapsedAndTaken));
+        for (StripeCommand c : List.<StripeCommand>of(new StripeCommand.Take("h", "a", 2, 4, 900, 10, 5),
+                new StripeCommand.Release("h", 11), new StripeCommand.Expire(12, 5))) {
+            assertEquals(new StripeProcessor(c), roundTrip(new StripeProcessor(c)));
+        }
     }
 
     @Test

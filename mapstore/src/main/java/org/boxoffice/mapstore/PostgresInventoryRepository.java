@@ -77,7 +77,7 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
 
     private static final String FIND_HOLD = """
             SELECT hold_id, show_id, account_id, seat_ids, epoch_ms(expires_at), status,
-                   epoch_ms(created_at), total_cents, currency
+                   epoch_ms(created_at), total_cents, currency, area, coalesce(quantity, 0)
             FROM holds WHERE hold_id = ?""";
 
     private static final String LAPSED_BLOCKS = """
@@ -98,7 +98,14 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
                        h.status, min(s.held_until) AS first_until
                 FROM seats s LEFT JOIN holds h ON h.hold_id = s.hold_id
                 WHERE s.show_id = k.show_id AND s.holder = k.holder AND s.state IN ('HELD', 'SOLD')
-                GROUP BY s.state, s.hold_id, h.status) a
+                GROUP BY s.state, s.hold_id, h.status
+                UNION ALL
+                -- admissions by count: a hold's live parts, as its seats above
+                SELECT CASE WHEN p.status = 'SOLD' THEN 'SOLD' ELSE 'HELD' END, h.hold_id, sum(p.quantity)::int,
+                       epoch_ms(h.expires_at), h.status, h.expires_at
+                FROM holds h JOIN admission_hold_parts p ON p.hold_id = h.hold_id
+                WHERE h.account_id = k.holder AND h.show_id = k.show_id AND h.area IS NOT NULL AND p.status <> 'ENDED'
+                GROUP BY p.status, h.hold_id, h.expires_at, h.status) a
             ORDER BY k.i, a.first_until, a.hold_id""";
 
     /** Allowance reads in flight at once share one query, up to this many keys. */
@@ -378,7 +385,7 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
                 }
                 return Optional.of(new HoldRecord(rs.getString(1), rs.getString(2), rs.getString(3),
                         List.of(strings(rs.getArray(4))), rs.getLong(5), HoldStatus.valueOf(rs.getString(6)), rs.getLong(7),
-                        rs.getLong(8), rs.getString(9)));
+                        rs.getLong(8), rs.getString(9), rs.getString(10), rs.getInt(11)));
             }
         } catch (SQLException e) {
             throw new DatabaseException("finding hold " + holdId, e);

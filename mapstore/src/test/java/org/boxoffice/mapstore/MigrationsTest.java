@@ -27,16 +27,17 @@ class MigrationsTest {
         try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
             int applied = Migrations.migrate(ds);
 
-            assertEquals(19, applied); // 15 versioned, then 4 repeatable
-            assertEquals(List.of("account_contacts", "booking_seats", "bookings", "demo_secrets", "events", "holds",
+            assertEquals(21, applied); // 16 versioned, then 5 repeatable
+            assertEquals(List.of("account_contacts", "admission_areas", "admission_hold_parts", "admission_stripes", "booking_seats", "bookings", "demo_secrets", "events", "holds",
                     "idempotency_replies", "messages", "payment_events", "payments", "referee",
                     "seat_events", "seat_transitions", "seats", "show_blocks", "show_sections", "shows", "spent_challenges",
                     "ticket_mail", "ticket_transfers", "venues", "waiting_room_admissions", "waiting_room_places", "waiting_rooms",
                     "waitlist_entries", "waitlist_mail"), names(ds, """
                     SELECT table_name FROM information_schema.tables
                     WHERE table_schema = 'public' AND table_name <> 'flyway_schema_history' ORDER BY 1"""));
-            assertEquals(List.of("apply_seat_transition", "apply_seat_transitions", "apply_seat_transitions_one_by_one",
-                    "epoch_ms", "note_lapsed_hold", "seat_keys",
+            assertEquals(List.of("apply_admission_change", "apply_seat_transition", "apply_seat_transitions",
+                    "apply_seat_transitions_one_by_one", "check_admission_capacity", "create_admission_area",
+                    "epoch_ms", "move_admission_capacity", "note_lapsed_hold", "resize_admission_area", "seat_keys",
                     "seat_transition_applied"), names(ds, """
                     SELECT routine_name FROM information_schema.routines
                     WHERE routine_schema = 'public' ORDER BY 1"""));
@@ -61,7 +62,7 @@ class MigrationsTest {
             Migrations.migrate(fresh);
 
             assertEquals(14, versioned);
-            assertEquals(5, now, "only the later versioned migration (V18) and the repeatable ones were pending");
+            assertEquals(7, now, "only the later versioned migrations (V18, V19) and the repeatable ones were pending");
             assertEquals(0, Migrations.migrate(old));
             assertEquals(definitions(fresh), definitions(old));
             assertEquals(List.of("HOLD h1 0->1"), names(old, """
@@ -105,7 +106,8 @@ class MigrationsTest {
             Map.entry("14", 267509509),
             Map.entry("15", 1434367327),
             Map.entry("16", -1718174000),
-            Map.entry("18", -1182397586)));
+            Map.entry("18", -1182397586),
+            Map.entry("19", -1140833864)));
 
     /**
      * A repeatable migration a later release renamed or dropped leaves its applied row in Flyway's
@@ -118,7 +120,7 @@ class MigrationsTest {
             Migrations.migrate(ds);
 
             assertEquals(0, Migrations.flyway(ds, "filesystem:" + versionedOnly(without)).migrate().migrationsExecuted);
-            Files.delete(without.resolve("V18__messages.sql"));
+            Files.delete(without.resolve("V19__general_admission.sql"));
             assertEquals(0, Migrations.flyway(ds, "filesystem:" + without).migrate().migrationsExecuted);
         }
     }

@@ -11,6 +11,8 @@ import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Json;
 import org.boxoffice.app.http.Refusal;
 import org.boxoffice.app.http.Refusals;
+import org.boxoffice.domain.AdmissionArea;
+import org.boxoffice.domain.AdmissionRepository;
 import org.boxoffice.domain.CatalogRepository;
 import org.boxoffice.domain.Event;
 import org.boxoffice.domain.HoldPolicy;
@@ -20,6 +22,7 @@ import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
 import org.boxoffice.domain.Venue;
+import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.BlockOutcome;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.ShowSnapshots;
@@ -39,14 +42,19 @@ import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
 
 /**
- * Admin operations (role {@code admin}): create a show from a regular seating plan, and take seats
- * off sale or put them back.
+ * Admin operations (role {@code admin}): create a show from a regular seating plan, take seats off
+ * sale or put them back, and give a show general-admission areas (sold by count) and change their
+ * capacity.
  *
  * <pre>
  * curl -X POST localhost:8080/v1/admin/shows -H "Authorization: Bearer $ADMIN" --json '{"eventId":"midnight-echoes",
  *   "startsAt":"2027-06-01T20:00:00Z","sections":[{"name":"A","price":"99.00","rows":20,"seatsPerRow":25}]}'
  * curl -X POST localhost:8080/v1/admin/shows/echoes-berlin-1/seats/block -H "Authorization: Bearer $ADMIN" \
  *   --json '{"seatIds":["A-1-1"],"reason":"camera platform"}'
+ * curl -X POST localhost:8080/v1/admin/shows/echoes-berlin-1/areas -H "Authorization: Bearer $ADMIN" \
+ *   --json '{"name":"FLOOR","capacity":2000,"price":"59.00"}'
+ * curl -X PUT localhost:8080/v1/admin/shows/echoes-berlin-1/areas/FLOOR/capacity -H "Authorization: Bearer $ADMIN" \
+ *   --json '{"capacity":2500}'
  * </pre>
  */
 public final class AdminService implements HttpService {
@@ -62,11 +70,13 @@ public final class AdminService implements HttpService {
     private final ShowSnapshots snapshots;
     private final HoldDefaults defaults;
     private final Consumer<Show> announce;
+    private final Admissions admissions;
     private final LongSupplier clock;
 
     public AdminService(Authenticator auth, CatalogRepository catalog, ShowDirectory shows, Seats seats,
                         ShowSnapshots snapshots, HoldDefaults defaults, Consumer<Show> announce,
-                        LongSupplier clock) {
+                        Admissions admissions, LongSupplier clock) {
+        this.admissions = admissions;
         this.auth = auth;
         this.catalog = catalog;
         this.shows = shows;
@@ -81,7 +91,74 @@ public final class AdminService implements HttpService {
     public void routing(HttpRules rules) {
         rules.post("/admin/shows", this::createShow)
                 .post("/admin/shows/{showId}/seats/block", (req, res) -> changeSeats(req, res, true))
-                .post("/admin/shows/{showId}/seats/unblock", (req, res) -> changeSeats(req, res, false));
+                .post("/admin/shows/{showId}/seats/unblock", (req, res) -> changeSeats(req, res, false))
+                .post("/admin/shows/{showId}/areas", this::createArea)
+                .put("/admin/shows/{showId}/areas/{area}/capacity", this::changeCapacity);
+    }
+
+    /** A general-admission area: a name no section or area of the show has, a capacity, a price per admission. */
+    private void createArea(ServerRequest req, ServerResponse res) {
+        admin(req);
+        String showId = req.path().pathParameters().get("showId");
+        Show show = shows.find(showId).orElseThrow(() -> ApiException.notFound("show " + showId));
+        JsonNode b = Json.body(req);
+        allowOnly(b, Set.of("name", "capacity", "price", "stripes"));
+        String name = text(b, "name", true);
+        if (!name.matches(AdmissionArea.NAME_PATTERN)) {
+            throw ApiException.badRequest("'name' is 1-16 letters or digits");
+        }
+        if (show.layout().section(name).isPresent()) {
+            throw Refusals.of(Refusal.AREA_EXISTS, "show " + showId + " has a seated section " + name);
+        }
+        int capacity = integer(b, "capacity", 0, 1, AdmissionArea.MAX_CAPACITY);
+        long priceCents = priceCents(text(b, "price", true));
+        int stripes = integer(b, "stripes", Math.min(AdmissionArea.defaultStripes(capacity), capacity), 1,
+                Math.min(AdmissionArea.MAX_STRIPES, capacity));
+        AdmissionArea area = new AdmissionArea(showId, name, capacity, priceCents, stripes);
+        if (!admissions.create(area)) {
+            throw Refusals.of(Refusal.AREA_EXISTS, "show " + showId + " has an area " + name + " already");
+        }
+        res.header("Location", "/v1/shows/" + showId + "/areas");
+        Json.send(res, 201, areaAnswer(area, capacity, 0));
+    }
+
+    /** An area's new capacity: never below the admissions held and sold in it. */
+    private void changeCapacity(ServerRequest req, ServerResponse res) {
+        admin(req);
+        String showId = req.path().pathParameters().get("showId");
+        String name = req.path().pathParameters().get("area");
+        shows.find(showId).orElseThrow(() -> ApiException.notFound("show " + showId));
+        JsonNode b = Json.body(req);
+        allowOnly(b, Set.of("capacity"));
+        int capacity = integer(b, "capacity", -1, 0, AdmissionArea.MAX_CAPACITY);
+        AdmissionArea area = admissions.area(showId, name)
+                .orElseThrow(() -> ApiException.notFound("area " + name + " of show " + showId));
+        switch (admissions.resize(area, capacity)) {
+            case AdmissionRepository.Resize.Done done -> Json.send(res, 200, areaAnswer(area, capacity, done.taken()));
+            case AdmissionRepository.Resize.BelowTaken below -> throw Refusals.of(Refusal.CAPACITY_BELOW_TAKEN,
+                    below.taken() + " admissions of area " + name + " are held or sold: its capacity cannot go below that",
+                    Map.of("taken", below.taken()));
+            case AdmissionRepository.Resize.NoArea none -> throw ApiException.notFound("area " + name + " of show " + showId);
+        }
+    }
+
+    private static Map<String, Object> areaAnswer(AdmissionArea area, int capacity, int taken) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("showId", area.showId());
+        out.put("name", area.name());
+        out.put("capacity", capacity);
+        out.put("price", BigDecimal.valueOf(area.priceCents(), 2));
+        out.put("stripes", area.stripes());
+        out.put("taken", taken);
+        return out;
+    }
+
+    private static long priceCents(String priceText) {
+        if (!PRICE.matcher(priceText).matches()) {
+            throw ApiException.badRequest("'price' is a decimal string such as \"49.90\": up to 9 digits, "
+                    + "at most 2 decimals, no sign or exponent");
+        }
+        return new BigDecimal(priceText).movePointRight(2).longValueExact();
     }
 
     private Principal admin(ServerRequest req) {
@@ -145,17 +222,12 @@ public final class AdminService implements HttpService {
             if (!name.matches("[A-Za-z0-9]{1,16}") || !names.add(name)) {
                 throw ApiException.badRequest("section names are 1-16 letters or digits, each used once");
             }
-            String priceText = text(s, "price", true);
-            if (!PRICE.matcher(priceText).matches()) {
-                throw ApiException.badRequest("'price' is a decimal string such as \"49.90\": up to 9 digits, "
-                        + "at most 2 decimals, no sign or exponent");
-            }
-            BigDecimal price = new BigDecimal(priceText);
+            long priceCents = priceCents(text(s, "price", true));
             int rows = integer(s, "rows", 0, 1, 500);
             int perRow = integer(s, "seatsPerRow", 0, 1, 500);
             totalSeats += (long) rows * perRow;
             plan.add(new SeatPlan.SectionPlan(name, integer(s, "rank", rank, 0, 1000),
-                    price.movePointRight(2).longValueExact(), rows, perRow));
+                    priceCents, rows, perRow));
             rank++;
         }
         if (totalSeats > 200_000) {

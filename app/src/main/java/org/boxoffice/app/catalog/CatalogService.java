@@ -11,9 +11,11 @@ import org.boxoffice.app.http.Refusals;
 import org.boxoffice.domain.Event;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SeatState;
+import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
 import org.boxoffice.domain.Venue;
+import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.ShowSnapshot;
 import org.boxoffice.grid.ShowSnapshots;
 import org.boxoffice.grid.catalog.CatalogSearch;
@@ -60,15 +62,19 @@ public final class CatalogService implements HttpService {
     /** Seat statuses: as fresh as the snapshot they come from. */
     static final HttpCaching.Policy SEATS = new HttpCaching.Policy(1, 1);
     static final HttpCaching.Policy AVAILABILITY = new HttpCaching.Policy(1, 1);
+    /** What general-admission areas have left: as fresh as the seat map, a second. */
+    static final HttpCaching.Policy AREAS = new HttpCaching.Policy(1, 1);
 
     private final CatalogSearch search;
     private final ShowDirectory shows;
     private final ShowSnapshots snapshots;
     private final CatalogAnswers answers;
+    private final Admissions admissions;
     private final LongSupplier clock;
 
     public CatalogService(CatalogSearch search, ShowDirectory shows, ShowSnapshots snapshots, CatalogAnswers answers,
-                          LongSupplier clock) {
+                          Admissions admissions, LongSupplier clock) {
+        this.admissions = admissions;
         this.search = search;
         this.shows = shows;
         this.snapshots = snapshots;
@@ -82,7 +88,8 @@ public final class CatalogService implements HttpService {
                 .get("/events/{eventId}", this::event)
                 .get("/shows/{showId}", this::show)
                 .get("/shows/{showId}/seats", this::seats)
-                .get("/shows/{showId}/availability", this::availability);
+                .get("/shows/{showId}/availability", this::availability)
+                .get("/shows/{showId}/areas", this::areas);
     }
 
     private void events(ServerRequest req, ServerResponse res) {
@@ -182,7 +189,10 @@ public final class CatalogService implements HttpService {
     private void show(ServerRequest req, ServerResponse res) {
         Show s = show(req);
         ShowSnapshot snapshot = snapshots.get(s);
-        send(req, res, answers.get("show|" + s.showId(), snapshot, () -> showAnswer(s, snapshot)), SHOW);
+        // the key names the show's areas as this member knows them (a copy at most 2 s old): an area
+        // created or resized anywhere is on every member's show document within that
+        send(req, res, answers.get("show|" + s.showId() + "|" + admissions.areas(s.showId()).hashCode(), snapshot,
+                () -> showAnswer(s, snapshot)), SHOW);
     }
 
     private CatalogAnswers.Built showAnswer(Show s, ShowSnapshot snapshot) {
@@ -221,7 +231,41 @@ public final class CatalogService implements HttpService {
             blocks.add(object("blockId", b.blockId(), "section", b.section(), "rows", rows));
         }
         m.put("layout", object("seatCount", s.layout().totalSeats(), "blocks", blocks));
-        return new CatalogAnswers.Built(HttpCaching.Encoded.json(m), nextSaleChange(s, now));
+        List<Map<String, Object>> areas = areaList(s);
+        m.put("areas", areas);
+        // what areas have left moves without the seat map: then rebuilt as often as the areas' answer
+        long validUntil = nextSaleChange(s, now);
+        if (!areas.isEmpty()) {
+            validUntil = Math.min(validUntil, now + AREAS.maxAge() * 1000L);
+        }
+        return new CatalogAnswers.Built(HttpCaching.Encoded.json(m), validUntil);
+    }
+
+    /**
+     * A show's general-admission areas and what each has left, summed over its stripes: public and
+     * cacheable for a second, as the seat map's availability is.
+     */
+    private void areas(ServerRequest req, ServerResponse res) {
+        Show s = show(req);
+        long now = clock.getAsLong();
+        send(req, res, answers.get("areas|" + s.showId(), null, () -> new CatalogAnswers.Built(
+                HttpCaching.Encoded.json(object("showId", s.showId(), "areas", areaList(s))),
+                now + AREAS.maxAge() * 1000L)), AREAS);
+    }
+
+    private List<Map<String, Object>> areaList(Show s) {
+        List<Map<String, Object>> areas = new ArrayList<>();
+        for (AdmissionArea a : admissions.areas(s.showId())) {
+            int capacity = 0;
+            int left = 0;
+            long now = clock.getAsLong();
+            for (org.boxoffice.domain.AdmissionStripe stripe : admissions.stripes(a).values()) {
+                capacity += stripe.capacity();
+                left += stripe.free(now, s.policy().graceMillis());
+            }
+            areas.add(object("name", a.name(), "capacity", capacity, "price", price(a.priceCents()), "left", left));
+        }
+        return areas;
     }
 
     private void seats(ServerRequest req, ServerResponse res) {

@@ -99,6 +99,10 @@ public final class CheckoutManager implements AutoCloseable {
             return new Result.Refused(Rejection.HOLD_NOT_FOUND, "hold " + holdId + " not found");
         }
         HoldRecord hold = owned.get();
+        if (hold.byCount()) {
+            // admissions are held and released, not yet paid for: no money is taken for them
+            return new Result.Refused(Rejection.NOT_ALLOWED, "a hold of admissions cannot be paid for yet");
+        }
         Optional<Booking> booked = bookings.bookingOfHold(holdId);
         if (booked.isPresent()) {
             return new Result.Booked(booked.get().bookingId(), booked.get().paymentId());

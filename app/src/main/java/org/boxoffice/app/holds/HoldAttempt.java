@@ -1,5 +1,6 @@
 package org.boxoffice.app.holds;
 
+import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
 
@@ -20,6 +21,7 @@ public final class HoldAttempt {
     private final long now;
     private Show show;
     private List<ShowLayout.SeatRef> places;
+    private AdmissionArea area;
     private HoldOutcome.Refused refusal;
     private boolean refusedAtTheGate;
 
@@ -42,11 +44,12 @@ public final class HoldAttempt {
         return now;
     }
 
-    /** How many seats are asked for: the named seats, or the best-available quantity. */
+    /** How many seats (or admissions) are asked for: the named seats, the best-available quantity, the admissions. */
     public int seatCount() {
         return switch (request) {
             case HoldRequest.Seats named -> named.seatIds().size();
             case HoldRequest.BestAvailable best -> best.quantity();
+            case HoldRequest.Admissions admissions -> admissions.quantity();
         };
     }
 
@@ -58,6 +61,11 @@ public final class HoldAttempt {
     /** The named seats' places in the show's layout, in the request's order, once a rule found them all (null before, and for best available). */
     public List<ShowLayout.SeatRef> places() {
         return places;
+    }
+
+    /** The general-admission area asked for, once a rule found it (null before, and for seats). */
+    public AdmissionArea area() {
+        return area;
     }
 
     /** Why the rules refused the attempt; empty if it passed them all. */
@@ -76,6 +84,10 @@ public final class HoldAttempt {
 
     void located(List<ShowLayout.SeatRef> places) {
         this.places = places;
+    }
+
+    void found(AdmissionArea area) {
+        this.area = area;
     }
 
     void refuse(HoldOutcome.Refused refusal, boolean atTheGate) {

@@ -3,6 +3,7 @@ package org.boxoffice.app.holds;
 import com.hazelcast.flakeidgen.FlakeIdGenerator;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.HoldRecord;
 import org.boxoffice.domain.HoldState;
@@ -11,6 +12,7 @@ import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SeatPicker;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
+import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.ShowSnapshot;
 import org.boxoffice.grid.ShowSnapshots;
@@ -23,7 +25,7 @@ import java.util.Optional;
 import java.util.function.LongSupplier;
 
 /**
- * Holds and releases seats for buyers.
+ * Holds and releases seats, and admissions to general-admission areas, for buyers.
  *
  * <p>A hold request is decided in two steps, each once: {@link #check} puts it through the
  * {@link HoldRules} (the show, its sale window, the size, the seats, and this member's seat map:
@@ -36,11 +38,18 @@ import java.util.function.LongSupplier;
  */
 public final class HoldManager {
 
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(HoldManager.class.getName());
     private static final int BEST_AVAILABLE_TRIES = 3;
+    /**
+     * How often a hold by count is tried, each under a new hold id, while the area has enough left
+     * but claims in flight held them meanwhile: a buyer hears "sold out" only when the area has too few.
+     */
+    private static final int ADMISSION_TRIES = 8;
 
     private final ShowDirectory shows;
     private final HoldRules rules;
     private final Seats seats;
+    private final Admissions admissions;
     private final ShowSnapshots snapshots;
     private final InventoryRepository repository;
     private final BookingRepository bookings;
@@ -49,8 +58,17 @@ public final class HoldManager {
 
     public HoldManager(ShowDirectory shows, Seats seats, ShowSnapshots snapshots, InventoryRepository repository,
                        BookingRepository bookings, FlakeIdGenerator holdIds, LongSupplier clock) {
+        this(shows, seats, null, snapshots, repository, bookings, holdIds, clock);
+    }
+
+    /** @param admissions general admission's areas, or null for a manager of seats only (every area is unknown) */
+    public HoldManager(ShowDirectory shows, Seats seats, Admissions admissions, ShowSnapshots snapshots,
+                       InventoryRepository repository, BookingRepository bookings, FlakeIdGenerator holdIds,
+                       LongSupplier clock) {
         this.shows = shows;
-        this.rules = HoldRules.standard(shows::find, snapshots::get, clock);
+        this.admissions = admissions;
+        this.rules = HoldRules.standard(shows::find, snapshots::get,
+                admissions == null ? (showId, area) -> Optional.empty() : admissions::area, clock);
         this.seats = seats;
         this.snapshots = snapshots;
         this.repository = repository;
@@ -99,7 +117,54 @@ public final class HoldManager {
         return switch (attempt.request()) {
             case HoldRequest.Seats named -> holdNamed(caller, attempt, named.seatIds());
             case HoldRequest.BestAvailable best -> holdBest(caller, attempt.show(), best, attempt.now());
+            case HoldRequest.Admissions asked -> holdAdmissions(caller, attempt.show(), attempt.area(), asked.quantity(),
+                    attempt.now());
         };
+    }
+
+    /**
+     * Claims {@code quantity} admissions of {@code area} through {@link Admissions#hold}; while the area has
+     * enough left but claims in flight held them meanwhile, tries again under a new hold id.
+     */
+    private HoldOutcome holdAdmissions(Principal caller, Show show, AdmissionArea area, int quantity, long now) {
+        long expiresAt = show.policy().expiresAt(now);
+        int left = 0;
+        for (int attempt = 0; attempt < ADMISSION_TRIES; attempt++) {
+            String holdId = newHoldId();
+            switch (admissions.hold(show, area, holdId, caller.accountId(), quantity, expiresAt, now)) {
+                case Admissions.Claim.Held held -> {
+                    return new HoldOutcome.Held(new HoldView(holdId, show.showId(), caller.accountId(), List.of(),
+                            area.name(), quantity, HoldState.HELD, Instant.ofEpochMilli(expiresAt),
+                            BigDecimal.valueOf(area.priceCents() * quantity, 2), show.currency()));
+                }
+                case Admissions.Claim.OverLimit over -> {
+                    return overLimit(show, over.remaining());
+                }
+                case Admissions.Claim.SoldOut soldOut -> {
+                    return soldOut(area, quantity, soldOut.left());
+                }
+                case Admissions.Claim.Contended contended -> {
+                    left = contended.left();
+                    Thread.onSpinWait();
+                }
+            }
+        }
+        return soldOut(area, quantity, left);
+    }
+
+    private static HoldOutcome.Refused soldOut(AdmissionArea area, int quantity, int left) {
+        return new HoldOutcome.Refused(Rejection.SOLD_OUT, "area " + area.name() + " has " + left + " admissions left, "
+                + "fewer than the " + quantity + " asked for", Map.of("left", left));
+    }
+
+    private static HoldOutcome.Refused overLimit(Show show, int remaining) {
+        return new HoldOutcome.Refused(Rejection.ACCOUNT_LIMIT, "an account may have at most "
+                + show.policy().maxPerAccount() + " seats and admissions of this show in holds and bookings",
+                Map.of("remaining", remaining));
+    }
+
+    private String newHoldId() {
+        return "H" + Long.toString(holdIds.newId(), 36).toUpperCase();
     }
 
     private HoldOutcome holdNamed(Principal caller, HoldAttempt attempt, List<String> seatIds) {
@@ -140,15 +205,13 @@ public final class HoldManager {
      * flight, or the grid) comes back as SEATS_UNAVAILABLE without details.
      */
     private HoldOutcome claim(Principal caller, Show show, List<String> seatIds, List<ShowLayout.SeatRef> refs, long now) {
-        String holdId = "H" + Long.toString(holdIds.newId(), 36).toUpperCase();
+        String holdId = newHoldId();
         long expiresAt = show.policy().expiresAt(now);
         return switch (seats.holdIfFree(show, holdId, caller.accountId(), ShowLayout.byBlock(refs), expiresAt, now,
                 seatIds.toArray(String[]::new))) {
             case Seats.Claim.Held held -> new HoldOutcome.Held(new HoldView(holdId, show.showId(), caller.accountId(), seatIds,
                     HoldState.HELD, Instant.ofEpochMilli(expiresAt), amount(show, refs), show.currency()));
-            case Seats.Claim.OverLimit over -> new HoldOutcome.Refused(Rejection.ACCOUNT_LIMIT, "an account may have at most "
-                    + show.policy().maxPerAccount() + " seats of this show in holds and bookings",
-                    Map.of("remaining", over.remaining()));
+            case Seats.Claim.OverLimit over -> overLimit(show, over.remaining());
             case Seats.Claim.Refused refused -> refused.reason() == Rejection.SEATS_UNAVAILABLE
                     ? new HoldOutcome.Refused(Rejection.SEATS_UNAVAILABLE, "the seats were just taken")
                     : new HoldOutcome.Refused(refused.reason(), "the seats cannot be held: " + refused.reason());
@@ -198,6 +261,22 @@ public final class HoldManager {
                 return new Released.Done();
             }
             case BookingRepository.HoldRelease.Released released -> {
+                if (hold.byCount()) {
+                    // RELEASED in the referee, durably: its admissions go back now, or with the hold's expiry
+                    // (the sweeper's reconciliation) if the grid cannot this moment
+                    Optional<AdmissionArea> area = admissions == null ? Optional.empty()
+                            : admissions.area(hold.showId(), hold.area());
+                    try {
+                        if (area.isPresent()) {
+                            admissions.release(show.get(), area.get(), holdId, hold.accountId(), now);
+                        }
+                    } catch (RuntimeException e) {
+                        // released in the referee all the same: the sweeper's reconciliation ends its parts once it lapses
+                        LOG.log(java.util.logging.Level.WARNING, "hold " + holdId + " is released, but its admissions "
+                                + "cannot go back this moment; they go back when it lapses: " + e.getMessage());
+                    }
+                    return new Released.Done();
+                }
                 // RELEASED in the referee, durably: its seats go back (again, if an earlier release was cut
                 // off), now or, if the grid cannot this moment, as soon as it can
                 List<ShowLayout.SeatRef> refs = hold.seatIds().stream().map(id -> show.get().layout().locate(id).orElseThrow()).toList();
@@ -214,6 +293,11 @@ public final class HoldManager {
     }
 
     private HoldView view(Show show, HoldRecord hold, long now) {
+        if (hold.byCount()) {
+            return new HoldView(hold.holdId(), hold.showId(), hold.accountId(), List.of(), hold.area(), hold.quantity(),
+                    hold.statusAt(now, show.policy().graceMillis()), Instant.ofEpochMilli(hold.expiresAt()),
+                    BigDecimal.valueOf(hold.totalCents(), 2), hold.currency());
+        }
         List<ShowLayout.SeatRef> refs = hold.seatIds().stream().map(id -> show.layout().locate(id).orElseThrow()).toList();
         return new HoldView(hold.holdId(), hold.showId(), hold.accountId(), hold.seatIds(),
                 hold.statusAt(now, show.policy().graceMillis()), Instant.ofEpochMilli(hold.expiresAt()),

@@ -1,11 +1,13 @@
 package org.boxoffice.app.holds;
 
+import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.Show;
 import org.boxoffice.grid.ShowSnapshot;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -18,13 +20,14 @@ import java.util.function.LongSupplier;
  *   <li>{@link SaleOpenRule}: its sale is open now ({@code 422 SALE_NOT_OPEN});</li>
  *   <li>{@link HoldSizeRule}: 1 to the show's maximum seats per hold ({@code 422 TOO_MANY_SEATS});</li>
  *   <li>{@link SectionExistsRule}: best available in a section the show has ({@code 422 UNKNOWN_SECTION});</li>
+ *   <li>{@link AreaExistsRule}: admissions to a general-admission area the show has ({@code 422 UNKNOWN_AREA});</li>
  *   <li>{@link SeatsExistRule}: named seats the show has ({@code 422 UNKNOWN_SEAT});</li>
  *   <li>{@link SeatsFreeRule}: named seats this member's seat map shows free ({@code 409 SEATS_UNAVAILABLE}
  *       with alternatives), answered at once, ahead of the account's rate limit: the fast gate.</li>
  * </ol>
  * After them comes the claim ({@link HoldManager#hold}), where the grid decides: the account's
  * allowance ({@code 422 ACCOUNT_LIMIT}), then the blocks' processors and the referee
- * ({@code 409 SEATS_UNAVAILABLE}).
+ * ({@code 409 SEATS_UNAVAILABLE}), or the area's stripes ({@code 409 SOLD_OUT}).
  *
  * <p>Evaluated once per request, by the web layer before anything else and handed to the claim:
  * the fast gate and the full path are the same evaluation. Thread-safe; the rules keep no state.
@@ -44,14 +47,16 @@ public final class HoldRules {
      *
      * @param shows     finds a show by id (this member's directory)
      * @param snapshots a show's current seat map on this member
+     * @param areas     a show's general-admission area, by show id and name
      */
     static HoldRules standard(Function<String, Optional<Show>> shows, Function<Show, ShowSnapshot> snapshots,
-                              LongSupplier clock) {
+                              BiFunction<String, String, Optional<AdmissionArea>> areas, LongSupplier clock) {
         return new HoldRules(List.of(
                 new ShowExistsRule(shows),
                 new SaleOpenRule(),
                 new HoldSizeRule(),
                 new SectionExistsRule(),
+                new AreaExistsRule(areas),
                 new SeatsExistRule(),
                 new SeatsFreeRule(snapshots)), clock);
     }

@@ -1,5 +1,6 @@
 package org.boxoffice.app.holds;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import org.boxoffice.app.http.JsonBytes;
 import org.boxoffice.domain.HoldState;
 
@@ -7,14 +8,32 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
 
-/** A hold as the API shows it. */
-public record HoldView(String holdId, String showId, String accountId, List<String> seatIds, HoldState status,
+/**
+ * A hold as the API shows it: of seats ({@code seatIds}), or of admissions to a general-admission
+ * area ({@code area} and {@code quantity}, absent for a hold of seats; {@code seatIds} empty).
+ */
+public record HoldView(String holdId, String showId, String accountId, List<String> seatIds,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) String area,
+                       @JsonInclude(JsonInclude.Include.NON_NULL) Integer quantity, HoldState status,
                        Instant expiresAt, BigDecimal totalAmount, String currency) {
+
+    /** A hold of seats. */
+    public HoldView(String holdId, String showId, String accountId, List<String> seatIds, HoldState status,
+                    Instant expiresAt, BigDecimal totalAmount, String currency) {
+        this(holdId, showId, accountId, seatIds, null, null, status, expiresAt, totalAmount, currency);
+    }
 
     /** The JSON answer, written straight to bytes: every successful hold sends one (same bytes as the mapper's). */
     public byte[] json() {
-        return new JsonBytes().field("holdId", holdId).field("showId", showId).field("accountId", accountId)
-                .field("seatIds", seatIds).field("status", status.name()).field("expiresAt", expiresAt)
+        JsonBytes out = new JsonBytes().field("holdId", holdId).field("showId", showId).field("accountId", accountId)
+                .field("seatIds", seatIds);
+        if (area != null) {
+            out.field("area", area);
+        }
+        if (quantity != null) {
+            out.field("quantity", quantity.intValue());
+        }
+        return out.field("status", status.name()).field("expiresAt", expiresAt)
                 .field("totalAmount", totalAmount).field("currency", currency).toBytes();
     }
 }

@@ -29,11 +29,13 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Seat holds.
+ * Holds of seats, and of admissions to general-admission areas.
  *
  * <pre>
  * curl -X POST localhost:8080/v1/shows/echoes-berlin-1/holds -H "Authorization: Bearer $TOKEN" \
  *      -H 'Idempotency-Key: 7f1c' -H 'Content-Type: application/json' -d '{"seatIds":["A-1-1","A-1-2"]}'
+ * curl -X POST localhost:8080/v1/shows/echoes-berlin-1/holds -H "Authorization: Bearer $TOKEN" \
+ *      -H 'Content-Type: application/json' -d '{"area":"FLOOR","quantity":2}'
  * curl localhost:8080/v1/holds/$HOLD -H "Authorization: Bearer $TOKEN"
  * curl -X DELETE localhost:8080/v1/holds/$HOLD -H "Authorization: Bearer $TOKEN"
  * </pre>
@@ -194,12 +196,13 @@ public final class HoldsService implements HttpService {
     }
 
     /**
-     * Exactly one of {@code seatIds} or {@code bestAvailable}; anything else is a 400. A field that is
-     * {@code null}, and an empty {@code seatIds} beside {@code bestAvailable}, count as absent:
-     * generated clients send their model's every field, an empty list included.
+     * Exactly one of {@code seatIds}, {@code bestAvailable}, or {@code area} with {@code quantity}
+     * (admissions to a general-admission area); anything else is a 400. A field that is {@code null},
+     * and an empty {@code seatIds} beside another shape, count as absent: generated clients send their
+     * model's every field, an empty list included.
      */
     static HoldRequest parse(JsonNode body) {
-        Set<String> allowed = Set.of("seatIds", "bestAvailable");
+        Set<String> allowed = Set.of("seatIds", "bestAvailable", "area", "quantity");
         for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
             String field = it.next();
             if (!allowed.contains(field)) {
@@ -208,11 +211,23 @@ public final class HoldsService implements HttpService {
         }
         JsonNode seatIds = absentIfNull(body.get("seatIds"));
         JsonNode best = absentIfNull(body.get("bestAvailable"));
-        if (best != null && seatIds != null && seatIds.isArray() && seatIds.isEmpty()) {
+        JsonNode area = absentIfNull(body.get("area"));
+        JsonNode quantity = absentIfNull(body.get("quantity"));
+        boolean byCount = area != null || quantity != null;
+        if ((best != null || byCount) && seatIds != null && seatIds.isArray() && seatIds.isEmpty()) {
             seatIds = null;
         }
-        if ((seatIds == null) == (best == null)) {
-            throw ApiException.badRequest("give exactly one of 'seatIds' or 'bestAvailable'");
+        if ((seatIds != null ? 1 : 0) + (best != null ? 1 : 0) + (byCount ? 1 : 0) != 1) {
+            throw ApiException.badRequest("give exactly one of 'seatIds', 'bestAvailable', or 'area' with 'quantity'");
+        }
+        if (byCount) {
+            if (area == null || !area.isTextual() || area.asText().isBlank() || area.asText().length() > 64) {
+                throw ApiException.badRequest("'area' must be the name of a general-admission area");
+            }
+            if (quantity == null || !quantity.isIntegralNumber() || !quantity.canConvertToInt()) {
+                throw ApiException.badRequest("'quantity' must be an integer");
+            }
+            return new HoldRequest.Admissions(area.asText(), quantity.asInt());
         }
         if (seatIds != null) {
             if (!seatIds.isArray()) {
@@ -243,15 +258,15 @@ public final class HoldsService implements HttpService {
                 throw ApiException.badRequest("unknown field 'bestAvailable." + field + "'");
             }
         }
-        JsonNode quantity = best.get("quantity");
-        if (quantity == null || !quantity.canConvertToInt() || !quantity.isIntegralNumber()) {
+        JsonNode bestQuantity = best.get("quantity");
+        if (bestQuantity == null || !bestQuantity.canConvertToInt() || !bestQuantity.isIntegralNumber()) {
             throw ApiException.badRequest("'bestAvailable.quantity' must be an integer");
         }
         JsonNode section = best.get("section");
         if (section != null && !section.isNull() && (!section.isTextual() || section.asText().length() > 64)) {
             throw ApiException.badRequest("'bestAvailable.section' must be a section name");
         }
-        return new HoldRequest.BestAvailable(quantity.asInt(),
+        return new HoldRequest.BestAvailable(bestQuantity.asInt(),
                 section == null || section.isNull() || section.asText().isBlank() ? null : section.asText());
     }
 

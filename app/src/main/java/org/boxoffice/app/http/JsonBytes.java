@@ -33,6 +33,12 @@ public final class JsonBytes {
         return this;
     }
 
+    public JsonBytes field(String name, int value) {
+        name(name);
+        out.writeBytes(Integer.toString(value).getBytes(StandardCharsets.US_ASCII));
+        return this;
+    }
+
     /** A decimal number as Jackson writes a {@link java.math.BigDecimal}: plain, its scale kept. */
     public JsonBytes field(String name, java.math.BigDecimal value) {
         name(name);

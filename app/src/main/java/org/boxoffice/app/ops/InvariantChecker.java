@@ -27,6 +27,10 @@ import java.util.logging.Logger;
  *   <li>{@code held_without_hold}: a HELD seat whose hold row does not exist;</li>
  *   <li>{@code hold_disagrees}: an active hold before its expiry (older than a few seconds, so holds
  *       being claimed block by block are not caught mid-way) whose seats are not all HELD by it.</li>
+ *   <li>{@code admissions_beyond_capacity}: a general-admission area with more admissions taken (held
+ *       or sold) than its capacity, or whose stripes do not add up to it (the rows refuse both);</li>
+ *   <li>{@code admissions_unbacked}: a stripe whose admissions taken are not exactly those of its
+ *       live and sold hold parts: every admission is backed by a hold or a sale.</li>
  * </ul>
  * When a hold has lapsed is {@link HoldPolicy#lapsed}'s to say; the queries take it from
  * {@link #lapsed} and {@link #lapsesAt}, its SQL twins, which a test holds to it at the boundary.
@@ -49,6 +53,13 @@ public final class InvariantChecker implements AutoCloseable {
                 + "AND h.created_at < now() - interval '10 seconds' AND EXISTS (SELECT 1 FROM unnest(h.seat_ids) sid "
                 + "LEFT JOIN seats s ON s.show_id = h.show_id AND s.seat_id = sid "
                 + "WHERE s.seat_id IS NULL OR s.state <> 'HELD' OR s.hold_id IS DISTINCT FROM h.hold_id)");
+        CHECKS.put("admissions_beyond_capacity", "SELECT count(*) FROM admission_areas a "
+                + "JOIN LATERAL (SELECT coalesce(sum(s.taken), 0) AS taken, coalesce(sum(s.capacity), 0) AS capacity "
+                + "FROM admission_stripes s WHERE s.show_id = a.show_id AND s.area = a.area) t ON true "
+                + "WHERE t.taken > a.capacity OR t.capacity <> a.capacity");
+        CHECKS.put("admissions_unbacked", "SELECT count(*) FROM admission_stripes s WHERE s.taken <> "
+                + "(SELECT coalesce(sum(p.quantity), 0) FROM admission_hold_parts p WHERE p.show_id = s.show_id "
+                + "AND p.area = s.area AND p.stripe = s.stripe AND p.status <> 'ENDED')");
     }
 
     /**

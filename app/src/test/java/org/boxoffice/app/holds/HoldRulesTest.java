@@ -1,5 +1,6 @@
 package org.boxoffice.app.holds;
 
+import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.HoldPolicy;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SaleWindow;
@@ -44,7 +45,8 @@ class HoldRulesTest {
                 s -> {
                     snapshotReads.incrementAndGet();
                     return new ShowSnapshot(s.showId(), 1, NOW, statuses);
-                }, () -> NOW);
+                }, (showId, area) -> area.equals("FLOOR") ? Optional.of(new AdmissionArea(showId, "FLOOR", 100, 4_500, 4))
+                        : Optional.empty(), () -> NOW);
     }
 
     private static HoldRequest seats(String... ids) {
@@ -56,9 +58,22 @@ class HoldRulesTest {
     }
 
     @Test
-    void rules_runInOneOrder_showSaleSizeSectionSeatsSeatMap() {
-        assertEquals(List.of("ShowExistsRule", "SaleOpenRule", "HoldSizeRule", "SectionExistsRule", "SeatsExistRule",
+    void rules_runInOneOrder_showSaleSizeSectionAreaSeatsSeatMap() {
+        assertEquals(List.of("ShowExistsRule", "SaleOpenRule", "HoldSizeRule", "SectionExistsRule", "AreaExistsRule", "SeatsExistRule",
                 "SeatsFreeRule"), rules().names());
+    }
+
+    @Test
+    void admissions_needAnAreaTheShowHas_andTheSameSizeRuleAsSeats() {
+        HoldAttempt unknown = rules().evaluate("s1", new HoldRequest.Admissions("PIT", 2));
+        HoldAttempt tooMany = rules().evaluate("s1", new HoldRequest.Admissions("FLOOR", 5));
+        HoldAttempt fine = rules().evaluate("s1", new HoldRequest.Admissions("FLOOR", 4));
+
+        assertEquals(Rejection.UNKNOWN_AREA, refusal(unknown).reason());
+        assertEquals(Rejection.TOO_MANY_SEATS, refusal(tooMany).reason());
+        assertTrue(fine.refusal().isEmpty());
+        assertEquals("FLOOR", fine.area().name());
+        assertEquals(0, snapshotReads.get(), "a hold by count never reads the seat map");
     }
 
     @Test

@@ -50,6 +50,10 @@ class JsonBytesTest {
 
         assertEquals(Json.MAPPER.writeValueAsString(view), new String(view.json(), StandardCharsets.UTF_8));
         assertEquals(Json.MAPPER.writeValueAsString(withMillis), new String(withMillis.json(), StandardCharsets.UTF_8));
+        var admissions = new org.boxoffice.app.holds.HoldView("H3", "s", "c", List.of(), "FLOOR", 2,
+                org.boxoffice.domain.HoldState.HELD, java.time.Instant.parse("2026-12-01T12:00:00Z"),
+                new java.math.BigDecimal("90.00"), "EUR");
+        assertEquals(Json.MAPPER.writeValueAsString(admissions), new String(admissions.json(), StandardCharsets.UTF_8));
     }
 
     @Test

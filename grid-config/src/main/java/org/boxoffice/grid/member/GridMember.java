@@ -29,6 +29,8 @@ import org.boxoffice.grid.AllowanceKey;
 import org.boxoffice.grid.BlockKey;
 import org.boxoffice.grid.GridMaps;
 import org.boxoffice.grid.GridSettings;
+import org.boxoffice.grid.StripeKey;
+import org.boxoffice.domain.AdmissionStripe;
 import org.boxoffice.grid.catalog.EventListing;
 import org.boxoffice.grid.serialization.GridSerializers;
 import org.boxoffice.grid.waitlist.WaitlistOffers;
@@ -146,12 +148,19 @@ public final class GridMember {
      * @param inventory  write-through store of the seat blocks
      * @param listings   loader of the catalog's event listings
      * @param waitlists  store of the waitlist queues, or null to keep them in memory only (grid tests of other parts)
+     * @param admissions write-through store of the general-admission stripes, or null to keep them in memory only
      */
     public record Stores(MapStore<BlockKey, SeatBlock> inventory, MapLoader<String, EventListing> listings,
-                         QueueStoreFactory<WaitlistEntry> waitlists) {
+                         QueueStoreFactory<WaitlistEntry> waitlists, MapStore<StripeKey, AdmissionStripe> admissions) {
         public Stores {
             java.util.Objects.requireNonNull(inventory, "inventory");
             java.util.Objects.requireNonNull(listings, "listings");
+        }
+
+        /** Stores without general admission's (its stripes then live in memory only: grid tests of other parts). */
+        public Stores(MapStore<BlockKey, SeatBlock> inventory, MapLoader<String, EventListing> listings,
+                      QueueStoreFactory<WaitlistEntry> waitlists) {
+            this(inventory, listings, waitlists, null);
         }
     }
 
@@ -301,6 +310,21 @@ public final class GridMember {
         // by cores, which on a small machine lets only a couple of stores wait at once.
         config.addExecutorConfig(new ExecutorConfig(MAP_STORE_EXECUTOR).setPoolSize(STORES_IN_FLIGHT));
 
+        // general admission's stripes: as the inventory, write-through to the referee before memory changes
+        MapConfig admissions = new MapConfig(GridMaps.ADMISSIONS)
+                .setInMemoryFormat(InMemoryFormat.OBJECT)
+                .setBackupCount(settings.backupCount())
+                .setReadBackupData(false)
+                .setMergePolicyConfig(new MergePolicyConfig(DiscardMergePolicy.class.getName(), 100));
+        if (stores.admissions() != null) {
+            admissions.setMapStoreConfig(new MapStoreConfig()
+                    .setEnabled(true)
+                    .setImplementation(stores.admissions())
+                    .setWriteDelaySeconds(0)
+                    .setInitialLoadMode(MapStoreConfig.InitialLoadMode.LAZY));
+        }
+        config.addMapConfig(admissions);
+
         // no loader: Allowances reads an account the grid does not know on the request's thread (a
         // loader would also run for the backup's copy of each processor, on its partition thread)
         config.addMapConfig(new MapConfig(GridMaps.ALLOWANCES)
@@ -410,6 +434,9 @@ public final class GridMember {
         hz.getLifecycleService().addLifecycleListener(event -> {
             if (event.getState() == LifecycleEvent.LifecycleState.MERGED) {
                 hz.getMap(GridMaps.INVENTORY).evictAll();
+                if (stores.admissions() != null) {
+                    hz.getMap(GridMaps.ADMISSIONS).evictAll();
+                }
             }
             if (event.getState() == LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
                 catalogRefill.close();

@@ -33,7 +33,10 @@ public final class GridSerializers {
                 new org.boxoffice.grid.waitlist.SeatsReturnedPredicateSerializer(),
                 new org.boxoffice.grid.waitlist.SeatsReturnedTaskSerializer(),
                 new org.boxoffice.grid.limits.RateBucketSerializer(),
-                new org.boxoffice.grid.limits.TakeTokenProcessorSerializer());
+                new org.boxoffice.grid.limits.TakeTokenProcessorSerializer(),
+                new StripeKeySerializer(),
+                new AdmissionStripeSerializer(),
+                new StripeProcessorSerializer());
     }
 
     public static void register(CompactSerializationConfig config) {

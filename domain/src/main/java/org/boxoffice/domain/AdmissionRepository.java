@@ -1,0 +1,57 @@
+package org.boxoffice.domain;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The durable referee for general admission. Implemented on PostgreSQL, whose stripe rows refuse
+ * any admission beyond their capacity and whose stripes always add up to their area's capacity.
+ */
+public interface AdmissionRepository {
+
+    /** Creates an area with its stripes, the capacity spread evenly; false if the show has an area of that name already. */
+    boolean createArea(AdmissionArea area, long at);
+
+    /** The outcome of a change of an area's capacity. */
+    sealed interface Resize {
+        /** The capacity is set. */
+        record Done(int taken) implements Resize {
+        }
+
+        /** Refused: {@code taken} admissions are held or sold, more than the new capacity. */
+        record BelowTaken(int taken) implements Resize {
+        }
+
+        record NoArea() implements Resize {
+        }
+    }
+
+    /** Sets an area's capacity, never below what is taken; the stripes changed move to new versions. */
+    Resize resize(String showId, String area, int capacity);
+
+    /** A show's areas, by name. */
+    List<AdmissionArea> areas(String showId);
+
+    /** One stripe as the referee has it, with its live holds' parts; empty if there is no such stripe. */
+    Optional<AdmissionStripe> loadStripe(String showId, String area, int stripe);
+
+    /**
+     * Applies {@code next.change()} in one transaction, at the version the grid's copy was at.
+     *
+     * @throws StaleInventoryException if the stripe row has moved on, or the change would take it
+     *                                 beyond its capacity: nothing is written then
+     */
+    void apply(AdmissionStripe next);
+
+    /** Moves up to {@code want} unclaimed admissions of capacity from one stripe to another; returns how many moved. */
+    int move(String showId, String area, int from, int to, int want);
+
+    /** Admissions taken in an area (held, lapsed but not yet ended, sold), by the referee's stripe rows. */
+    int taken(String showId, String area);
+
+    /** Stripes that still count a part of a hold that lapsed before {@code lapsedBefore} (reconciliation). */
+    List<StripeId> stripesWithHoldsLapsedBefore(long lapsedBefore);
+
+    record StripeId(String showId, String area, int stripe) {
+    }
+}

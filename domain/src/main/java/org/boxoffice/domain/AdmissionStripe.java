@@ -1,0 +1,152 @@
+package org.boxoffice.domain;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One part of a general-admission area's capacity: a count that claims take from, one grid entry
+ * (and one referee row) each, so that an area's buyers do not all queue on one number. Immutable;
+ * every change returns a new value at the next {@code version}, carrying the {@link Change} the
+ * referee applies.
+ *
+ * <p>Lazy expiry as for seats: a part of a lapsed hold ({@link HoldPolicy#lapsed}) no longer counts
+ * against the capacity; the next change of the stripe ends it in the referee too.
+ *
+ * @param capacity the admissions this stripe may give out in all (sold, held and free)
+ * @param sold     admissions of confirmed holds
+ * @param parts    what each live hold took from this stripe
+ * @param version  the referee row's version this value is at
+ * @param change   what the change that made this value did (null for a value read from the referee)
+ */
+public record AdmissionStripe(String showId, String area, int stripe, int capacity, int sold, List<Part> parts,
+                              long version, Change change) {
+
+    /** What one hold took from this stripe. */
+    public record Part(String holdId, String accountId, int quantity, long expiresAt) {
+    }
+
+    public enum Kind { TAKE, RELEASE, EXPIRE, CONFIRM }
+
+    /**
+     * A change of the stripe, as the referee applies it.
+     *
+     * @param quantity     TAKE: the admissions taken from this stripe
+     * @param holdQuantity TAKE: the admissions the whole hold takes (its parts on all stripes)
+     * @param ended        the holds whose parts on this stripe end with this change (released or lapsed)
+     */
+    public record Change(Kind kind, String holdId, String accountId, int quantity, int holdQuantity, long expiresAt,
+                         long at, List<String> ended) {
+        public Change {
+            ended = List.copyOf(ended);
+        }
+    }
+
+    /** A claim's outcome on this stripe: the new value (null: unchanged) and the admissions taken. */
+    public record Taken(AdmissionStripe next, int quantity) {
+    }
+
+    public AdmissionStripe {
+        parts = List.copyOf(parts);
+    }
+
+    /** A stripe nobody has taken from. */
+    public static AdmissionStripe fresh(String showId, String area, int stripe, int capacity) {
+        return new AdmissionStripe(showId, area, stripe, capacity, 0, List.of(), 0, null);
+    }
+
+    /** Admissions counted against the capacity by the referee: sold, and every part not yet ended. */
+    public int taken() {
+        int taken = sold;
+        for (Part p : parts) {
+            taken += p.quantity();
+        }
+        return taken;
+    }
+
+    /** Admissions free at {@code now}: the capacity less the sold ones and the parts of holds that have not lapsed. */
+    public int free(long now, long graceMillis) {
+        int free = capacity - sold;
+        for (Part p : parts) {
+            if (!HoldPolicy.lapsed(p.expiresAt(), graceMillis, now)) {
+                free -= p.quantity();
+            }
+        }
+        return Math.max(0, free);
+    }
+
+    /**
+     * Takes up to {@code wanted} admissions for hold {@code holdId}, as many as are free (ending
+     * lapsed parts on the way). Asked again for a hold that already has a part here (a retried
+     * claim), takes nothing more and answers that part's quantity.
+     */
+    public Taken take(String holdId, String accountId, int wanted, int holdQuantity, long expiresAt, long now,
+                      long graceMillis) {
+        for (Part p : parts) {
+            if (p.holdId().equals(holdId)) {
+                return new Taken(null, p.quantity());
+            }
+        }
+        int n = Math.min(wanted, free(now, graceMillis));
+        if (n <= 0) {
+            return new Taken(null, 0);
+        }
+        List<Part> kept = new ArrayList<>(parts.size() + 1);
+        List<String> ended = new ArrayList<>();
+        for (Part p : parts) {
+            if (HoldPolicy.lapsed(p.expiresAt(), graceMillis, now)) {
+                ended.add(p.holdId());
+            } else {
+                kept.add(p);
+            }
+        }
+        kept.add(new Part(holdId, accountId, n, expiresAt));
+        return new Taken(new AdmissionStripe(showId, area, stripe, capacity, sold, kept, version + 1,
+                new Change(Kind.TAKE, holdId, accountId, n, holdQuantity, expiresAt, now, ended)), n);
+    }
+
+    /** Gives back what hold {@code holdId} took here (released, or a claim rolled back); null if it has nothing here. */
+    public AdmissionStripe release(String holdId, long now) {
+        List<Part> kept = new ArrayList<>(parts.size());
+        Part found = null;
+        for (Part p : parts) {
+            if (p.holdId().equals(holdId)) {
+                found = p;
+            } else {
+                kept.add(p);
+            }
+        }
+        if (found == null) {
+            return null;
+        }
+        return new AdmissionStripe(showId, area, stripe, capacity, sold, kept, version + 1,
+                new Change(Kind.RELEASE, holdId, found.accountId(), found.quantity(), 0, 0, now, List.of(holdId)));
+    }
+
+    /** Ends the parts of lapsed holds; null if none has lapsed. */
+    public AdmissionStripe expire(long now, long graceMillis) {
+        List<Part> kept = new ArrayList<>(parts.size());
+        List<String> ended = new ArrayList<>();
+        for (Part p : parts) {
+            if (HoldPolicy.lapsed(p.expiresAt(), graceMillis, now)) {
+                ended.add(p.holdId());
+            } else {
+                kept.add(p);
+            }
+        }
+        if (ended.isEmpty()) {
+            return null;
+        }
+        return new AdmissionStripe(showId, area, stripe, capacity, sold, kept, version + 1,
+                new Change(Kind.EXPIRE, null, null, 0, 0, 0, now, ended));
+    }
+
+    /** Whether hold {@code holdId} has a part here. */
+    public boolean holds(String holdId) {
+        for (Part p : parts) {
+            if (p.holdId().equals(holdId)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,40 @@
+package org.boxoffice.grid;
+
+import org.boxoffice.domain.AdmissionStripe;
+
+/**
+ * A change asked of one stripe of a general-admission area; deterministic like {@link BlockCommand}:
+ * time and ids come in as fields, so a backup re-running it reaches the same value.
+ */
+public sealed interface StripeCommand {
+
+    /** The stripe's outcome: the new value (null: unchanged) and how many admissions the command moved. */
+    AdmissionStripe.Taken decide(AdmissionStripe current);
+
+    /** Takes up to {@code wanted} admissions for a hold of {@code holdQuantity} in all. */
+    record Take(String holdId, String accountId, int wanted, int holdQuantity, long expiresAt, long now, long graceMillis)
+            implements StripeCommand {
+        @Override
+        public AdmissionStripe.Taken decide(AdmissionStripe current) {
+            return current.take(holdId, accountId, wanted, holdQuantity, expiresAt, now, graceMillis);
+        }
+    }
+
+    /** Gives back what a hold took from the stripe (released, or a claim rolled back). */
+    record Release(String holdId, long now) implements StripeCommand {
+        @Override
+        public AdmissionStripe.Taken decide(AdmissionStripe current) {
+            AdmissionStripe next = current.release(holdId, now);
+            return new AdmissionStripe.Taken(next, next == null ? 0 : next.change().quantity());
+        }
+    }
+
+    /** Ends the parts of lapsed holds (the sweeper's work). */
+    record Expire(long now, long graceMillis) implements StripeCommand {
+        @Override
+        public AdmissionStripe.Taken decide(AdmissionStripe current) {
+            AdmissionStripe next = current.expire(now, graceMillis);
+            return new AdmissionStripe.Taken(next, next == null ? 0 : next.change().ended().size());
+        }
+    }
+}

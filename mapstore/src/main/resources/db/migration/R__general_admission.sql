@@ -1,0 +1,201 @@
+-- Repeatable migration: the live definitions for general admission (tables in V19). See
+-- R__group_commit.sql for how repeatable migrations are changed.
+
+-- The stripes of an area always add up to the area's capacity: checked at commit, after every
+-- change of a stripe's capacity (a claim changes only taken, and is not checked here).
+CREATE OR REPLACE FUNCTION check_admission_capacity() RETURNS trigger
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    area_capacity int;
+    stripes_capacity int;
+BEGIN
+    SELECT a.capacity, (SELECT coalesce(sum(s.capacity), 0) FROM admission_stripes s
+                        WHERE s.show_id = a.show_id AND s.area = a.area)
+    INTO area_capacity, stripes_capacity
+    FROM admission_areas a WHERE a.show_id = NEW.show_id AND a.area = NEW.area;
+    IF area_capacity IS DISTINCT FROM stripes_capacity THEN
+        RAISE EXCEPTION 'area %/% has capacity % but its stripes add up to %', NEW.show_id, NEW.area,
+            area_capacity, stripes_capacity USING ERRCODE = '23514';
+    END IF;
+    RETURN NULL;
+END
+$$;
+
+DROP TRIGGER IF EXISTS admission_stripes_add_up ON admission_stripes;
+CREATE CONSTRAINT TRIGGER admission_stripes_add_up
+    AFTER INSERT OR UPDATE OF capacity ON admission_stripes
+    DEFERRABLE INITIALLY DEFERRED
+    FOR EACH ROW EXECUTE FUNCTION check_admission_capacity();
+
+-- Creates an area and its stripes, the capacity spread evenly. Returns false if it exists already.
+CREATE OR REPLACE FUNCTION create_admission_area(p_show text, p_area text, p_capacity int, p_price_cents bigint,
+                                                 p_stripes int, p_at timestamptz) RETURNS boolean
+LANGUAGE plpgsql
+AS $$
+BEGIN
+    INSERT INTO admission_areas (show_id, area, capacity, price_cents, stripes, created_at)
+    VALUES (p_show, p_area, p_capacity, p_price_cents, p_stripes, p_at)
+    ON CONFLICT DO NOTHING;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    INSERT INTO admission_stripes (show_id, area, stripe, capacity)
+    SELECT p_show, p_area, s, p_capacity / p_stripes + CASE WHEN s < p_capacity % p_stripes THEN 1 ELSE 0 END
+    FROM generate_series(0, p_stripes - 1) AS s;
+    RETURN true;
+END
+$$;
+
+-- Sets an area's capacity, never below what is taken: the difference is added to, or taken from,
+-- the stripes' unclaimed capacity (most unclaimed first). Every stripe changed moves to a new
+-- version, so the grid's copies of them are refused and reloaded. Returns the admissions taken,
+-- and whether the capacity was set (false: the new capacity is below what is taken, or no area).
+CREATE OR REPLACE FUNCTION resize_admission_area(p_show text, p_area text, p_capacity int,
+                                                 OUT taken int, OUT resized boolean)
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    old_capacity int;
+    delta int;
+    s record;
+    step int;
+BEGIN
+    resized := false;
+    SELECT a.capacity INTO old_capacity FROM admission_areas a
+    WHERE a.show_id = p_show AND a.area = p_area FOR UPDATE;
+    IF NOT FOUND THEN
+        taken := 0;
+        RETURN;
+    END IF;
+    -- the stripes locked in one order, before they are read
+    PERFORM 1 FROM admission_stripes x WHERE x.show_id = p_show AND x.area = p_area ORDER BY x.stripe FOR UPDATE;
+    SELECT coalesce(sum(x.taken), 0) INTO taken FROM admission_stripes x WHERE x.show_id = p_show AND x.area = p_area;
+    IF p_capacity < taken THEN
+        RETURN;
+    END IF;
+    delta := p_capacity - old_capacity;
+    UPDATE admission_areas a SET capacity = p_capacity WHERE a.show_id = p_show AND a.area = p_area;
+    FOR s IN SELECT x.stripe, x.capacity - x.taken AS free FROM admission_stripes x
+             WHERE x.show_id = p_show AND x.area = p_area ORDER BY x.capacity - x.taken DESC, x.stripe LOOP
+        EXIT WHEN delta = 0;
+        IF delta > 0 THEN
+            step := delta;     -- all of an increase goes to the stripe with the most left; rebalancing spreads it
+        ELSE
+            step := -least(-delta, s.free);
+        END IF;
+        IF step <> 0 THEN
+            UPDATE admission_stripes x SET capacity = x.capacity + step, version = x.version + 1
+            WHERE x.show_id = p_show AND x.area = p_area AND x.stripe = s.stripe;
+            delta := delta - step;
+        END IF;
+    END LOOP;
+    resized := true;
+END
+$$;
+
+-- Moves up to p_want unclaimed admissions of capacity from one stripe of an area to another (the
+-- rebalancing of a draining sale). Both rows move to new versions. Returns how many moved.
+CREATE OR REPLACE FUNCTION move_admission_capacity(p_show text, p_area text, p_from int, p_to int, p_want int)
+RETURNS int
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    moved int;
+BEGIN
+    IF p_from = p_to OR p_want <= 0 THEN
+        RETURN 0;
+    END IF;
+    PERFORM 1 FROM admission_stripes x WHERE x.show_id = p_show AND x.area = p_area AND x.stripe IN (p_from, p_to)
+    ORDER BY x.stripe FOR UPDATE;
+    SELECT least(p_want, x.capacity - x.taken) INTO moved FROM admission_stripes x
+    WHERE x.show_id = p_show AND x.area = p_area AND x.stripe = p_from;
+    IF moved IS NULL OR moved <= 0 THEN
+        RETURN 0;
+    END IF;
+    UPDATE admission_stripes x SET capacity = x.capacity - moved, version = x.version + 1
+    WHERE x.show_id = p_show AND x.area = p_area AND x.stripe = p_from;
+    UPDATE admission_stripes x SET capacity = x.capacity + moved, version = x.version + 1
+    WHERE x.show_id = p_show AND x.area = p_area AND x.stripe = p_to;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'no stripe %/%/%', p_show, p_area, p_to;
+    END IF;
+    RETURN moved;
+END
+$$;
+
+-- The referee's one write for a change of one stripe, made by the grid's copy at version
+-- p_version - 1 (its new value is at p_version). In one transaction:
+--   1. the parts p_ended (lapsed holds the grid gave back, or the hold p_hold_id released) end,
+--      and lapsed holds among them are marked EXPIRED, a released one RELEASED;
+--   2. a TAKE writes the hold's row (the first of its parts does; the others find it) and its part
+--      on this stripe;
+--   3. a CONFIRM turns the hold's part SOLD;
+--   4. the stripe's taken moves by what the parts say (not by what the grid says), at the grid's
+--      version only: a stale copy raises BX409 and writes nothing; more than the stripe's capacity
+--      raises a check violation (23514) and writes nothing.
+-- Returns the stripe's taken after the change.
+CREATE OR REPLACE FUNCTION apply_admission_change(
+    p_show      text,
+    p_area      text,
+    p_stripe    int,
+    p_version   bigint,
+    p_kind      text,
+    p_hold_id   text,
+    p_holder    text,
+    p_quantity  int,
+    p_hold_quantity int,
+    p_expires   timestamptz,
+    p_at        timestamptz,
+    p_ended     text[]
+) RETURNS int
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    freed int := 0;
+    added int := 0;
+    result int;
+BEGIN
+    IF cardinality(p_ended) > 0 THEN
+        WITH ended AS (
+            UPDATE admission_hold_parts p SET status = 'ENDED'
+            WHERE p.hold_id = ANY (p_ended) AND p.show_id = p_show AND p.area = p_area AND p.stripe = p_stripe
+              AND p.status = 'ACTIVE'
+            RETURNING p.quantity
+        )
+        SELECT coalesce(sum(quantity), 0) INTO freed FROM ended;
+        UPDATE holds h SET status = CASE WHEN p_kind = 'RELEASE' THEN 'RELEASED' ELSE 'EXPIRED' END
+        WHERE h.hold_id = ANY (p_ended) AND h.status = 'ACTIVE';
+    END IF;
+
+    IF p_kind = 'TAKE' THEN
+        INSERT INTO holds (hold_id, show_id, account_id, seat_ids, expires_at, status, created_at, total_cents,
+                           currency, area, quantity)
+        SELECT p_hold_id, p_show, p_holder, '{}', p_expires, 'ACTIVE', p_at, a.price_cents * p_hold_quantity,
+               sh.currency, p_area, p_hold_quantity
+        FROM admission_areas a JOIN shows sh ON sh.show_id = a.show_id
+        WHERE a.show_id = p_show AND a.area = p_area
+        ON CONFLICT (hold_id) DO NOTHING;
+        INSERT INTO admission_hold_parts (hold_id, show_id, area, stripe, quantity, status)
+        VALUES (p_hold_id, p_show, p_area, p_stripe, p_quantity, 'ACTIVE');
+        added := p_quantity;
+    ELSIF p_kind = 'CONFIRM' THEN
+        UPDATE admission_hold_parts p SET status = 'SOLD'
+        WHERE p.hold_id = p_hold_id AND p.show_id = p_show AND p.area = p_area AND p.stripe = p_stripe
+          AND p.status = 'ACTIVE';
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'stale admissions: %/%/% has no active part of hold %', p_show, p_area, p_stripe, p_hold_id
+                USING ERRCODE = 'BX409';
+        END IF;
+    END IF;
+
+    UPDATE admission_stripes s SET taken = s.taken + added - freed, version = p_version
+    WHERE s.show_id = p_show AND s.area = p_area AND s.stripe = p_stripe AND s.version = p_version - 1
+    RETURNING s.taken INTO result;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'stale admissions: %/%/% is not at version %', p_show, p_area, p_stripe, p_version - 1
+            USING ERRCODE = 'BX409';
+    END IF;
+    RETURN result;
+END
+$$;

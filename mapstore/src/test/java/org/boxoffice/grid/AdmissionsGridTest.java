@@ -1,0 +1,261 @@
+package org.boxoffice.grid;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.zaxxer.hikari.HikariDataSource;
+import org.boxoffice.domain.AdmissionArea;
+import org.boxoffice.domain.AdmissionStripe;
+import org.boxoffice.domain.Show;
+import org.boxoffice.grid.member.GridMember;
+import org.boxoffice.mapstore.GridStores;
+import org.boxoffice.mapstore.PostgresAdmissionRepository;
+import org.boxoffice.mapstore.PostgresCatalogRepository;
+import org.boxoffice.mapstore.PostgresInventoryRepository;
+import org.boxoffice.mapstore.PostgresWaitlistRepository;
+import org.boxoffice.mapstore.TestDatabase;
+import org.boxoffice.mapstore.TestShows;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.boxoffice.mapstore.TestShows.T0;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * General admission on real members (one JVM, loopback) writing through to a real PostgreSQL: the
+ * stripes' sum is exact under races, a stripe running dry never makes a buyer hear "sold out" while
+ * tickets remain, and a restarted grid loses nothing.
+ */
+class AdmissionsGridTest {
+
+    private static final AtomicInteger SHOWS = new AtomicInteger();
+    private static HikariDataSource db;
+    private static PostgresCatalogRepository catalog;
+    private static PostgresInventoryRepository inventoryRepo;
+    private static PostgresAdmissionRepository admissionRepo;
+
+    private final List<HazelcastInstance> members = new ArrayList<>();
+    private final AtomicLong clock = new AtomicLong(T0);
+
+    @BeforeAll
+    static void database() {
+        db = TestDatabase.newDataSource(24);
+        catalog = new PostgresCatalogRepository(db);
+        inventoryRepo = new PostgresInventoryRepository(db);
+        admissionRepo = new PostgresAdmissionRepository(db);
+    }
+
+    @AfterAll
+    static void close() {
+        inventoryRepo.close();
+        db.close();
+    }
+
+    @AfterEach
+    void stop() {
+        members.forEach(m -> m.getLifecycleService().terminate());
+    }
+
+    /** A cluster of {@code n} members on the test database. */
+    private List<HazelcastInstance> start(int n) {
+        String cluster = "ga-" + UUID.randomUUID();
+        int port = 19801 + (int) (Math.random() * 2000);
+        List<String> all = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            all.add("127.0.0.1:" + (port + i));
+        }
+        List<HazelcastInstance> started = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            started.add(GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port + i, all, 1),
+                    GridStores.of(inventoryRepo, catalog, new PostgresWaitlistRepository(db), admissionRepo)));
+        }
+        members.addAll(started);
+        return started;
+    }
+
+    private Admissions admissions(HazelcastInstance member) {
+        return new Admissions(member, admissionRepo, new Allowances(member, inventoryRepo), new Inventory(member), clock::get);
+    }
+
+    private static Show newShow() {
+        return TestShows.save(catalog, TestShows.small("ga-grid-" + SHOWS.incrementAndGet()));
+    }
+
+    private static AdmissionArea newArea(Show show, int capacity, int stripes) {
+        AdmissionArea area = new AdmissionArea(show.showId(), "FLOOR", capacity, 4_500, stripes);
+        assertTrue(admissionRepo.createArea(area, T0));
+        return area;
+    }
+
+    /** A hold as the service makes one: tried again under a new id while the area has enough but claims in flight held them. */
+    private Admissions.Claim hold(Admissions admissions, Show show, AdmissionArea area, String account, int quantity) {
+        Admissions.Claim claim = null;
+        for (int attempt = 0; attempt < 8; attempt++) {
+            claim = admissions.hold(show, area, "H" + UUID.randomUUID(), account, quantity, T0 + 600_000, clock.get());
+            if (!(claim instanceof Admissions.Claim.Contended)) {
+                return claim;
+            }
+        }
+        return claim;
+    }
+
+    /** An account name whose hash picks stripe {@code stripe} of {@code stripes} first. */
+    private static String accountOnStripe(int stripe, int stripes, int n) {
+        for (int i = n; ; i++) {
+            String account = "fan-" + i;
+            if (Math.floorMod(account.hashCode(), stripes) == stripe) {
+                return account;
+            }
+        }
+    }
+
+    @Test
+    void aRaceOnTheLastTickets_sellsExactlyTheCapacity_andTellsTheRestSoldOut() throws Exception {
+        List<HazelcastInstance> grid = start(2);
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 10, 4);
+        List<Admissions> sides = List.of(admissions(grid.get(0)), admissions(grid.get(1)));
+        CyclicBarrier go = new CyclicBarrier(40);
+        List<Callable<Admissions.Claim>> buyers = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            int n = i;
+            buyers.add(() -> {
+                go.await();
+                return hold(sides.get(n % 2), show, area, "buyer-" + n, 1);
+            });
+        }
+
+        List<Admissions.Claim> claims = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(40)) {
+            for (Future<Admissions.Claim> f : pool.invokeAll(buyers)) {
+                claims.add(f.get());
+            }
+        }
+
+        assertEquals(10, claims.stream().filter(c -> c instanceof Admissions.Claim.Held).count(), claims.toString());
+        assertEquals(30, claims.stream().filter(c -> c instanceof Admissions.Claim.SoldOut s && s.left() == 0).count(),
+                claims.toString());
+        assertEquals(10, admissionRepo.taken(show.showId(), "FLOOR"));
+        assertEquals(0, sides.get(0).left(show, area));
+    }
+
+    @Test
+    void claimsThatAllStartOnOneStripe_stillSellEveryTicket_andTheStripesAreRebalanced() {
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 12, 4); // 3 per stripe
+        Admissions admissions = admissions(start(1).get(0)).rebalanceInline();
+
+        List<Admissions.Claim> claims = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            claims.add(hold(admissions, show, area, accountOnStripe(0, 4, i * 1000), 1));
+        }
+        Admissions.Claim thirteenth = hold(admissions, show, area, accountOnStripe(0, 4, 99_000), 1);
+
+        assertTrue(claims.stream().allMatch(c -> c instanceof Admissions.Claim.Held), claims.toString());
+        assertEquals(new Admissions.Claim.SoldOut(0), thirteenth);
+        assertEquals(12, admissionRepo.taken(show.showId(), "FLOOR"));
+        Map<Integer, AdmissionStripe> stripes = admissions.stripes(area);
+        assertEquals(12, stripes.values().stream().mapToInt(AdmissionStripe::capacity).sum(), "the sum stays the capacity");
+        assertTrue(stripes.get(0).capacity() > 3, "capacity moved to the stripe the claims start on: " + stripes);
+    }
+
+    @Test
+    void aClaimLargerThanAnyStripeHasLeft_takesFromSeveral_allOrNothing() {
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 3, 3); // 1 per stripe
+        Admissions admissions = admissions(start(1).get(0));
+
+        Admissions.Claim four = hold(admissions, show, area, "ann", 4);
+        Admissions.Claim three = hold(admissions, show, area, "bob", 3);
+
+        assertEquals(new Admissions.Claim.SoldOut(3), four);
+        assertInstanceOf(Admissions.Claim.Held.class, three);
+        assertEquals(3, ((Admissions.Claim.Held) three).parts().size());
+        assertEquals(3, admissionRepo.taken(show.showId(), "FLOOR"));
+    }
+
+    @Test
+    void sixtyParallelHoldsByOneAccount_endWithExactlyItsLimitHeld() throws Exception {
+        List<HazelcastInstance> grid = start(2);
+        Show show = newShow(); // 8 per account
+        AdmissionArea area = newArea(show, 500, 8);
+        List<Admissions> sides = List.of(admissions(grid.get(0)), admissions(grid.get(1)));
+        CyclicBarrier go = new CyclicBarrier(60);
+        List<Callable<Admissions.Claim>> tries = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            int n = i;
+            tries.add(() -> {
+                go.await();
+                return hold(sides.get(n % 2), show, area, "greedy", 1 + n % 2);
+            });
+        }
+
+        int held = 0;
+        try (ExecutorService pool = Executors.newFixedThreadPool(60)) {
+            for (Future<Admissions.Claim> f : pool.invokeAll(tries)) {
+                if (f.get() instanceof Admissions.Claim.Held h) {
+                    held += h.parts().values().stream().mapToInt(Integer::intValue).sum();
+                } else {
+                    assertInstanceOf(Admissions.Claim.OverLimit.class, f.get());
+                }
+            }
+        }
+
+        assertEquals(8, held);
+        assertEquals(8, admissionRepo.taken(show.showId(), "FLOOR"));
+    }
+
+    @Test
+    void releaseAndLapse_giveTheAdmissionsBack() {
+        HazelcastInstance member = start(1).get(0);
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 5, 2);
+        Admissions admissions = admissions(member);
+        String released = "HR-" + show.showId();
+        String lapsing = "HL-" + show.showId();
+        assertInstanceOf(Admissions.Claim.Held.class, admissions.hold(show, area, released, "ann", 2, T0 + 600_000, T0));
+        assertInstanceOf(Admissions.Claim.Held.class, admissions.hold(show, area, lapsing, "bob", 3, T0 + 1_000, T0));
+        assertEquals(0, admissions.left(show, area));
+
+        assertEquals(2, admissions.release(show, area, released, "ann", T0 + 10));
+        clock.set(T0 + 1_000 + show.policy().graceMillis() + 1);
+        int swept = admissions.sweepOnce(id -> java.util.Optional.of(show));
+
+        assertTrue(swept >= 1, "the lapsed hold's stripes were swept");
+        assertEquals(5, admissions.left(show, area));
+        assertEquals(0, admissionRepo.taken(show.showId(), "FLOOR"));
+        assertEquals(-1, new Allowances(member, inventoryRepo).reserve(show.showId(), "bob", "again", 8, T0 + 900_000, clock.get(),
+                show.policy().graceMillis(), 8), "the lapsed hold no longer counts against the account");
+    }
+
+    @Test
+    void aRestartedGrid_reloadsTheStripesFromTheReferee_andLosesNothing() {
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 10, 3);
+        Admissions first = admissions(start(1).get(0));
+        assertInstanceOf(Admissions.Claim.Held.class, hold(first, show, area, "ann", 4));
+        members.forEach(m -> m.getLifecycleService().terminate());
+        members.clear();
+
+        Admissions second = admissions(start(1).get(0));
+
+        assertEquals(6, second.left(show, area));
+        assertEquals(new Admissions.Claim.SoldOut(6), hold(second, show, area, "bob", 7));
+        assertInstanceOf(Admissions.Claim.Held.class, hold(second, show, area, "bob", 6));
+        assertEquals(10, admissionRepo.taken(show.showId(), "FLOOR"));
+    }
+}

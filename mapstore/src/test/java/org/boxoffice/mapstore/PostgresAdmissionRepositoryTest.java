@@ -1,0 +1,199 @@
+package org.boxoffice.mapstore;
+
+import static org.boxoffice.mapstore.TestShows.T0;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.zaxxer.hikari.HikariDataSource;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.boxoffice.domain.AdmissionArea;
+import org.boxoffice.domain.AdmissionRepository;
+import org.boxoffice.domain.AdmissionStripe;
+import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.HoldStatus;
+import org.boxoffice.domain.Show;
+import org.boxoffice.domain.StaleInventoryException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The referee of general admission: its rows refuse any admission beyond capacity, whatever asks. */
+class PostgresAdmissionRepositoryTest {
+
+    private static final long EXPIRES = T0 + 600_000;
+    private static final AtomicInteger SHOWS = new AtomicInteger();
+
+    private static HikariDataSource db;
+    private static PostgresCatalogRepository catalog;
+    private static PostgresAdmissionRepository admissions;
+    private static PostgresInventoryRepository inventory;
+
+    @BeforeAll
+    static void database() {
+        db = TestDatabase.newDataSource(4);
+        catalog = new PostgresCatalogRepository(db);
+        admissions = new PostgresAdmissionRepository(db);
+        inventory = new PostgresInventoryRepository(db);
+    }
+
+    @AfterAll
+    static void close() {
+        inventory.close();
+        db.close();
+    }
+
+    private static AdmissionArea newArea(int capacity, int stripes) {
+        Show show = TestShows.save(catalog, TestShows.small("ga-" + SHOWS.incrementAndGet()));
+        AdmissionArea area = new AdmissionArea(show.showId(), "FLOOR", capacity, 4_500, stripes);
+        assertTrue(admissions.createArea(area, T0));
+        return area;
+    }
+
+    private static AdmissionStripe stripe(AdmissionArea area, int s) {
+        return admissions.loadStripe(area.showId(), area.name(), s).orElseThrow();
+    }
+
+    private static AdmissionStripe take(AdmissionArea area, int s, String holdId, int n) {
+        AdmissionStripe.Taken taken = stripe(area, s).take(holdId, "acc-" + holdId, n, n, EXPIRES, T0, 0);
+        admissions.apply(taken.next());
+        return taken.next();
+    }
+
+    @Test
+    void createArea_splitsTheCapacityEvenlyOverItsStripes_andRefusesASecondAreaOfThatName() {
+        AdmissionArea area = newArea(10, 3);
+
+        assertEquals(List.of(4, 3, 3), List.of(stripe(area, 0).capacity(), stripe(area, 1).capacity(), stripe(area, 2).capacity()));
+        assertEquals(List.of(area), admissions.areas(area.showId()));
+        assertFalse(admissions.createArea(new AdmissionArea(area.showId(), "FLOOR", 5, 100, 1), T0));
+    }
+
+    @Test
+    void apply_take_recordsTheHoldWithItsAreaAndQuantity_andCountsItInTheStripe() {
+        AdmissionArea area = newArea(10, 2);
+
+        take(area, 0, "H-" + area.showId(), 3);
+
+        AdmissionStripe loaded = stripe(area, 0);
+        assertEquals(3, loaded.taken());
+        assertEquals(1, loaded.version());
+        assertEquals(List.of(new AdmissionStripe.Part("H-" + area.showId(), "acc-H-" + area.showId(), 3, EXPIRES)), loaded.parts());
+        HoldRecord hold = inventory.findHold("H-" + area.showId()).orElseThrow();
+        assertEquals("FLOOR", hold.area());
+        assertEquals(3, hold.quantity());
+        assertEquals(List.of(), hold.seatIds());
+        assertEquals(13_500, hold.totalCents());
+        assertEquals(HoldStatus.ACTIVE, hold.status());
+        assertEquals(3, admissions.taken(area.showId(), "FLOOR"));
+    }
+
+    @Test
+    void apply_refusesATakeBeyondTheStripesCapacity_evenWhenTheGridsCopyClaimsRoomForIt() {
+        AdmissionArea area = newArea(4, 2); // 2 per stripe
+        AdmissionStripe lying = new AdmissionStripe(area.showId(), "FLOOR", 0, 1_000, 0, List.of(), 0, null);
+
+        AdmissionStripe.Taken taken = lying.take("H-big-" + area.showId(), "acc-1", 3, 3, EXPIRES, T0, 0);
+
+        assertEquals(3, taken.quantity());
+        assertThrows(StaleInventoryException.class, () -> admissions.apply(taken.next()));
+        assertEquals(0, admissions.taken(area.showId(), "FLOOR"));
+        assertTrue(inventory.findHold("H-big-" + area.showId()).isEmpty(), "nothing of a refused take is written");
+    }
+
+    @Test
+    void apply_refusesAStaleCopy_andWritesNothing() {
+        AdmissionArea area = newArea(10, 1);
+        AdmissionStripe before = stripe(area, 0);
+        take(area, 0, "H1-" + area.showId(), 2);
+
+        AdmissionStripe.Taken again = before.take("H2-" + area.showId(), "acc-2", 2, 2, EXPIRES, T0, 0);
+
+        assertThrows(StaleInventoryException.class, () -> admissions.apply(again.next()));
+        assertEquals(2, admissions.taken(area.showId(), "FLOOR"));
+    }
+
+    @Test
+    void theRows_refuseMoreAdmissionsThanCapacity_andStripesThatNoLongerAddUpToTheArea() throws SQLException {
+        AdmissionArea area = newArea(6, 2);
+        String where = " WHERE show_id = '" + area.showId() + "' AND area = 'FLOOR'";
+
+        SQLException beyond = assertThrows(SQLException.class,
+                () -> execute("UPDATE admission_stripes SET taken = capacity + 1" + where + " AND stripe = 0"));
+        SQLException moreCapacity = assertThrows(SQLException.class,
+                () -> execute("UPDATE admission_stripes SET capacity = capacity + 1" + where + " AND stripe = 1"));
+
+        assertEquals("23514", beyond.getSQLState());
+        assertEquals("23514", moreCapacity.getSQLState());
+        assertEquals(6, count("SELECT sum(capacity) FROM admission_stripes" + where));
+    }
+
+    @Test
+    void release_andExpiry_giveTheAdmissionsBack_andEndTheHold() {
+        AdmissionArea area = newArea(10, 1);
+        String released = "HR-" + area.showId();
+        String lapsed = "HL-" + area.showId();
+        take(area, 0, released, 2);
+        take(area, 0, lapsed, 3);
+
+        admissions.apply(stripe(area, 0).release(released, T0 + 1));
+        admissions.apply(stripe(area, 0).expire(EXPIRES + 1, 0));
+
+        assertEquals(0, admissions.taken(area.showId(), "FLOOR"));
+        assertEquals(HoldStatus.RELEASED, inventory.findHold(released).orElseThrow().status());
+        assertEquals(HoldStatus.EXPIRED, inventory.findHold(lapsed).orElseThrow().status());
+        assertEquals(List.of(), stripe(area, 0).parts());
+    }
+
+    @Test
+    void resize_neverGoesBelowWhatIsTaken_andKeepsTheStripesAddingUp() {
+        AdmissionArea area = newArea(10, 2);
+        take(area, 0, "H-" + area.showId(), 4);
+
+        assertEquals(new AdmissionRepository.Resize.BelowTaken(4), admissions.resize(area.showId(), "FLOOR", 3));
+        assertEquals(new AdmissionRepository.Resize.Done(4), admissions.resize(area.showId(), "FLOOR", 5));
+        assertEquals(5, stripe(area, 0).capacity() + stripe(area, 1).capacity());
+        assertTrue(stripe(area, 0).capacity() >= 4);
+        assertEquals(new AdmissionRepository.Resize.Done(4), admissions.resize(area.showId(), "FLOOR", 30));
+        assertEquals(30, stripe(area, 0).capacity() + stripe(area, 1).capacity());
+        assertInstanceOf(AdmissionRepository.Resize.NoArea.class, admissions.resize(area.showId(), "NOPE", 3));
+    }
+
+    @Test
+    void move_givesOnlyUnclaimedCapacity_andKeepsTheSum() {
+        AdmissionArea area = newArea(10, 2); // 5 and 5
+        take(area, 0, "H-" + area.showId(), 4);
+
+        assertEquals(1, admissions.move(area.showId(), "FLOOR", 0, 1, 3));
+        assertEquals(List.of(4, 6), List.of(stripe(area, 0).capacity(), stripe(area, 1).capacity()));
+        assertEquals(0, admissions.move(area.showId(), "FLOOR", 0, 1, 3));
+    }
+
+    @Test
+    void allowance_countsHoldsByCount_besideSeats() {
+        AdmissionArea area = newArea(10, 2);
+        take(area, 0, "HA-" + area.showId(), 2);
+
+        assertEquals(2, inventory.allowance(area.showId(), "acc-HA-" + area.showId()).seatsInUse(T0, 0));
+    }
+
+    private static void execute(String sql) throws SQLException {
+        try (Connection c = db.getConnection(); Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    private static int count(String sql) throws SQLException {
+        try (Connection c = db.getConnection(); Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
+            rs.next();
+            return rs.getInt(1);
+        }
+    }
+}
