@@ -17,6 +17,7 @@ import org.boxoffice.domain.TransferRepository;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.mapstore.PostgresBookingRepository;
 import org.boxoffice.mapstore.PostgresMailOutbox;
+import org.boxoffice.mapstore.PostgresTicketPolicies;
 import org.boxoffice.mapstore.PostgresTransferRepository;
 
 import javax.sql.DataSource;
@@ -65,7 +66,8 @@ public final class CheckoutModule implements AutoCloseable {
                 settings, clock, metrics);
         this.codes = new TicketCodes(settings.ticketSecret());
         TransferRepository transferRepository = new PostgresTransferRepository(dataSource);
-        this.bookingManager = new BookingManager(shows, seats, bookings, settlement, codes, transferRepository, clock);
+        this.bookingManager = new BookingManager(shows, seats, bookings, settlement, codes, transferRepository,
+                new PostgresTicketPolicies(dataSource), clock);
         this.transfers = new TicketTransfers(shows, bookings, transferRepository, codes, settings.transfers(), clock);
         this.events = new PaymentEvents(bookings, settlement, gateway, clock);
         this.reconciliation = new Reconciliation(bookings, gateway, settlement, bookingManager, settings, clock, hz,
