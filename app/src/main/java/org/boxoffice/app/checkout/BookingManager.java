@@ -9,8 +9,8 @@ import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
 import org.boxoffice.domain.TicketTransfer;
 import org.boxoffice.domain.TransferRepository;
-import org.boxoffice.app.http.Refusal;
-import org.boxoffice.app.http.Refusals;
+import org.boxoffice.app.gates.GateKeys;
+import org.boxoffice.app.gates.SignedCodes;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.mapstore.PostgresTicketPolicies;
 
@@ -46,12 +46,14 @@ public final class BookingManager {
     private final TicketCodes codes;
     private final TransferRepository transfers;
     private final PostgresTicketPolicies policies;
+    private final GateKeys gateKeys;
     private final LongSupplier clock;
 
     public BookingManager(ShowDirectory shows, Seats seats, BookingRepository bookings, Settlement settlement,
                           TicketCodes codes, TransferRepository transfers, PostgresTicketPolicies policies,
-                          LongSupplier clock) {
+                          GateKeys gateKeys, LongSupplier clock) {
         this.shows = shows;
+        this.gateKeys = gateKeys;
         this.policies = policies;
         this.transfers = transfers;
         this.seats = seats;
@@ -71,25 +73,43 @@ public final class BookingManager {
         return bookings.bookingsOf(caller.accountId()).stream().map(this::view).toList();
     }
 
+    /** A ticket's QR image, or why there is none. */
+    public sealed interface Qr {
+        record Image(byte[] png) implements Qr {
+        }
+
+        /** The caller holds no such ticket. */
+        record NotFound() implements Qr {
+        }
+
+        /** The show admits the ticket app's rotating codes only. */
+        record PrintAtHomeOff(String showId) implements Qr {
+        }
+    }
+
     /**
      * The QR image (PNG) of one ticket of a CONFIRMED booking that the caller holds (the booking's
-     * account, or whoever it was transferred to; an admin any), with its current code; empty if there
-     * is no such ticket. Refused (PRINT_AT_HOME_OFF) where the show admits rotating codes only.
+     * account, or whoever it was transferred to; an admin any), with its current code, where the
+     * show admits printed codes.
      */
-    public Optional<byte[]> qr(Principal caller, String bookingId, String seatId) {
-        return held(caller, bookingId, seatId).map(t -> {
-            if (!policies.printAtHome(t.showId()).orElse(true)) {
-                throw Refusals.of(Refusal.PRINT_AT_HOME_OFF, "show " + t.showId()
-                        + " admits only the rotating code of the ticket app, not a printed one");
-            }
-            return QrCodes.png(codes.code(t.bookingId(), t.showId(), t.seatId(), t.codeVersion()));
-        });
+    public Qr qr(Principal caller, String bookingId, String seatId) {
+        return held(caller, bookingId, seatId).<Qr>map(t -> policies.printAtHome(t.showId()).orElse(true)
+                        ? new Qr.Image(QrCodes.png(codes.code(t.bookingId(), t.showId(), t.seatId(), t.codeVersion())))
+                        : new Qr.PrintAtHomeOff(t.showId()))
+                .orElseGet(Qr.NotFound::new);
     }
 
     /** What the holder's app needs to show a ticket's rotating code. */
     public record RotatingSecret(long bookingId, String showId, String seatId, int codeVersion, String ticket,
-                                 String secret, int stepSeconds) {
+                                 String secret, int stepSeconds, List<SignedStep> signed) {
     }
+
+    /** The ticket's code for offline gates during one step, signed with the show's key. */
+    public record SignedStep(long step, String code) {
+    }
+
+    /** How many steps ahead the holder gets signed codes for (10 minutes), so the app works on a weak network. */
+    static final int SIGNED_STEPS = 40;
 
     /**
      * The secret of one ticket's rotating codes, for its holder only (as {@link #qr}); empty if the
@@ -98,9 +118,16 @@ public final class BookingManager {
     public Optional<RotatingSecret> rotatingSecret(Principal caller, String bookingId, String seatId) {
         return held(caller, bookingId, seatId).map(t -> {
             TicketCodes.Ticket ticket = new TicketCodes.Ticket(t.bookingId(), t.showId(), t.seatId(), t.codeVersion());
+            java.security.PrivateKey key = gateKeys.of(t.showId()).getPrivate();
+            long first = SignedCodes.step(clock.getAsLong());
+            List<SignedStep> signed = new ArrayList<>();
+            for (long step = first; step < first + SIGNED_STEPS; step++) {
+                signed.add(new SignedStep(step, SignedCodes.sign(new SignedCodes.Claim(t.bookingId(), t.showId(),
+                        t.seatId(), t.codeVersion(), step), key)));
+            }
             return new RotatingSecret(t.bookingId(), t.showId(), t.seatId(), t.codeVersion(), ticket.named(),
                     java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(codes.secret(ticket)),
-                    TicketCodes.STEP_SECONDS);
+                    TicketCodes.STEP_SECONDS, signed);
         });
     }
 

@@ -73,8 +73,12 @@ public final class BookingsService implements HttpService {
         Principal caller = auth.require(req);
         String bookingId = req.path().pathParameters().get("bookingId");
         String seatId = req.path().pathParameters().get("seatId");
-        byte[] png = bookings.qr(caller, bookingId, seatId)
-                .orElseThrow(() -> ApiException.notFound("ticket " + seatId + " of booking " + bookingId));
+        byte[] png = switch (bookings.qr(caller, bookingId, seatId)) {
+            case BookingManager.Qr.Image image -> image.png();
+            case BookingManager.Qr.NotFound notFound -> throw ApiException.notFound("ticket " + seatId + " of booking " + bookingId);
+            case BookingManager.Qr.PrintAtHomeOff off -> throw Refusals.of(Refusal.PRINT_AT_HOME_OFF, "show " + off.showId()
+                    + " admits only the rotating code of the ticket app, not a printed one");
+        };
         res.header(HeaderNames.CONTENT_TYPE, "image/png");
         // a ticket can be cancelled, refunded or (later) transferred at any moment: no copy may outlive that
         res.header(HeaderNames.CACHE_CONTROL, "no-store");
