@@ -61,11 +61,16 @@ public final class TestApp implements AutoCloseable {
 
     /** Like {@link #start()}, with settings adjusted by {@code tweak}. */
     public static TestApp start(java.util.function.UnaryOperator<AppSettings> tweak) {
+        return start(tweak, System::currentTimeMillis);
+    }
+
+    /** Like {@link #start(java.util.function.UnaryOperator)}, on {@code clock} (epoch milliseconds). */
+    public static TestApp start(java.util.function.UnaryOperator<AppSettings> tweak, java.util.function.LongSupplier clock) {
         DbSettings db = TestDatabase.newSettings(24);
         HikariDataSource ds = DataSources.pooled(db);
         AppSettings settings = tweak.apply(settings(db, "test-" + UUID.randomUUID()));
         DemoCatalog.seedIfEmpty(new PostgresCatalogRepository(ds), settings.holds(), Instant.now());
-        return new TestApp(db, ds, settings, Boxoffice.start(settings, ds, System::currentTimeMillis));
+        return new TestApp(db, ds, settings, Boxoffice.start(settings, ds, clock));
     }
 
     /** Another member process-equivalent on the same database (a restart), with a new cluster. */

@@ -9,7 +9,10 @@ import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
 import org.boxoffice.domain.TicketTransfer;
 import org.boxoffice.domain.TransferRepository;
+import org.boxoffice.app.gates.GateKeys;
+import org.boxoffice.app.gates.SignedCodes;
 import org.boxoffice.grid.Seats;
+import org.boxoffice.mapstore.PostgresTicketPolicies;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -42,11 +45,16 @@ public final class BookingManager {
     private final Settlement settlement;
     private final TicketCodes codes;
     private final TransferRepository transfers;
+    private final PostgresTicketPolicies policies;
+    private final GateKeys gateKeys;
     private final LongSupplier clock;
 
     public BookingManager(ShowDirectory shows, Seats seats, BookingRepository bookings, Settlement settlement,
-                          TicketCodes codes, TransferRepository transfers, LongSupplier clock) {
+                          TicketCodes codes, TransferRepository transfers, PostgresTicketPolicies policies,
+                          GateKeys gateKeys, LongSupplier clock) {
         this.shows = shows;
+        this.gateKeys = gateKeys;
+        this.policies = policies;
         this.transfers = transfers;
         this.seats = seats;
         this.bookings = bookings;
@@ -65,18 +73,75 @@ public final class BookingManager {
         return bookings.bookingsOf(caller.accountId()).stream().map(this::view).toList();
     }
 
+    /** A ticket's QR image, or why there is none. */
+    public sealed interface Qr {
+        record Image(byte[] png) implements Qr {
+        }
+
+        /** The caller holds no such ticket. */
+        record NotFound() implements Qr {
+        }
+
+        /** The show admits the ticket app's rotating codes only. */
+        record PrintAtHomeOff(String showId) implements Qr {
+        }
+    }
+
     /**
      * The QR image (PNG) of one ticket of a CONFIRMED booking that the caller holds (the booking's
-     * account, or whoever it was transferred to; an admin any), with its current code; empty if there
-     * is no such ticket.
+     * account, or whoever it was transferred to; an admin any), with its current code, where the
+     * show admits printed codes.
      */
-    public Optional<byte[]> qr(Principal caller, String bookingId, String seatId) {
+    public Qr qr(Principal caller, String bookingId, String seatId) {
+        return held(caller, bookingId, seatId).<Qr>map(t -> policies.printAtHome(t.showId()).orElse(true)
+                        ? new Qr.Image(QrCodes.png(codes.code(t.bookingId(), t.showId(), t.seatId(), t.codeVersion())))
+                        : new Qr.PrintAtHomeOff(t.showId()))
+                .orElseGet(Qr.NotFound::new);
+    }
+
+    /** What the holder's app needs to show a ticket's rotating code. */
+    public record RotatingSecret(long bookingId, String showId, String seatId, int codeVersion, String ticket,
+                                 String secret, int stepSeconds, List<SignedStep> signed) {
+    }
+
+    /** The ticket's code for offline gates during one step, signed with the show's key. */
+    public record SignedStep(long step, String code) {
+    }
+
+    /** How many steps ahead the holder gets signed codes for (10 minutes), so the app works on a weak network. */
+    static final int SIGNED_STEPS = 40;
+
+    /**
+     * The secret of one ticket's rotating codes, for its holder only (as {@link #qr}); empty if the
+     * caller holds no such ticket. A transfer gives the ticket a new one.
+     */
+    public Optional<RotatingSecret> rotatingSecret(Principal caller, String bookingId, String seatId) {
+        return held(caller, bookingId, seatId).map(t -> {
+            TicketCodes.Ticket ticket = new TicketCodes.Ticket(t.bookingId(), t.showId(), t.seatId(), t.codeVersion());
+            java.security.PrivateKey key = gateKeys.of(t.showId()).getPrivate();
+            long first = SignedCodes.step(clock.getAsLong());
+            List<SignedStep> signed = new ArrayList<>();
+            for (long step = first; step < first + SIGNED_STEPS; step++) {
+                signed.add(new SignedStep(step, SignedCodes.sign(new SignedCodes.Claim(t.bookingId(), t.showId(),
+                        t.seatId(), t.codeVersion(), step), key)));
+            }
+            return new RotatingSecret(t.bookingId(), t.showId(), t.seatId(), t.codeVersion(), ticket.named(),
+                    java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(codes.secret(ticket)),
+                    TicketCodes.STEP_SECONDS, signed);
+        });
+    }
+
+    private Optional<TransferRepository.HeldTicket> held(Principal caller, String bookingId, String seatId) {
         return parseId(bookingId).flatMap(bookings::booking)
                 .filter(b -> b.status() == Booking.Status.CONFIRMED && !b.cancelling() && b.seatIds().contains(seatId))
                 .flatMap(b -> transfers.tickets(b.bookingId()).stream()
                         .filter(t -> t.seatId().equals(seatId) && (t.holder().equals(caller.accountId()) || caller.isAdmin()))
-                        .findFirst())
-                .map(t -> QrCodes.png(codes.code(t.bookingId(), t.showId(), t.seatId(), t.codeVersion())));
+                        .findFirst());
+    }
+
+    /** Whether the show admits printed codes; an admin changes it. False if there is no such show. */
+    public boolean setPrintAtHome(String showId, boolean allowed) {
+        return policies.setPrintAtHome(showId, allowed);
     }
 
     /** What became of a cancellation. */
@@ -168,15 +233,31 @@ public final class BookingManager {
      */
     public Map<String, Object> verify(String code) {
         Map<String, Object> out = new LinkedHashMap<>();
-        Optional<TicketCodes.Ticket> ticket = codes.read(code);
-        if (ticket.isEmpty()) {
+        long now = clock.getAsLong();
+        TicketCodes.Reading reading = codes.read(code, now);
+        if (reading instanceof TicketCodes.Reading.Expired expired) {
+            out.put("status", "EXPIRED");
+            out.put("bookingId", expired.ticket().bookingId());
+            out.put("showId", expired.ticket().showId());
+            out.put("seatId", expired.ticket().seatId());
+            out.put("reason", "a rotating code whose window has passed (a screenshot?): ask for the live code");
+            return out;
+        }
+        if (!(reading instanceof TicketCodes.Reading.Valid valid)) {
             out.put("status", BookingRepository.TicketCheck.Result.INVALID.name());
             out.put("reason", "not a ticket code issued here");
             return out;
         }
-        TicketCodes.Ticket t = ticket.get();
-        BookingRepository.TicketCheck check = bookings.useTicket(t.bookingId(), t.showId(), t.seatId(), t.version(),
-                clock.getAsLong());
+        TicketCodes.Ticket t = valid.ticket();
+        if (!valid.rotating() && !policies.printAtHome(t.showId()).orElse(true)) {
+            out.put("status", BookingRepository.TicketCheck.Result.INVALID.name());
+            out.put("bookingId", t.bookingId());
+            out.put("showId", t.showId());
+            out.put("seatId", t.seatId());
+            out.put("reason", "this show admits only the rotating code of the ticket app, not a printed one");
+            return out;
+        }
+        BookingRepository.TicketCheck check = bookings.useTicket(t.bookingId(), t.showId(), t.seatId(), t.version(), now);
         out.put("status", check.result().name());
         out.put("bookingId", t.bookingId());
         out.put("showId", t.showId());

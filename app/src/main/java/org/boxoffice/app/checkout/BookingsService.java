@@ -21,6 +21,7 @@ import org.boxoffice.app.http.Refusals;
  * <pre>
  * curl localhost:8080/v1/bookings/$BOOKING -H "Authorization: Bearer $TOKEN"
  * curl localhost:8080/v1/bookings/$BOOKING/tickets/A-1-1/qr.png -H "Authorization: Bearer $TOKEN" -o ticket.png
+ * curl localhost:8080/v1/bookings/$BOOKING/tickets/A-1-1/rotating -H "Authorization: Bearer $TOKEN"
  * curl localhost:8080/v1/accounts/me/bookings -H "Authorization: Bearer $TOKEN"
  * curl -X DELETE localhost:8080/v1/bookings/$BOOKING -H "Authorization: Bearer $TOKEN"
  * </pre>
@@ -40,6 +41,7 @@ public final class BookingsService implements HttpService {
         rules.get("/bookings/{bookingId}", this::get)
                 .delete("/bookings/{bookingId}", this::cancel)
                 .get("/bookings/{bookingId}/tickets/{seatId}/qr.png", this::qr)
+                .get("/bookings/{bookingId}/tickets/{seatId}/rotating", this::rotating)
                 .get("/accounts/me/bookings", this::mine);
     }
 
@@ -71,12 +73,27 @@ public final class BookingsService implements HttpService {
         Principal caller = auth.require(req);
         String bookingId = req.path().pathParameters().get("bookingId");
         String seatId = req.path().pathParameters().get("seatId");
-        byte[] png = bookings.qr(caller, bookingId, seatId)
-                .orElseThrow(() -> ApiException.notFound("ticket " + seatId + " of booking " + bookingId));
+        byte[] png = switch (bookings.qr(caller, bookingId, seatId)) {
+            case BookingManager.Qr.Image image -> image.png();
+            case BookingManager.Qr.NotFound notFound -> throw ApiException.notFound("ticket " + seatId + " of booking " + bookingId);
+            case BookingManager.Qr.PrintAtHomeOff off -> throw Refusals.of(Refusal.PRINT_AT_HOME_OFF, "show " + off.showId()
+                    + " admits only the rotating code of the ticket app, not a printed one");
+        };
         res.header(HeaderNames.CONTENT_TYPE, "image/png");
         // a ticket can be cancelled, refunded or (later) transferred at any moment: no copy may outlive that
         res.header(HeaderNames.CACHE_CONTROL, "no-store");
         HttpConventions.send(res, png);
+    }
+
+    private void rotating(ServerRequest req, ServerResponse res) {
+        Principal caller = auth.require(req);
+        String bookingId = req.path().pathParameters().get("bookingId");
+        String seatId = req.path().pathParameters().get("seatId");
+        BookingManager.RotatingSecret secret = bookings.rotatingSecret(caller, bookingId, seatId)
+                .orElseThrow(() -> ApiException.notFound("ticket " + seatId + " of booking " + bookingId));
+        // the holder's secret: no proxy or browser cache may keep it
+        res.header(HeaderNames.CACHE_CONTROL, "no-store");
+        Json.send(res, 200, secret);
     }
 
     private void mine(ServerRequest req, ServerResponse res) {

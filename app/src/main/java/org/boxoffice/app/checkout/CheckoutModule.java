@@ -4,6 +4,8 @@ import com.hazelcast.core.HazelcastInstance;
 import io.helidon.webserver.http.HttpRouting;
 import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.app.gates.GateKeys;
+import org.boxoffice.app.gates.GatesService;
 import org.boxoffice.app.holds.Idempotency;
 import org.boxoffice.app.mail.MailDispatcher;
 import org.boxoffice.app.ops.OpsMetrics;
@@ -16,7 +18,9 @@ import org.boxoffice.domain.MailOutbox.TicketMail;
 import org.boxoffice.domain.TransferRepository;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.mapstore.PostgresBookingRepository;
+import org.boxoffice.mapstore.PostgresGates;
 import org.boxoffice.mapstore.PostgresMailOutbox;
+import org.boxoffice.mapstore.PostgresTicketPolicies;
 import org.boxoffice.mapstore.PostgresTransferRepository;
 
 import javax.sql.DataSource;
@@ -48,6 +52,9 @@ public final class CheckoutModule implements AutoCloseable {
     private final OpsMetrics metrics;
     private final HazelcastInstance hz;
     private final LongSupplier clock;
+    private final PostgresGates gates;
+    private final GateKeys gateKeys;
+    private final ShowDirectory shows;
 
     public CheckoutModule(CheckoutSettings settings, DataSource dataSource, HazelcastInstance hz, ShowDirectory shows,
                           Seats seats, InventoryRepository holds, Authenticator auth, Idempotency idempotency, LongSupplier clock,
@@ -65,7 +72,11 @@ public final class CheckoutModule implements AutoCloseable {
                 settings, clock, metrics);
         this.codes = new TicketCodes(settings.ticketSecret());
         TransferRepository transferRepository = new PostgresTransferRepository(dataSource);
-        this.bookingManager = new BookingManager(shows, seats, bookings, settlement, codes, transferRepository, clock);
+        this.gates = new PostgresGates(dataSource);
+        this.gateKeys = new GateKeys(gates, settings.ticketSecret(), clock);
+        this.shows = shows;
+        this.bookingManager = new BookingManager(shows, seats, bookings, settlement, codes, transferRepository,
+                new PostgresTicketPolicies(dataSource), gateKeys, clock);
         this.transfers = new TicketTransfers(shows, bookings, transferRepository, codes, settings.transfers(), clock);
         this.events = new PaymentEvents(bookings, settlement, gateway, clock);
         this.reconciliation = new Reconciliation(bookings, gateway, settlement, bookingManager, settings, clock, hz,
@@ -81,7 +92,8 @@ public final class CheckoutModule implements AutoCloseable {
                         metrics))
                 .register("/v1", new BookingsService(bookingManager, auth))
                 .register("/v1", new TicketsService(bookingManager, auth))
-                .register("/v1", new TransfersService(transfers, auth));
+                .register("/v1", new TransfersService(transfers, auth))
+                .register("/v1", new GatesService(shows, gateKeys, gates, auth, clock));
     }
 
     /** The web server listens on {@code port} of this machine: the provider learns where the webhook is. */
@@ -92,6 +104,11 @@ public final class CheckoutModule implements AutoCloseable {
     /** The payment provider this member runs. */
     public PaymentProvider provider() {
         return gateway;
+    }
+
+    /** Each show's key pair for offline gates. */
+    public GateKeys gateKeys() {
+        return gateKeys;
     }
 
     /** How this member signs and checks ticket codes. */

@@ -1,0 +1,155 @@
+package org.boxoffice.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.testing.junit5.ServerTest;
+import io.helidon.webserver.testing.junit5.SetUpServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.boxoffice.app.CheckoutFixture.json;
+import static org.boxoffice.app.TestApp.assertError;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+/**
+ * The ticket app's rotating codes, on a clock the test moves: a code computed from the holder's
+ * secret admits within its window and never after it; the secret is the holder's alone and changes
+ * with a transfer; a show may refuse printed codes.
+ */
+@ServerTest
+class RotatingCodesTest {
+
+    private static final AtomicLong SKEW = new AtomicLong();
+    private static TestApp app;
+    private final CheckoutFixture f;
+
+    RotatingCodesTest(URI uri) {
+        this.f = new CheckoutFixture(app, uri);
+    }
+
+    @SetUpServer
+    static void server(WebServerConfig.Builder server) {
+        app = TestApp.start(s -> s, () -> System.currentTimeMillis() + SKEW.get());
+        server.routing(app.app::routing);
+    }
+
+    @AfterAll
+    static void stop() {
+        app.close();
+    }
+
+    private long now() {
+        return System.currentTimeMillis() + SKEW.get();
+    }
+
+    private long book(String token, String show, String... seats) {
+        TestApp.Http.Reply r = f.checkout(token, f.hold(token, show, seats), "card_ok");
+        assertEquals(200, r.status(), r.body());
+        return json(r).get("bookingId").asLong();
+    }
+
+    private JsonNode secret(String token, long booking, String seat) {
+        TestApp.Http.Reply r = f.http.get("/v1/bookings/" + booking + "/tickets/" + seat + "/rotating", token);
+        assertEquals(200, r.status(), r.body());
+        assertEquals("no-store", r.headers().firstValue("Cache-Control").orElseThrow());
+        return json(r);
+    }
+
+    /** The code as the ticket app computes it: from the secret and the time alone. */
+    private static String rotatingCode(JsonNode secret, long epochMillis) throws Exception {
+        long step = Math.floorDiv(epochMillis, secret.get("stepSeconds").asLong() * 1000);
+        byte[] payload = (secret.get("ticket").asText() + "/" + step).getBytes(StandardCharsets.UTF_8);
+        Mac mac = Mac.getInstance("HmacSHA256");
+        mac.init(new SecretKeySpec(Base64.getUrlDecoder().decode(secret.get("secret").asText()), "HmacSHA256"));
+        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+        return "BXR." + b64.encodeToString(payload) + "." + b64.encodeToString(Arrays.copyOf(mac.doFinal(payload), 16));
+    }
+
+    private String gate(String code) {
+        return json(f.http.post("/v1/tickets/verify", app.token("door", "staff"), "{\"code\":\"" + code + "\"}"))
+                .get("status").asText();
+    }
+
+    @Test
+    void aScreenshotOfARotatingCode_isRefusedAfterItsWindow_andTheLiveCodeStillAdmits() throws Exception {
+        f.createShow("rot-1", 300, 2);
+        String amy = app.token("amy-rot");
+        long booking = book(amy, "rot-1", "A-1-1");
+        JsonNode secret = secret(amy, booking, "A-1-1");
+        String screenshot = rotatingCode(secret, now());
+
+        SKEW.addAndGet(60_000);
+        assertEquals("EXPIRED", gate(screenshot), "a minute later the screenshot is worthless");
+        assertEquals(0, f.count("SELECT count(*) FROM booking_seats WHERE booking_id = ? AND used_at IS NOT NULL", booking),
+                "a refused code marks nothing used");
+        assertEquals("INVALID", gate(screenshot.substring(0, screenshot.length() - 2) + "AA"), "a forged tag");
+        String live = rotatingCode(secret, now());
+        assertNotEquals(screenshot, live);
+        assertEquals("VALID", gate(live));
+        assertEquals("ALREADY_USED", gate(rotatingCode(secret, now())));
+    }
+
+    @Test
+    void theSecret_isTheHoldersAlone_andATransferReplacesIt() throws Exception {
+        f.createShow("rot-2", 300, 2);
+        String amy = app.token("amy-rot2");
+        String bob = app.token("bob-rot2");
+        long booking = book(amy, "rot-2", "A-1-1");
+        assertError(f.http.get("/v1/bookings/" + booking + "/tickets/A-1-1/rotating", bob), 404, "NOT_FOUND");
+        assertError(f.http.get("/v1/bookings/" + booking + "/tickets/A-9-9/rotating", amy), 404, "NOT_FOUND");
+        assertError(f.http.get("/v1/bookings/x" + booking + "/tickets/A-1-1/rotating", amy), 404, "NOT_FOUND");
+        JsonNode before = secret(amy, booking, "A-1-1");
+        assertEquals(0, before.get("codeVersion").asInt());
+
+        TestApp.Http.Reply offered = f.http.post("/v1/bookings/" + booking + "/tickets/A-1-1/transfers", amy,
+                "{\"toAccountId\":\"bob-rot2\"}");
+        assertEquals(201, offered.status(), offered.body());
+        long transferId = json(offered).get("transferId").asLong();
+        assertEquals(200, f.http.post("/v1/transfers/" + transferId + "/accept", bob, null).status());
+
+        assertError(f.http.get("/v1/bookings/" + booking + "/tickets/A-1-1/rotating", amy), 404, "NOT_FOUND");
+        JsonNode after = secret(bob, booking, "A-1-1");
+        assertEquals(1, after.get("codeVersion").asInt());
+        assertNotEquals(before.get("secret").asText(), after.get("secret").asText(), "a transfer re-issues the secret");
+        assertEquals("INVALID", gate(rotatingCode(before, now())), "the old holder's codes stop at once");
+        assertEquals("VALID", gate(rotatingCode(after, now())));
+    }
+
+    @Test
+    void aShowWithoutPrintAtHome_refusesTheQrAndPrintedCodes_butAdmitsRotatingOnes() throws Exception {
+        f.createShow("rot-3", 300, 2);
+        String amy = app.token("amy-rot3");
+        String admin = app.token("ops", "admin");
+        long booking = book(amy, "rot-3", "A-1-1", "A-1-2");
+        String printed = json(f.http.get("/v1/bookings/" + booking, amy)).get("tickets").get(0).get("code").asText();
+        assertEquals(200, f.http.get("/v1/bookings/" + booking + "/tickets/A-1-1/qr.png", amy).status(), "allowed by default");
+
+        String policy = "/v1/admin/shows/rot-3/ticket-policy";
+        assertError(f.http.put(policy, amy, "{\"printAtHome\":false}"), 403, "FORBIDDEN");
+        assertError(f.http.put(policy, admin, "{\"printAtHome\":\"no\"}"), 400, "BAD_REQUEST");
+        assertError(f.http.put(policy, admin, "{\"printAtHome\":false,\"x\":1}"), 400, "BAD_REQUEST");
+        assertError(f.http.put(policy, admin, "[]"), 400, "BAD_REQUEST");
+        assertError(f.http.put("/v1/admin/shows/nope/ticket-policy", admin, "{\"printAtHome\":false}"), 404, "NOT_FOUND");
+        assertEquals(200, f.http.get("/v1/bookings/" + booking + "/tickets/A-1-1/qr.png", amy).status(),
+                "refused changes change nothing");
+
+        TestApp.Http.Reply off = f.http.put(policy, admin, "{\"printAtHome\":false}");
+        assertEquals(200, off.status(), off.body());
+        assertEquals(false, json(off).get("printAtHome").asBoolean());
+        assertError(f.http.get("/v1/bookings/" + booking + "/tickets/A-1-1/qr.png", amy), 409, "PRINT_AT_HOME_OFF");
+        assertEquals("INVALID", gate(printed));
+        assertEquals("VALID", gate(rotatingCode(secret(amy, booking, "A-1-1"), now())));
+
+        assertEquals(200, f.http.put(policy, admin, "{\"printAtHome\":true}").status());
+        assertEquals(200, f.http.get("/v1/bookings/" + booking + "/tickets/A-1-2/qr.png", amy).status());
+    }
+}

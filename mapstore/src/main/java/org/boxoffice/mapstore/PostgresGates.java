@@ -1,0 +1,155 @@
+package org.boxoffice.mapstore;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import javax.sql.DataSource;
+
+import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
+
+/**
+ * What offline gates need from PostgreSQL (migration V20): a show's key pair, made once whatever the
+ * race ({@code INSERT ... ON CONFLICT DO NOTHING}, then read what won), its revocation list read from
+ * the tickets themselves, and uploaded scans kept once per scan id (the primary key decides between
+ * parallel uploads). Thread-safe; one pooled connection per call.
+ */
+public final class PostgresGates {
+
+    private final DataSource dataSource;
+
+    public PostgresGates(DataSource dataSource) {
+        this.dataSource = Objects.requireNonNull(dataSource);
+    }
+
+    /** A show's stored key pair: the public key (X.509) and the sealed private key. */
+    public record StoredKey(byte[] publicKey, byte[] sealedKey) {
+    }
+
+    /** One scan as a gate made it, the ticket read from its signed code. */
+    public record Scan(String scanId, long bookingId, String seatId, int codeVersion, String verdict, long scannedAt) {
+    }
+
+    /** A scan of a ticket presented more than once. */
+    public record SeenScan(String scanId, String gateId, String verdict, long scannedAt) {
+    }
+
+    /** A ticket presented more than once (at one gate or several), with its scans in time order. */
+    public record Duplicate(long bookingId, String seatId, List<SeenScan> scans) {
+    }
+
+    public Optional<StoredKey> key(String showId) {
+        return Transactions.inTransaction(dataSource, "reading show " + showId + "'s gate key", c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT public_key, sealed_key FROM show_gate_keys WHERE show_id = ?")) {
+                ps.setString(1, showId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    return rs.next() ? Optional.of(new StoredKey(rs.getBytes(1), rs.getBytes(2))) : Optional.<StoredKey>empty();
+                }
+            }
+        });
+    }
+
+    /** Stores {@code key} as the show's unless it has one; answers the show's key either way. */
+    public StoredKey keepKey(String showId, StoredKey key, long now) {
+        Transactions.inTransaction(dataSource, "storing show " + showId + "'s gate key", c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO show_gate_keys (show_id, public_key, sealed_key, created_at) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (show_id) DO NOTHING""")) {
+                ps.setString(1, showId);
+                ps.setBytes(2, key.publicKey());
+                ps.setBytes(3, key.sealedKey());
+                ps.setObject(4, timestamp(now));
+                return ps.executeUpdate();
+            }
+        });
+        return key(showId).orElseThrow();
+    }
+
+    /**
+     * The show's revoked codes: {@code bookingId/seatId/version} for each version a transfer replaced,
+     * {@code bookingId/seatId/*} for a ticket of a booking refunded, cancelled or being cancelled.
+     */
+    public List<String> revocations(String showId) {
+        return Transactions.inSnapshot(dataSource, "reading show " + showId + "'s revocations", c -> {
+            List<String> out = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT bs.booking_id, bs.seat_id, bs.code_version, b.status = 'CONFIRMED' AND NOT b.cancelling AND bs.live
+                    FROM booking_seats bs JOIN bookings b ON b.booking_id = bs.booking_id
+                    WHERE bs.show_id = ? AND (bs.code_version > 0 OR NOT (b.status = 'CONFIRMED' AND NOT b.cancelling AND bs.live))
+                    ORDER BY bs.booking_id, bs.seat_id""")) {
+                ps.setString(1, showId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        String ticket = rs.getLong(1) + "/" + rs.getString(2) + "/";
+                        if (!rs.getBoolean(4)) {
+                            out.add(ticket + "*");
+                        } else {
+                            for (int v = 0; v < rs.getInt(3); v++) {
+                                out.add(ticket + v);
+                            }
+                        }
+                    }
+                }
+            }
+            return out;
+        });
+    }
+
+    /** Records the scans not recorded before (by scan id); answers how many were new. */
+    public int record(String showId, String gateId, List<Scan> scans, long now) {
+        return Transactions.inTransaction(dataSource, "recording scans of show " + showId, c -> {
+            try (PreparedStatement ps = c.prepareStatement("""
+                    INSERT INTO gate_scans (scan_id, show_id, gate_id, booking_id, seat_id, code_version, verdict,
+                                            scanned_at, uploaded_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scan_id) DO NOTHING""")) {
+                int added = 0;
+                for (Scan s : scans) {
+                    ps.setString(1, s.scanId());
+                    ps.setString(2, showId);
+                    ps.setString(3, gateId);
+                    ps.setLong(4, s.bookingId());
+                    ps.setString(5, s.seatId());
+                    ps.setInt(6, s.codeVersion());
+                    ps.setString(7, s.verdict());
+                    ps.setObject(8, timestamp(s.scannedAt()));
+                    ps.setObject(9, timestamp(now));
+                    // one by one: a batch may answer "done, count unknown", and the count is the answer here
+                    added += ps.executeUpdate();
+                }
+                return added;
+            }
+        });
+    }
+
+    /** The show's tickets presented more than once (admitting scans: ACCEPT or ALREADY_SCANNED_HERE). */
+    public List<Duplicate> duplicates(String showId) {
+        return Transactions.inSnapshot(dataSource, "reading show " + showId + "'s duplicate scans", c -> {
+            Map<String, Duplicate> out = new LinkedHashMap<>();
+            try (PreparedStatement ps = c.prepareStatement("""
+                    SELECT s.booking_id, s.seat_id, s.scan_id, s.gate_id, s.verdict, epoch_ms(s.scanned_at)
+                    FROM gate_scans s
+                    WHERE s.show_id = ? AND s.verdict IN ('ACCEPT', 'ALREADY_SCANNED_HERE')
+                      AND (s.booking_id, s.seat_id) IN (
+                          SELECT booking_id, seat_id FROM gate_scans
+                          WHERE show_id = ? AND verdict IN ('ACCEPT', 'ALREADY_SCANNED_HERE')
+                          GROUP BY booking_id, seat_id HAVING count(*) > 1)
+                    ORDER BY s.booking_id, s.seat_id, s.scanned_at, s.scan_id""")) {
+                ps.setString(1, showId);
+                ps.setString(2, showId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        long booking = rs.getLong(1);
+                        String seat = rs.getString(2);
+                        out.computeIfAbsent(booking + "/" + seat, k -> new Duplicate(booking, seat, new ArrayList<>()))
+                                .scans().add(new SeenScan(rs.getString(3), rs.getString(4), rs.getString(5), rs.getLong(6)));
+                    }
+                }
+            }
+            return List.copyOf(out.values());
+        });
+    }
+}
