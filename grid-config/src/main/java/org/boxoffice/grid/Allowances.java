@@ -26,6 +26,12 @@ public final class Allowances {
         AccountAllowance allowance(String showId, String accountId);
     }
 
+    /**
+     * Where this member's allowances are in its instance's user context: a reservation sent by a
+     * member of the previous release is answered from this referee (see {@link AllowanceProcessor}).
+     */
+    public static final String CONTEXT_KEY = "boxoffice.allowances";
+
     private final IMap<AllowanceKey, AccountAllowance> map;
     private final Referee referee;
 
@@ -37,6 +43,12 @@ public final class Allowances {
     public Allowances(HazelcastInstance hz, String mapName, Referee referee) {
         this.map = hz.getMap(mapName);
         this.referee = referee;
+        hz.getUserContext().put(CONTEXT_KEY, this);
+    }
+
+    /** The referee unknown accounts are read from. */
+    Referee referee() {
+        return referee;
     }
 
     /** Reserves seats for a new hold; returns -1 if reserved, else how many seats the account may still take. */

@@ -50,8 +50,7 @@ class AllowancesGridTest {
     void anUnknownAccount_isReadOnce_andItsEntrySurvivesTheLossOfItsOwner() {
         String account = "acct-" + UUID.randomUUID();
         AllowanceKey key = new AllowanceKey("show-1", account);
-        HazelcastInstance owner = members.stream()
-                .filter(m -> m.getPartitionService().getPartition(key).getOwner().localMember()).findFirst().orElseThrow();
+        HazelcastInstance owner = ownerOf(key);
         HazelcastInstance other = members.stream().filter(m -> m != owner).findFirst().orElseThrow();
         Allowances allowances = new Allowances(other, GridMaps.ALLOWANCES, referee);
 
@@ -81,5 +80,44 @@ class AllowancesGridTest {
         assertEquals(-1, allowances.reserve("show-1", account, "h2", 2, NOW + HOLD_MILLIS, NOW, 0, MAX));
         assertTrue(map.containsKey(new AllowanceKey("show-1", account)));
         assertEquals(1, reads.get());
+    }
+
+    @Test
+    void aReservationFromAMemberOfThePreviousRelease_isCheckedAgainstTheOwnersReferee() {
+        String account = "acct-" + UUID.randomUUID();
+        AllowanceKey key = new AllowanceKey("show-1", account);
+        HazelcastInstance owner = ownerOf(key);
+        HazelcastInstance caller = members.stream().filter(m -> m != owner).findFirst().orElseThrow();
+        new Allowances(owner, GridMaps.ALLOWANCES, referee);
+        IMap<AllowanceKey, AccountAllowance> map = caller.getMap(GridMaps.ALLOWANCES);
+
+        // the previous release reads any answer below zero as "reserved": it must never get UNKNOWN
+        int answer = map.executeOnKey(key, AllowanceProcessor.fromPreviousRelease(
+                new AllowanceCommand.Reserve("h1", 3, NOW + HOLD_MILLIS, NOW, 0, MAX)));
+        assertEquals(2, answer, "2 bought before, as the owner's referee says: 3 more are over the limit");
+        assertEquals(-1, (int) map.executeOnKey(key, AllowanceProcessor.fromPreviousRelease(
+                new AllowanceCommand.Reserve("h2", 2, NOW + HOLD_MILLIS, NOW, 0, MAX))));
+        assertEquals(1, reads.get(), "read once, by the owner; the account is known from then on");
+
+        owner.getLifecycleService().terminate();
+        assertEquals(0, (int) map.executeOnKey(key, AllowanceProcessor.fromPreviousRelease(
+                new AllowanceCommand.Reserve("h3", 1, NOW + HOLD_MILLIS, NOW, 0, MAX))),
+                "the backup got the value the owner read: 2 bought and 2 held of 4");
+        assertEquals(1, reads.get());
+    }
+
+    @Test
+    void aReservationFromThePreviousRelease_withNoRefereeOnTheOwner_isRefusedNotLetThrough() {
+        String account = "acct-" + UUID.randomUUID();
+        IMap<AllowanceKey, AccountAllowance> map = members.get(0).getMap(GridMaps.ALLOWANCES);
+        assertEquals(0, (int) map.executeOnKey(new AllowanceKey("show-1", account), AllowanceProcessor.fromPreviousRelease(
+                new AllowanceCommand.Reserve("h1", 1, NOW + HOLD_MILLIS, NOW, 0, MAX))));
+        assertFalse(map.containsKey(new AllowanceKey("show-1", account)));
+    }
+
+    private HazelcastInstance ownerOf(AllowanceKey key) {
+        members.get(0).getMap(GridMaps.ALLOWANCES).containsKey(key); // the partitions are assigned at the first use
+        return members.stream()
+                .filter(m -> m.getPartitionService().getPartition(key).getOwner().localMember()).findFirst().orElseThrow();
     }
 }

@@ -151,11 +151,26 @@ class GridSerializersTest {
                 new AllowanceCommand.Extend("h", 9), new AllowanceCommand.CancelSale(2))) {
             assertEquals(new AllowanceProcessor(c, null), roundTrip(new AllowanceProcessor(c, null)));
             assertEquals(new AllowanceProcessor(c, a), roundTrip(new AllowanceProcessor(c, a)));
+            AllowanceProcessor previous = roundTrip(AllowanceProcessor.fromPreviousRelease(c));
+            assertTrue(previous.fromPreviousRelease(), "sent on for a caller of the previous release");
+            assertEquals(AllowanceProcessor.fromPreviousRelease(c), previous);
         }
         assertEquals(new LapsedHoldsPredicate(5, 6), roundTrip(new LapsedHoldsPredicate(5, 6)));
         assertEquals(new StoredResponse("x", 201, "{}", 5), roundTrip(new StoredResponse("x", 201, "{}", 5)));
         EventListing e = new EventListing("e", "t", "a", "c", "d", "v", "vn", "city", 1, 2);
         assertEquals(e, roundTrip(e));
+    }
+
+    @Test
+    void anAllowanceProcessorAsThePreviousReleaseWritesIt_isReadAsOneThatCannotTakeUnknown() {
+        // the previous release's schema: the command's fields, no "known", no "answersUnknown"
+        com.hazelcast.nio.serialization.genericrecord.GenericRecord old =
+                com.hazelcast.nio.serialization.genericrecord.GenericRecordBuilder.compact("AllowanceProcessor")
+                        .setString("kind", "RESERVE").setString("holdId", "h").setInt32("seats", 2)
+                        .setInt64("expiresAt", 3).setInt64("now", 4).setInt64("grace", 5).setInt32("max", 6).build();
+        AllowanceProcessor p = ss.toObject(ss.toData(old));
+        assertEquals(new AllowanceCommand.Reserve("h", 2, 3, 4, 5, 6), p.command());
+        assertTrue(p.fromPreviousRelease());
     }
 
     @Test

@@ -24,9 +24,11 @@ public final class AllowanceProcessorSerializer implements CompactSerializer<All
             case "CANCEL_SALE" -> new AllowanceCommand.CancelSale(seats);
             default -> throw new IllegalArgumentException("unknown allowance command");
         };
-        // a member of the previous version sends no "known": its maps load unknown accounts themselves
+        // a member of the previous release sends neither "known" nor "answersUnknown", and reads
+        // UNKNOWN as "reserved"; "known" is also in what this release sends on for such a caller
         AccountAllowance known = in.getFieldKind("known") == FieldKind.COMPACT ? in.readCompact("known") : null;
-        return new AllowanceProcessor(c, known);
+        boolean answersUnknown = in.getFieldKind("answersUnknown") == FieldKind.BOOLEAN && in.readBoolean("answersUnknown");
+        return answersUnknown || known != null ? new AllowanceProcessor(c, known) : AllowanceProcessor.fromPreviousRelease(c);
     }
 
     @Override
@@ -64,6 +66,7 @@ public final class AllowanceProcessorSerializer implements CompactSerializer<All
         out.writeInt64("grace", grace);
         out.writeInt32("max", max);
         out.writeCompact("known", p.known());
+        out.writeBoolean("answersUnknown", !p.fromPreviousRelease());
     }
 
     @Override
