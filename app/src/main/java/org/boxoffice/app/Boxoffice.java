@@ -405,9 +405,15 @@ public final class Boxoffice implements AutoCloseable {
         directory.event(show.eventId()).ifPresent(event -> directory.venue(event.venueId()).ifPresent(venue ->
                 listings.set(event.eventId(), EventListing.of(event, venue, directory.showsOf(event.eventId())))));
         announcements.publish(show.showId());
-        // a new show goes on sale warm: its blocks are loaded into the grid (each from its seat
-        // rows, on its own partition) and this member's snapshot is built before the creation is
-        // answered, so the first buyers of an on-sale do not wait behind the loads
+        // a new show goes on sale warm: its blocks are loaded into the grid, onto their owners and
+        // their backups (each from its seat rows, on its own partition), and this member's snapshot
+        // is built before the creation is answered, so the first buyers of an on-sale do not wait
+        // behind the loads, and no backup stops a partition thread to load a block at its first claim
+        try {
+            inventory.preload(show);
+        } catch (RuntimeException e) {
+            LOG.log(java.util.logging.Level.WARNING, "show " + show.showId() + " not preloaded (its first claims load its blocks): " + e.getMessage());
+        }
         snapshots.get(show);
     }
 

@@ -93,6 +93,35 @@ public final class Inventory {
         map.setAll(blocks);
     }
 
+    /**
+     * Loads every block of {@code show} that is not in memory yet from the referee, onto its owner
+     * and onto its backups, and waits until they are there. Without it the owner loads a block at
+     * its first read, but the backup only at the first change, when the backup's copy of the block
+     * processor finds nothing and Hazelcast loads the block synchronously, on that member's
+     * partition thread: at an on-sale's first claims, every block stopped a partition thread of
+     * another member for a read of PostgreSQL. A block already in memory is kept as it is (a claim
+     * that got there first is never replaced by an older read). With one data member there are no
+     * backups, and the owner's loads at the first reads are offloaded: nothing is done.
+     *
+     * @return whether blocks were loaded (false with one data member)
+     */
+    public boolean preload(Show show) {
+        if (map.getName().startsWith(GridMaps.REHEARSAL_PREFIX)
+                || cluster.getMembers().stream().filter(m -> !m.isLiteMember()).count() < 2) {
+            return false;
+        }
+        Set<BlockKey> keys = new HashSet<>();
+        for (org.boxoffice.domain.ShowLayout.Block b : show.layout().blocks()) {
+            keys.add(key(show, b.blockId()));
+        }
+        try {
+            map.loadAll(keys, false);
+            return true;
+        } catch (RuntimeException e) {
+            throw new InventoryUnavailableException("inventory of show " + show.showId() + " cannot be loaded now: " + e.getMessage(), e);
+        }
+    }
+
     public static BlockKey key(Show show, int blockId) {
         return BlockKey.of(show.showId(), blockId, show.blockGroups());
     }

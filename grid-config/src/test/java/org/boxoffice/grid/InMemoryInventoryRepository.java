@@ -25,6 +25,8 @@ public final class InMemoryInventoryRepository implements InventoryRepository {
     private final Map<BlockId, SeatBlock> blocks = new ConcurrentHashMap<>();
     public final AtomicInteger applied = new AtomicInteger();
     public final AtomicInteger refused = new AtomicInteger();
+    /** Blocks read one by one or in batches, whoever asked. */
+    public final AtomicInteger loads = new AtomicInteger();
     /** Stores waiting for {@link #resumeStores} now. */
     public final AtomicInteger storesWaiting = new AtomicInteger();
 
@@ -115,6 +117,7 @@ public final class InMemoryInventoryRepository implements InventoryRepository {
 
     @Override
     public Optional<SeatBlock> load(String showId, int blockId) {
+        loads.incrementAndGet();
         return Optional.ofNullable(blocks.get(new BlockId(showId, blockId)));
     }
 

@@ -334,4 +334,51 @@ class InventoryGridTest {
         Inventory inventory = new Inventory(member);
         return new Seats(inventory, new Allowances(member, repo), new ShowSnapshots(inventory, System::currentTimeMillis, 250));
     }
+
+    @Test
+    void aPreloadedShow_isOnItsOwnersAndItsBackups_soClaimsReadNothingMore() {
+        Show show = TestGrid.show("preloaded", 12, 10, 4, repo);
+        Show cold = TestGrid.show("cold", 12, 10, 4, repo);
+        int before = repo.loads.get();
+        long owned = entries(true);
+        long backups = entries(false);
+        assertTrue(inventories.get(0).preload(show));
+        assertEquals(12, repo.loads.get() - before, "every block read once");
+        assertEquals(12, entries(true) - owned, "on its owners");
+        assertEquals(12, entries(false) - backups, "and on its backups");
+
+        int loaded = repo.loads.get();
+        for (int b = 0; b < 12; b++) {
+            assertInstanceOf(Inventory.ClaimResult.Held.class, inventories.get(b % 3)
+                    .hold(show, "pre-" + b, "acct", seats(b, 1), Long.MAX_VALUE / 2, 1_000, new String[0]));
+        }
+        assertEquals(loaded, repo.loads.get(), "no block read again, by an owner or a backup");
+
+        // what preloading saves: a show first claimed cold is read by the owners and again by the backups
+        for (int b = 0; b < 12; b++) {
+            inventories.get(b % 3).hold(cold, "cold-" + b, "acct", seats(b, 1), Long.MAX_VALUE / 2, 1_000, new String[0]);
+        }
+        assertEquals(24, repo.loads.get() - loaded, "each cold block read by its owner and by its backup");
+    }
+
+    @Test
+    void aPreload_keepsABlockAClaimChangedFirst() {
+        Show show = TestGrid.show("claimed-first", 4, 10, 4, repo);
+        assertInstanceOf(Inventory.ClaimResult.Held.class, inventories.get(1)
+                .hold(show, "first", "acct", seats(2, 3), Long.MAX_VALUE / 2, 1_000, new String[0]));
+        inventories.get(0).preload(show);
+        assertInstanceOf(Inventory.ClaimResult.Rejected.class, inventories.get(2)
+                .hold(show, "second", "acct2", seats(2, 3), Long.MAX_VALUE / 2, 1_000, new String[0]),
+                "the claim made before the preload still holds the seat");
+    }
+
+    /** Inventory entries the members own ({@code owned}) or keep as backups, all shows together. */
+    private static long entries(boolean owned) {
+        long n = 0;
+        for (HazelcastInstance m : members) {
+            com.hazelcast.map.LocalMapStats stats = m.getMap(GridMaps.INVENTORY).getLocalMapStats();
+            n += owned ? stats.getOwnedEntryCount() : stats.getBackupEntryCount();
+        }
+        return n;
+    }
 }
