@@ -69,6 +69,13 @@ public interface MailOutbox<M extends MailOutbox.Mail> {
 
     void sent(long mailId, long now);
 
+    /** Marks every one of {@code mailIds} sent, at once: one statement (and commit) for a batch of sends. */
+    default void sent(java.util.Collection<Long> mailIds, long now) {
+        for (long id : mailIds) {
+            sent(id, now);
+        }
+    }
+
     /** Records a failed send: retried at {@code retryAt}, or never again if {@code giveUp}. */
     void failed(long mailId, String error, long retryAt, boolean giveUp);
 }

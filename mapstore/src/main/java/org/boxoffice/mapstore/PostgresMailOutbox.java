@@ -39,6 +39,7 @@ public final class PostgresMailOutbox<M extends MailOutbox.Mail> implements Mail
     private final String kind;
     private final String claimSql;
     private final String sentSql;
+    private final String sentManySql;
     private final String failedSql;
     private final PostgresBookingRepository.Row<M> row;
 
@@ -65,6 +66,7 @@ public final class PostgresMailOutbox<M extends MailOutbox.Mail> implements Mail
                     RETURNING *)
                 """.formatted(table, which) + claimed;
         this.sentSql = "UPDATE " + table + " SET sent_at = ?, last_error = NULL WHERE mail_id = ? AND sent_at IS NULL";
+        this.sentManySql = "UPDATE " + table + " SET sent_at = ?, last_error = NULL WHERE mail_id = ANY (?) AND sent_at IS NULL";
         this.failedSql = "UPDATE " + table
                 + " SET last_error = ?, due_at = ?, failed = ? WHERE mail_id = ? AND sent_at IS NULL";
         this.row = row;
@@ -135,6 +137,20 @@ public final class PostgresMailOutbox<M extends MailOutbox.Mail> implements Mail
             ps.executeUpdate();
         } catch (SQLException e) {
             throw new DatabaseException("marking " + kind + " " + mailId + " sent", e);
+        }
+    }
+
+    @Override
+    public void sent(java.util.Collection<Long> mailIds, long now) {
+        if (mailIds.isEmpty()) {
+            return;
+        }
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sentManySql)) {
+            ps.setObject(1, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setArray(2, c.createArrayOf("bigint", mailIds.toArray()));
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new DatabaseException("marking " + mailIds.size() + " " + kind + "s sent", e);
         }
     }
 

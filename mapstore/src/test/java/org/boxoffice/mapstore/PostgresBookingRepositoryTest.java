@@ -156,6 +156,13 @@ class PostgresBookingRepositoryTest {
         assertEquals(bookingId, bookings.book(a.paymentId(), bookingId, T0).bookingId(), "booking twice is the same booking");
         assertEquals(1, PostgresMailOutbox.ticketMails(db).claim(100, T0 + 1, 1_000).stream()
                 .filter(m -> m.bookingId() == bookingId).count(), "one ticket mail, written with the booking");
+        MailOutbox<MailOutbox.TicketMail> outbox = PostgresMailOutbox.ticketMails(db);
+        List<Long> reclaimed = outbox.claim(100, T0 + 5_000, 1_000).stream()
+                .filter(m -> m.bookingId() == bookingId).map(MailOutbox.TicketMail::mailId).toList();
+        assertEquals(1, reclaimed.size(), "claimed again once its lease ended");
+        outbox.sent(List.of(reclaimed.get(0), -1L), T0 + 5_001);
+        assertEquals(0, outbox.claim(100, T0 + 60_000, 1_000).stream().filter(m -> m.bookingId() == bookingId).count(),
+                "marked sent with its batch: never claimed again");
         assertEquals(a.paymentId(), assertInstanceOf(AttemptStart.InFlight.class,
                 bookings.startAttempt(h, "card", "a@x.test", T0)).other().paymentId(), "a booked hold takes no new attempt");
         DatabaseException second = assertThrows(DatabaseException.class, () -> forcedCapturedAttempt(h, 2));

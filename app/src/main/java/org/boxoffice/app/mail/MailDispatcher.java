@@ -2,6 +2,7 @@ package org.boxoffice.app.mail;
 
 import org.boxoffice.domain.MailOutbox;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -13,8 +14,9 @@ import java.util.logging.Logger;
 /**
  * Sends one kind of mail from its outbox through a {@link Channel} (SMTP unless told otherwise), on
  * its own thread, so a slow or absent mail server or SMS provider never holds up what the mail tells
- * of. Every {@code boxoffice.mail.millis} it claims the mails that are due, has the kind's
- * {@link MailComposer} write each one, delivers it and marks it sent. A failed send is retried with
+ * of. Every {@code boxoffice.mail.millis} it claims the mails that are due (in batches of 20, and
+ * again at once while a batch comes back full), has the kind's {@link MailComposer} write each one,
+ * delivers it, and marks the batch's sends in one statement. A failed send is retried with
  * exponential backoff (2 s after the first failure, then 4 s, 8 s ... at most 15 minutes) and given
  * up after {@code boxoffice.mail.maxattempts} sends. Every try of one mail carries the same message
  * id ({@code <kind>-<mailId>}), so a channel that deduplicates delivers it once.
@@ -28,6 +30,8 @@ public final class MailDispatcher<M extends MailOutbox.Mail> implements AutoClos
 
     private static final Logger LOG = Logger.getLogger(MailDispatcher.class.getName());
     private static final int BATCH = 20;
+    /** A backlog (a sale's lapsed holds, all told at once) is worked off this many batches per tick. */
+    private static final int MAX_BATCHES_PER_TICK = 50;
     private static final long MAX_BACKOFF_MILLIS = 15 * 60_000;
 
     private final MailOutbox<M> outbox;
@@ -71,29 +75,53 @@ public final class MailDispatcher<M extends MailOutbox.Mail> implements AutoClos
         return this;
     }
 
-    /** Sends the mails that are due; returns how many were sent (or logged). */
+    /**
+     * Sends the mails that are due, a batch at a time until none is left (at most
+     * {@value #MAX_BATCHES_PER_TICK} batches, then the next tick goes on); returns how many were
+     * sent (or logged).
+     */
     public int dispatchOnce() {
-        // a mail is leased for longer than one delivery can take, so no other member sends it meanwhile
-        List<M> due = outbox.claim(BATCH, clock.getAsLong(), channel.longestDelivery().toMillis() + 1_000);
         int sent = 0;
-        for (M mail : due) {
-            try {
-                channel.deliver(composer.kind() + "-" + mail.mailId(), mail.recipient(), composer.compose(mail));
-                outbox.sent(mail.mailId(), clock.getAsLong());
-                sent++;
-            } catch (Exception e) {
-                if (e instanceof InterruptedException) {
-                    Thread.currentThread().interrupt();
-                }
-                boolean giveUp = mail.attempts() >= settings.maxAttempts();
-                long backoff = Math.min(MAX_BACKOFF_MILLIS, 1_000L << Math.min(mail.attempts(), 20));
-                outbox.failed(mail.mailId(), e.toString(), clock.getAsLong() + backoff, giveUp);
-                LOG.log(giveUp ? Level.SEVERE : Level.WARNING, composer.kind() + " mail " + mail.mailId() + " to "
-                        + channel.shown(mail.recipient()) + " for " + composer.about(mail) + " not sent (attempt "
-                        + mail.attempts() + ")" + (giveUp ? "; giving up" : "; retrying in " + backoff + " ms") + ": " + e);
+        for (int round = 0; round < MAX_BATCHES_PER_TICK; round++) {
+            int[] batch = dispatchBatch();
+            sent += batch[1];
+            if (batch[0] < BATCH) {
+                break;
             }
         }
         return sent;
+    }
+
+    /**
+     * Claims a batch and sends it; the sends are marked in one statement at the end. A mail is
+     * leased for longer than the whole batch can take, so no other member claims it meanwhile; a
+     * dispatcher that dies between a send and the mark leaves the mail to be sent again (with the
+     * same message id) once the lease ends. Returns the mails claimed and those sent.
+     */
+    private int[] dispatchBatch() {
+        List<M> due = outbox.claim(BATCH, clock.getAsLong(), BATCH * channel.longestDelivery().toMillis() + 1_000);
+        List<Long> sent = new ArrayList<>(due.size());
+        try {
+            for (M mail : due) {
+                try {
+                    channel.deliver(composer.kind() + "-" + mail.mailId(), mail.recipient(), composer.compose(mail));
+                    sent.add(mail.mailId());
+                } catch (Exception e) {
+                    if (e instanceof InterruptedException) {
+                        Thread.currentThread().interrupt();
+                    }
+                    boolean giveUp = mail.attempts() >= settings.maxAttempts();
+                    long backoff = Math.min(MAX_BACKOFF_MILLIS, 1_000L << Math.min(mail.attempts(), 20));
+                    outbox.failed(mail.mailId(), e.toString(), clock.getAsLong() + backoff, giveUp);
+                    LOG.log(giveUp ? Level.SEVERE : Level.WARNING, composer.kind() + " mail " + mail.mailId() + " to "
+                            + channel.shown(mail.recipient()) + " for " + composer.about(mail) + " not sent (attempt "
+                            + mail.attempts() + ")" + (giveUp ? "; giving up" : "; retrying in " + backoff + " ms") + ": " + e);
+                }
+            }
+        } finally {
+            outbox.sent(sent, clock.getAsLong());
+        }
+        return new int[] {due.size(), sent.size()};
     }
 
     @Override

@@ -39,9 +39,17 @@ class MailDispatcherTest {
             return claimed;
         }
 
+        final List<Integer> sentBatches = new ArrayList<>();
+
         @Override
         public void sent(long mailId, long now) {
             sent.add(mailId);
+        }
+
+        @Override
+        public void sent(java.util.Collection<Long> mailIds, long now) {
+            sentBatches.add(mailIds.size());
+            sent.addAll(mailIds);
         }
 
         @Override
@@ -134,6 +142,23 @@ class MailDispatcherTest {
 
             assertEquals(List.of(9L), outbox.sent);
             assertTrue(outbox.failed.isEmpty(), outbox.failed.toString());
+        }
+    }
+
+    @Test
+    void aBacklog_isWorkedOffInOneTick_aBatchAtATime_eachBatchMarkedSentInOneCall() {
+        InMemoryOutbox outbox = new InMemoryOutbox();
+        for (int i = 1; i <= 45; i++) {
+            outbox.due.add(new TicketMail(i, 100 + i, "fan" + i + "@fans.example", 1));
+        }
+        try (MailDispatcher<TicketMail> dispatcher = new MailDispatcher<>(outbox,
+                composer(m -> new MailContent("Tickets", "Seat A-1-1", List.of())), LOGGING, () -> NOW)) {
+
+            assertEquals(45, dispatcher.dispatchOnce());
+
+            assertEquals(45, outbox.sent.size());
+            assertEquals(List.of(20, 20, 5), outbox.sentBatches, "one mark per batch, not one per mail");
+            assertTrue(outbox.due.isEmpty());
         }
     }
 }
