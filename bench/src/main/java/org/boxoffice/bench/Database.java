@@ -16,7 +16,7 @@ import java.util.OptionalLong;
  * sides of the comparison write to the same server with the same settings. Either an embedded one
  * the bench starts in its work folder, or the one given with {@code --db-url}.
  */
-final class Database implements AutoCloseable {
+class Database implements AutoCloseable {
 
     private final String url;
     private final String user;
@@ -33,6 +33,24 @@ final class Database implements AutoCloseable {
     static Database embedded(Path directory) {
         EmbeddedDatabase db = EmbeddedDatabase.start(directory, 0);
         return new Database(db.jdbcUrl(), db.user(), db.password(), db);
+    }
+
+    /**
+     * An empty database of its own on the same embedded server (same settings, same processes
+     * measured), for a system that must not inherit this one's rows: in the cluster bench each size
+     * of cluster would otherwise expire the holds the size before it left, as they lapse. With
+     * {@code --db-url} there is no server of ours to make one on: this database is shared.
+     */
+    Database fresh(String name) {
+        if (embedded == null) {
+            return this;
+        }
+        return new Database(embedded.createDatabase(name), user, password, embedded) {
+            @Override
+            public void close() {
+                // the server belongs to the database it was made from
+            }
+        };
     }
 
     static Database external(String url, String user, String password) {

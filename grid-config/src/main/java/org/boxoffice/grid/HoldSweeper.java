@@ -275,6 +275,8 @@ public final class HoldSweeper implements AutoCloseable {
     public int reconcileOnce() {
         long now = clock.getAsLong();
         int fixed = 0;
+        Map<String, Show> showsOf = new java.util.LinkedHashMap<>();
+        Map<String, java.util.List<Integer>> mine = new java.util.LinkedHashMap<>();
         for (InventoryRepository.BlockId id : repository.blocksWithHoldsLapsedBefore(now - reconcileSlackMillis)) {
             Optional<Show> show = shows.apply(id.showId());
             if (show.isEmpty()) {
@@ -285,9 +287,24 @@ public final class HoldSweeper implements AutoCloseable {
             if (owner == null || !owner.localMember()) {
                 continue; // another member's block, or the partition is being assigned: next round
             }
-            // a block copy with nothing to expire disagrees with the referee: Seats reloads it and asks again
-            seats.expire(show.get(), id.blockId(), now, true);
-            fixed++;
+            showsOf.putIfAbsent(id.showId(), show.get());
+            mine.computeIfAbsent(id.showId(), s -> new java.util.ArrayList<>()).add(id.blockId());
+        }
+        for (Map.Entry<String, java.util.List<Integer>> e : mine.entrySet()) {
+            Show show = showsOf.get(e.getKey());
+            // blocks not in memory (a show of before the cluster started) go onto their owners and
+            // backups first, off the partition threads: expired cold, each backup would load its
+            // block on its partition thread
+            try {
+                seats.preload(show, e.getValue());
+            } catch (RuntimeException ex) {
+                LOG.log(Level.FINE, "blocks of " + e.getKey() + " not preloaded before their reconciliation", ex);
+            }
+            for (int blockId : e.getValue()) {
+                // a block copy with nothing to expire disagrees with the referee: Seats reloads it and asks again
+                seats.expire(show, blockId, now, true);
+                fixed++;
+            }
         }
         if (admissions != null) {
             fixed += admissions.reconcileOnce(shows, now - reconcileSlackMillis);

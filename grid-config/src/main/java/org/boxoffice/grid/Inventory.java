@@ -106,13 +106,18 @@ public final class Inventory {
      * @return whether blocks were loaded (false with one data member)
      */
     public boolean preload(Show show) {
-        if (map.getName().startsWith(GridMaps.REHEARSAL_PREFIX)
+        return preload(show, show.layout().blocks().stream().map(org.boxoffice.domain.ShowLayout.Block::blockId).toList());
+    }
+
+    /** As {@link #preload(Show)}, for some blocks of {@code show}. */
+    public boolean preload(Show show, Collection<Integer> blockIds) {
+        if (blockIds.isEmpty() || map.getName().startsWith(GridMaps.REHEARSAL_PREFIX)
                 || cluster.getMembers().stream().filter(m -> !m.isLiteMember()).count() < 2) {
             return false;
         }
         Set<BlockKey> keys = new HashSet<>();
-        for (org.boxoffice.domain.ShowLayout.Block b : show.layout().blocks()) {
-            keys.add(key(show, b.blockId()));
+        for (int b : blockIds) {
+            keys.add(key(show, b));
         }
         try {
             map.loadAll(keys, false);

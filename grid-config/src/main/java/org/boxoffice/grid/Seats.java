@@ -159,6 +159,11 @@ public final class Seats {
         });
     }
 
+    /** Loads blocks of {@code show} onto their owners and backups ahead of their changes: {@link Inventory#preload(Show, java.util.Collection)}. */
+    public boolean preload(Show show, java.util.Collection<Integer> blockIds) {
+        return inventory.preload(show, blockIds);
+    }
+
     /**
      * Releases what hold {@code holdId} of {@code accountId} still holds in {@code blocks}, gives its
      * allowance back, and puts the freed seats on this member's map.

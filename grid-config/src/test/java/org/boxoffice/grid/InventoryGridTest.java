@@ -314,6 +314,7 @@ class InventoryGridTest {
             Thread.sleep(50);
         }
         repo.tamper("reconcile", 0, 2, new SeatState.Held("old", "carol", 1_000));
+        int loadsBefore = repo.loads.get();
         java.util.function.Function<String, Optional<Show>> shows = id -> id.equals("reconcile") ? Optional.of(show) : Optional.empty();
         List<HoldSweeper> sweepers = members.stream()
                 .map(m -> new HoldSweeper(m, seatsOf(m), repo, shows, () -> 1_000_000L).reconcileSlack(0))
@@ -327,6 +328,8 @@ class InventoryGridTest {
         sweepers.forEach(HoldSweeper::close);
 
         assertEquals(SeatState.Status.AVAILABLE, repo.stored("reconcile", 0).status(2));
+        assertEquals(1, repo.loads.get() - loadsBefore,
+                "the cold block read once, onto its owner and its backup, before it was expired (not again by the backup)");
     }
 
     /** The member's {@link Seats}, as the service builds it. */

@@ -280,6 +280,22 @@ public final class EmbeddedDatabase implements AutoCloseable {
         }
     }
 
+    /**
+     * Makes an empty database {@code name} on this server, owned by the service's role, and returns
+     * its URL: a second system on the same server (and the same settings) that shares no rows.
+     */
+    public String createDatabase(String name) {
+        if (!name.matches("[a-z][a-z0-9_]{0,62}")) {
+            throw new IllegalArgumentException("a database name is lower-case letters, digits and '_': " + name);
+        }
+        try (Connection c = adminConnection(); Statement s = c.createStatement()) {
+            s.execute("CREATE DATABASE " + name + " OWNER " + APP_ROLE);
+        } catch (SQLException e) {
+            throw new DatabaseException("creating database " + name + " on " + dataDirectory, e);
+        }
+        return jdbcUrl(name);
+    }
+
     /** The server's log file, beside the data directory. */
     public static Path logFile(Path dataDirectory) {
         Path dir = dataDirectory.toAbsolutePath().normalize();
