@@ -495,7 +495,7 @@ journey(test, 'a fan passes a ticket to a friend, who accepts it and holds it wi
 
   const fan = await newFan(browser, {account: giver});
   await fan.page.goto(`${BASE}/#/booking/${bookingId}`);
-  await fan.page.locator('img.ticket__qr').first().waitFor();
+  await fan.page.locator('img.ticket__qr').first().waitFor({state: 'attached'});
   const oldCode = await fan.page.locator('.ticket__code').first().textContent();
   await fan.page.getByLabel('Send to a friend (their name)').first().fill(friend);
   await fan.page.getByRole('button', {name: 'Send'}).first().click();
@@ -557,5 +557,72 @@ journey(test, 'a hold whose connection is lost before the answer is sent again w
   assert.equal(second.status, 201, JSON.stringify(second.body));
   assert.equal(second.body.holdId, firstAnswer.holdId, 'the key answers the same hold: the seats were held once');
   const errors = fan.errors.filter(e => !/ERR_CONNECTION_RESET|Failed to load resource/.test(e));
+  assert.deepEqual(errors, [], errors.join('\n'));
+});
+
+// ---- tickets that travel: the fan's live code, and the door staff's offline gate page ------------
+
+/** A fan's paid booking of `quantity` seats of a show (through the API), with their token. */
+async function booked(showId, section, who, quantity = 1) {
+  const account = fanName(who);
+  const fanToken = await token(account);
+  const held = await call('POST', `/v1/shows/${showId}/holds`, {token: fanToken, body: {bestAvailable: {quantity, section}}});
+  assert.equal(held.status, 201, JSON.stringify(held.body));
+  const paid = await call('POST', `/v1/holds/${held.body.holdId}/checkout`, {token: fanToken, body: {paymentMethod: 'card_ok'},
+    headers: {'Idempotency-Key': account}});
+  assert.equal(paid.status, 200, JSON.stringify(paid.body));
+  const booking = (await call('GET', `/v1/bookings/${paid.body.bookingId}`, {token: fanToken})).body;
+  return {account, fanToken, bookingId: booking.bookingId, seatIds: booking.tickets.map(t => t.seatId)};
+}
+
+/** The step the live code shows now and its code, once it shows one. */
+async function liveShown(page, after = null) {
+  await page.waitForFunction(prev => {
+    const el = document.querySelector('.livecode[data-step]');
+    return el && el.dataset.step !== prev && el.querySelector('svg.livecode__qr path')?.getAttribute('d');
+  }, after, {timeout: 20_000});
+  return page.evaluate(() => {
+    const el = document.querySelector('.livecode[data-step]');
+    return {step: Number(el.dataset.step), code: el.dataset.code, d: el.querySelector('svg.livecode__qr path').getAttribute('d'),
+      countdown: el.querySelector('.livecode__countdown').textContent};
+  });
+}
+
+journey(test, 'on a phone a ticket shows a live code that changes every 15 seconds, with a countdown, and keeps changing offline', {timeout: 120_000}, async () => {
+  const {account, bookingId} = await booked('comedy-2', 'CIRCLE', 'lou');
+  const fan = await newFan(browser, {account, viewport: {width: 390, height: 844}, phone: true});
+  const {page, context} = fan;
+  await page.goto(`${BASE}/#/booking/${bookingId}`);
+  const first = await liveShown(page);
+  assert.match(first.code, /^BXS\./, 'the live code is the signed code an offline gate checks');
+  assert.match(first.countdown, /^New code in \d+ s$/);
+  const left = Number(first.countdown.match(/\d+/)[0]);
+  assert.ok(left >= 1 && left <= 15, `a step has 1 to 15 seconds left, not ${left}`);
+  await page.getByRole('img', {name: /^Live entry code for section CIRCLE/}).waitFor();
+  await assertFits(page, 'the booking page with a live code (390 px)');
+  await shot(page, 'phone-390-live-code', {fullPage: true});
+  await audit(page, 'the booking page with a live code (390 px)');
+
+  const second = await liveShown(page, String(first.step));
+  assert.equal(second.step, first.step + 1, 'the next step follows');
+  assert.notEqual(second.code, first.code, 'a new code');
+  assert.notEqual(second.d, first.d, 'a new picture');
+
+  // no network: the codes signed ahead keep the ticket going
+  await context.setOffline(true);
+  try {
+    const third = await liveShown(page, String(second.step));
+    assert.equal(third.step, second.step + 1);
+    assert.notEqual(third.code, second.code, 'the code changes offline too');
+    await shot(page, 'phone-390-live-code-offline');
+  } finally {
+    await context.setOffline(false);
+  }
+  // the printed ticket stays one tap away where the show admits it
+  await page.getByText('Printed ticket').first().tap();
+  await page.locator('img.ticket__qr').first().waitFor();
+  await assertFits(page, 'the booking page with the printed ticket open (390 px)');
+  await audit(page, 'the booking page with the printed ticket open (390 px)');
+  const errors = fan.errors.filter(e => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e));
   assert.deepEqual(errors, [], errors.join('\n'));
 });
