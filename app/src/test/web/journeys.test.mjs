@@ -626,3 +626,103 @@ journey(test, 'on a phone a ticket shows a live code that changes every 15 secon
   const errors = fan.errors.filter(e => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e));
   assert.deepEqual(errors, [], errors.join('\n'));
 });
+
+/** The ticket's signed code for the step `ahead` steps from now, as the fan's app shows it then. */
+async function signedCode(b, seatId, ahead = 0) {
+  const r = await call('GET', `/v1/bookings/${b.bookingId}/tickets/${encodeURIComponent(seatId)}/rotating`, {token: b.fanToken});
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const step = Math.floor(Date.now() / (r.body.stepSeconds * 1000)) + ahead;
+  return r.body.signed.find(s => s.step === step).code;
+}
+
+/** Types a code at the gate page, checks it and waits for the verdict. */
+async function scanAt(gate, code, expected) {
+  const {page} = gate;
+  await page.evaluate(() => document.querySelector('.verdict').removeAttribute('data-verdict'));
+  await page.getByLabel('Ticket code').fill(code);
+  await page.getByRole('button', {name: 'Check', exact: true}).tap();
+  await page.locator('.verdict[data-verdict]').waitFor();
+  assert.equal(await page.locator('.verdict').getAttribute('data-verdict'), expected, await page.locator('.verdict').textContent());
+}
+
+async function openGate(name, width, height) {
+  const gateId = fanName(name);
+  const gate = await newFan(browser, {account: fanName(`${name}-staff`), roles: ['staff'], viewport: {width, height}, phone: true});
+  await gate.page.goto(`${BASE}/#/gate/comedy-1?gate=${gateId}`);
+  await gate.page.getByText(/^Key and revocations from/).waitFor();
+  return {...gate, gateId};
+}
+
+const waiting = gate => gate.page.locator('[data-waiting]').getAttribute('data-waiting').then(Number);
+
+journey(test, 'door staff check live codes offline on phones: a valid code admits, a revoked one is refused once the bundle has it, scans upload when back online, and a code used at two gates is a duplicate', {timeout: 180_000}, async () => {
+  const ann = await booked('comedy-1', 'STALLS', 'gate-ann');
+  const cal = await booked('comedy-1', 'STALLS', 'gate-cal');
+  const [annSeat] = ann.seatIds;
+  const [calSeat] = cal.seatIds;
+  const staff = await token(fanName('gate-lead'), ['staff']);
+  const north = await openGate('north', 390, 844);
+  const south = await openGate('south', 320, 640);
+  await assertFits(north.page, 'the gate page (390 px)');
+  await audit(north.page, 'the gate page (390 px)');
+  await shot(north.page, 'gate-ready', {fullPage: true});
+
+  // the doors open; the network is gone
+  await north.context.setOffline(true);
+  await south.context.setOffline(true);
+  await north.page.getByText('Offline: checking with the stored key').waitFor();
+  await scanAt(north, await signedCode(ann, annSeat), 'ACCEPT');
+  await north.page.getByText(`Seat ${annSeat} · booking ${ann.bookingId}`).waitFor();
+  await assertFits(north.page, 'the gate page admitting a ticket offline (390 px)');
+  await audit(north.page, 'the gate page admitting a ticket offline (390 px)');
+  await shot(north.page, 'gate-admit-offline');
+  await scanAt(north, await signedCode(ann, annSeat), 'ALREADY_SCANNED_HERE');
+  await shot(north.page, 'gate-already-scanned-here');
+  await audit(north.page, 'the gate page refusing a ticket (390 px)');
+  await scanAt(north, await signedCode(cal, calSeat), 'ACCEPT');
+  await scanAt(north, 'BXS.bm90LWEtdGlja2V0.AAAA', 'BAD_SIGNATURE');
+  await scanAt(south, await signedCode(ann, annSeat), 'ACCEPT');
+  await assertFits(south.page, 'the gate page admitting a ticket offline (320 px)');
+  await audit(south.page, 'the gate page admitting a ticket offline (320 px)');
+  assert.equal(await waiting(north), 3, 'three scans kept at the north gate (a code of no ticket is not kept)');
+  assert.equal(await waiting(south), 1);
+  const seen = async () => (await call('GET', '/v1/gates/comedy-1/duplicates', {token: staff})).body.duplicates
+    .find(d => String(d.bookingId) === String(ann.bookingId));
+  assert.equal(await seen(), undefined, 'nothing reached the service while the gates were offline');
+
+  // cal's booking is cancelled; the north gate gets the news when its network comes back
+  const calCode = await signedCode(cal, calSeat, 1);
+  const cancelled = await call('DELETE', `/v1/bookings/${cal.bookingId}`, {token: cal.fanToken});
+  assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+  await north.context.setOffline(false);
+  await north.page.getByRole('button', {name: 'Sync now'}).tap();
+  await north.page.waitForFunction(() => document.querySelector('[data-waiting]').dataset.waiting === '0', null, {timeout: 20_000});
+  const bundle = await north.page.evaluate(() => window.boxoffice.page.gate.bundle());
+  assert.ok(bundle.revoked.includes(`${cal.bookingId}/${calSeat}/*`), 'the bundle names the cancelled ticket');
+  await north.context.setOffline(true);
+  await scanAt(north, calCode, 'REVOKED');
+  await shot(north.page, 'gate-revoked-offline');
+
+  // the south gate comes back online: its scan goes up and the service reports ann's ticket at both gates
+  await south.context.setOffline(false);
+  await south.page.getByRole('button', {name: 'Sync now'}).tap();
+  await south.page.waitForFunction(() => document.querySelector('[data-waiting]').dataset.waiting === '0', null, {timeout: 20_000});
+  const duplicate = south.page.locator('.gate__dup').filter({hasText: `Seat ${annSeat} · booking ${ann.bookingId}`});
+  await duplicate.waitFor();
+  assert.match(await duplicate.textContent(), new RegExp(`3 scans at (${north.gateId}, ${south.gateId}|${south.gateId}, ${north.gateId})`));
+  await assertFits(south.page, 'the gate page with a duplicate (320 px)');
+  await audit(south.page, 'the gate page with a duplicate (320 px)');
+  await shot(south.page, 'gate-duplicate', {fullPage: true});
+
+  await north.context.setOffline(false);
+  await north.page.getByRole('button', {name: 'Sync now'}).tap();
+  await north.page.locator('.gate__dup').filter({hasText: `booking ${ann.bookingId}`}).waitFor();
+  await north.page.getByRole('button', {name: 'Sync now'}).tap(); // nothing waits: the same scans are not sent again
+  const dup = await seen();
+  assert.deepEqual([...dup.gates].sort(), [north.gateId, south.gateId].sort());
+  assert.deepEqual(dup.scans.map(s => s.verdict).sort(), ['ACCEPT', 'ACCEPT', 'ALREADY_SCANNED_HERE'], 'each scan kept once');
+  for (const gate of [north, south]) {
+    const errors = gate.errors.filter(e => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e));
+    assert.deepEqual(errors, [], errors.join('\n'));
+  }
+});
