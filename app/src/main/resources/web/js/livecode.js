@@ -40,10 +40,11 @@ export function qrSvg({size, modules}, label) {
 }
 
 /**
- * One ticket's live code. Returns {element, tick}: tick() redraws when the step changes and moves the
- * countdown; the page calls it a few times a second for all its tickets.
+ * One ticket's live code; `label` names the QR image for screen readers. Returns {element, tick}:
+ * tick() redraws when the step changes and moves the countdown; the page calls it a few times a
+ * second for all its tickets.
  */
-export function liveCode(bookingId, seatId, seatName) {
+export function liveCode(bookingId, seatId, label) {
   const path = `/v1/bookings/${encodeURIComponent(bookingId)}/tickets/${encodeURIComponent(seatId)}/rotating`;
   const box = h('div', {class: 'livecode__box is-loading'});
   const seconds = h('strong', {class: 'livecode__seconds'}, '');
@@ -53,7 +54,6 @@ export function liveCode(bookingId, seatId, seatName) {
   const element = h('div', {class: 'livecode'},
     h('p', {class: 'livecode__title'}, 'Live entry code'),
     box, h('span', {class: 'livecode__track', 'aria-hidden': 'true'}, bar), countdown, note);
-  const label = `Live entry code for section ${seatName}`;
 
   let answer = null;    // the last rotating answer: stepSeconds and the signed codes by step
   let byStep = new Map();

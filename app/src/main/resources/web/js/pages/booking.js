@@ -48,7 +48,8 @@ export async function render(main, [bookingId], query) {
       frame.classList.remove('is-loading');
       frame.append(h('p', {class: 'muted small'}, 'The QR code could not be loaded. Reload the page to try again.'));
     });
-    const code = live ? liveCode(booking.bookingId, t.seatId, `${section}, row ${row}, seat ${number}`) : null;
+    const code = live ? liveCode(booking.bookingId, t.seatId,
+      `Live entry code for section ${section}, row ${row}, seat ${number}`) : null;
     if (code) codes.push(code);
     return h('li', {class: 'ticket', 'aria-label': `Ticket for section ${section}, row ${row}, seat ${number}`},
       h('div', {class: 'ticket__main'},
