@@ -7,7 +7,7 @@
 // browser has a BarcodeDetector; typing or pasting a code always works.
 
 import {api, ApiError, session, serverNow, signIn} from '../api.js';
-import {h, clear, time, plural, announce} from '../dom.js';
+import {h, clear, time, plural} from '../dom.js';
 import {VERDICTS, importKey, isSigned, verify} from '../gatecheck.js';
 
 const SYNC_EVERY_MS = 15_000;
@@ -145,8 +145,7 @@ export async function render(main, [showId], query) {
         seatId: claim.seatId, bookingId: claim.bookingId, uploaded: false});
       store.write(keys.scans, scans);
     }
-    show(verdict, claim, extra);
-    announce(`${VERDICTS[verdict].title}. ${claim ? `Seat ${claim.seatId}.` : ''}`);
+    show(verdict, claim, extra);  // the verdict box is a live region: it is read out as it changes
     drawStatus();
     if (navigator.onLine) sync(false);
   }
