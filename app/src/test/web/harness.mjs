@@ -109,15 +109,16 @@ export async function assertDrawnIn(page, selector, family) {
 
 /**
  * A fan in a browser context of their own. With `account`, the fan is already signed in (the demo
- * token is put where the web app keeps it), so a test can start on any page.
+ * token, with `roles` if given, e.g. ['staff'] for door staff, is put where the web app keeps it), so a
+ * test can start on any page.
  */
-export async function newFan(browser, {account, viewport = {width: 1360, height: 900}, phone = false} = {}) {
+export async function newFan(browser, {account, roles, viewport = {width: 1360, height: 900}, phone = false} = {}) {
   const context = await browser.newContext({
     viewport, locale: 'en-GB', timezoneId: 'Europe/Berlin', reducedMotion: 'no-preference',
     ...(phone ? {isMobile: true, hasTouch: true, deviceScaleFactor: 2} : {}),
   });
   if (account) {
-    const session = await signIn(account);
+    const session = await signIn(account, roles);
     await context.addInitScript(value => {
       if (!localStorage.getItem('boxoffice.session')) localStorage.setItem('boxoffice.session', value);
     }, JSON.stringify(session));

@@ -495,7 +495,7 @@ journey(test, 'a fan passes a ticket to a friend, who accepts it and holds it wi
 
   const fan = await newFan(browser, {account: giver});
   await fan.page.goto(`${BASE}/#/booking/${bookingId}`);
-  await fan.page.locator('img.ticket__qr').first().waitFor();
+  await fan.page.locator('img.ticket__qr').first().waitFor({state: 'attached'});
   const oldCode = await fan.page.locator('.ticket__code').first().textContent();
   await fan.page.getByLabel('Send to a friend (their name)').first().fill(friend);
   await fan.page.getByRole('button', {name: 'Send'}).first().click();
@@ -558,4 +558,173 @@ journey(test, 'a hold whose connection is lost before the answer is sent again w
   assert.equal(second.body.holdId, firstAnswer.holdId, 'the key answers the same hold: the seats were held once');
   const errors = fan.errors.filter(e => !/ERR_CONNECTION_RESET|Failed to load resource/.test(e));
   assert.deepEqual(errors, [], errors.join('\n'));
+});
+
+// ---- tickets that travel: the fan's live code, and the door staff's offline gate page ------------
+
+/** A fan's paid booking of `quantity` seats of a show (through the API), with their token. */
+async function booked(showId, section, who, quantity = 1) {
+  const account = fanName(who);
+  const fanToken = await token(account);
+  const held = await call('POST', `/v1/shows/${showId}/holds`, {token: fanToken, body: {bestAvailable: {quantity, section}}});
+  assert.equal(held.status, 201, JSON.stringify(held.body));
+  const paid = await call('POST', `/v1/holds/${held.body.holdId}/checkout`, {token: fanToken, body: {paymentMethod: 'card_ok'},
+    headers: {'Idempotency-Key': account}});
+  assert.equal(paid.status, 200, JSON.stringify(paid.body));
+  const booking = (await call('GET', `/v1/bookings/${paid.body.bookingId}`, {token: fanToken})).body;
+  return {account, fanToken, bookingId: booking.bookingId, seatIds: booking.tickets.map(t => t.seatId)};
+}
+
+/** The step the live code shows now and its code, once it shows one. */
+async function liveShown(page, after = null) {
+  await page.waitForFunction(prev => {
+    const el = document.querySelector('.livecode[data-step]');
+    return el && el.dataset.step !== prev && el.querySelector('svg.livecode__qr path')?.getAttribute('d');
+  }, after, {timeout: 20_000});
+  return page.evaluate(() => {
+    const el = document.querySelector('.livecode[data-step]');
+    return {step: Number(el.dataset.step), code: el.dataset.code, d: el.querySelector('svg.livecode__qr path').getAttribute('d'),
+      countdown: el.querySelector('.livecode__countdown').textContent};
+  });
+}
+
+journey(test, 'on a phone a ticket shows a live code that changes every 15 seconds, with a countdown, and keeps changing offline', {timeout: 120_000}, async () => {
+  const {account, bookingId} = await booked('comedy-2', 'CIRCLE', 'lou');
+  const fan = await newFan(browser, {account, viewport: {width: 390, height: 844}, phone: true});
+  const {page, context} = fan;
+  await page.goto(`${BASE}/#/booking/${bookingId}`);
+  const first = await liveShown(page);
+  assert.match(first.code, /^BXS\./, 'the live code is the signed code an offline gate checks');
+  assert.match(first.countdown, /^New code in \d+ s$/);
+  const left = Number(first.countdown.match(/\d+/)[0]);
+  assert.ok(left >= 1 && left <= 15, `a step has 1 to 15 seconds left, not ${left}`);
+  await page.getByRole('img', {name: /^Live entry code for section CIRCLE/}).waitFor();
+  await assertFits(page, 'the booking page with a live code (390 px)');
+  await shot(page, 'phone-390-live-code', {fullPage: true});
+  await audit(page, 'the booking page with a live code (390 px)');
+
+  const second = await liveShown(page, String(first.step));
+  assert.equal(second.step, first.step + 1, 'the next step follows');
+  assert.notEqual(second.code, first.code, 'a new code');
+  assert.notEqual(second.d, first.d, 'a new picture');
+
+  // no network: the codes signed ahead keep the ticket going
+  await context.setOffline(true);
+  try {
+    const third = await liveShown(page, String(second.step));
+    assert.equal(third.step, second.step + 1);
+    assert.notEqual(third.code, second.code, 'the code changes offline too');
+    await shot(page, 'phone-390-live-code-offline');
+  } finally {
+    await context.setOffline(false);
+  }
+  // the printed ticket stays one tap away where the show admits it
+  await page.getByText('Printed ticket').first().tap();
+  await page.locator('img.ticket__qr').first().waitFor();
+  await assertFits(page, 'the booking page with the printed ticket open (390 px)');
+  await audit(page, 'the booking page with the printed ticket open (390 px)');
+  const errors = fan.errors.filter(e => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e));
+  assert.deepEqual(errors, [], errors.join('\n'));
+});
+
+/** The ticket's signed code for the step `ahead` steps from now, as the fan's app shows it then. */
+async function signedCode(b, seatId, ahead = 0) {
+  const r = await call('GET', `/v1/bookings/${b.bookingId}/tickets/${encodeURIComponent(seatId)}/rotating`, {token: b.fanToken});
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const step = Math.floor(Date.now() / (r.body.stepSeconds * 1000)) + ahead;
+  return r.body.signed.find(s => s.step === step).code;
+}
+
+/** Types a code at the gate page, checks it and waits for the verdict. */
+async function scanAt(gate, code, expected) {
+  const {page} = gate;
+  await page.evaluate(() => document.querySelector('.verdict').removeAttribute('data-verdict'));
+  await page.getByLabel('Ticket code').fill(code);
+  await page.getByRole('button', {name: 'Check', exact: true}).tap();
+  await page.locator('.verdict[data-verdict]').waitFor();
+  assert.equal(await page.locator('.verdict').getAttribute('data-verdict'), expected, await page.locator('.verdict').textContent());
+}
+
+async function openGate(name, width, height) {
+  const gateId = fanName(name);
+  const gate = await newFan(browser, {account: fanName(`${name}-staff`), roles: ['staff'], viewport: {width, height}, phone: true});
+  await gate.page.goto(`${BASE}/#/gate/comedy-1?gate=${gateId}`);
+  await gate.page.getByText(/^Key and revocations from/).waitFor();
+  return {...gate, gateId};
+}
+
+const waiting = gate => gate.page.locator('[data-waiting]').getAttribute('data-waiting').then(Number);
+
+journey(test, 'door staff check live codes offline on phones: a valid code admits, a revoked one is refused once the bundle has it, scans upload when back online, and a code used at two gates is a duplicate', {timeout: 240_000}, async () => {
+  const ann = await booked('comedy-1', 'STALLS', 'gate-ann');
+  const cal = await booked('comedy-1', 'STALLS', 'gate-cal');
+  const [annSeat] = ann.seatIds;
+  const [calSeat] = cal.seatIds;
+  const staff = await token(fanName('gate-lead'), ['staff']);
+  const north = await openGate('north', 390, 844);
+  const south = await openGate('south', 320, 640);
+  await assertFits(north.page, 'the gate page (390 px)');
+  await audit(north.page, 'the gate page (390 px)');
+  await shot(north.page, 'gate-ready', {fullPage: true});
+
+  // the doors open; the network is gone
+  await north.context.setOffline(true);
+  await south.context.setOffline(true);
+  await north.page.getByText('Offline: checking with the stored key').waitFor();
+  await scanAt(north, await signedCode(ann, annSeat), 'ACCEPT');
+  await north.page.getByText(`Seat ${annSeat} · booking ${ann.bookingId}`).waitFor();
+  await assertFits(north.page, 'the gate page admitting a ticket offline (390 px)');
+  await audit(north.page, 'the gate page admitting a ticket offline (390 px)');
+  await shot(north.page, 'gate-admit-offline');
+  await scanAt(north, await signedCode(ann, annSeat), 'ALREADY_SCANNED_HERE');
+  await shot(north.page, 'gate-already-scanned-here');
+  await audit(north.page, 'the gate page refusing a ticket (390 px)');
+  // a code for two minutes from now (shown early, or the phone's clock far off) is outside the window
+  await scanAt(north, await signedCode(ann, annSeat, 8), 'EXPIRED_WINDOW');
+  await scanAt(north, await signedCode(cal, calSeat), 'ACCEPT');
+  await scanAt(north, 'BXS.bm90LWEtdGlja2V0.AAAA', 'BAD_SIGNATURE');
+  await scanAt(south, await signedCode(ann, annSeat), 'ACCEPT');
+  await assertFits(south.page, 'the gate page admitting a ticket offline (320 px)');
+  await audit(south.page, 'the gate page admitting a ticket offline (320 px)');
+  assert.equal(await waiting(north), 4, 'four scans kept at the north gate (a code of no ticket is not kept)');
+  assert.equal(await waiting(south), 1);
+  const seen = async () => (await call('GET', '/v1/gates/comedy-1/duplicates', {token: staff})).body.duplicates
+    .find(d => String(d.bookingId) === String(ann.bookingId));
+  assert.equal(await seen(), undefined, 'nothing reached the service while the gates were offline');
+
+  // cal's booking is cancelled; the north gate gets the news when its network comes back
+  const calCode = await signedCode(cal, calSeat, 1);
+  const cancelled = await call('DELETE', `/v1/bookings/${cal.bookingId}`, {token: cal.fanToken});
+  assert.equal(cancelled.status, 200, JSON.stringify(cancelled.body));
+  await north.context.setOffline(false);
+  await north.page.getByRole('button', {name: 'Sync now'}).tap();
+  await north.page.waitForFunction(() => document.querySelector('[data-waiting]').dataset.waiting === '0', null, {timeout: 20_000});
+  const bundle = await north.page.evaluate(() => window.boxoffice.page.gate.bundle());
+  assert.ok(bundle.revoked.includes(`${cal.bookingId}/${calSeat}/*`), 'the bundle names the cancelled ticket');
+  await north.context.setOffline(true);
+  await scanAt(north, calCode, 'REVOKED');
+  await shot(north.page, 'gate-revoked-offline');
+
+  // the south gate comes back online: its scan goes up and the service reports ann's ticket at both gates
+  await south.context.setOffline(false);
+  await south.page.getByRole('button', {name: 'Sync now'}).tap();
+  await south.page.waitForFunction(() => document.querySelector('[data-waiting]').dataset.waiting === '0', null, {timeout: 20_000});
+  const duplicate = south.page.locator('.gate__dup').filter({hasText: `Seat ${annSeat} · booking ${ann.bookingId}`});
+  await duplicate.waitFor();
+  assert.match(await duplicate.textContent(), new RegExp(`3 scans at (${north.gateId}, ${south.gateId}|${south.gateId}, ${north.gateId})`));
+  await assertFits(south.page, 'the gate page with a duplicate (320 px)');
+  await audit(south.page, 'the gate page with a duplicate (320 px)');
+  await shot(south.page, 'gate-duplicate', {fullPage: true});
+
+  await north.context.setOffline(false);
+  await north.page.getByRole('button', {name: 'Sync now'}).tap();
+  await north.page.locator('.gate__dup').filter({hasText: `booking ${ann.bookingId}`}).waitFor();
+  await north.page.getByRole('button', {name: 'Sync now'}).tap(); // nothing waits: the same scans are not sent again
+  const dup = await seen();
+  assert.deepEqual([...dup.gates].sort(), [north.gateId, south.gateId].sort());
+  assert.deepEqual(dup.scans.map(s => s.verdict).sort(), ['ACCEPT', 'ACCEPT', 'ALREADY_SCANNED_HERE'], 'each scan kept once');
+  for (const gate of [north, south]) {
+    const errors = gate.errors.filter(e => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e));
+    assert.deepEqual(errors, [], errors.join('\n'));
+  }
 });

@@ -75,9 +75,9 @@ export async function requireSession() {
   return session.get() || prompt();
 }
 
-/** Demo sign-in: the service issues a token for a name (POST /v1/dev/tokens). */
-export async function signIn(accountId) {
-  const body = await request('/v1/dev/tokens', {method: 'POST', body: {accountId}});
+/** Demo sign-in: the service issues a token for a name (POST /v1/dev/tokens), with roles if asked (door staff). */
+export async function signIn(accountId, roles) {
+  const body = await request('/v1/dev/tokens', {method: 'POST', body: roles ? {accountId, roles} : {accountId}});
   const value = {accountId: body.accountId, token: body.token, expiresAt: body.expiresAt};
   session.set(value);
   return value;

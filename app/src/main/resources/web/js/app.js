@@ -10,6 +10,7 @@ import * as queue from './pages/queue.js';
 import * as hold from './pages/hold.js';
 import * as booking from './pages/booking.js';
 import * as bookings from './pages/bookings.js';
+import * as gate from './pages/gate.js';
 
 const routes = [
   {pattern: /^\/?$/, page: browse, nav: 'browse'},
@@ -19,6 +20,7 @@ const routes = [
   {pattern: /^\/hold\/([^/]+)$/, page: hold, nav: 'browse'},
   {pattern: /^\/booking\/([^/]+)$/, page: booking, nav: 'bookings'},
   {pattern: /^\/bookings$/, page: bookings, nav: 'bookings'},
+  {pattern: /^\/gate\/([^/]+)$/, page: gate, nav: 'gate'},
 ];
 
 const main = document.getElementById('main');

@@ -1,9 +1,12 @@
-// A booking: one ticket per seat with its QR code (fetched with the bearer token, shown from a blob URL).
+// A booking: one ticket per seat with its live entry code (a QR that changes every 15 seconds, from
+// codes signed ahead: livecode.js) and, where the show admits printed tickets, the printed QR code
+// (fetched with the bearer token, shown from a blob URL).
 
 import {api, ApiError, imageUrl} from '../api.js';
 import {h, clear, icon, money, plural, dateTime, date, announce} from '../dom.js';
 import {splitSeat} from './hold.js';
 import {showInfo} from './bookings.js';
+import {liveCode} from '../livecode.js';
 
 export async function render(main, [bookingId], query) {
   let booking;
@@ -21,19 +24,33 @@ export async function render(main, [bookingId], query) {
   const urls = [];
   const fresh = query.get('new') === '1';
 
+  const live = booking.status === 'CONFIRMED';
+  const codes = [];
   const tickets = (booking.tickets || []).map(t => {
     const [section, row, number] = splitSeat(t.seatId);
-    const img = h('img', {class: 'ticket__qr', alt: `QR code of the ticket for section ${section}, row ${row}, seat ${number}`,
+    const img = h('img', {class: 'ticket__qr', alt: `Printed QR code of the ticket for section ${section}, row ${row}, seat ${number}`,
       width: 164, height: 164});
     const frame = h('div', {class: 'ticket__qrbox is-loading'}, img);
+    const printed = h('details', {class: 'ticket__printed'},
+      h('summary', {}, 'Printed ticket'),
+      h('p', {class: 'muted small'}, 'The same code every time: print it, or show it where the door has no scanner for live codes.'),
+      frame, h('p', {class: 'ticket__code', title: t.code}, t.code));
     imageUrl(t.qr).then(url => {
       urls.push(url);
       img.src = url;
       img.addEventListener('load', () => frame.classList.remove('is-loading'), {once: true});
-    }).catch(() => {
+    }).catch(e => {
+      // a show that admits live codes only has no printed ticket
+      if (e instanceof ApiError && e.status === 409) {
+        printed.remove();
+        return;
+      }
       frame.classList.remove('is-loading');
       frame.append(h('p', {class: 'muted small'}, 'The QR code could not be loaded. Reload the page to try again.'));
     });
+    const code = live ? liveCode(booking.bookingId, t.seatId,
+      `Live entry code for section ${section}, row ${row}, seat ${number}`) : null;
+    if (code) codes.push(code);
     return h('li', {class: 'ticket', 'aria-label': `Ticket for section ${section}, row ${row}, seat ${number}`},
       h('div', {class: 'ticket__main'},
         h('p', {class: 'eyebrow'}, show.artist || 'Ticket'),
@@ -44,13 +61,12 @@ export async function render(main, [bookingId], query) {
           h('div', {}, h('dt', {}, 'Section'), h('dd', {}, section)),
           h('div', {}, h('dt', {}, 'Row'), h('dd', {}, row)),
           h('div', {}, h('dt', {}, 'Seat'), h('dd', {}, number)))),
-      h('div', {class: 'ticket__stub'}, frame, h('p', {class: 'ticket__code', title: t.code}, t.code),
+      h('div', {class: 'ticket__stub'}, code?.element, printed,
         transferBox(booking, t.seatId, `${section}, row ${row}, seat ${number}`)));
   });
-
-  const live = booking.status === 'CONFIRMED';
   const statusText = {CONFIRMED: 'Confirmed', REFUNDED: 'Refunded', CANCELLED: 'Cancelled'}[booking.status] || booking.status;
-  main.append(
+  // Element.append writes null as the text "null": the parts a booking lacks are left out first
+  main.append(...[
     h('nav', {class: 'crumbs', 'aria-label': 'Breadcrumb'},
       h('a', {href: '#/bookings'}, 'My tickets'), h('span', {'aria-hidden': 'true'}, '/'),
       h('span', {'aria-current': 'page'}, `Booking ${booking.bookingId}`)),
@@ -70,10 +86,16 @@ export async function render(main, [bookingId], query) {
       ? h('ul', {class: 'tickets', role: 'list', 'aria-label': 'Tickets'}, tickets)
       : h('p', {class: 'notice notice--info'}, 'This booking no longer has valid tickets.'),
     history(booking),
-    live ? cancelBox(booking, main) : null);
+    live ? cancelBox(booking, main) : null].filter(Boolean));
   if (fresh && live) announce(`You're going! ${plural(tickets.length, 'ticket', 'tickets')} booked.`);
   window.boxoffice.page = {booking, tickets: booking.tickets};
-  return () => urls.forEach(u => URL.revokeObjectURL(u));
+  const tick = () => codes.forEach(c => c.tick());
+  tick();
+  const timer = setInterval(tick, 250);
+  return () => {
+    clearInterval(timer);
+    urls.forEach(u => URL.revokeObjectURL(u));
+  };
 }
 
 /**

@@ -2,6 +2,7 @@
 
 import {api, ApiError, session} from '../api.js';
 import {h, clear, icon, money, plural, dateTime, dateBadge, announce} from '../dom.js';
+import {liveCode} from '../livecode.js';
 
 const shows = new Map();
 
@@ -34,9 +35,11 @@ export async function render(main) {
   const [{transfers}, {tickets: given}] = await Promise.all([
     api('/v1/accounts/me/transfers', {auth: true}), api('/v1/accounts/me/tickets', {auth: true})]);
   const me = session.get()?.accountId;
-  main.append(h('header', {class: 'page-head'}, h('h1', {}, 'My tickets')),
+  const codes = [];
+  // Element.append writes null as the text "null": the parts this fan lacks are left out first
+  main.append(...[h('header', {class: 'page-head'}, h('h1', {}, 'My tickets')),
     offers(transfers.filter(t => t.toAccountId === me && t.status === 'OFFERED')),
-    passedOn(given),
+    passedOn(given, codes),
     list.length
       ? h('ul', {class: 'bookings', role: 'list'}, list.map((b, n) => {
         const show = infos[n];
@@ -49,7 +52,13 @@ export async function render(main) {
           h('span', {class: `badge ${b.status === 'CONFIRMED' ? 'badge--ok' : ''}`}, b.status.toLowerCase()),
           icon('ticket')));
       }))
-      : h('div', {class: 'empty empty--inline'}, h('p', {}, 'No tickets yet.'), h('a', {class: 'btn btn--primary', href: '#/'}, 'Find events')));
+      : h('div', {class: 'empty empty--inline'}, h('p', {}, 'No tickets yet.'), h('a', {class: 'btn btn--primary', href: '#/'}, 'Find events'))]
+    .filter(Boolean));
+  if (!codes.length) return null;
+  const tick = () => codes.forEach(c => c.tick());
+  tick();
+  const timer = setInterval(tick, 250);
+  return () => clearInterval(timer);
 }
 
 /** Tickets offered to this fan: accepting makes them theirs, with a new code. */
@@ -74,12 +83,15 @@ function offers(incoming) {
     })));
 }
 
-/** Tickets of others' bookings that were passed on to this fan, with their current codes. */
-function passedOn(given) {
+/** Tickets of others' bookings that were passed on to this fan, with their live codes and printed codes. */
+function passedOn(given, codes) {
   if (!given.length) return null;
   return h('section', {class: 'panel transfers'},
     h('h2', {class: 'panel__title'}, 'Passed on to you'),
-    h('ul', {role: 'list', 'aria-label': 'Tickets passed on to you'}, given.map(t =>
-      h('li', {class: 'transfer__offer'}, h('span', {}, `Seat ${t.seatId} (${t.showId})`),
-        h('span', {class: 'ticket__code', title: t.code}, t.code)))));
+    h('ul', {role: 'list', 'aria-label': 'Tickets passed on to you'}, given.map(t => {
+      const code = liveCode(t.bookingId, t.seatId, `Live entry code for seat ${t.seatId} of ${t.showId}`);
+      codes.push(code);
+      return h('li', {class: 'transfer__given'}, h('span', {}, `Seat ${t.seatId} (${t.showId})`), code.element,
+        h('span', {class: 'ticket__code', title: t.code}, t.code));
+    })));
 }

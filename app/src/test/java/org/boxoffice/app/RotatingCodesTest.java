@@ -1,6 +1,8 @@
 package org.boxoffice.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.zxing.common.BitMatrix;
+import com.google.zxing.qrcode.decoder.Decoder;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
@@ -151,5 +153,31 @@ class RotatingCodesTest {
 
         assertEquals(200, f.http.put(policy, admin, "{\"printAtHome\":true}").status());
         assertEquals(200, f.http.get("/v1/bookings/" + booking + "/tickets/A-1-2/qr.png", amy).status());
+    }
+
+    @Test
+    void eachSignedStep_carriesTheQrModulesOfItsCode_forTheTicketAppToDraw() throws Exception {
+        f.createShow("rot-4", 300, 2);
+        String amy = app.token("amy-rot4");
+        long booking = book(amy, "rot-4", "A-1-1");
+        long step = Math.floorDiv(now(), 15_000L);
+        JsonNode signed = secret(amy, booking, "A-1-1").get("signed");
+        assertEquals(40, signed.size(), "ten minutes of 15-second steps");
+        for (int i = 0; i < signed.size(); i++) {
+            JsonNode s = signed.get(i);
+            assertEquals(step + i, s.get("step").asLong(), "from the current step on, one per step");
+            int size = s.get("qr").get("size").asInt();
+            assertEquals(0, (size - 17) % 4, "a QR code's side is 17 + 4 × version modules, not " + size);
+            byte[] bits = Base64.getUrlDecoder().decode(s.get("qr").get("modules").asText());
+            assertEquals((size * size + 7) / 8, bits.length);
+            BitMatrix matrix = new BitMatrix(size);
+            for (int k = 0; k < size * size; k++) {
+                if ((bits[k >> 3] & (0x80 >>> (k & 7))) != 0) {
+                    matrix.set(k % size, k / size);
+                }
+            }
+            // what a scanner reads from the drawing is the step's signed code, nothing else
+            assertEquals(s.get("code").asText(), new Decoder().decode(matrix).getText());
+        }
     }
 }

@@ -104,8 +104,8 @@ public final class BookingManager {
                                  String secret, int stepSeconds, List<SignedStep> signed) {
     }
 
-    /** The ticket's code for offline gates during one step, signed with the show's key. */
-    public record SignedStep(long step, String code) {
+    /** The ticket's code for offline gates during one step, signed with the show's key, and its QR modules. */
+    public record SignedStep(long step, String code, QrCodes.Matrix qr) {
     }
 
     /** How many steps ahead the holder gets signed codes for (10 minutes), so the app works on a weak network. */
@@ -122,8 +122,9 @@ public final class BookingManager {
             long first = SignedCodes.step(clock.getAsLong());
             List<SignedStep> signed = new ArrayList<>();
             for (long step = first; step < first + SIGNED_STEPS; step++) {
-                signed.add(new SignedStep(step, SignedCodes.sign(new SignedCodes.Claim(t.bookingId(), t.showId(),
-                        t.seatId(), t.codeVersion(), step), key)));
+                String code = SignedCodes.sign(new SignedCodes.Claim(t.bookingId(), t.showId(), t.seatId(),
+                        t.codeVersion(), step), key);
+                signed.add(new SignedStep(step, code, QrCodes.matrix(code)));
             }
             return new RotatingSecret(t.bookingId(), t.showId(), t.seatId(), t.codeVersion(), ticket.named(),
                     java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(codes.secret(ticket)),

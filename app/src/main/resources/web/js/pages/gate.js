@@ -1,0 +1,320 @@
+// The door staff's gate page (#/gate/{showId}, role staff): checks the fans' live codes with no
+// network. While online it downloads the show's bundle (public key and revocation list) and keeps it
+// in localStorage; each code is checked in the browser (gatecheck.js) and the scan kept in
+// localStorage with its own scan id; kept scans are uploaded whenever the network is there (each
+// scan id once: the service keeps a scan once per id anyway), and the duplicates the service
+// reports (a ticket admitted at more than one gate, or twice) are shown. The camera scans where the
+// browser has a BarcodeDetector; typing or pasting a code always works.
+
+import {api, ApiError, session, serverNow, signIn} from '../api.js';
+import {h, clear, time, plural} from '../dom.js';
+import {VERDICTS, importKey, isSigned, verify} from '../gatecheck.js';
+
+const SYNC_EVERY_MS = 15_000;
+const MAX_UPLOAD = 500;
+
+// ---- what the gate keeps (localStorage) ---------------------------------------------------------
+
+const store = {
+  read(key, fallback) {
+    try {
+      const v = JSON.parse(localStorage.getItem(key) || 'null');
+      return v == null ? fallback : v;
+    } catch {
+      return fallback;
+    }
+  },
+  write(key, value) {
+    localStorage.setItem(key, JSON.stringify(value));
+  },
+};
+
+/** This browser's own id: scan ids start with it, so two devices never make the same one. */
+function deviceId() {
+  let id = localStorage.getItem('boxoffice.gate.device');
+  if (!id) {
+    id = Array.from(crypto.getRandomValues(new Uint8Array(6)), b => b.toString(36).padStart(2, '0')).join('').slice(0, 10);
+    localStorage.setItem('boxoffice.gate.device', id);
+  }
+  return id;
+}
+
+function nextScanId() {
+  const n = Number(localStorage.getItem('boxoffice.gate.seq') || '0') + 1;
+  localStorage.setItem('boxoffice.gate.seq', String(n));
+  return `${deviceId()}-${n}`;
+}
+
+const GATE_ID = /^[A-Za-z0-9._~@:-]{1,64}$/;
+
+// ---- the page -----------------------------------------------------------------------------------
+
+export async function render(main, [showId], query) {
+  const keys = {
+    bundle: `boxoffice.gate.bundle.${showId}`,
+    scans: `boxoffice.gate.scans.${showId}`,
+    duplicates: `boxoffice.gate.duplicates.${showId}`,
+  };
+  if (query.get('gate') && GATE_ID.test(query.get('gate'))) localStorage.setItem('boxoffice.gate.name', query.get('gate'));
+  const gateId = localStorage.getItem('boxoffice.gate.name') || `gate-${deviceId()}`;
+
+  const head = h('header', {class: 'page-head gate__head'},
+    h('p', {class: 'eyebrow'}, `Door check · ${gateId}`),
+    h('h1', {}, 'Gate'),
+    h('p', {class: 'muted gate__show'}, `Show ${showId}`));
+
+  if (!session.get()) {
+    main.append(head, staffSignIn(showId));
+    return null;
+  }
+
+  let bundle = store.read(keys.bundle, null);
+  let key = bundle ? await importKey(bundle.publicKey).catch(() => null) : null;
+  let scans = store.read(keys.scans, []);
+  let duplicates = store.read(keys.duplicates, []);
+  let syncing = false;
+  let left = false;
+
+  const verdictBox = h('div', {class: 'verdict verdict--idle', role: 'status', 'aria-live': 'assertive', 'aria-atomic': 'true'},
+    h('p', {class: 'verdict__title'}, 'Ready'), h('p', {class: 'verdict__reason'}, 'Scan or type a ticket code.'));
+  const input = h('input', {id: 'gate-code', name: 'code', autocomplete: 'off', autocapitalize: 'off', spellcheck: 'false',
+    required: true, maxlength: 600, 'aria-describedby': 'gate-code-hint'});
+  const form = h('form', {class: 'gate__form', 'aria-label': 'Check a code', onsubmit: e => {
+    e.preventDefault();
+    const code = input.value.trim();
+    input.value = '';
+    if (code) check(code).finally(() => input.focus());
+  }},
+  h('label', {class: 'field__label', for: 'gate-code'}, 'Ticket code'),
+  h('span', {class: 'gate__row'}, input, h('button', {class: 'btn btn--primary', type: 'submit'}, 'Check')),
+  h('span', {class: 'field__hint', id: 'gate-code-hint'}, 'Type or paste the code under the fan\u2019s QR, or scan it with the camera.'));
+  const camera = cameraBox(code => check(code));
+  const network = h('p', {class: 'gate__network'});
+  const bundleLine = h('p', {class: 'small'});
+  const scansLine = h('p', {class: 'small'});
+  const syncError = h('p', {class: 'field__error', role: 'alert'});
+  const syncButton = h('button', {class: 'btn btn--ghost btn--small', type: 'button', onclick: () => sync(true)}, 'Sync now');
+  const duplicatesBox = h('section', {class: 'panel gate__duplicates', 'aria-labelledby': 'gate-dup-title'});
+  const history = h('ol', {class: 'gate__history', 'aria-label': 'Last scans at this gate'});
+
+  main.append(head, verdictBox,
+    h('section', {class: 'panel gate__check'}, form, camera),
+    h('section', {class: 'panel gate__status', 'aria-label': 'Bundle and uploads'},
+      network, bundleLine, scansLine, syncError, syncButton),
+    duplicatesBox,
+    h('section', {class: 'panel'}, h('h2', {class: 'panel__title'}, 'Last scans'), history));
+
+  function scannedHere() {
+    return new Set(scans.filter(s => s.verdict === 'ACCEPT').map(s => s.ticket));
+  }
+
+  function show(verdict, claim, extra = '') {
+    const v = VERDICTS[verdict];
+    verdictBox.className = `verdict ${v.admit ? 'verdict--admit' : 'verdict--refuse'}`;
+    verdictBox.dataset.verdict = verdict;
+    clear(verdictBox).append(
+      h('p', {class: 'verdict__title'}, v.title),
+      claim ? h('p', {class: 'verdict__seat'}, `Seat ${claim.seatId} \u00b7 booking ${claim.bookingId}`) : null,
+      h('p', {class: 'verdict__reason'}, v.reason + extra),
+      h('p', {class: 'verdict__code small'}, verdict));
+  }
+
+  async function check(code) {
+    if (!isSigned(code)) {
+      await checkOnline(code);
+      return;
+    }
+    if (!bundle || !key) {
+      verdictBox.className = 'verdict verdict--refuse';
+      verdictBox.dataset.verdict = 'NO_BUNDLE';
+      clear(verdictBox).append(h('p', {class: 'verdict__title'}, 'Cannot check'),
+        h('p', {class: 'verdict__reason'}, 'This gate has not downloaded the show\u2019s key yet: connect to the internet once.'));
+      return;
+    }
+    const now = serverNow();
+    const {verdict, claim} = await verify(code, {showId, key, revoked: new Set(bundle.revoked), stepSeconds: bundle.stepSeconds,
+      windowSteps: bundle.windowSteps}, now, scannedHere());
+    let extra = '';
+    if (verdict === 'ALREADY_SCANNED_HERE') {
+      const first = scans.find(s => s.ticket === claim.ticket && s.verdict === 'ACCEPT');
+      extra = ` First at ${time(first.scannedAt)}.`;
+    }
+    // a code that is no ticket of this show names no ticket: the service takes no such scan
+    if (claim) {
+      scans.push({scanId: nextScanId(), code, verdict, scannedAt: new Date(now).toISOString(), ticket: claim.ticket,
+        seatId: claim.seatId, bookingId: claim.bookingId, uploaded: false});
+      store.write(keys.scans, scans);
+    }
+    show(verdict, claim, extra);  // the verdict box is a live region: it is read out as it changes
+    drawStatus();
+    if (navigator.onLine) sync(false);
+  }
+
+  /** A printed or app code (BX1, BXR): only the service can check it, and marks it used. */
+  async function checkOnline(code) {
+    try {
+      const r = await api('/v1/tickets/verify', {method: 'POST', auth: true, body: {code}});
+      const admit = r.status === 'VALID';
+      verdictBox.className = `verdict ${admit ? 'verdict--admit' : 'verdict--refuse'}`;
+      verdictBox.dataset.verdict = `ONLINE_${r.status}`;
+      clear(verdictBox).append(h('p', {class: 'verdict__title'}, admit ? 'Admit' : 'Refuse'),
+        r.seatId ? h('p', {class: 'verdict__seat'}, `Seat ${r.seatId} \u00b7 booking ${r.bookingId}`) : null,
+        h('p', {class: 'verdict__reason'}, admit ? 'A valid ticket (checked online).' : (r.reason || r.status)),
+        h('p', {class: 'verdict__code small'}, r.status));
+    } catch (e) {
+      verdictBox.className = 'verdict verdict--refuse';
+      verdictBox.dataset.verdict = 'NEEDS_NETWORK';
+      clear(verdictBox).append(h('p', {class: 'verdict__title'}, 'Cannot check'),
+        h('p', {class: 'verdict__reason'}, e instanceof ApiError && e.status === 0
+          ? 'Printed tickets are checked online only. Ask for the live code on the phone, or try again with a network.'
+          : e.message));
+    }
+  }
+
+  function drawStatus() {
+    network.textContent = navigator.onLine ? 'Online' : 'Offline: checking with the stored key';
+    network.className = `gate__network ${navigator.onLine ? 'is-online' : 'is-offline'}`;
+    bundleLine.textContent = bundle
+      ? `Key and revocations from ${time(bundle.generatedAt)}: ${plural(bundle.revoked.length, 'ticket', 'tickets')} revoked.`
+      : 'No key yet: connect to the internet to download it.';
+    const waiting = scans.filter(s => !s.uploaded).length;
+    scansLine.textContent = `${plural(scans.length, 'scan', 'scans')} here, ${waiting ? `${waiting} waiting to upload` : 'all uploaded'}.`;
+    scansLine.dataset.waiting = String(waiting);
+    clear(history).append(...scans.slice(-8).reverse().map(s => h('li', {class: `gate__scan ${VERDICTS[s.verdict].admit ? 'is-admit' : 'is-refuse'}`},
+      h('span', {}, `${time(s.scannedAt)} \u00b7 seat ${s.seatId}`), h('strong', {}, VERDICTS[s.verdict].title))));
+    if (!scans.length) history.append(h('li', {class: 'muted small'}, 'No scans yet.'));
+    clear(duplicatesBox).append(h('h2', {class: 'panel__title', id: 'gate-dup-title'}, 'Seen more than once'));
+    if (!duplicates.length) {
+      duplicatesBox.append(h('p', {class: 'muted small'}, 'No ticket has been admitted twice (as of the last upload).'));
+    } else {
+      duplicatesBox.append(h('ul', {class: 'gate__duplist', role: 'list'}, duplicates.map(d => h('li', {class: 'gate__dup'},
+        h('strong', {}, `Seat ${d.seatId} \u00b7 booking ${d.bookingId}`),
+        h('span', {class: 'small'}, `${plural(d.scans.length, 'scan', 'scans')} at ${d.gates.join(', ')}`)))));
+    }
+  }
+
+  /** Downloads the bundle and uploads waiting scans; quietly does nothing offline unless asked. */
+  async function sync(asked) {
+    if (syncing || left) return;
+    syncing = true;
+    syncError.textContent = '';
+    try {
+      const fresh = await api(`/v1/gates/${encodeURIComponent(showId)}/bundle`, {auth: true});
+      const freshKey = await importKey(fresh.publicKey);
+      bundle = fresh;
+      key = freshKey;
+      store.write(keys.bundle, bundle);
+      const waiting = scans.filter(s => !s.uploaded).slice(0, MAX_UPLOAD);
+      if (waiting.length) {
+        const r = await api(`/v1/gates/${encodeURIComponent(showId)}/scans`, {method: 'POST', auth: true,
+          body: {gateId, scans: waiting.map(({scanId, code, verdict, scannedAt}) => ({scanId, code, verdict, scannedAt}))}});
+        const sent = new Set(waiting.map(s => s.scanId));
+        // the list may have grown meanwhile: mark exactly what was sent
+        scans = store.read(keys.scans, scans).map(s => (sent.has(s.scanId) ? {...s, uploaded: true} : s));
+        store.write(keys.scans, scans);
+        duplicates = r.duplicates;
+      } else {
+        duplicates = (await api(`/v1/gates/${encodeURIComponent(showId)}/duplicates`, {auth: true})).duplicates;
+      }
+      store.write(keys.duplicates, duplicates);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 403) {
+        syncError.textContent = 'This account is not door staff: sign out, and sign in on this page as door staff.';
+      } else if (e instanceof ApiError && e.status === 404) {
+        syncError.textContent = `There is no show ${showId}.`;
+      } else if (asked || !(e instanceof ApiError && e.status === 0)) {
+        syncError.textContent = e.message;
+      }
+    } finally {
+      syncing = false;
+      if (!left) drawStatus();
+    }
+  }
+
+  const onNetwork = () => {
+    drawStatus();
+    if (navigator.onLine) sync(false);
+  };
+  addEventListener('online', onNetwork);
+  addEventListener('offline', onNetwork);
+  const timer = setInterval(() => { if (navigator.onLine) sync(false); }, SYNC_EVERY_MS);
+  drawStatus();
+  await sync(false);
+  window.boxoffice.page = {gate: {gateId, showId, sync: () => sync(true), scans: () => scans, bundle: () => bundle}};
+  return () => {
+    left = true;
+    clearInterval(timer);
+    removeEventListener('online', onNetwork);
+    removeEventListener('offline', onNetwork);
+    camera.stop?.();
+  };
+}
+
+/** Signing in as door staff (the demo's tokens; a real deployment signs staff in through its provider). */
+function staffSignIn(showId) {
+  const input = h('input', {id: 'staff-name', name: 'accountId', autocomplete: 'username', required: true, maxlength: 64});
+  const error = h('p', {class: 'field__error', role: 'alert'});
+  return h('section', {class: 'panel gate__signin'},
+    h('h2', {class: 'panel__title'}, 'Door staff only'),
+    h('p', {class: 'muted'}, 'Sign in as door staff to download this show\u2019s key and check tickets.'),
+    h('form', {onsubmit: async e => {
+      e.preventDefault();
+      try {
+        await signIn(input.value.trim(), ['staff']);
+        dispatchEvent(new HashChangeEvent('hashchange'));
+      } catch (err) {
+        error.textContent = err.message;
+      }
+    }},
+    h('label', {class: 'field__label', for: 'staff-name'}, 'Your name'),
+    h('span', {class: 'gate__row'}, input, h('button', {class: 'btn btn--primary', type: 'submit'}, 'Sign in')),
+    error));
+}
+
+/** The camera, where the browser can read QR codes itself (BarcodeDetector); otherwise nothing. */
+function cameraBox(onCode) {
+  if (!('BarcodeDetector' in window) || !navigator.mediaDevices?.getUserMedia) {
+    const box = h('p', {class: 'muted small'}, 'This browser cannot read QR codes from the camera: type the code instead.');
+    return box;
+  }
+  const video = h('video', {class: 'gate__video', muted: true, playsinline: true, hidden: true, 'aria-label': 'Camera view'});
+  const error = h('p', {class: 'field__error', role: 'alert'});
+  let stream = null;
+  let timer = null;
+  let lastCode = '';
+  let lastAt = 0;
+  const stop = () => {
+    clearInterval(timer);
+    stream?.getTracks().forEach(t => t.stop());
+    stream = null;
+    video.hidden = true;
+    button.textContent = 'Scan with the camera';
+  };
+  const start = async () => {
+    try {
+      const detector = new window.BarcodeDetector({formats: ['qr_code']});
+      stream = await navigator.mediaDevices.getUserMedia({video: {facingMode: 'environment'}});
+      video.srcObject = stream;
+      video.hidden = false;
+      await video.play();
+      button.textContent = 'Stop the camera';
+      timer = setInterval(async () => {
+        const found = await detector.detect(video).catch(() => []);
+        const code = found[0]?.rawValue;
+        // the same code in front of the camera is read again only after a pause
+        if (code && (code !== lastCode || Date.now() - lastAt > 3000)) {
+          lastCode = code;
+          lastAt = Date.now();
+          onCode(code);
+        }
+      }, 250);
+    } catch (e) {
+      stop();
+      error.textContent = `The camera could not be started: ${e.message}`;
+    }
+  };
+  const button = h('button', {class: 'btn btn--ghost', type: 'button', onclick: () => (stream ? stop() : start())}, 'Scan with the camera');
+  const box = h('div', {class: 'gate__camera'}, button, video, error);
+  box.stop = stop;
+  return box;
+}
