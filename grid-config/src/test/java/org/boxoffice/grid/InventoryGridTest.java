@@ -267,8 +267,10 @@ class InventoryGridTest {
             }
             long returnedAt = System.currentTimeMillis();
             assertEquals(SeatState.Status.AVAILABLE, repo.stored("sweep", 1).status(1));
-            assertTrue(returnedAt - (start + 300 + show.policy().graceMillis()) < 2_000,
-                    "back on sale within 2 s of expiry plus grace");
+            // the sweeper passes every 100 ms, the reconciliation every 60 s: well within 5 s, even on a
+            // loaded machine, is the sweeper's doing
+            assertTrue(returnedAt - (start + 300 + show.policy().graceMillis()) < 5_000,
+                    "back on sale within 5 s of expiry plus grace");
             assertInstanceOf(Inventory.ClaimResult.Held.class,
                     inventories.get(2).hold(show, "next", "bob", seats(1, 0, 1), returnedAt + 60_000, returnedAt, new String[0]));
         } finally {
@@ -297,8 +299,10 @@ class InventoryGridTest {
             }
             long returnedAt = System.currentTimeMillis();
             assertEquals(SeatState.Status.AVAILABLE, repo.stored("calendar", 0).status(4));
-            assertTrue(returnedAt - (start + 300 + show.policy().graceMillis()) < 2_000,
-                    "back on sale within 2 s of expiry plus grace");
+            // the sweeper passes every 100 ms, the reconciliation every 60 s: well within 5 s, even on a
+            // loaded machine, is the sweeper's doing
+            assertTrue(returnedAt - (start + 300 + show.policy().graceMillis()) < 5_000,
+                    "back on sale within 5 s of expiry plus grace");
             assertEquals(scansBefore, sweepers.stream().mapToLong(HoldSweeper::fullScans).sum(),
                     "found by the calendar, with no full scan since the hold was made");
         } finally {
