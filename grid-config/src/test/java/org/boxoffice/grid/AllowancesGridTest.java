@@ -117,6 +117,11 @@ class AllowancesGridTest {
 
     private HazelcastInstance ownerOf(AllowanceKey key) {
         members.get(0).getMap(GridMaps.ALLOWANCES).containsKey(key); // the partitions are assigned at the first use
+        long deadline = System.currentTimeMillis() + 10_000;
+        while (members.get(0).getPartitionService().getPartition(key).getOwner() == null
+                && System.currentTimeMillis() < deadline) {
+            Thread.onSpinWait();
+        }
         return members.stream()
                 .filter(m -> m.getPartitionService().getPartition(key).getOwner().localMember()).findFirst().orElseThrow();
     }
