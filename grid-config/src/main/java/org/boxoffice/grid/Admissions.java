@@ -229,11 +229,13 @@ public final class Admissions {
     /**
      * Extends hold {@code holdId}'s parts to {@code expiresAt} on every stripe it holds (its payment
      * started), and its allowance. If any part has lapsed, nothing more is extended, the hold is
-     * released everywhere and false is returned, as {@link Seats#extend} does for seats.
+     * released everywhere and false is returned, as {@link Seats#extend} does for seats; false too
+     * if the hold holds nothing any more.
      */
     public boolean extend(Show show, AdmissionArea area, String holdId, String accountId, long expiresAt, long now) {
         inventory.requireQuorum();
         long grace = show.policy().graceMillis();
+        boolean held = false;
         for (AdmissionRepository.HoldPart part : repository.parts(holdId)) {
             if (part.status() != AdmissionRepository.PartStatus.ACTIVE) {
                 continue;
@@ -242,9 +244,12 @@ public final class Admissions {
                 release(show, area, holdId, accountId, now);
                 return false;
             }
+            held = true;
         }
-        allowances.extend(show.showId(), accountId, holdId, expiresAt);
-        return true;
+        if (held) {
+            allowances.extend(show.showId(), accountId, holdId, expiresAt);
+        }
+        return held;
     }
 
     /** How confirming a hold's admissions ended. */

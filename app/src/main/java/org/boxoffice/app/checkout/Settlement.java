@@ -188,7 +188,9 @@ public final class Settlement {
                 .orElseThrow(() -> new IllegalStateException("hold " + hold.holdId() + " of unknown area " + hold.area()));
         Admissions.Confirmation confirmation = admissions.confirm(show, area, hold.holdId(), hold.quantity(), now);
         if (confirmation != Admissions.Confirmation.SOLD) {
-            boolean late = confirmation == Admissions.Confirmation.LAPSED;
+            // lapsed: its part refused the sale, or the sweeper had ended its parts before the money came
+            boolean late = confirmation == Admissions.Confirmation.LAPSED
+                    || hold.statusAt(now, show.policy().graceMillis()) == org.boxoffice.domain.HoldState.EXPIRED;
             countRefused(late ? "late" : "seats_lost");
             String reason = late ? "the hold expired before the payment was confirmed"
                     : "the hold no longer holds all its admissions";
