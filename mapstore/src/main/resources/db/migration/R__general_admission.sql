@@ -130,7 +130,10 @@ $$;
 --      and lapsed holds among them are marked EXPIRED, a released one RELEASED;
 --   2. a TAKE writes the hold's row (the first of its parts does; the others find it) and its part
 --      on this stripe;
---   3. a CONFIRM turns the hold's part SOLD;
+--   3. a CONFIRM turns the hold's part SOLD (and the hold CONFIRMED); an EXTEND moves the hold's
+--      expiry (never back) and marks it extended; a RETURN gives back the hold's SOLD part on this
+--      stripe (a cancelled or refused sale), once: a part not SOLD any more, or a hold whose booking
+--      still admits (CONFIRMED), raises BX409 and writes nothing, so of racing returns one counts;
 --   4. the stripe's taken moves by what the parts say (not by what the grid says), at the grid's
 --      version only: a stale copy raises BX409 and writes nothing; more than the stripe's capacity
 --      raises a check violation (23514) and writes nothing.
@@ -186,6 +189,34 @@ BEGIN
         IF NOT FOUND THEN
             RAISE EXCEPTION 'stale admissions: %/%/% has no active part of hold %', p_show, p_area, p_stripe, p_hold_id
                 USING ERRCODE = 'BX409';
+        END IF;
+        UPDATE holds h SET status = 'CONFIRMED' WHERE h.hold_id = p_hold_id AND h.status = 'ACTIVE';
+    ELSIF p_kind = 'EXTEND' THEN
+        PERFORM 1 FROM admission_hold_parts p
+        WHERE p.hold_id = p_hold_id AND p.show_id = p_show AND p.area = p_area AND p.stripe = p_stripe
+          AND p.status = 'ACTIVE';
+        IF NOT FOUND THEN
+            RAISE EXCEPTION 'stale admissions: %/%/% has no active part of hold %', p_show, p_area, p_stripe, p_hold_id
+                USING ERRCODE = 'BX409';
+        END IF;
+        UPDATE holds h SET expires_at = greatest(h.expires_at, p_expires), extended = true
+        WHERE h.hold_id = p_hold_id AND h.status = 'ACTIVE';
+    ELSIF p_kind = 'RETURN' THEN
+        -- the booking's tickets stop admitting (it is REFUNDED) before its admissions go back on sale
+        IF EXISTS (SELECT 1 FROM bookings b WHERE b.hold_id = p_hold_id AND b.status = 'CONFIRMED') THEN
+            RAISE EXCEPTION 'admissions of hold % are booked and admit: not given back', p_hold_id
+                USING ERRCODE = 'BX409';
+        END IF;
+        WITH returned AS (
+            UPDATE admission_hold_parts p SET status = 'ENDED'
+            WHERE p.hold_id = p_hold_id AND p.show_id = p_show AND p.area = p_area AND p.stripe = p_stripe
+              AND p.status = 'SOLD' AND p.quantity = p_quantity
+            RETURNING p.quantity
+        )
+        SELECT coalesce(sum(quantity), 0) INTO freed FROM returned;
+        IF freed = 0 THEN
+            RAISE EXCEPTION 'stale admissions: %/%/% has no sold part of hold % to give back', p_show, p_area, p_stripe,
+                p_hold_id USING ERRCODE = 'BX409';
         END IF;
     END IF;
 

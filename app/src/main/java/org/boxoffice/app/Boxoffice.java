@@ -190,7 +190,7 @@ public final class Boxoffice implements AutoCloseable {
                 metrics, showId -> directory.find(showId).isPresent());
         this.showEvents = new ShowEvents(snapshots, java.time.Duration.ofMillis(100));
         this.streams = new ShowEventsService(directory, showEvents, admission.streamsPerMember(), metrics);
-        this.checkout = new CheckoutModule(settings.checkout(), dataSource, hz, directory, seats, inventoryRepository,
+        this.checkout = new CheckoutModule(settings.checkout(), dataSource, hz, directory, seats, admissions, inventoryRepository,
                 authenticator, idempotency, clock, metrics);
         this.waitlist = new WaitlistModule(settings.waitlist(), settings.checkout().mail(), dataSource, hz, directory,
                 seats, snapshots, inventoryRepository, waitlistRepository, holds, authenticator,

@@ -196,8 +196,6 @@ class GeneralAdmissionApiTest {
         assertEquals("HELD", shown.get("status").asText());
         assertEquals(2, takenInReferee(showId, "FLOOR"));
         assertEquals(8, eventually(() -> area(showId, "FLOOR").get("left").asInt(), 8));
-        assertError(http.post("/v1/holds/" + holdId + "/checkout", ann, "{\"paymentMethod\":\"pm_card_visa\"}",
-                "Idempotency-Key", "ga-pay-1"), 409, "NOT_ALLOWED");
 
         assertEquals(204, http.delete("/v1/holds/" + holdId, ann).status());
 

@@ -158,7 +158,8 @@ class OpsApiTest {
     @Test
     void invariantCheck_isCleanNormally_andCatchesAHeldSeatWithoutItsHold() throws Exception {
         assertEquals(Map.of("double_sold", 0L, "held_without_hold", 0L, "hold_disagrees", 0L,
-                "admissions_beyond_capacity", 0L, "admissions_unbacked", 0L), app.app.invariants().checkNow());
+                "admissions_beyond_capacity", 0L, "admissions_unbacked", 0L, "admission_tickets_beyond_capacity", 0L,
+                "admission_tickets_unbacked", 0L, "admissions_sold_unbooked", 0L), app.app.invariants().checkNow());
         try (Connection c = app.dataSource.getConnection(); Statement s = c.createStatement()) {
             s.executeUpdate("update seats set state = 'HELD', hold_id = 'ghost', holder = 'nobody', held_until = now() + interval '1 hour', "
                     + "version = version + 1 where show_id = 'jazz-2' and seat_id = 'GALERIA-1-1'");

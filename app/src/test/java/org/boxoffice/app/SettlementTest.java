@@ -104,6 +104,35 @@ class SettlementTest {
     }
 
     @Test
+    void moneyAfterAHoldOfAdmissionsLapsed_isRefunded_andItsAdmissionsGoBackToTheArea() {
+        String show = "short-ga";
+        f.createShow(show, 1, 1);
+        TestApp.Http.Reply area = f.http.post("/v1/admin/shows/" + show + "/areas", app.token("ops", "admin"),
+                "{\"name\":\"FLOOR\",\"capacity\":4,\"price\":\"20.00\",\"stripes\":2}");
+        assertEquals(201, area.status(), area.body());
+        String gus = app.token("gus-s");
+        TestApp.Http.Reply held = f.http.post("/v1/shows/" + show + "/holds", gus, "{\"area\":\"FLOOR\",\"quantity\":3}");
+        assertEquals(201, held.status(), held.body());
+        String holdId = json(held).get("holdId").asText();
+
+        assertEquals(202, f.checkout(gus, holdId, "card_late_success").status());
+
+        assertTrue(waitFor(() -> "REFUNDED".equals(f.one("select refund from payments where hold_id = ?", holdId)),
+                Duration.ofSeconds(30)), "the late payment is refunded");
+        assertEquals("REJECTED", f.one("select settlement from payments where hold_id = ?", holdId));
+        assertTrue(f.one("select reason from payments where hold_id = ?", holdId).contains("expired"));
+        assertEquals(0, f.count("select count(*) from bookings where hold_id = ?", holdId));
+        assertEquals(0, f.count("select coalesce(sum(taken), 0) from admission_stripes where show_id = ?", show),
+                "the lapsed hold's admissions are no longer counted");
+        TestApp.Http.Reply all = f.http.post("/v1/shows/" + show + "/holds", app.token("hal-s"),
+                "{\"area\":\"FLOOR\",\"quantity\":4}");
+        assertEquals(201, all.status(), "every admission is back on sale: " + all.body());
+        f.quiet();
+        f.assertMoneyConserved();
+        app.app.invariants().checkNow().forEach((kind, count) -> assertEquals(0L, count, kind));
+    }
+
+    @Test
     void aSecondCheckoutWhileTheFirstIsUndecided_chargesNothing_andTheLateFirstPaymentBooks() {
         String cat = app.token("cat-s");
         String holdId = f.hold(cat, "fado-1", "PLATEIA-2-1");

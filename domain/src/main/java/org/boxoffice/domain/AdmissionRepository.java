@@ -54,4 +54,14 @@ public interface AdmissionRepository {
 
     record StripeId(String showId, String area, int stripe) {
     }
+
+    /** What a hold's part on one stripe is now: held (ACTIVE), given back (ENDED) or SOLD. */
+    enum PartStatus { ACTIVE, ENDED, SOLD }
+
+    /** One stripe's part of a hold, as the referee has it. */
+    record HoldPart(int stripe, int quantity, PartStatus status) {
+    }
+
+    /** The parts of hold {@code holdId} on every stripe, by stripe (none for a hold of seats). */
+    List<HoldPart> parts(String holdId);
 }

@@ -25,12 +25,16 @@ public record AdmissionStripe(String showId, String area, int stripe, int capaci
     public record Part(String holdId, String accountId, int quantity, long expiresAt) {
     }
 
-    public enum Kind { TAKE, RELEASE, EXPIRE, CONFIRM }
+    /**
+     * TAKE, RELEASE and EXPIRE move held admissions; EXTEND lengthens a hold's part (payment started);
+     * CONFIRM sells a hold's part; RETURN gives sold admissions back (a cancelled or refused sale).
+     */
+    public enum Kind { TAKE, RELEASE, EXPIRE, CONFIRM, EXTEND, RETURN }
 
     /**
      * A change of the stripe, as the referee applies it.
      *
-     * @param quantity     TAKE: the admissions taken from this stripe
+     * @param quantity     TAKE: the admissions taken from this stripe; CONFIRM, RETURN: sold or given back
      * @param holdQuantity TAKE: the admissions the whole hold takes (its parts on all stripes)
      * @param ended        the holds whose parts on this stripe end with this change (released or lapsed)
      */
@@ -138,6 +142,62 @@ public record AdmissionStripe(String showId, String area, int stripe, int capaci
         }
         return new AdmissionStripe(showId, area, stripe, capacity, sold, kept, version + 1,
                 new Change(Kind.EXPIRE, null, null, 0, 0, 0, now, ended));
+    }
+
+    /**
+     * Sells hold {@code holdId}'s part here: its admissions count as sold for good. Null if the hold
+     * has no part here, or its part has lapsed (the money came too late for it).
+     */
+    public AdmissionStripe confirm(String holdId, long now, long graceMillis) {
+        Part found = part(holdId);
+        if (found == null || HoldPolicy.lapsed(found.expiresAt(), graceMillis, now)) {
+            return null;
+        }
+        List<Part> kept = new ArrayList<>(parts);
+        kept.remove(found);
+        return new AdmissionStripe(showId, area, stripe, capacity, sold + found.quantity(), kept, version + 1,
+                new Change(Kind.CONFIRM, holdId, found.accountId(), found.quantity(), 0, 0, now, List.of()));
+    }
+
+    /**
+     * Extends hold {@code holdId}'s part here to {@code expiresAt} (never shortens it). Null if the
+     * hold has no part here or its part has lapsed: a lapsed hold is not brought back.
+     */
+    public AdmissionStripe extend(String holdId, long expiresAt, long now, long graceMillis) {
+        Part found = part(holdId);
+        if (found == null || HoldPolicy.lapsed(found.expiresAt(), graceMillis, now)) {
+            return null;
+        }
+        List<Part> kept = new ArrayList<>(parts.size());
+        for (Part p : parts) {
+            kept.add(p == found ? new Part(p.holdId(), p.accountId(), p.quantity(), Math.max(p.expiresAt(), expiresAt)) : p);
+        }
+        return new AdmissionStripe(showId, area, stripe, capacity, sold, kept, version + 1,
+                new Change(Kind.EXTEND, holdId, found.accountId(), found.quantity(), 0, Math.max(found.expiresAt(), expiresAt),
+                        now, List.of()));
+    }
+
+    /**
+     * Gives back {@code quantity} admissions sold to hold {@code holdId} (its booking was cancelled, or
+     * its sale refused). This copy counts its sales, not whose they are: the referee alone knows whether
+     * the hold's part here is still sold, and refuses the change if it is not (a second return).
+     * Null if this stripe has fewer sold than that.
+     */
+    public AdmissionStripe giveBack(String holdId, int quantity, long now) {
+        if (quantity <= 0 || quantity > sold) {
+            return null;
+        }
+        return new AdmissionStripe(showId, area, stripe, capacity, sold - quantity, parts, version + 1,
+                new Change(Kind.RETURN, holdId, null, quantity, 0, 0, now, List.of()));
+    }
+
+    private Part part(String holdId) {
+        for (Part p : parts) {
+            if (p.holdId().equals(holdId)) {
+                return p;
+            }
+        }
+        return null;
     }
 
     /** Whether hold {@code holdId} has a part here. */

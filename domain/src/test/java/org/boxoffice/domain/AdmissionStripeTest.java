@@ -63,4 +63,50 @@ class AdmissionStripeTest {
         assertEquals(List.of("h1"), released.change().ended());
         assertNull(released.release("h1", 11));
     }
+
+    @Test
+    void confirm_sellsTheHoldsPart_andRefusesALapsedOrAbsentOne() {
+        AdmissionStripe s = AdmissionStripe.fresh("s", "FLOOR", 0, 5).take("h1", "a", 2, 2, 100, 0, GRACE).next()
+                .take("h2", "b", 1, 1, 100, 0, GRACE).next();
+
+        AdmissionStripe sold = s.confirm("h1", 50, GRACE);
+
+        assertEquals(2, sold.sold());
+        assertEquals(3, sold.taken(), "a sale still counts against the capacity");
+        assertEquals(2, sold.free(50, GRACE));
+        assertEquals(AdmissionStripe.Kind.CONFIRM, sold.change().kind());
+        assertEquals(2, sold.change().quantity());
+        assertNull(sold.confirm("h1", 50, GRACE), "sold already: nothing left to confirm here");
+        assertNull(s.confirm("h3", 50, GRACE));
+        assertNull(s.confirm("h2", 100 + GRACE, GRACE), "lapsed: too late to sell");
+    }
+
+    @Test
+    void extend_movesThePartsExpiryForward_neverBack_andNotForALapsedPart() {
+        AdmissionStripe s = AdmissionStripe.fresh("s", "FLOOR", 0, 5).take("h1", "a", 2, 2, 100, 0, GRACE).next();
+
+        AdmissionStripe longer = s.extend("h1", 400, 50, GRACE);
+
+        assertEquals(400, longer.parts().get(0).expiresAt());
+        assertEquals(AdmissionStripe.Kind.EXTEND, longer.change().kind());
+        assertEquals(400, longer.change().expiresAt());
+        assertEquals(400, longer.extend("h1", 200, 60, GRACE).parts().get(0).expiresAt());
+        assertNull(s.extend("h1", 400, 100 + GRACE, GRACE));
+        assertNull(s.extend("h9", 400, 50, GRACE));
+    }
+
+    @Test
+    void giveBack_returnsSoldAdmissionsToSale_neverMoreThanAreSold() {
+        AdmissionStripe sold = AdmissionStripe.fresh("s", "FLOOR", 0, 5).take("h1", "a", 3, 3, 100, 0, GRACE).next()
+                .confirm("h1", 10, GRACE);
+
+        AdmissionStripe back = sold.giveBack("h1", 3, 20);
+
+        assertEquals(0, back.sold());
+        assertEquals(5, back.free(20, GRACE));
+        assertEquals(new AdmissionStripe.Change(AdmissionStripe.Kind.RETURN, "h1", null, 3, 0, 0, 20, List.of()),
+                back.change());
+        assertNull(sold.giveBack("h1", 4, 20));
+        assertNull(sold.giveBack("h1", 0, 20));
+    }
 }

@@ -227,6 +227,99 @@ public final class Admissions {
     }
 
     /**
+     * Extends hold {@code holdId}'s parts to {@code expiresAt} on every stripe it holds (its payment
+     * started), and its allowance. If any part has lapsed, nothing more is extended, the hold is
+     * released everywhere and false is returned, as {@link Seats#extend} does for seats; false too
+     * if the hold holds nothing any more.
+     */
+    public boolean extend(Show show, AdmissionArea area, String holdId, String accountId, long expiresAt, long now) {
+        inventory.requireQuorum();
+        long grace = show.policy().graceMillis();
+        boolean held = false;
+        for (AdmissionRepository.HoldPart part : repository.parts(holdId)) {
+            if (part.status() != AdmissionRepository.PartStatus.ACTIVE) {
+                continue;
+            }
+            if (run(key(area, part.stripe()), new StripeCommand.Extend(holdId, expiresAt, now, grace)) <= 0) {
+                release(show, area, holdId, accountId, now);
+                return false;
+            }
+            held = true;
+        }
+        if (held) {
+            allowances.extend(show.showId(), accountId, holdId, expiresAt);
+        }
+        return held;
+    }
+
+    /** How confirming a hold's admissions ended. */
+    public enum Confirmation {
+        /** Every part of the hold is sold (now, or by an earlier run of the same settlement). */
+        SOLD,
+        /** A part had lapsed: the money came too late for it. */
+        LAPSED,
+        /** The hold holds fewer admissions than it was for (it was released, or never fully held). */
+        MISSING
+    }
+
+    /**
+     * Sells every part of hold {@code holdId} of {@code quantity} admissions, stripe by stripe;
+     * parts the referee has sold already (a settlement re-driven after a crash) count as sold. Stops
+     * at the first part that cannot be sold; what was sold stays sold (the caller gives it back with
+     * {@link #giveBack} if the sale is refused).
+     */
+    public Confirmation confirm(Show show, AdmissionArea area, String holdId, int quantity, long now) {
+        inventory.requireQuorum();
+        long grace = show.policy().graceMillis();
+        int sold = 0;
+        for (AdmissionRepository.HoldPart part : repository.parts(holdId)) {
+            switch (part.status()) {
+                case SOLD -> sold += part.quantity();
+                case ENDED -> {
+                }
+                case ACTIVE -> {
+                    int got = run(key(area, part.stripe()), new StripeCommand.Confirm(holdId, now, grace));
+                    if (got <= 0) {
+                        return Confirmation.LAPSED;
+                    }
+                    sold += got;
+                }
+            }
+        }
+        return sold == quantity ? Confirmation.SOLD : Confirmation.MISSING;
+    }
+
+    /** A confirmed sale of admissions: the hold's allowance counts as bought. */
+    public void sold(Show show, String accountId, String holdId) {
+        allowances.confirm(show.showId(), accountId, holdId);
+    }
+
+    /**
+     * Puts back on sale the admissions sold to hold {@code holdId} (a cancelled booking once refunded,
+     * or a refused sale), stripe by stripe. The referee decides each part once, however many callers
+     * race: a part it no longer counts as sold is refused. With {@code accountId}, the account's
+     * allowance gives back what this call returned. Returns how many admissions this call gave back.
+     */
+    public int giveBack(Show show, AdmissionArea area, String holdId, String accountId, long now) {
+        inventory.requireQuorum();
+        int returned = 0;
+        for (AdmissionRepository.HoldPart part : repository.parts(holdId)) {
+            if (part.status() == AdmissionRepository.PartStatus.SOLD) {
+                returned += Math.max(0, run(key(area, part.stripe()),
+                        new StripeCommand.GiveBack(holdId, part.quantity(), now)));
+            }
+        }
+        if (returned > 0 && accountId != null) {
+            allowances.cancelSale(show.showId(), accountId, returned);
+        }
+        return returned;
+    }
+
+    private static StripeKey key(AdmissionArea area, int stripe) {
+        return new StripeKey(area.showId(), area.name(), stripe);
+    }
+
+    /**
      * Ends the lapsed holds' parts of one stripe. With {@code reloadIfUnchanged} (the referee says
      * the stripe still counts a lapsed hold), a copy that finds nothing to end is dropped, reloaded
      * and asked again. Returns how many holds' parts ended.

@@ -37,4 +37,31 @@ public sealed interface StripeCommand {
             return new AdmissionStripe.Taken(next, next == null ? 0 : next.change().ended().size());
         }
     }
+
+    /** Sells what a hold holds here (its payment was captured); moves 0 if it has nothing here or it lapsed. */
+    record Confirm(String holdId, long now, long graceMillis) implements StripeCommand {
+        @Override
+        public AdmissionStripe.Taken decide(AdmissionStripe current) {
+            AdmissionStripe next = current.confirm(holdId, now, graceMillis);
+            return new AdmissionStripe.Taken(next, next == null ? 0 : next.change().quantity());
+        }
+    }
+
+    /** Extends what a hold holds here to {@code expiresAt} (its payment started); moves 0 if it lapsed. */
+    record Extend(String holdId, long expiresAt, long now, long graceMillis) implements StripeCommand {
+        @Override
+        public AdmissionStripe.Taken decide(AdmissionStripe current) {
+            AdmissionStripe next = current.extend(holdId, expiresAt, now, graceMillis);
+            return new AdmissionStripe.Taken(next, next == null ? 0 : next.change().quantity());
+        }
+    }
+
+    /** Gives back {@code quantity} admissions sold to a hold here (a cancelled or refused sale). */
+    record GiveBack(String holdId, int quantity, long now) implements StripeCommand {
+        @Override
+        public AdmissionStripe.Taken decide(AdmissionStripe current) {
+            AdmissionStripe next = current.giveBack(holdId, quantity, now);
+            return new AdmissionStripe.Taken(next, next == null ? 0 : quantity);
+        }
+    }
 }

@@ -160,8 +160,9 @@ public final class PostgresAdmissionRepository implements AdmissionRepository {
             ps.setString(7, change.accountId());
             ps.setInt(8, change.quantity());
             ps.setInt(9, change.holdQuantity());
-            ps.setObject(10, change.kind() == AdmissionStripe.Kind.TAKE
-                    ? PostgresInventoryRepository.timestamp(change.expiresAt()) : null, Types.TIMESTAMP_WITH_TIMEZONE);
+            boolean expires = change.kind() == AdmissionStripe.Kind.TAKE || change.kind() == AdmissionStripe.Kind.EXTEND;
+            ps.setObject(10, expires ? PostgresInventoryRepository.timestamp(change.expiresAt()) : null,
+                    Types.TIMESTAMP_WITH_TIMEZONE);
             ps.setObject(11, PostgresInventoryRepository.timestamp(change.at()), Types.TIMESTAMP_WITH_TIMEZONE);
             ps.setArray(12, c.createArrayOf("text", change.ended().toArray(String[]::new)));
             try (ResultSet rs = ps.executeQuery()) {
@@ -224,6 +225,24 @@ public final class PostgresAdmissionRepository implements AdmissionRepository {
             return out;
         } catch (SQLException e) {
             throw new DatabaseException("finding stripes with lapsed holds", e);
+        }
+    }
+
+    @Override
+    public List<HoldPart> parts(String holdId) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(
+                     "SELECT stripe, quantity, status FROM admission_hold_parts WHERE hold_id = ? ORDER BY stripe")) {
+            ps.setString(1, holdId);
+            List<HoldPart> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new HoldPart(rs.getInt(1), rs.getInt(2), PartStatus.valueOf(rs.getString(3))));
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new DatabaseException("reading the parts of hold " + holdId, e);
         }
     }
 }

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.boxoffice.domain.AdmissionTickets;
 import org.boxoffice.domain.Booking;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.HoldRecord;
@@ -316,22 +317,29 @@ public final class PostgresBookingRepository implements BookingRepository {
                 throw new IllegalStateException("payment " + paymentId + " is not settling into booking "
                         + bookingId + ": " + p.settlement() + " " + p.bookingId());
             }
+            List<String> admissions = admissionTickets(c, p.holdId());
             try (PreparedStatement ps = c.prepareStatement("""
                     INSERT INTO bookings (booking_id, hold_id, payment_id, show_id, account_id, seat_ids,
                                           amount_cents, currency, status, created_at)
-                    SELECT ?, h.hold_id, ?, h.show_id, h.account_id, h.seat_ids, ?, ?, 'CONFIRMED', ?
+                    SELECT ?, h.hold_id, ?, h.show_id, h.account_id, coalesce(?::text[], h.seat_ids), ?, ?, 'CONFIRMED', ?
                     FROM holds h WHERE h.hold_id = ?""")) {
                 ps.setLong(1, bookingId);
                 ps.setString(2, paymentId);
-                ps.setLong(3, p.amountCents());
-                ps.setString(4, p.currency());
-                ps.setObject(5, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
-                ps.setString(6, p.holdId());
+                if (admissions == null) {
+                    ps.setNull(3, Types.ARRAY);
+                } else {
+                    ps.setArray(3, c.createArrayOf("text", admissions.toArray()));
+                }
+                ps.setLong(4, p.amountCents());
+                ps.setString(5, p.currency());
+                ps.setObject(6, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+                ps.setString(7, p.holdId());
                 ps.executeUpdate();
             }
             try (PreparedStatement ps = c.prepareStatement("""
-                    INSERT INTO booking_seats (booking_id, show_id, seat_id, live)
-                    SELECT b.booking_id, b.show_id, s, true FROM bookings b, unnest(b.seat_ids) AS s
+                    INSERT INTO booking_seats (booking_id, show_id, seat_id, live, area)
+                    SELECT b.booking_id, b.show_id, s, true, h.area
+                    FROM bookings b JOIN holds h ON h.hold_id = b.hold_id, unnest(b.seat_ids) AS s
                     WHERE b.booking_id = ?""")) {
                 ps.setLong(1, bookingId);
                 ps.executeUpdate();
@@ -362,6 +370,47 @@ public final class PostgresBookingRepository implements BookingRepository {
             }
         });
         return booking(bookingId).orElseThrow();
+    }
+
+    /**
+     * The ticket ids of a booking of hold {@code holdId} if it is a hold by count, or null for a hold
+     * of seats. This is where the referee refuses to issue admissions the area does not have: the
+     * hold's parts are locked and must all be SOLD and add up to its quantity (SOLD parts count in
+     * their stripes' taken, which never exceeds a stripe's capacity), else nothing is written.
+     */
+    private static List<String> admissionTickets(Connection c, String holdId) throws SQLException {
+        String area;
+        int quantity;
+        try (PreparedStatement ps = c.prepareStatement("SELECT area, quantity FROM holds WHERE hold_id = ?")) {
+            ps.setString(1, holdId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next() || rs.getString(1) == null) {
+                    return null;
+                }
+                area = rs.getString(1);
+                quantity = rs.getInt(2);
+            }
+        }
+        int sold = 0;
+        int other = 0;
+        try (PreparedStatement ps = c.prepareStatement(
+                "SELECT quantity, status FROM admission_hold_parts WHERE hold_id = ? ORDER BY stripe FOR SHARE")) {
+            ps.setString(1, holdId);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    if ("SOLD".equals(rs.getString(2))) {
+                        sold += rs.getInt(1);
+                    } else if ("ACTIVE".equals(rs.getString(2))) {
+                        other += rs.getInt(1);
+                    }
+                }
+            }
+        }
+        if (sold != quantity || other != 0) {
+            throw new IllegalStateException("hold " + holdId + " is for " + quantity + " admissions to " + area
+                    + " but " + sold + " are sold to it: no tickets issued");
+        }
+        return AdmissionTickets.ids(area, quantity);
     }
 
     @Override

@@ -282,4 +282,52 @@ class PostgresBookingRepositoryTest {
         MailOutbox<MailOutbox.TicketMail> outbox = PostgresMailOutbox.ticketMails(db);
         assertTrue(outbox.claim(100, T0 + 10, 1_000).size() <= 3);
     }
+
+    /** Applies a stripe's change as the grid's write-through store does. */
+    private static org.boxoffice.domain.AdmissionStripe applied(PostgresAdmissionRepository admissions,
+                                                                org.boxoffice.domain.AdmissionStripe next) {
+        admissions.apply(next);
+        return next;
+    }
+
+    @Test
+    void admissionTickets_areIssuedOnlyForSoldParts_andTheirPartsGoBackOnceTheBookingNoLongerAdmits() {
+        PostgresAdmissionRepository admissions = new PostgresAdmissionRepository(db);
+        assertTrue(admissions.createArea(new org.boxoffice.domain.AdmissionArea("pay-1", "FLOOR", 3, 4_500, 1), T0));
+        org.boxoffice.domain.AdmissionStripe stripe = admissions.loadStripe("pay-1", "FLOOR", 0).orElseThrow();
+        long expires = System.currentTimeMillis() + 600_000;
+        stripe = applied(admissions, stripe.take("GA1", "acct", 2, 2, expires, T0, 0).next());
+        HoldRecord h = new HoldRecord("GA1", "pay-1", "acct", List.of(), expires, HoldStatus.ACTIVE, T0, 9_000, "EUR",
+                "FLOOR", 2);
+        PaymentAttempt p = captured(h);
+        long id = ((SettlementClaim.Claimed) bookings.claimSettlement(p.paymentId(), T0, T0)).bookingId();
+
+        IllegalStateException unsold = assertThrows(IllegalStateException.class, () -> bookings.book(p.paymentId(), id, T0));
+
+        assertTrue(unsold.getMessage().contains("0 are sold"), unsold.getMessage());
+        assertTrue(bookings.booking(id).isEmpty(), "nothing written");
+        stripe = applied(admissions, stripe.confirm("GA1", T0, 0));
+        assertEquals(List.of("FLOOR~1", "FLOOR~2"), bookings.book(p.paymentId(), id, T0).seatIds());
+        assertEquals(TicketCheck.Result.VALID, bookings.useTicket(id, "pay-1", "FLOOR~2", 0, T0).result());
+        assertEquals(TicketCheck.Result.INVALID, bookings.useTicket(id, "pay-1", "FLOOR~3", 0, T0).result());
+        org.boxoffice.domain.AdmissionStripe sold = stripe;
+        assertThrows(org.boxoffice.domain.StaleInventoryException.class,
+                () -> admissions.apply(sold.giveBack("GA1", 2, T0)), "a booking that admits keeps its admissions");
+
+        assertTrue(bookings.startCancellation(id, "test", T0));
+        assertTrue(bookings.refunded(p.paymentId(), T0));
+        stripe = applied(admissions, admissions.loadStripe("pay-1", "FLOOR", 0).orElseThrow().giveBack("GA1", 2, T0));
+        // a copy at the row's version that still counts the sale (as a racing caller's may)
+        org.boxoffice.domain.AdmissionStripe stillCounting = new org.boxoffice.domain.AdmissionStripe("pay-1", "FLOOR", 0,
+                stripe.capacity(), 2, stripe.parts(), stripe.version(), null);
+
+        assertEquals(0, admissions.taken("pay-1", "FLOOR"));
+        assertThrows(org.boxoffice.domain.StaleInventoryException.class,
+                () -> admissions.apply(stillCounting.giveBack("GA1", 2, T0)), "given back once");
+        org.boxoffice.domain.AdmissionStripe now = admissions.loadStripe("pay-1", "FLOOR", 0).orElseThrow();
+        org.boxoffice.domain.AdmissionStripe believesMore = new org.boxoffice.domain.AdmissionStripe("pay-1", "FLOOR", 0,
+                10, now.sold(), now.parts(), now.version(), null);
+        assertThrows(org.boxoffice.domain.StaleInventoryException.class, () -> admissions.apply(
+                believesMore.take("GA2", "acct", 4, 4, expires, T0, 0).next()), "never beyond the capacity");
+    }
 }

@@ -2,6 +2,8 @@ package org.boxoffice.app.checkout;
 
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.domain.AdmissionArea;
+import org.boxoffice.domain.AdmissionTickets;
 import org.boxoffice.domain.Booking;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.PaymentAttempt;
@@ -11,6 +13,7 @@ import org.boxoffice.domain.TicketTransfer;
 import org.boxoffice.domain.TransferRepository;
 import org.boxoffice.app.gates.GateKeys;
 import org.boxoffice.app.gates.SignedCodes;
+import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.mapstore.PostgresTicketPolicies;
 
@@ -41,6 +44,7 @@ public final class BookingManager {
 
     private final ShowDirectory shows;
     private final Seats seats;
+    private final Admissions admissions;
     private final BookingRepository bookings;
     private final Settlement settlement;
     private final TicketCodes codes;
@@ -49,10 +53,11 @@ public final class BookingManager {
     private final GateKeys gateKeys;
     private final LongSupplier clock;
 
-    public BookingManager(ShowDirectory shows, Seats seats, BookingRepository bookings, Settlement settlement,
-                          TicketCodes codes, TransferRepository transfers, PostgresTicketPolicies policies,
-                          GateKeys gateKeys, LongSupplier clock) {
+    public BookingManager(ShowDirectory shows, Seats seats, Admissions admissions, BookingRepository bookings,
+                          Settlement settlement, TicketCodes codes, TransferRepository transfers,
+                          PostgresTicketPolicies policies, GateKeys gateKeys, LongSupplier clock) {
         this.shows = shows;
+        this.admissions = admissions;
         this.gateKeys = gateKeys;
         this.policies = policies;
         this.transfers = transfers;
@@ -219,12 +224,22 @@ public final class BookingManager {
         return false;
     }
 
-    /** Moves a refunded booking's seats back on sale and marks it CANCELLED. */
+    /**
+     * Moves a refunded booking's seats (or admissions) back on sale and marks it CANCELLED. Parallel
+     * callers each try; the grid and the referee give each seat or admission back once.
+     */
     private void releaseSeats(Booking b) {
         Show show = show(b);
         long now = clock.getAsLong();
-        SortedMap<Integer, int[]> byBlock = show.layout().byBlockOf(b.seatIds());
-        seats.cancelSale(show, b.bookingId(), b.accountId(), byBlock.keySet(), now, ACTOR, "booking cancelled and refunded");
+        Optional<String> area = AdmissionTickets.areaOf(b);
+        if (area.isPresent()) {
+            AdmissionArea a = admissions.area(show.showId(), area.get())
+                    .orElseThrow(() -> new IllegalStateException("booking " + b.bookingId() + " of unknown area " + area.get()));
+            admissions.giveBack(show, a, b.holdId(), b.accountId(), now);
+        } else {
+            SortedMap<Integer, int[]> byBlock = show.layout().byBlockOf(b.seatIds());
+            seats.cancelSale(show, b.bookingId(), b.accountId(), byBlock.keySet(), now, ACTOR, "booking cancelled and refunded");
+        }
         bookings.cancelled(b.bookingId(), now);
     }
 
@@ -305,11 +320,21 @@ public final class BookingManager {
         if (b.status() == Booking.Status.CONFIRMED) {
             transfers.tickets(b.bookingId()).forEach(t -> held.put(t.seatId(), t));
         }
+        Optional<String> area = AdmissionTickets.areaOf(b);
+        BigDecimal admissionPrice = area.isEmpty() ? null
+                : BigDecimal.valueOf(b.amountCents() / Math.max(1, b.seatIds().size()), 2);
+        int n = 0;
         for (String seatId : b.seatIds()) {
-            ShowLayout.SeatRef ref = show.layout().locate(seatId).orElseThrow();
-            ShowLayout.Seat seat = show.layout().seat(ref.blockId(), ref.index());
-            seats.add(new BookingView.SeatLine(seatId, seat.section(), seat.row(), seat.number(),
-                    BigDecimal.valueOf(seat.priceCents(), 2)));
+            n++;
+            if (area.isPresent()) {
+                // an admission: its area in place of a section, no row, its number in the booking
+                seats.add(new BookingView.SeatLine(seatId, area.get(), null, n, admissionPrice));
+            } else {
+                ShowLayout.SeatRef ref = show.layout().locate(seatId).orElseThrow();
+                ShowLayout.Seat seat = show.layout().seat(ref.blockId(), ref.index());
+                seats.add(new BookingView.SeatLine(seatId, seat.section(), seat.row(), seat.number(),
+                        BigDecimal.valueOf(seat.priceCents(), 2)));
+            }
             TransferRepository.HeldTicket t = held.get(seatId);
             // a ticket transferred away is the new holder's: its code is theirs alone
             if (t != null && t.holder().equals(b.accountId())) {

@@ -6,6 +6,7 @@ import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.app.ops.OpsMetrics;
+import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.Booking;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.HoldRecord;
@@ -16,6 +17,7 @@ import org.boxoffice.domain.PaymentGateway;
 import org.boxoffice.domain.PaymentGateway.ChargeResult;
 import org.boxoffice.domain.PaymentGatewayException;
 import org.boxoffice.domain.Show;
+import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.InventoryUnavailableException;
 import org.boxoffice.mapstore.DatabaseException;
@@ -35,7 +37,8 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Starts paying for a hold: checks it, extends it once so a slow payer keeps the seats while money
+ * Starts paying for a hold (of seats, or of admissions to a general-admission area: the same flow):
+ * checks it, extends it once so a slow payer keeps the seats while money
  * may be moving, records a new payment attempt (its own idempotency key), charges it, and settles
  * captured money at once. Thread-safe; called on the web server's virtual threads.
  *
@@ -70,6 +73,7 @@ public final class CheckoutManager implements AutoCloseable {
 
     private final ShowDirectory shows;
     private final Seats seats;
+    private final Admissions admissions;
     private final InventoryRepository holds;
     private final BookingRepository bookings;
     private final PaymentGateway gateway;
@@ -79,11 +83,13 @@ public final class CheckoutManager implements AutoCloseable {
     private final OpsMetrics metrics;
     private final ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
 
-    public CheckoutManager(ShowDirectory shows, Seats seats, InventoryRepository holds, BookingRepository bookings, PaymentGateway gateway,
-                           Settlement settlement, CheckoutSettings settings, LongSupplier clock, OpsMetrics metrics) {
+    public CheckoutManager(ShowDirectory shows, Seats seats, Admissions admissions, InventoryRepository holds,
+                           BookingRepository bookings, PaymentGateway gateway, Settlement settlement,
+                           CheckoutSettings settings, LongSupplier clock, OpsMetrics metrics) {
         this.metrics = metrics;
         this.shows = shows;
         this.seats = seats;
+        this.admissions = admissions;
         this.holds = holds;
         this.bookings = bookings;
         this.gateway = gateway;
@@ -99,10 +105,6 @@ public final class CheckoutManager implements AutoCloseable {
             return new Result.Refused(Rejection.HOLD_NOT_FOUND, "hold " + holdId + " not found");
         }
         HoldRecord hold = owned.get();
-        if (hold.byCount()) {
-            // admissions are held and released, not yet paid for: no money is taken for them
-            return new Result.Refused(Rejection.NOT_ALLOWED, "a hold of admissions cannot be paid for yet");
-        }
         Optional<Booking> booked = bookings.bookingOfHold(holdId);
         if (booked.isPresent()) {
             return new Result.Booked(booked.get().bookingId(), booked.get().paymentId());
@@ -190,13 +192,17 @@ public final class CheckoutManager implements AutoCloseable {
 
     /**
      * Extends the hold by the payment window, once in its life (the referee's {@code extended} flag),
-     * through the grid like every seat change. A hold that lapsed meanwhile is released: false.
+     * through the grid like every seat change (a hold of admissions on each stripe it holds). A hold that lapsed meanwhile is released: false.
      */
     private boolean extendOnce(Show show, HoldRecord hold, long now) {
         if (bookings.holdExtended(hold.holdId()) || settings.paymentWindow().isZero()) {
             return true;
         }
         long target = show.policy().extendedForPayment(hold.expiresAt(), settings.paymentWindow().toMillis());
+        if (hold.byCount()) {
+            Optional<AdmissionArea> area = admissions.area(show.showId(), hold.area());
+            return area.isPresent() && admissions.extend(show, area.get(), hold.holdId(), hold.accountId(), target, now);
+        }
         SortedMap<Integer, int[]> byBlock = show.layout().byBlockOf(hold.seatIds());
         return seats.extend(show, hold.holdId(), hold.accountId(), byBlock.keySet(), target, now, "system:checkout",
                 "lapsed before payment");

@@ -16,6 +16,7 @@ import org.boxoffice.domain.PaymentGateway;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.MailOutbox.TicketMail;
 import org.boxoffice.domain.TransferRepository;
+import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.mapstore.PostgresBookingRepository;
 import org.boxoffice.mapstore.PostgresGates;
@@ -57,7 +58,7 @@ public final class CheckoutModule implements AutoCloseable {
     private final ShowDirectory shows;
 
     public CheckoutModule(CheckoutSettings settings, DataSource dataSource, HazelcastInstance hz, ShowDirectory shows,
-                          Seats seats, InventoryRepository holds, Authenticator auth, Idempotency idempotency, LongSupplier clock,
+                          Seats seats, Admissions admissions, InventoryRepository holds, Authenticator auth, Idempotency idempotency, LongSupplier clock,
                           OpsMetrics metrics) {
         this.metrics = metrics;
         this.hz = hz;
@@ -67,15 +68,15 @@ public final class CheckoutModule implements AutoCloseable {
         this.idempotency = idempotency;
         this.bookings = new PostgresBookingRepository(dataSource);
         this.gateway = settings.payments().provider().open(settings.payments(), clock);
-        this.settlement = new Settlement(shows, seats, holds, bookings, gateway, settings, clock, metrics);
-        this.checkout = new CheckoutManager(shows, seats, holds, bookings, gateway, settlement,
+        this.settlement = new Settlement(shows, seats, admissions, holds, bookings, gateway, settings, clock, metrics);
+        this.checkout = new CheckoutManager(shows, seats, admissions, holds, bookings, gateway, settlement,
                 settings, clock, metrics);
         this.codes = new TicketCodes(settings.ticketSecret());
         TransferRepository transferRepository = new PostgresTransferRepository(dataSource);
         this.gates = new PostgresGates(dataSource);
         this.gateKeys = new GateKeys(gates, settings.ticketSecret(), clock);
         this.shows = shows;
-        this.bookingManager = new BookingManager(shows, seats, bookings, settlement, codes, transferRepository,
+        this.bookingManager = new BookingManager(shows, seats, admissions, bookings, settlement, codes, transferRepository,
                 new PostgresTicketPolicies(dataSource), gateKeys, clock);
         this.transfers = new TicketTransfers(shows, bookings, transferRepository, codes, settings.transfers(), clock);
         this.events = new PaymentEvents(bookings, settlement, gateway, clock);

@@ -2,6 +2,7 @@ package org.boxoffice.app.checkout;
 
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.ops.OpsMetrics;
+import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.Booking;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.BookingRepository.SettlementClaim;
@@ -12,6 +13,7 @@ import org.boxoffice.domain.PaymentGateway;
 import org.boxoffice.domain.PaymentGatewayException;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.Show;
+import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.BlockCommand;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.InventoryUnavailableException;
@@ -28,7 +30,8 @@ import java.util.logging.Logger;
 
 /**
  * Turns captured money into a booking, or gives it back. The one place a payment becomes SOLD
- * seats; the checkout, the webhook and the reconciliation all come here.
+ * seats or sold admissions; the checkout, the webhook and the reconciliation all come here. A hold
+ * of admissions settles the same way, part by part over its stripes ({@link #driveAdmissions}).
  *
  * <p>How a captured attempt settles:
  * <ol>
@@ -79,6 +82,7 @@ public final class Settlement {
 
     private final ShowDirectory shows;
     private final Seats seats;
+    private final Admissions admissions;
     private final InventoryRepository holds;
     private final BookingRepository bookings;
     private final PaymentGateway gateway;
@@ -86,11 +90,13 @@ public final class Settlement {
     private final LongSupplier clock;
     private final OpsMetrics metrics;
 
-    public Settlement(ShowDirectory shows, Seats seats, InventoryRepository holds, BookingRepository bookings, PaymentGateway gateway,
-                      CheckoutSettings settings, LongSupplier clock, OpsMetrics metrics) {
+    public Settlement(ShowDirectory shows, Seats seats, Admissions admissions, InventoryRepository holds,
+                      BookingRepository bookings, PaymentGateway gateway, CheckoutSettings settings, LongSupplier clock,
+                      OpsMetrics metrics) {
         this.metrics = metrics;
         this.shows = shows;
         this.seats = seats;
+        this.admissions = admissions;
         this.holds = holds;
         this.bookings = bookings;
         this.gateway = gateway;
@@ -135,6 +141,9 @@ public final class Settlement {
     private Result drive(PaymentAttempt p, long bookingId, long now) {
         HoldRecord hold = holds.findHold(p.holdId()).orElseThrow();
         Show show = shows.find(hold.showId()).orElseThrow();
+        if (hold.byCount()) {
+            return driveAdmissions(p, bookingId, show, hold, now);
+        }
         SortedMap<Integer, int[]> byBlock = show.layout().byBlockOf(hold.seatIds());
         String reclaimId = hold.holdId() + "~" + Long.toString(bookingId, 36);
         List<String> involved = List.of(hold.holdId(), reclaimId);
@@ -163,6 +172,38 @@ public final class Settlement {
         metrics.count(OpsMetrics.BOOKINGS, soldVia.equals(hold.holdId()) ? "on_time" : "late");
         seats.sold(show, hold.accountId(), soldVia, byBlock);
         LOG.fine(() -> "payment " + p.paymentId() + " booked as " + bookingId);
+        return new Result.Booked(booking);
+    }
+
+    /**
+     * Settles a hold of admissions: every part of it sold through the grid and the referee, then one
+     * transaction books it with one ticket per admission (the referee refuses to issue them unless the
+     * hold's sold parts add up to its quantity). A part that lapsed, or a hold that no longer holds
+     * all it was for, refuses the sale: what was sold goes back, the rest is released, the money is
+     * refunded. Money that came after the hold lapsed is refunded (admissions are not claimed again).
+     * A re-drive after a crash finds the parts already sold and carries on.
+     */
+    private Result driveAdmissions(PaymentAttempt p, long bookingId, Show show, HoldRecord hold, long now) {
+        AdmissionArea area = admissions.area(show.showId(), hold.area())
+                .orElseThrow(() -> new IllegalStateException("hold " + hold.holdId() + " of unknown area " + hold.area()));
+        Admissions.Confirmation confirmation = admissions.confirm(show, area, hold.holdId(), hold.quantity(), now);
+        if (confirmation != Admissions.Confirmation.SOLD) {
+            // lapsed: its part refused the sale, or the sweeper had ended its parts before the money came
+            boolean late = confirmation == Admissions.Confirmation.LAPSED
+                    || hold.statusAt(now, show.policy().graceMillis()) == org.boxoffice.domain.HoldState.EXPIRED;
+            countRefused(late ? "late" : "seats_lost");
+            String reason = late ? "the hold expired before the payment was confirmed"
+                    : "the hold no longer holds all its admissions";
+            admissions.giveBack(show, area, hold.holdId(), null, now);
+            admissions.release(show, area, hold.holdId(), hold.accountId(), now);
+            bookings.reject(p.paymentId(), reason, List.of(hold.holdId()), now);
+            LOG.info(() -> "payment " + p.paymentId() + " for hold " + hold.holdId() + " refused and refunded: " + reason);
+            return new Result.Refused(reason, refund(bookings.payment(p.paymentId()).orElseThrow()));
+        }
+        Booking booking = bookings.book(p.paymentId(), bookingId, now);
+        metrics.count(OpsMetrics.BOOKINGS, "on_time");
+        admissions.sold(show, hold.accountId(), hold.holdId());
+        LOG.fine(() -> "payment " + p.paymentId() + " booked as " + bookingId + " (" + hold.quantity() + " admissions)");
         return new Result.Booked(booking);
     }
 

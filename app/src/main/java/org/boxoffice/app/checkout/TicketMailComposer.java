@@ -3,6 +3,7 @@ package org.boxoffice.app.checkout;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.mail.MailComposer;
 import org.boxoffice.app.mail.MailContent;
+import org.boxoffice.domain.AdmissionTickets;
 import org.boxoffice.domain.Booking;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.Event;
@@ -48,11 +49,12 @@ final class TicketMailComposer implements MailComposer<TicketMail> {
         StringBuilder text = new StringBuilder()
                 .append("Thank you for your booking.\n\n")
                 .append(title).append(", ").append(Instant.ofEpochMilli(show.startsAt())).append('\n')
-                .append("Booking ").append(b.bookingId()).append(", ").append(b.seatIds().size()).append(" seat(s)\n\n");
+                .append("Booking ").append(b.bookingId()).append(", ").append(b.seatIds().size())
+                .append(AdmissionTickets.areaOf(b).map(area -> " admission(s) to " + area).orElse(" seat(s)")).append("\n\n");
         List<MailContent.Attachment> qrCodes = new ArrayList<>();
         for (String seat : b.seatIds()) {
             String code = codes.code(b.bookingId(), b.showId(), seat);
-            text.append("Seat ").append(seat).append("  ticket ").append(code).append('\n');
+            text.append(AdmissionTickets.area(seat).isPresent() ? "Admission " : "Seat ").append(seat).append("  ticket ").append(code).append('\n');
             qrCodes.add(new MailContent.Attachment("ticket-" + seat + ".png", "image/png", () -> QrCodes.png(code)));
         }
         text.append("\nShow the QR code of each seat at the gate (attached).\n");

@@ -23,7 +23,8 @@ import java.util.logging.Logger;
  * of a seat still HELD; 0 when nothing is overdue).
  *
  * <ul>
- *   <li>{@code double_sold}: a seat in more than one live booking (the unique index forbids it);</li>
+ *   <li>{@code double_sold}: a seat in more than one live booking (the unique index forbids it);
+ *       admission tickets are numbered per booking and are checked below;</li>
  *   <li>{@code held_without_hold}: a HELD seat whose hold row does not exist;</li>
  *   <li>{@code hold_disagrees}: an active hold before its expiry (older than a few seconds, so holds
  *       being claimed block by block are not caught mid-way) whose seats are not all HELD by it.</li>
@@ -31,6 +32,11 @@ import java.util.logging.Logger;
  *       or sold) than its capacity, or whose stripes do not add up to it (the rows refuse both);</li>
  *   <li>{@code admissions_unbacked}: a stripe whose admissions taken are not exactly those of its
  *       live and sold hold parts: every admission is backed by a hold or a sale.</li>
+ *   <li>{@code admission_tickets_beyond_capacity}: an area with more live admission tickets than its capacity;</li>
+ *   <li>{@code admission_tickets_unbacked}: a confirmed booking of admissions whose live tickets are not
+ *       exactly its hold's sold admissions;</li>
+ *   <li>{@code admissions_sold_unbooked}: admissions sold to a hold that has no booking (confirmed, or
+ *       refunded and on its way back to sale) and no payment settling it now.</li>
  * </ul>
  * When a hold has lapsed is {@link HoldPolicy#lapsed}'s to say; the queries take it from
  * {@link #lapsed} and {@link #lapsesAt}, its SQL twins, which a test holds to it at the boundary.
@@ -40,10 +46,13 @@ public final class InvariantChecker implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(InvariantChecker.class.getName());
 
     static final Map<String, String> CHECKS = new LinkedHashMap<>();
+    /** Checks that read checkout's tables (bookings, booking_seats, payments). */
+    private static final java.util.Set<String> CHECKOUT_CHECKS = java.util.Set.of("double_sold",
+            "admission_tickets_beyond_capacity", "admission_tickets_unbacked", "admissions_sold_unbooked");
 
     static {
         CHECKS.put("double_sold", "SELECT count(*) FROM (SELECT show_id, seat_id FROM booking_seats WHERE live "
-                + "GROUP BY show_id, seat_id HAVING count(*) > 1) d");
+                + "AND area IS NULL GROUP BY show_id, seat_id HAVING count(*) > 1) d");
         CHECKS.put("held_without_hold", "SELECT count(*) FROM seats s WHERE s.state = 'HELD' "
                 + "AND NOT EXISTS (SELECT 1 FROM holds h WHERE h.hold_id = s.hold_id)");
         // before its expiry: a whole grace before it lapses, so seats that a member whose clock runs a
@@ -60,6 +69,18 @@ public final class InvariantChecker implements AutoCloseable {
         CHECKS.put("admissions_unbacked", "SELECT count(*) FROM admission_stripes s WHERE s.taken <> "
                 + "(SELECT coalesce(sum(p.quantity), 0) FROM admission_hold_parts p WHERE p.show_id = s.show_id "
                 + "AND p.area = s.area AND p.stripe = s.stripe AND p.status <> 'ENDED')");
+        CHECKS.put("admission_tickets_beyond_capacity", "SELECT count(*) FROM admission_areas a WHERE a.capacity < "
+                + "(SELECT count(*) FROM booking_seats bs WHERE bs.show_id = a.show_id AND bs.area = a.area AND bs.live)");
+        // a booking's live admission tickets are exactly its hold's sold admissions
+        CHECKS.put("admission_tickets_unbacked", "SELECT count(*) FROM bookings b JOIN holds h ON h.hold_id = b.hold_id "
+                + "WHERE h.area IS NOT NULL AND (SELECT count(*) FROM booking_seats bs WHERE bs.booking_id = b.booking_id "
+                + "AND bs.live) <> (SELECT coalesce(sum(p.quantity), 0) FROM admission_hold_parts p "
+                + "WHERE p.hold_id = b.hold_id AND p.status = 'SOLD') AND b.status = 'CONFIRMED'");
+        // sold admissions belong to a booking (or to the payment settling them right now)
+        CHECKS.put("admissions_sold_unbooked", "SELECT count(*) FROM admission_hold_parts p WHERE p.status = 'SOLD' "
+                + "AND NOT EXISTS (SELECT 1 FROM bookings b WHERE b.hold_id = p.hold_id "
+                + "AND b.status IN ('CONFIRMED', 'REFUNDED')) "
+                + "AND NOT EXISTS (SELECT 1 FROM payments pm WHERE pm.hold_id = p.hold_id AND pm.settlement = 'SETTLING')");
     }
 
     /**
@@ -121,7 +142,7 @@ public final class InvariantChecker implements AutoCloseable {
         try (Connection c = dataSource.getConnection(); Statement s = c.createStatement()) {
             for (Map.Entry<String, String> check : CHECKS.entrySet()) {
                 long count = 0;
-                if (!check.getKey().equals("double_sold") || tableExists(c, "booking_seats")) {
+                if (!CHECKOUT_CHECKS.contains(check.getKey()) || tableExists(c, "booking_seats")) {
                     try (ResultSet rs = s.executeQuery(check.getValue())) {
                         rs.next();
                         count = rs.getLong(1);

@@ -18,6 +18,9 @@ public final class StripeProcessorSerializer implements CompactSerializer<Stripe
                     in.readInt32("holdQuantity"), in.readInt64("expiresAt"), now, grace);
             case "RELEASE" -> new StripeCommand.Release(holdId, now);
             case "EXPIRE" -> new StripeCommand.Expire(now, grace);
+            case "CONFIRM" -> new StripeCommand.Confirm(holdId, now, grace);
+            case "EXTEND" -> new StripeCommand.Extend(holdId, in.readInt64("expiresAt"), now, grace);
+            case "RETURN" -> new StripeCommand.GiveBack(holdId, in.readInt32("wanted"), now);
             default -> throw new IllegalArgumentException("unknown stripe command");
         };
         return new StripeProcessor(c);
@@ -43,6 +46,15 @@ public final class StripeProcessorSerializer implements CompactSerializer<Stripe
             }
             case StripeCommand.Expire c -> {
                 kind = "EXPIRE"; now = c.now(); grace = c.graceMillis();
+            }
+            case StripeCommand.Confirm c -> {
+                kind = "CONFIRM"; holdId = c.holdId(); now = c.now(); grace = c.graceMillis();
+            }
+            case StripeCommand.Extend c -> {
+                kind = "EXTEND"; holdId = c.holdId(); expiresAt = c.expiresAt(); now = c.now(); grace = c.graceMillis();
+            }
+            case StripeCommand.GiveBack c -> {
+                kind = "RETURN"; holdId = c.holdId(); wanted = c.quantity(); now = c.now();
             }
         }
         out.writeString("kind", kind);
