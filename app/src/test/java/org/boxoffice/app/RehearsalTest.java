@@ -124,6 +124,10 @@ class RehearsalTest {
         });
         try (TestApp second = TestApp.joiningToRehearse(app)) {
             com.hazelcast.core.HazelcastInstance hz2 = second.app.hazelcast();
+            long joined = System.currentTimeMillis() + 10_000;   // the first member hears of the join a moment later
+            while (app.app.hazelcast().getCluster().getMembers().size() < 2 && System.currentTimeMillis() < joined) {
+                Thread.sleep(20);
+            }
             assertEquals(2, app.app.hazelcast().getCluster().getMembers().size());
             assertTrue(hz2.getCluster().getLocalMember().isLiteMember(), "joined as a lite member");
             Rehearsal rehearsal = second.app.rehearse(uri, Duration.ofSeconds(4));
