@@ -42,6 +42,9 @@ final class RunDescription {
                 o.readEvery, o.duration.toSeconds(),
                 o.warmupAuto ? "an adaptive (JIT settled)" : "a " + o.warmup.toSeconds() + " s"));
         m.put("seats", o.seats);
+        if (o.generalAdmission != null) {
+            m.put("generalAdmissionCapacity", o.generalAdmission);
+        }
         m.put("sections", sections.size());
         m.put("buyers", o.buyers());
         m.put("connections", o.connections);
