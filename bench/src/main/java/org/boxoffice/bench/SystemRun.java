@@ -275,7 +275,8 @@ final class SystemRun {
             Duration stampedes = o.warmup.minus(closed);
             long sales = stampedes.isZero() ? 0 : Math.max(1, stampedes.toMillis() / WARMUP_SALE.toMillis());
             FlashSaleBench.log("warming up " + system + " for " + o.warmup.toSeconds() + " s"
-                    + (sales > 0 ? " (the last " + stampedes.toSeconds() + " s stampedes on " + sales + " fresh warm-up shows)" : ""));
+                    + (sales == 0 ? "" : closed.isZero() ? " (stampedes on " + sales + " fresh warm-up areas)"
+                    : " (the last " + stampedes.toSeconds() + " s stampedes on " + sales + " fresh warm-up shows)"));
             if (!closed.isZero()) {
                 new LoadRun(show, crowd, settings(closed, 1.0, 0, true)).run();
             }

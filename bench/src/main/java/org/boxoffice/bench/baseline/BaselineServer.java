@@ -419,7 +419,11 @@ public final class BaselineServer {
             if (out.isEmpty()) {
                 throw new ApiError(404, "NOT_FOUND", "no areas in show " + showId);
             }
-            view = new AreasView(now, JSON.writeValueAsBytes(out));
+            // the service's shape: {"showId": ..., "areas": [{"name", "capacity", "left"}, ...]}
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("showId", showId);
+            answer.put("areas", out);
+            view = new AreasView(now, JSON.writeValueAsBytes(answer));
             areaViews.put(showId, view);
         }
         return new Reply(200, view.json());

@@ -35,39 +35,46 @@ public enum CountStrategy {
     /**
      * Several rows per area: a claim starts on a random stripe, takes what it can there and moves on
      * to the next stripe that has some left while it still lacks admissions, skipping stripes another
-     * claim has locked (never waiting, so two claims never deadlock); all or nothing. One row locked
-     * per statement: {@code LIMIT 1 FOR UPDATE SKIP LOCKED}.
+     * claim has locked (never waiting, so two claims never deadlock); all or nothing. Per stripe, the
+     * row is locked and read ({@code LIMIT 1 FOR UPDATE SKIP LOCKED}), then decremented by what it gives.
      */
     STRIPED {
         @Override
         boolean claimCount(Connection c, String showId, String area, int quantity, int stripes, int start) throws SQLException {
             int need = quantity;
-            try (PreparedStatement take = c.prepareStatement("""
-                    UPDATE baseline.area_counters a SET remaining = a.remaining - t.n
-                    FROM (SELECT stripe, LEAST(remaining, ?) AS n FROM baseline.area_counters
-                          WHERE show_id = ? AND area = ? AND remaining > 0 AND stripe >= ? AND stripe < ?
-                          ORDER BY stripe LIMIT 1 FOR UPDATE SKIP LOCKED) t
-                    WHERE a.show_id = ? AND a.area = ? AND a.stripe = t.stripe
-                    RETURNING t.stripe, t.n""")) {
+            try (PreparedStatement next = c.prepareStatement("""
+                    SELECT stripe, remaining FROM baseline.area_counters
+                    WHERE show_id = ? AND area = ? AND remaining > 0 AND stripe >= ? AND stripe < ?
+                    ORDER BY stripe LIMIT 1 FOR UPDATE SKIP LOCKED""");
+                 PreparedStatement take = c.prepareStatement("""
+                         UPDATE baseline.area_counters SET remaining = remaining - ?
+                         WHERE show_id = ? AND area = ? AND stripe = ?""")) {
                 // from the random stripe to the last, then from the first to it: two ranges in stripe order
                 int[][] ranges = {{start, stripes}, {0, start}};
                 for (int[] range : ranges) {
                     int from = range[0];
                     while (need > 0 && from < range[1]) {
-                        take.setInt(1, need);
-                        take.setString(2, showId);
-                        take.setString(3, area);
-                        take.setInt(4, from);
-                        take.setInt(5, range[1]);
-                        take.setString(6, showId);
-                        take.setString(7, area);
-                        try (ResultSet rs = take.executeQuery()) {
+                        next.setString(1, showId);
+                        next.setString(2, area);
+                        next.setInt(3, from);
+                        next.setInt(4, range[1]);
+                        int stripe;
+                        int n;
+                        try (ResultSet rs = next.executeQuery()) {
                             if (!rs.next()) {
                                 break;
                             }
-                            from = rs.getInt(1) + 1;
-                            need -= rs.getInt(2);
+                            // locked: what it has left cannot move until this transaction ends
+                            stripe = rs.getInt(1);
+                            n = Math.min(rs.getInt(2), need);
                         }
+                        take.setInt(1, n);
+                        take.setString(2, showId);
+                        take.setString(3, area);
+                        take.setInt(4, stripe);
+                        take.executeUpdate();
+                        need -= n;
+                        from = stripe + 1;
                     }
                 }
             }

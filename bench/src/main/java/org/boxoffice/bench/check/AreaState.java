@@ -23,6 +23,37 @@ public record AreaState(int capacity, long taken, List<AreaChecker.HoldRow> hold
 
     /** Boxoffice's tables: {@code admission_areas}, {@code admission_stripes}, {@code holds} and their parts per stripe. */
     public static AreaState boxoffice(Connection c, String showId, String area) throws SQLException {
+        return inOneSnapshot(c, () -> loadBoxoffice(c, showId, area));
+    }
+
+    /** The baseline schema's tables: the area's counter rows and the holds by count. */
+    public static AreaState baseline(Connection c, String showId, String area) throws SQLException {
+        return inOneSnapshot(c, () -> loadBaseline(c, showId, area));
+    }
+
+    private interface Load {
+        AreaState get() throws SQLException;
+    }
+
+    /**
+     * The counter and the holds as of one moment: a claim still committing (an answer the generator
+     * gave up waiting for) would otherwise land between the two reads and set them apart.
+     */
+    private static AreaState inOneSnapshot(Connection c, Load load) throws SQLException {
+        boolean autoCommit = c.getAutoCommit();
+        int isolation = c.getTransactionIsolation();
+        c.setAutoCommit(false);
+        c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+        try {
+            return load.get();
+        } finally {
+            c.rollback();
+            c.setTransactionIsolation(isolation);
+            c.setAutoCommit(autoCommit);
+        }
+    }
+
+    private static AreaState loadBoxoffice(Connection c, String showId, String area) throws SQLException {
         int capacity;
         long taken;
         try (PreparedStatement s = c.prepareStatement("""
@@ -49,8 +80,7 @@ public record AreaState(int capacity, long taken, List<AreaChecker.HoldRow> hold
                 GROUP BY h.hold_id""", showId, area));
     }
 
-    /** The baseline schema's tables: the area's counter rows and the holds by count. */
-    public static AreaState baseline(Connection c, String showId, String area) throws SQLException {
+    private static AreaState loadBaseline(Connection c, String showId, String area) throws SQLException {
         int capacity;
         long taken;
         try (PreparedStatement s = c.prepareStatement("""

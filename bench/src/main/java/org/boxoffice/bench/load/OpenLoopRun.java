@@ -642,9 +642,9 @@ public final class OpenLoopRun {
         }
     }
 
-    /** {@code left} of the named area in an areas answer ({@code [{"name":..,"left":..},..]}), or null. */
-    public static Integer areaLeft(JsonNode areas, String area) {
-        for (JsonNode a : areas) {
+    /** {@code left} of the named area in an areas answer ({@code {"showId":..,"areas":[{"name":..,"left":..},..]}}), or null. */
+    public static Integer areaLeft(JsonNode answer, String area) {
+        for (JsonNode a : answer.path("areas")) {
             if (area.equals(a.path("name").asText()) && a.path("left").isInt()) {
                 return a.path("left").asInt();
             }

@@ -11,7 +11,8 @@ class OpenLoopRunTest {
     @Test
     void areaLeft_readsTheSoldAreaOutOfTheAreasAnswer() throws Exception {
         var areas = new ObjectMapper().readTree("""
-                [{"name":"BALCONY","capacity":50,"price":30.00,"left":50},{"name":"FLOOR","capacity":2000,"price":59.00,"left":17}]""");
+                {"showId":"S1","areas":[{"name":"BALCONY","capacity":50,"price":30.00,"left":50},
+                {"name":"FLOOR","capacity":2000,"price":59.00,"left":17}]}""");
         assertEquals(17, OpenLoopRun.areaLeft(areas, "FLOOR"));
         assertNull(OpenLoopRun.areaLeft(areas, "PIT"));
     }
