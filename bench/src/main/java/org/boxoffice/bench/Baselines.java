@@ -3,7 +3,9 @@ package org.boxoffice.bench;
 import org.boxoffice.bench.baseline.BaselineSchema;
 import org.boxoffice.bench.baseline.BaselineServer;
 import org.boxoffice.bench.baseline.ClaimStrategy;
+import org.boxoffice.bench.baseline.CountStrategy;
 import org.boxoffice.bench.baseline.Hs256;
+import org.boxoffice.bench.check.AreaState;
 import org.boxoffice.bench.check.ReferenceState;
 import org.boxoffice.bench.http.HttpConnection;
 import org.boxoffice.bench.load.Buyer;
@@ -29,8 +31,8 @@ import java.util.Map;
 
 /**
  * The PostgreSQL-only baselines: one HTTP server of their own on the same database, its empty
- * handler's ceiling, then each claim strategy with the same crowd, warm-up, sweep and measured run
- * as Boxoffice.
+ * handler's ceiling, then each claim strategy (seats, or with {@code --general-admission} counts)
+ * with the same crowd, warm-up, sweep and measured run as Boxoffice.
  */
 final class Baselines {
 
@@ -61,13 +63,116 @@ final class Baselines {
         return pacedFloor;
     }
 
+    /** The baseline server as started: its process, port and the crowd's token keys. */
+    private record Server(ChildProcess process, int port, Hs256 jwt, long expires) {
+
+        List<Buyer> crowd(int buyers, long seed, ShowPlan plan) {
+            List<String> tokens = Buyer.accountIds(buyers).stream().map(id -> jwt.mint(id, expires)).toList();
+            return Buyer.crowd(buyers, seed, plan, tokens);
+        }
+    }
+
+    /** The seated designs ({@link ClaimStrategy}); an empty list without baselines or a database. */
     List<SystemOutcome> run(Database db, SystemOutcome box) throws Exception {
-        if (!o.baselines) {
-            notes.add("baselines skipped (--no-baselines)");
+        Server server = start(db, box);
+        if (server == null) {
             return List.of();
         }
-        if (db == null) {
+        ShowPlan plan = ShowPlan.of(ShowPlan.regularSections(o.seats));
+        ShowPlan warmPlan = ShowPlan.of(ShowPlan.regularSections(Math.min(o.seats, SystemRun.WARMUP_SEATS)));
+        List<Buyer> crowd = server.crowd(o.buyers(), o.seed, plan);
+        int port = server.port();
+        List<SystemOutcome> outcomes = new ArrayList<>();
+        for (ClaimStrategy strategy : List.of(ClaimStrategy.CONDITIONAL, ClaimStrategy.FOR_UPDATE)) {
+            String showId = "bl-" + strategy.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            try (Connection c = db.connect()) {
+                BaselineSchema.createShow(c, showId, strategy, SystemRun.HOLD_SECONDS * 1000L, plan);
+            }
+            int[] warmShows = {0};
+            system.warmUp(strategy.systemName(), crowd, server.process().pid(), () -> {
+                String warmId = showId + "-warmup-" + ++warmShows[0];
+                try (Connection c = db.connect()) {
+                    BaselineSchema.createShow(c, warmId, strategy, SystemRun.HOLD_SECONDS * 1000L, warmPlan);
+                }
+                return new Target(strategy.systemName() + "-warmup", HOST, port, warmId, warmPlan);
+            });
+            int[] trials = {0};
+            Sweep.Result sweep = system.sweep(strategy.systemName(), crowd, () -> {
+                String trialId = showId + "-trial-" + ++trials[0];
+                try (Connection c = db.connect()) {
+                    BaselineSchema.createShow(c, trialId, strategy, SystemRun.HOLD_SECONDS * 1000L, plan);
+                }
+                return new Target(strategy.systemName(), HOST, port, trialId, plan);
+            });
+            db.checkpoint();
+            Target target = new Target(strategy.systemName(), HOST, port, showId, plan);
+            outcomes.add(system.measure(target, crowd, null, sweep, db, server.process().pid(), 0, () -> {
+                try (Connection c = db.connect()) {
+                    return ReferenceState.baseline(c, showId);
+                }
+            }, () -> null, 0, () -> null));
+        }
+        stop(server);
+        return outcomes;
+    }
+
+    /**
+     * The general-admission designs ({@link CountStrategy}), each selling one area of
+     * {@code --general-admission} admissions with the same crowd, warm-up, sweep and measured run as
+     * Boxoffice; an empty list without baselines or a database.
+     */
+    List<SystemOutcome> runAreas(Database db, SystemOutcome box, String area) throws Exception {
+        Server server = start(db, box);
+        if (server == null) {
             return List.of();
+        }
+        int capacity = o.generalAdmission;
+        int warmCapacity = Math.min(capacity, SystemRun.WARMUP_SEATS);
+        ShowPlan plan = ShowPlan.of(ShowPlan.regularSections(capacity));
+        ShowPlan warmPlan = ShowPlan.of(ShowPlan.regularSections(warmCapacity));
+        List<Buyer> crowd = server.crowd(o.buyers(), o.seed, plan);
+        int port = server.port();
+        List<SystemOutcome> outcomes = new ArrayList<>();
+        for (CountStrategy strategy : List.of(CountStrategy.ONE_ROW, CountStrategy.STRIPED)) {
+            String name = strategy.systemName();
+            String showId = "bl-area-" + strategy.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            int[] shows = {0};
+            SystemRun.Step<String> newArea = () -> {
+                String id = showId + "-" + ++shows[0];
+                try (Connection c = db.connect()) {
+                    BaselineSchema.createArea(c, id, area, strategy, capacity, SystemRun.HOLD_SECONDS * 1000L);
+                }
+                return id;
+            };
+            system.warmUp(name, crowd, server.process().pid(), () -> {
+                String id = showId + "-warmup-" + ++shows[0];
+                try (Connection c = db.connect()) {
+                    BaselineSchema.createArea(c, id, area, strategy, warmCapacity, SystemRun.HOLD_SECONDS * 1000L);
+                }
+                return new Target(name + "-warmup", HOST, port, id, warmPlan, area);
+            });
+            Sweep.Result sweep = system.sweep(name, crowd, () -> new Target(name, HOST, port, newArea.get(), plan, area));
+            String measured = newArea.get();
+            db.checkpoint();
+            Target target = new Target(name, HOST, port, measured, plan, area);
+            outcomes.add(system.measureArea(target, crowd, sweep, db, server.process().pid(), () -> {
+                try (Connection c = db.connect()) {
+                    return AreaState.baseline(c, measured, area);
+                }
+            }));
+        }
+        stop(server);
+        return outcomes;
+    }
+
+    /** The baseline server on its own port, with its empty handler's ceiling measured; null without baselines. */
+    private Server start(Database db, SystemOutcome box) throws Exception {
+        if (!o.baselines) {
+            notes.add("baselines skipped (--no-baselines)");
+            return null;
+        }
+        if (db == null) {
+            return null;
         }
         if (o.pay > 0) {
             notes.add("the baselines have no checkout: their buyers keep their holds and do not pay (--pay applies to boxoffice only)");
@@ -103,45 +208,12 @@ final class Baselines {
         FlashSaleBench.log(String.format(Locale.ROOT, "HTTP ceiling (empty handler, same web server and client): %,.0f requests/s;"
                         + " CPU per request: server %.0f us, load generator %.0f us",
                 ceiling.requestsPerSecond(), ceiling.serverMicrosPerRequest(), ceiling.generatorMicrosPerRequest()));
+        return new Server(server, port, jwt, expires);
+    }
 
-        ShowPlan plan = ShowPlan.of(ShowPlan.regularSections(o.seats));
-        ShowPlan warmPlan = ShowPlan.of(ShowPlan.regularSections(Math.min(o.seats, SystemRun.WARMUP_SEATS)));
-        List<String> ids = Buyer.accountIds(o.buyers());
-        List<String> tokens = ids.stream().map(id -> jwt.mint(id, expires)).toList();
-        List<Buyer> crowd = Buyer.crowd(o.buyers(), o.seed, plan, tokens);
-        List<SystemOutcome> outcomes = new ArrayList<>();
-        for (ClaimStrategy strategy : List.of(ClaimStrategy.CONDITIONAL, ClaimStrategy.FOR_UPDATE)) {
-            String showId = "bl-" + strategy.name().toLowerCase(Locale.ROOT).replace('_', '-');
-            try (Connection c = db.connect()) {
-                BaselineSchema.createShow(c, showId, strategy, SystemRun.HOLD_SECONDS * 1000L, plan);
-            }
-            int[] warmShows = {0};
-            system.warmUp(strategy.systemName(), crowd, server.pid(), () -> {
-                String warmId = showId + "-warmup-" + ++warmShows[0];
-                try (Connection c = db.connect()) {
-                    BaselineSchema.createShow(c, warmId, strategy, SystemRun.HOLD_SECONDS * 1000L, warmPlan);
-                }
-                return new Target(strategy.systemName() + "-warmup", HOST, port, warmId, warmPlan);
-            });
-            int[] trials = {0};
-            Sweep.Result sweep = system.sweep(strategy.systemName(), crowd, () -> {
-                String trialId = showId + "-trial-" + ++trials[0];
-                try (Connection c = db.connect()) {
-                    BaselineSchema.createShow(c, trialId, strategy, SystemRun.HOLD_SECONDS * 1000L, plan);
-                }
-                return new Target(strategy.systemName(), HOST, port, trialId, plan);
-            });
-            db.checkpoint();
-            Target target = new Target(strategy.systemName(), HOST, port, showId, plan);
-            outcomes.add(system.measure(target, crowd, null, sweep, db, server.pid(), 0, () -> {
-                try (Connection c = db.connect()) {
-                    return ReferenceState.baseline(c, showId);
-                }
-            }, () -> null, 0, () -> null));
-        }
-        resources.remove(server);
-        server.close();
-        return outcomes;
+    private void stop(Server server) {
+        resources.remove(server.process());
+        server.process().close();
     }
 
     private void awaitHealth(int port, ChildProcess server) throws InterruptedException {

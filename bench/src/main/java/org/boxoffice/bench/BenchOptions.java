@@ -63,6 +63,8 @@ public final class BenchOptions {
     boolean latestFigures;
     /** Open-loop stampede (see {@link #STAMPEDE_HELP}). */
     boolean stampede;
+    /** --general-admission: the capacity of the one standing area sold by count; null: a seated sale. */
+    Integer generalAdmission;
     /** Offered hold attempts/s of the stampede's measured run; null: the sweep's best, else {@link #STAMPEDE_RATE}. */
     Double rate;
     boolean sweep;
@@ -97,6 +99,9 @@ public final class BenchOptions {
             + " whether or not the system keeps up, latency from each request's intended send time; defaults"
             + " --seats 10000 --connections 256 --duration 20 --retries 2 --warmup 30";
     static final double STAMPEDE_RATE = 1_000;
+    static final int GENERAL_ADMISSION_CAPACITY = 20_000;
+    /** The option whose value may be left out (then {@link #GENERAL_ADMISSION_CAPACITY}). */
+    private static final String GENERAL_ADMISSION = "--general-admission";
     static final double SWEEP_BUDGET_MS = 250;
     static final double SWEEP_START = 250;
     static final double SWEEP_MAX = 64_000;
@@ -164,6 +169,11 @@ public final class BenchOptions {
         option("--java", "PATH", "java for the child processes (the launcher passes its JDK)", (o, v) -> o.java = Path.of(v));
         option("--app-jar", "PATH", "the service's jar (the launcher passes app/target/boxoffice.jar)", (o, v) -> o.appJar = Path.of(v));
         option("--stampede", null, STAMPEDE_HELP, (o, v) -> o.stampede = true);
+        option(GENERAL_ADMISSION, "[CAPACITY]", "the stampede on one general-admission area (a standing floor sold by"
+                        + " count, default capacity " + GENERAL_ADMISSION_CAPACITY + ") instead of seats: buyers = 4x the capacity"
+                        + " asking for 1-4 admissions each, against a one-row and a striped PostgreSQL counter; reports the"
+                        + " sold-out answers given while admissions remained (implies --stampede)",
+                (o, v) -> o.generalAdmission = intIn(v, GENERAL_ADMISSION, 50, 200_000));
         option("--rate", "N", "--stampede: offered hold attempts/s of the measured run (default: the sweep's best, else "
                 + (int) STAMPEDE_RATE + ")", (o, v) -> o.rate = positive(v, "--rate"));
         option("--sweep", null, "--stampede: per system, find the highest offered rate with hold p99 under "
@@ -222,6 +232,10 @@ public final class BenchOptions {
             if (option == null) {
                 throw new UsageException("unknown option '" + args[i] + "'");
             }
+            if (arg.equals(GENERAL_ADMISSION) && value == null
+                    && (i + 1 >= args.length || !args[i + 1].trim().matches("[0-9][0-9_]*"))) {
+                value = Integer.toString(GENERAL_ADMISSION_CAPACITY);
+            }
             if (option.argument() != null && value == null) {
                 if (i + 1 >= args.length) {
                     throw new UsageException(arg + " needs a value (" + option.argument() + ")");
@@ -258,6 +272,9 @@ public final class BenchOptions {
         if (o.members != null) {
             // several members are measured under the stampede only
             o.stampede = true;
+        }
+        if (o.generalAdmission != null) {
+            o.generalAdmissionRules();
         }
         if (o.stampede) {
             o.stampedeDefaults();
@@ -305,9 +322,27 @@ public final class BenchOptions {
     }
 
 
+    /**
+     * --general-admission: a stampede whose crowd is sized by the area's capacity (as by the seats of
+     * a seated one); what only a seated sale or one member has does not go with it.
+     */
+    private void generalAdmissionRules() throws UsageException {
+        for (String seated : List.of("--seats", "--stadium", "--best-available", "--block-groups", "--waiting-room", "--bots",
+                "--pay", "--members", "--reads", "--warm-start", "--aot-train")) {
+            if (given.contains(seated)) {
+                throw new UsageException(seated + " does not go with --general-admission (one area sold by count, one member)");
+            }
+        }
+        if (warmupAuto) {
+            throw new UsageException("--warmup auto does not go with --general-admission: its warm-up is stampedes only; give seconds");
+        }
+        stampede = true;
+        seats = generalAdmission;
+    }
+
     /** The stampede's defaults for what the command line left open. */
     private void stampedeDefaults() {
-        if (!given.contains("--seats") && !given.contains("--stadium")) {
+        if (!given.contains("--seats") && !given.contains("--stadium") && generalAdmission == null) {
             seats = 10_000;
         }
         if (!given.contains("--connections")) {

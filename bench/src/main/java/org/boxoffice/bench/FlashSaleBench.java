@@ -21,7 +21,8 @@ import java.util.Map;
 
 /**
  * One complete bench run: PostgreSQL, then Boxoffice (start, warm up, sell the hot show, check
- * the invariants, the expiry and the heap), then each PostgreSQL-only baseline behind its own HTTP
+ * the invariants, the expiry and the heap; with {@code --general-admission}, {@link GeneralAdmissionRun}
+ * sells one area by count instead), then each PostgreSQL-only baseline behind its own HTTP
  * server on the same database with the same crowd, then the report. Systems run one after the
  * other, never side by side, and each server is stopped before the next starts, so every system
  * has the machine to itself (apart from the load generator, which every system shares alike).
@@ -58,27 +59,40 @@ final class FlashSaleBench {
             BotFigures bots = new BotFigures(env);
             SystemRun system = new SystemRun(env, bots);
             List<SystemOutcome> systems = new ArrayList<>();
-            BoxofficeRun.Outcome box = new BoxofficeRun(env, db, system, bots).run(work);
-            HalfRate halfRate = box.halfRate();
-            systems.add(box.outcome());
             Baselines baselines = new Baselines(env, system);
-            systems.addAll(baselines.run(db, box.outcome()));
-            HttpCeiling.Result ceiling = baselines.ceiling();
-
-            BenchReport report = new BenchReport(started, RunDescription.machine(db), o.shownCommand(),
-                    new RunDescription(o).settings(), systems, ceiling, box.expiry(), box.memory(),
-                    o.stampede ? Targets.stampede(systems, ceiling, baselines.pacedFloor(), halfRate)
-                    : Targets.evaluate(systems, box.expiry(), box.memory()), env.notes());
+            BenchReport report;
+            HalfRate halfRate = null;
+            if (o.generalAdmission != null) {
+                SystemOutcome box = new GeneralAdmissionRun(env, db, system).run(work);
+                systems.add(box);
+                systems.addAll(baselines.runAreas(db, box, GeneralAdmissionRun.AREA));
+                report = new BenchReport(started, RunDescription.machine(db), o.shownCommand(), new RunDescription(o).settings(),
+                        systems, baselines.ceiling(), null, null,
+                        Targets.generalAdmission(systems, baselines.ceiling(), baselines.pacedFloor()), env.notes());
+            } else {
+                BoxofficeRun.Outcome box = new BoxofficeRun(env, db, system, bots).run(work);
+                halfRate = box.halfRate();
+                systems.add(box.outcome());
+                systems.addAll(baselines.run(db, box.outcome()));
+                HttpCeiling.Result ceiling = baselines.ceiling();
+                report = new BenchReport(started, RunDescription.machine(db), o.shownCommand(),
+                        new RunDescription(o).settings(), systems, ceiling, box.expiry(), box.memory(),
+                        o.stampede ? Targets.stampede(systems, ceiling, baselines.pacedFloor(), halfRate)
+                        : Targets.evaluate(systems, box.expiry(), box.memory()), env.notes());
+            }
             ResultsJson.write(report, out.resolve("results.json"));
             Chart.write(systems.stream().map(SystemOutcome::run).toList(),
-                    String.format(Locale.ROOT, "Flash sale: %,d seats, %,d buyers, %d connections (%s)",
-                            o.seats, o.buyers(), o.connections, report.machine().get("summary")),
+                    String.format(Locale.ROOT, "%s: %,d %s, %,d buyers, %d connections (%s)",
+                            o.generalAdmission != null ? "General admission" : "Flash sale", o.seats,
+                            o.generalAdmission != null ? "admissions" : "seats", o.buyers(), o.connections,
+                            report.machine().get("summary")),
                     out.resolve("chart.png"));
             Map<String, Sweep.Result> sweeps = new LinkedHashMap<>();
             systems.stream().filter(s -> s.sweep() != null).forEach(s -> sweeps.put(s.run().system(), s.sweep()));
             if (!sweeps.isEmpty()) {
-                Chart.writeSweep(sweeps, String.format(Locale.ROOT, "Stampede rate sweep: %,d seats, %,d buyers, %d connections,"
-                        + " %d s per rate (%s)", o.seats, o.buyers(), o.connections, o.sweepStep.toSeconds(),
+                Chart.writeSweep(sweeps, String.format(Locale.ROOT, "Stampede rate sweep: %,d %s, %,d buyers, %d connections,"
+                        + " %d s per rate (%s)", o.seats, o.generalAdmission != null ? "admissions" : "seats", o.buyers(),
+                        o.connections, o.sweepStep.toSeconds(),
                         report.machine().get("summary")), out.resolve("sweep.png"));
             }
             String summary = SummaryTable.render(report);
@@ -88,6 +102,7 @@ final class FlashSaleBench {
             long violations = report.violations() + (halfRate == null ? 0 : halfRate.violations());
             if (violations > 0) {
                 System.out.println("\n!!!!!!!! " + violations + " INVARIANT VIOLATION(S): a seat was held or sold twice,"
+                        + " an area sold beyond its capacity,"
                         + " an acknowledged hold or booking is not in PostgreSQL, or money was not conserved."
                         + " See results.json. !!!!!!!!");
                 return 1;

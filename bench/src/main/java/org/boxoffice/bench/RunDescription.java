@@ -42,6 +42,14 @@ final class RunDescription {
                 o.readEvery, o.duration.toSeconds(),
                 o.warmupAuto ? "an adaptive (JIT settled)" : "a " + o.warmup.toSeconds() + " s"));
         m.put("seats", o.seats);
+        if (o.generalAdmission != null) {
+            m.put("summary", String.format(Locale.ROOT, "one general-admission area of %,d admissions sold by count; %,d buyers"
+                            + " asking for 1-4 admissions; %d connections; up to %d retries (for what is left after a SOLD_OUT"
+                            + " naming fewer than asked); 1 areas read per %d hold attempts; limit %d s per system after a %d s"
+                            + " warm-up", o.generalAdmission, o.buyers(), o.connections, o.retries, o.readEvery,
+                    o.duration.toSeconds(), o.warmup.toSeconds()));
+            m.put("generalAdmissionCapacity", o.generalAdmission);
+        }
         m.put("sections", sections.size());
         m.put("buyers", o.buyers());
         m.put("connections", o.connections);

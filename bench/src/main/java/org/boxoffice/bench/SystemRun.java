@@ -1,5 +1,7 @@
 package org.boxoffice.bench;
 
+import org.boxoffice.bench.check.AreaChecker;
+import org.boxoffice.bench.check.AreaState;
 import org.boxoffice.bench.check.BookingChecker;
 import org.boxoffice.bench.check.BookingState;
 import org.boxoffice.bench.check.RunChecker;
@@ -75,6 +77,22 @@ final class SystemRun {
     SystemOutcome measure(Target target, List<Buyer> crowd, LoadRun.Room room, Sweep.Result sweep, Database db, long serverPid,
                                   double payShare, Step<ReferenceState> referee, Step<BookingState> bookingReferee,
                                   long graceMillis, Step<JfrProfile.Summary> profile) throws Exception {
+        return measure(target, crowd, room, sweep, db, serverPid, payShare, referee, bookingReferee, graceMillis, profile, () -> null);
+    }
+
+    /**
+     * A general-admission sale's measured run ({@link Target#area()} set), checked with {@link AreaChecker}
+     * against the area as the referee has it afterwards.
+     */
+    SystemOutcome measureArea(Target target, List<Buyer> crowd, Sweep.Result sweep, Database db, long serverPid,
+                              Step<AreaState> referee) throws Exception {
+        return measure(target, crowd, null, sweep, db, serverPid, 0, () -> null, () -> null, 0, () -> null, referee);
+    }
+
+    private SystemOutcome measure(Target target, List<Buyer> crowd, LoadRun.Room room, Sweep.Result sweep, Database db,
+                                  long serverPid, double payShare, Step<ReferenceState> referee,
+                                  Step<BookingState> bookingReferee, long graceMillis, Step<JfrProfile.Summary> profile,
+                                  Step<AreaState> areaReferee) throws Exception {
         CpuMeter meter = cpuMeter(db, serverPid);
         FlashSaleBench.log("selling " + target.showId() + " on " + target.name());
         Map<String, Long> threadsBefore = serverPid > 0 ? CpuMeter.threadKinds(serverPid) : Map.of();
@@ -98,6 +116,7 @@ final class SystemRun {
             }, 0, PhaseCost.SAMPLE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
         }
         RunResult run;
+        OpenLoopRun openLoop = o.stampede ? new OpenLoopRun(target, crowd, openLoop(rate, o.duration), room) : null;
         java.util.concurrent.atomic.AtomicBoolean saleOver = new java.util.concurrent.atomic.AtomicBoolean();
         BotSwarm.Report[] botReport = new BotSwarm.Report[1];
         Thread botThread = null;
@@ -109,7 +128,7 @@ final class SystemRun {
                     botReport[0] = bots.swarm().run(botRate, o.duration.plusSeconds(15), saleOver::get));
         }
         try {
-            run = o.stampede ? new OpenLoopRun(target, crowd, openLoop(rate, o.duration), room).run()
+            run = openLoop != null ? openLoop.run()
                     : new LoadRun(target, crowd, settings(o.duration, o.abandon, payShare, false), room).run();
         } finally {
             saleOver.set(true);
@@ -169,9 +188,18 @@ final class SystemRun {
             FlashSaleBench.log(target.name() + ": invariant violations: " + violations
                     + (violations > 0 ? "  <<<<<<<<<<<<<<<< VIOLATION" : ""));
         }
+        AreaState areaState = areaReferee.get();
+        AreaChecker.Report area = null;
+        if (areaState != null) {
+            area = AreaChecker.check(acked, areaState, openLoop == null ? List.of() : openLoop.soldOutAnswers());
+            FlashSaleBench.log(String.format(Locale.ROOT, "%s: %,d of %,d admissions taken; %,d sold-out answers, %,d of them while"
+                            + " the asked number remained; invariant violations: %d%s", target.name(), area.taken(), area.capacity(),
+                    area.soldOutAnswers(), area.soldOutWhileLeft(), area.violations(),
+                    area.violations() > 0 ? "  <<<<<<<<<<<<<<<< VIOLATION" : ""));
+        }
         HttpCeiling.Result refusalCeiling = o.stampede && run.soldOut() ? refusalCeiling(target, crowd, meter) : null;
         return new SystemOutcome(run, invariants, bookings, CpuMeter.between(before, after), serverThreads, left, summary,
-                sweep, refusals, refusalCeiling);
+                sweep, refusals, refusalCeiling, area);
     }
 
     /**
@@ -188,7 +216,8 @@ final class SystemRun {
                 Buyer buyer = crowd.get(random.nextInt(crowd.size()));
                 ShowPlan.Section section = target.plan().sections().get(random.nextInt(target.plan().sections().size()));
                 int[] seats = org.boxoffice.bench.load.SeatChooser.anyGroup(section, buyer.quantity(), random);
-                out.add(client.request("POST", target.holdsPath(), buyer.token(), null, null, LoadRun.seatsBody(seats, target.plan())));
+                out.add(client.request("POST", target.holdsPath(), buyer.token(), null, null, target.area() != null
+                        ? target.admissionsBody(buyer.quantity()) : LoadRun.seatsBody(seats, target.plan())));
             }
             return out;
         };
@@ -240,13 +269,17 @@ final class SystemRun {
             return;
         }
         Target show = newShow.get();
-        if (!o.warmupAuto || serverPid <= 0) {
-            Duration closed = o.stampede ? o.warmup.multipliedBy(2).dividedBy(3) : o.warmup;
+        if (!o.warmupAuto || serverPid <= 0 || show.area() != null) {
+            // an area has no seats to hold and release in a closed loop: its warm-up is stampedes only
+            Duration closed = show.area() != null ? Duration.ZERO : o.stampede ? o.warmup.multipliedBy(2).dividedBy(3) : o.warmup;
             Duration stampedes = o.warmup.minus(closed);
             long sales = stampedes.isZero() ? 0 : Math.max(1, stampedes.toMillis() / WARMUP_SALE.toMillis());
             FlashSaleBench.log("warming up " + system + " for " + o.warmup.toSeconds() + " s"
-                    + (sales > 0 ? " (the last " + stampedes.toSeconds() + " s stampedes on " + sales + " fresh warm-up shows)" : ""));
-            new LoadRun(show, crowd, settings(closed, 1.0, 0, true)).run();
+                    + (sales == 0 ? "" : closed.isZero() ? " (stampedes on " + sales + " fresh warm-up areas)"
+                    : " (the last " + stampedes.toSeconds() + " s stampedes on " + sales + " fresh warm-up shows)"));
+            if (!closed.isZero()) {
+                new LoadRun(show, crowd, settings(closed, 1.0, 0, true)).run();
+            }
             // a sell-out runs the winners' path a few thousand times: one is not enough for the JIT
             // compiler's last tier, which then compiles it during the measured sell-out instead
             for (long sale = 0; sale < sales; sale++) {
@@ -325,9 +358,13 @@ final class SystemRun {
         return new CpuMeter(groups);
     }
 
-    /** Free seats on the system's seat map now; null if it cannot be read. */
+    /** Free seats on the system's seat map now (admissions left, for an area); null if it cannot be read. */
     private static Integer seatsLeft(Target target) {
         try (HttpConnection c = new HttpConnection(target.host(), target.port())) {
+            if (target.area() != null) {
+                HttpResponse r = c.get(target.areasPath(), null);
+                return r.status() == 200 ? OpenLoopRun.areaLeft(r.json(), target.area()) : null;
+            }
             HttpResponse r = c.get(target.availabilityPath(), null);
             if (r.status() != 200) {
                 return null;

@@ -43,6 +43,42 @@ class BenchOptionsTest {
     }
 
     @Test
+    void generalAdmission_sellsTwentyThousandByDefault_toTheStampedesCrowd() throws Exception {
+        BenchOptions o = BenchOptions.parse("--stampede", "--general-admission", "--sweep");
+        assertEquals(20_000, o.generalAdmission);
+        assertTrue(o.sweep, "an option after --general-admission is not taken for its capacity");
+        // the seated stampede's crowd: 4 buyers per admission wanting 2.5 on average, 10x the capacity in demand
+        assertEquals(80_000, o.buyers());
+        assertEquals(256, o.connections);
+        assertEquals(2, o.retries);
+        assertEquals(Duration.ofSeconds(30), o.warmup);
+    }
+
+    @Test
+    void generalAdmission_takesItsCapacity_andImpliesTheStampede() throws Exception {
+        BenchOptions o = BenchOptions.parse("--general-admission", "2000", "--duration", "10", "--warmup", "5");
+        assertTrue(o.stampede);
+        assertEquals(2_000, o.generalAdmission);
+        assertEquals(8_000, o.buyers());
+        assertEquals(Duration.ofSeconds(10), o.duration);
+        assertEquals(5_000, BenchOptions.parse("--stampede", "--general-admission=5000").generalAdmission);
+        assertEquals(5_000, BenchOptions.parse("--stampede", "--general-admission", "5_000").generalAdmission);
+        assertEquals(null, BenchOptions.parse("--stampede").generalAdmission, "a seated stampede by default");
+    }
+
+    @Test
+    void generalAdmission_refusesWhatOnlyASeatedSaleOrOneMemberHas() {
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--general-admission", "10"),
+                "fewer admissions than the smallest show");
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--general-admission", "2000", "--seats", "2000"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--general-admission", "--stadium"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--general-admission", "--waiting-room", "400"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--general-admission", "--members", "3"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--general-admission", "--pay", "0.5"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--general-admission", "--warmup", "auto"));
+    }
+
+    @Test
     void rateAndSweep_belongToTheStampede() {
         assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--rate", "100"));
         assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--sweep"));

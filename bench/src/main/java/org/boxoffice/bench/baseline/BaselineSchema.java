@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * The PostgreSQL-only designs' tables, in their own schema {@value #SCHEMA} beside Boxoffice's: one
- * row per seat with its state, a holds table, and nothing else. Only the indexes those designs
+ * row per seat with its state, a holds table, a general-admission area's counter rows, and nothing else. Only the indexes those designs
  * need: the seat key, layout order for the seat map, and (section, row, number) for finding free
  * neighbours and best-available seats.
  */
@@ -59,8 +59,69 @@ public final class BaselineSchema {
                         seat_ids   text[] NOT NULL,
                         expires_at timestamptz NOT NULL,
                         status     text NOT NULL CHECK (status IN ('ACTIVE', 'RELEASED', 'EXPIRED')),
-                        created_at timestamptz NOT NULL
+                        created_at timestamptz NOT NULL,
+                        area       text,
+                        quantity   int
                     )""");
+            s.execute("""
+                    CREATE TABLE baseline.areas (
+                        show_id     text NOT NULL,
+                        area        text NOT NULL,
+                        strategy    text NOT NULL CHECK (strategy IN ('ONE_ROW', 'STRIPED')),
+                        stripes     int NOT NULL,
+                        hold_millis bigint NOT NULL,
+                        PRIMARY KEY (show_id, area)
+                    )""");
+            s.execute("""
+                    CREATE TABLE baseline.area_counters (
+                        show_id   text NOT NULL,
+                        area      text NOT NULL,
+                        stripe    int NOT NULL,
+                        capacity  int NOT NULL,
+                        remaining int NOT NULL CHECK (remaining >= 0 AND remaining <= capacity),
+                        PRIMARY KEY (show_id, area, stripe)
+                    )""");
+        }
+    }
+
+    /**
+     * Creates a general-admission area of {@code capacity} sold with {@code strategy}: its counter
+     * rows ({@link CountStrategy#stripes}), the capacity spread evenly over them.
+     */
+    public static void createArea(Connection c, String showId, String area, CountStrategy strategy, int capacity,
+                                  long holdMillis) throws SQLException {
+        int stripes = strategy.stripes(capacity);
+        boolean autoCommit = c.getAutoCommit();
+        c.setAutoCommit(false);
+        try (PreparedStatement a = c.prepareStatement(
+                "INSERT INTO baseline.areas (show_id, area, strategy, stripes, hold_millis) VALUES (?, ?, ?, ?, ?)");
+             PreparedStatement rows = c.prepareStatement("""
+                     INSERT INTO baseline.area_counters (show_id, area, stripe, capacity, remaining)
+                     SELECT ?, ?, i, ? / ? + CASE WHEN i < ? % ? THEN 1 ELSE 0 END, ? / ? + CASE WHEN i < ? % ? THEN 1 ELSE 0 END
+                     FROM generate_series(0, ? - 1) AS i""")) {
+            a.setString(1, showId);
+            a.setString(2, area);
+            a.setString(3, strategy.name());
+            a.setInt(4, stripes);
+            a.setLong(5, holdMillis);
+            a.executeUpdate();
+            int i = 1;
+            rows.setString(i++, showId);
+            rows.setString(i++, area);
+            for (int k = 0; k < 2; k++) {
+                rows.setInt(i++, capacity);
+                rows.setInt(i++, stripes);
+                rows.setInt(i++, capacity);
+                rows.setInt(i++, stripes);
+            }
+            rows.setInt(i, stripes);
+            rows.executeUpdate();
+            c.commit();
+        } catch (SQLException e) {
+            c.rollback();
+            throw e;
+        } finally {
+            c.setAutoCommit(autoCommit);
         }
     }
 

@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32;
@@ -55,6 +56,19 @@ import java.util.zip.CRC32;
  * rows at most every {@value #MAP_REFRESH_MS} ms (Boxoffice's snapshot interval) and served with
  * an ETag. What these designs do not do, and Boxoffice does: per-account limits, idempotency keys,
  * audit rows, hold expiry. All of that favours the baseline.
+ *
+ * <p>General admission: {@code {"area":"FLOOR","quantity":n}} claims n admissions of the area with
+ * its {@link CountStrategy} in one transaction with the hold row, all or nothing; while the area
+ * still has enough left by its committed count (a striped claim skipped stripes others had locked),
+ * the claim tries again under a new hold id, up to {@value #ADMISSION_TRIES} times as Boxoffice
+ * does; then 409 {@code SOLD_OUT} with {@code left}. {@code GET /v1/shows/{id}/areas} answers what
+ * each area has left (read at most every {@value #MAP_REFRESH_MS} ms). Holds by count are not
+ * released (the stampede never releases).
+ *
+ * <pre>
+ * curl -X POST localhost:8090/v1/shows/bl-area-1/holds -H "Authorization: Bearer $T" -d '{"area":"FLOOR","quantity":2}'
+ * curl localhost:8090/v1/shows/bl-area-1/areas
+ * </pre>
  */
 public final class BaselineServer {
 
@@ -62,17 +76,28 @@ public final class BaselineServer {
     private static final int MAX_SEATS = 10;
     private static final int BEST_AVAILABLE_TRIES = 3;
     private static final int ALTERNATIVES = 3;
+    static final int ADMISSION_TRIES = 8;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HikariDataSource db;
     private final Hs256 tokens;
     private final Map<String, ShowInfo> shows = new ConcurrentHashMap<>();
     private final Map<String, MapCache> maps = new ConcurrentHashMap<>();
+    private final Map<String, AreaInfo> areas = new ConcurrentHashMap<>();
+    private final Map<String, AreasView> areaViews = new ConcurrentHashMap<>();
     private final String holdPrefix = "B" + Long.toString(System.currentTimeMillis(), 36).toUpperCase() + "-";
     private final AtomicLong holdSequence = new AtomicLong();
 
     /** What the server needs to know about a show; read once. */
     private record ShowInfo(String showId, ClaimStrategy strategy, long holdMillis, List<String> sections, int seatCount) {
+    }
+
+    /** A general-admission area: how it is claimed; read once. */
+    private record AreaInfo(String showId, String area, CountStrategy strategy, int stripes, long holdMillis) {
+    }
+
+    /** A show's areas answer as last read. */
+    private record AreasView(long builtAt, byte[] json) {
     }
 
     private static final class MapCache {
@@ -151,6 +176,7 @@ public final class BaselineServer {
         rules.post("/v1/shows/{showId}/holds", (req, res) -> handle(res, () -> hold(req)))
                 .delete("/v1/holds/{holdId}", (req, res) -> handle(res, () -> release(req)))
                 .get("/v1/shows/{showId}/availability", this::availability)
+                .get("/v1/shows/{showId}/areas", (req, res) -> handle(res, () -> areas(req.path().pathParameters().get("showId"))))
                 .get("/health", (req, res) -> res.send("ok"));
     }
 
@@ -179,7 +205,8 @@ public final class BaselineServer {
         }
         try {
             res.header(HeaderNames.CONTENT_TYPE, "application/json");
-            res.send(JSON.writeValueAsBytes(reply.body()));
+            // a body already encoded (the areas answer) goes as it is
+            res.send(reply.body() instanceof byte[] encoded ? encoded : JSON.writeValueAsBytes(reply.body()));
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
@@ -232,11 +259,15 @@ public final class BaselineServer {
 
     private Reply hold(ServerRequest req) throws SQLException, IOException {
         String account = account(req);
-        ShowInfo show = show(req.path().pathParameters().get("showId"));
+        String showId = req.path().pathParameters().get("showId");
         JsonNode body = JSON.readTree(req.content().as(byte[].class));
         if (body == null || !body.isObject()) {
             throw new ApiError(400, "BAD_REQUEST", "the body must be a JSON object");
         }
+        if (body.hasNonNull("area")) {
+            return admissions(showId, body.get("area").asText(), body.path("quantity").asInt(0), account);
+        }
+        ShowInfo show = show(showId);
         if (body.has("seatIds")) {
             TreeSet<String> ids = new TreeSet<>();
             for (JsonNode id : body.get("seatIds")) {
@@ -282,6 +313,120 @@ public final class BaselineServer {
         }
         throw new ApiError(409, "SEATS_UNAVAILABLE", "no " + quantity + " adjacent seats are available",
                 Map.of("unavailable", List.of(), "alternatives", List.of()));
+    }
+
+    private AreaInfo area(String showId, String name) throws SQLException {
+        String key = showId + "/" + name;
+        AreaInfo cached = areas.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        try (Connection c = db.getConnection();
+             PreparedStatement read = c.prepareStatement(
+                     "SELECT strategy, stripes, hold_millis FROM baseline.areas WHERE show_id = ? AND area = ?")) {
+            read.setString(1, showId);
+            read.setString(2, name);
+            try (ResultSet rs = read.executeQuery()) {
+                if (!rs.next()) {
+                    throw new ApiError(422, "UNKNOWN_AREA", "show " + showId + " has no area " + name);
+                }
+                AreaInfo info = new AreaInfo(showId, name, CountStrategy.valueOf(rs.getString(1)), rs.getInt(2), rs.getLong(3));
+                areas.put(key, info);
+                return info;
+            }
+        }
+    }
+
+    /** A hold of {@code quantity} admissions: 201, or 409 SOLD_OUT once the committed count has fewer left. */
+    private Reply admissions(String showId, String name, int quantity, String account) throws SQLException {
+        AreaInfo area = area(showId, name);
+        if (quantity < 1 || quantity > MAX_SEATS) {
+            throw new ApiError(422, "TOO_MANY_SEATS", "a hold takes 1 to " + MAX_SEATS + " admissions");
+        }
+        int left = 0;
+        try (Connection c = db.getConnection()) {
+            for (int attempt = 0; attempt < ADMISSION_TRIES; attempt++) {
+                String holdId = holdPrefix + holdSequence.incrementAndGet();
+                long expiresAt = System.currentTimeMillis() + area.holdMillis();
+                int start = ThreadLocalRandom.current().nextInt(area.stripes());
+                c.setAutoCommit(false);
+                try {
+                    if (area.strategy().claim(c, showId, name, quantity, area.stripes(), start, holdId, account,
+                            new Timestamp(expiresAt))) {
+                        c.commit();
+                        Map<String, Object> out = new LinkedHashMap<>();
+                        out.put("holdId", holdId);
+                        out.put("showId", showId);
+                        out.put("accountId", account);
+                        out.put("seatIds", List.of());
+                        out.put("area", name);
+                        out.put("quantity", quantity);
+                        out.put("status", "HELD");
+                        out.put("expiresAt", Instant.ofEpochMilli(expiresAt).toString());
+                        return new Reply(201, out);
+                    }
+                    c.rollback();
+                } catch (SQLException e) {
+                    c.rollback();
+                    throw e;
+                } finally {
+                    c.setAutoCommit(true);
+                }
+                left = remaining(c, showId, name);
+                if (left < quantity) {
+                    break;
+                }
+            }
+        }
+        throw new ApiError(409, "SOLD_OUT", "area " + name + " has " + left + " admissions left, fewer than the "
+                + quantity + " asked for", Map.of("left", left));
+    }
+
+    /** What the area has left by its committed count. */
+    private static int remaining(Connection c, String showId, String area) throws SQLException {
+        try (PreparedStatement read = c.prepareStatement(
+                "SELECT coalesce(sum(remaining), 0) FROM baseline.area_counters WHERE show_id = ? AND area = ?")) {
+            read.setString(1, showId);
+            read.setString(2, area);
+            try (ResultSet rs = read.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
+    /** Every area of the show with its capacity and what it has left, read at most every {@value #MAP_REFRESH_MS} ms. */
+    private Reply areas(String showId) throws SQLException, IOException {
+        AreasView view = areaViews.get(showId);
+        long now = System.currentTimeMillis();
+        if (view == null || now - view.builtAt() >= MAP_REFRESH_MS) {
+            List<Map<String, Object>> out = new ArrayList<>();
+            try (Connection c = db.getConnection();
+                 PreparedStatement read = c.prepareStatement("""
+                         SELECT area, sum(capacity), sum(remaining) FROM baseline.area_counters
+                         WHERE show_id = ? GROUP BY area ORDER BY area""")) {
+                read.setString(1, showId);
+                try (ResultSet rs = read.executeQuery()) {
+                    while (rs.next()) {
+                        Map<String, Object> a = new LinkedHashMap<>();
+                        a.put("name", rs.getString(1));
+                        a.put("capacity", rs.getInt(2));
+                        a.put("left", rs.getInt(3));
+                        out.add(a);
+                    }
+                }
+            }
+            if (out.isEmpty()) {
+                throw new ApiError(404, "NOT_FOUND", "no areas in show " + showId);
+            }
+            // the service's shape: {"showId": ..., "areas": [{"name", "capacity", "left"}, ...]}
+            Map<String, Object> answer = new LinkedHashMap<>();
+            answer.put("showId", showId);
+            answer.put("areas", out);
+            view = new AreasView(now, JSON.writeValueAsBytes(answer));
+            areaViews.put(showId, view);
+        }
+        return new Reply(200, view.json());
     }
 
     /** A {@link Reply} when held; otherwise the seats the strategy found taken. */
@@ -415,7 +560,7 @@ public final class BaselineServer {
             c.setAutoCommit(false);
             try (PreparedStatement end = c.prepareStatement("""
                     UPDATE baseline.holds SET status = 'RELEASED'
-                    WHERE hold_id = ? AND account_id = ? AND status = 'ACTIVE' RETURNING show_id, seat_ids""");
+                    WHERE hold_id = ? AND account_id = ? AND status = 'ACTIVE' AND area IS NULL RETURNING show_id, seat_ids""");
                  PreparedStatement free = c.prepareStatement("""
                          UPDATE baseline.seats SET state = 'AVAILABLE', hold_id = NULL, holder = NULL, held_until = NULL,
                                 version = version + 1

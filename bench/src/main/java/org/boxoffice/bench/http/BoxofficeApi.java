@@ -211,6 +211,16 @@ public final class BoxofficeApi {
         }
     }
 
+    /** {@code POST /v1/admin/shows/{showId}/areas}: a general-admission area of {@code capacity} at 59.00, the service's own stripes. */
+    public void createArea(String adminToken, String showId, String area, int capacity) {
+        try (HttpConnection c = connect()) {
+            c.post("/v1/admin/shows/" + showId + "/areas", adminToken,
+                    "{\"name\":\"" + area + "\",\"capacity\":" + capacity + ",\"price\":\"59.00\"}").expect(201, "create area");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** {@code GET /v1/shows/{showId}}. */
     public JsonNode show(String showId) {
         try (HttpConnection c = connect()) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import org.boxoffice.bench.check.AckedHold;
+import org.boxoffice.bench.check.SoldOutAnswer;
 import org.boxoffice.bench.http.HttpConnection;
 import org.boxoffice.bench.http.HttpResponse;
 import org.boxoffice.bench.http.NioHttpClient;
@@ -47,6 +48,13 @@ import java.util.SplittableRandom;
  * "wait" answer given to a place after a pass for a later place had already come back. Every
  * {@value #WITHOUT_PASS_EVERY}th arrival also sends a hold without a pass from a fan still waiting:
  * each one that succeeds is a hold made without a pass.
+ *
+ * <p>A general-admission sale ({@link Target#area()} set) asks for admissions by count instead:
+ * each fan asks for its quantity of the area; after a 409 {@code SOLD_OUT} that says fewer are left
+ * than it asked for (but some), it asks for what is left, else again for its quantity (a fan
+ * pressing the button again). The reads ask for what the area has left. Every {@code SOLD_OUT}
+ * answer is noted with the time it arrived ({@link #soldOutAnswers()}), to be compared with the
+ * referee's count afterwards.
  */
 public final class OpenLoopRun {
 
@@ -112,6 +120,8 @@ public final class OpenLoopRun {
         final Buyer buyer;
         final long position;
         final boolean bestAvailableFirst;
+        /** Admissions the fan asks for next (general admission). */
+        int quantity;
         int attempts;
         int[] next;
         /** The fan's request line, Host and Authorization, encoded at its first attempt. */
@@ -121,6 +131,7 @@ public final class OpenLoopRun {
             this.buyer = buyer;
             this.position = position;
             this.bestAvailableFirst = bestAvailableFirst;
+            this.quantity = buyer.quantity();
         }
     }
 
@@ -141,6 +152,8 @@ public final class OpenLoopRun {
     /** Holds whose connection was lost, in the order they are due to be sent again. */
     private final ArrayDeque<Req> resends = new ArrayDeque<>();
     private final List<AckedHold> acked = new ArrayList<>();
+    /** The general-admission sale's {@code SOLD_OUT} answers, in the order they arrived. */
+    private final List<SoldOutAnswer> soldOutAnswers = new ArrayList<>();
     private NioHttpClient client;
     private int nextNew;
     private int holdsInFlight;
@@ -184,6 +197,15 @@ public final class OpenLoopRun {
             turns.sort(Comparator.comparingLong(t -> t.position));
         }
         this.crowd = turns;
+    }
+
+    /** The general-admission sale's {@code SOLD_OUT} answers once {@link #run()} returned; empty for a seated sale. */
+    public List<SoldOutAnswer> soldOutAnswers() {
+        return List.copyOf(soldOutAnswers);
+    }
+
+    private boolean byCount() {
+        return target.area() != null;
     }
 
     public RunResult run() throws IOException {
@@ -294,7 +316,8 @@ public final class OpenLoopRun {
             }
             switch (r.kind) {
                 case HOLD -> sendHold(r, now);
-                case READ -> send(r, client.request("GET", target.availabilityPath(), null, map.etag(), null, null), now);
+                case READ -> send(r, byCount() ? client.request("GET", target.areasPath(), null, null, null, null)
+                        : client.request("GET", target.availabilityPath(), null, map.etag(), null, null), now);
                 case SUMMARY -> send(r, client.request("GET", "/v1/shows/" + target.showId() + "/queue/summary", null, null,
                         null, null), now);
                 case STATUS -> {
@@ -335,7 +358,9 @@ public final class OpenLoopRun {
         r.turn = t;
         ShowPlan.Section preferred = section(t.buyer);
         String body;
-        if (t.attempts == 0 && t.bestAvailableFirst) {
+        if (byCount()) {
+            body = target.admissionsBody(t.quantity);
+        } else if (t.attempts == 0 && t.bestAvailableFirst) {
             body = LoadRun.bestAvailableBody(t.buyer.quantity(), preferred.name());
             stats.bestAvailableAttempts.increment();
         } else {
@@ -413,6 +438,13 @@ public final class OpenLoopRun {
                     }
                     case 409 -> {
                         stats.conflicts.increment();
+                        if (byCount()) {
+                            soldOut(t, response);
+                            if (t.attempts <= settings.retries()) {
+                                retrying.add(t);
+                            }
+                            return;
+                        }
                         int[] next = conflict(response);
                         if (t.attempts <= settings.retries()) {
                             t.next = next;
@@ -425,6 +457,10 @@ public final class OpenLoopRun {
             case READ -> {
                 stats.reads.recordValue(micros);
                 stats.readCount.increment();
+                if (byCount()) {
+                    areaAnswer(response);
+                    return;
+                }
                 readAnswer(response);
             }
             case SUMMARY -> {
@@ -519,6 +555,7 @@ public final class OpenLoopRun {
         String holdId = null;
         List<String> seatIds = new ArrayList<>(4);
         long expiresAt = 0;
+        int quantity = -1;
         try (JsonParser p = JSON.createParser(response.body())) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new IOException("not an object");
@@ -534,6 +571,7 @@ public final class OpenLoopRun {
                         }
                     }
                     case "expiresAt" -> expiresAt = value == JsonToken.VALUE_STRING ? Instant.parse(p.getText()).toEpochMilli() : 0;
+                    case "quantity" -> quantity = value == JsonToken.VALUE_NUMBER_INT ? p.getIntValue() : -1;
                     default -> p.skipChildren();
                 }
             }
@@ -546,9 +584,72 @@ public final class OpenLoopRun {
                 map.set(index, SeatMap.HELD);
             }
         }
-        acked.add(new AckedHold(holdId, buyer.accountId(), seatIds, expiresAt));
+        int taken = byCount() ? Math.max(quantity, 0) : seatIds.size();
+        acked.add(new AckedHold(holdId, buyer.accountId(), seatIds, expiresAt, taken));
         stats.successes.increment();
-        stats.seatsHeld.add(seatIds.size());
+        stats.seatsHeld.add(taken);
+    }
+
+    /**
+     * A 409 of a general-admission sale: a {@code SOLD_OUT} is noted with its time; the fan asks
+     * next for what the answer says is left, if fewer than it asked for but some.
+     */
+    private void soldOut(Turn t, HttpResponse response) {
+        String error = null;
+        int left = -1;
+        try (JsonParser p = JSON.createParser(response.body())) {
+            if (p.nextToken() == JsonToken.START_OBJECT) {
+                while (p.nextToken() == JsonToken.FIELD_NAME) {
+                    String field = p.currentName();
+                    JsonToken value = p.nextToken();
+                    if (field.equals("error")) {
+                        error = p.getText();
+                    } else if (field.equals("left") && value == JsonToken.VALUE_NUMBER_INT) {
+                        left = p.getIntValue();
+                    } else {
+                        p.skipChildren();
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            stats.error("sold-out-malformed");
+            return;
+        }
+        if (!"SOLD_OUT".equals(error)) {
+            stats.error("409-" + error);
+            return;
+        }
+        soldOutAnswers.add(new SoldOutAnswer(System.currentTimeMillis(), t.quantity, left));
+        soldOut |= left == 0;
+        if (left > 0 && left < t.quantity) {
+            t.quantity = left;
+        }
+    }
+
+    /** A read of the show's areas: what the sold area has left. */
+    private void areaAnswer(HttpResponse response) {
+        if (response.status() != 200) {
+            stats.error("read-" + response.status());
+            return;
+        }
+        Integer left = areaLeft(response.json(), target.area());
+        if (left == null) {
+            stats.error("read-malformed");
+            return;
+        }
+        if (left == 0) {
+            soldOut = true;
+        }
+    }
+
+    /** {@code left} of the named area in an areas answer ({@code {"showId":..,"areas":[{"name":..,"left":..},..]}}), or null. */
+    public static Integer areaLeft(JsonNode answer, String area) {
+        for (JsonNode a : answer.path("areas")) {
+            if (area.equals(a.path("name").asText()) && a.path("left").isInt()) {
+                return a.path("left").asInt();
+            }
+        }
+        return null;
     }
 
     /** Notes the seats the 409 names as taken; returns one of the first offered alternatives, or null. */
@@ -621,6 +722,9 @@ public final class OpenLoopRun {
     }
 
     private void readMapBlocking() throws IOException {
+        if (byCount()) {
+            return;
+        }
         try (HttpConnection c = new HttpConnection(target.host(), target.port())) {
             HttpResponse r = c.get(target.availabilityPath(), null);
             if (r.status() == 200) {

@@ -80,6 +80,9 @@ public final class LatestFigures {
         if (command.contains("--reads")) {
             return "reads";
         }
+        if (command.contains("--general-admission")) {
+            return "general admission";
+        }
         if (command.contains("--stampede")) {
             return command.contains("--bots") ? "bots" : command.contains("--waiting-room") ? "waiting room" : "stampede";
         }

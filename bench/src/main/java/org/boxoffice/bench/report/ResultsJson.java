@@ -131,11 +131,13 @@ public final class ResultsJson {
             m.put("refusalCeiling", rc);
         }
         m.put("serverCpuSecondsByThreadKind", s.serverThreadCpu());
-        if (s.invariants() != null) {
+        if (s.checked()) {
             Map<String, Object> inv = new LinkedHashMap<>();
             inv.put("violations", s.violations());
             inv.put("report", s.invariants());
             inv.put("bookings", s.bookings());
+            // the general-admission check: capacity, taken, the findings and the sold-out answers while some remained
+            inv.put("area", s.area());
             m.put("invariants", inv);
         } else {
             m.put("invariants", null);

@@ -139,15 +139,23 @@ public final class SummaryTable {
         rows.add(outcomeRow("CPU s: whole machine", systems, s -> s.cpuSeconds() == null ? "?"
                 : one(s.cpuSeconds().get(org.boxoffice.bench.probe.CpuMeter.MACHINE))));
         rows.add(outcomeRow("seats left on the map after", systems, s -> s.seatsLeft() == null ? "?" : fmt("%,d", s.seatsLeft())));
-        rows.add(outcomeRow("invariant violations", systems, s -> s.invariants() == null ? "not checked"
+        if (systems.stream().anyMatch(s -> s.area() != null)) {
+            rows.add(outcomeRow("admissions taken / capacity", systems, s -> s.area() == null ? "-"
+                    : fmt("%,d / %,d", s.area().taken(), s.area().capacity())));
+            rows.add(outcomeRow("sold-out answers", systems, s -> s.area() == null ? "-" : fmt("%,d", s.area().soldOutAnswers())));
+            rows.add(outcomeRow("  while the asked number remained", systems, s -> s.area() == null ? "-"
+                    : fmt("%,d", s.area().soldOutWhileLeft())));
+        }
+        rows.add(outcomeRow("invariant violations", systems, s -> !s.checked() ? "not checked"
                 : s.violations() == 0 ? "0" : "!!! " + s.violations() + " !!!"));
         if (systems.stream().anyMatch(s -> s.bookings() != null)) {
             rows.add(outcomeRow("  money: captured-refunded / booked", systems, s -> s.bookings() == null ? "-"
                     : fmt("%s / %s", euros(s.bookings().money().capturedCents() - s.bookings().money().refundedCents()),
                     euros(s.bookings().money().confirmedCents()))));
         }
-        rows.add(outcomeRow("  unacknowledged held seats", systems, s -> s.invariants() == null ? "-"
-                : Long.toString(s.invariants().unacknowledgedHeldSeats())));
+        rows.add(outcomeRow("  unacknowledged held seats", systems, s -> s.invariants() != null
+                ? Long.toString(s.invariants().unacknowledgedHeldSeats())
+                : s.area() != null ? Long.toString(s.area().unacknowledgedAdmissions()) : "-"));
     }
 
     /** Boxoffice against each PostgreSQL-only design, the stampede ratios and each sweep step. */
@@ -187,6 +195,11 @@ public final class SummaryTable {
                         .append(r.seatInTwoBookings()).append(", booked but no CONFIRMED booking ").append(r.missingBookings())
                         .append(", wrong seats ").append(r.wrongSeats()).append(", seats not sold ").append(r.seatsNotSold())
                         .append(", money ").append(r.moneyNotConserved()).append('\n');
+            }
+            if (s.area() != null && s.area().violations() > 0) {
+                sb.append("\n!!! INVARIANT VIOLATIONS in ").append(s.run().system()).append(": over capacity ")
+                        .append(s.area().overCapacity()).append(", not backed by a hold ").append(s.area().notBacked())
+                        .append(", counter apart from the holds ").append(s.area().counterApart()).append('\n');
             }
             if (s.invariants() != null && s.invariants().violations() > 0) {
                 RunChecker.Report r = s.invariants();

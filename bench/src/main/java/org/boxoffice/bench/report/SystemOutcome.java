@@ -1,5 +1,6 @@
 package org.boxoffice.bench.report;
 
+import org.boxoffice.bench.check.AreaChecker;
 import org.boxoffice.bench.check.BookingChecker;
 import org.boxoffice.bench.check.RunChecker;
 import org.boxoffice.bench.load.RunResult;
@@ -21,11 +22,24 @@ import java.util.Map;
  * @param sweep      the stampede's rate sweep, or null
  * @param refusals   CPU per attempt after the stampede's sell-out (refusals only), or null
  * @param refusalCeiling refusals on the sold-out show closed loop, at their ceiling (like the empty handler's), or null
+ * @param area       the general-admission check ({@code --general-admission}), or null for a seated sale
  */
 public record SystemOutcome(RunResult run, RunChecker.Report invariants, BookingChecker.Report bookings,
                             Map<String, Double> cpuSeconds, Map<String, Double> serverThreadCpu, Integer seatsLeft,
                             JfrProfile.Summary profile, Sweep.Result sweep, PhaseCost refusals,
-                            org.boxoffice.bench.probe.HttpCeiling.Result refusalCeiling) {
+                            org.boxoffice.bench.probe.HttpCeiling.Result refusalCeiling, AreaChecker.Report area) {
+
+    public SystemOutcome(RunResult run, RunChecker.Report invariants, BookingChecker.Report bookings,
+                         Map<String, Double> cpuSeconds, Map<String, Double> serverThreadCpu, Integer seatsLeft,
+                         JfrProfile.Summary profile, Sweep.Result sweep, PhaseCost refusals,
+                         org.boxoffice.bench.probe.HttpCeiling.Result refusalCeiling) {
+        this(run, invariants, bookings, cpuSeconds, serverThreadCpu, seatsLeft, profile, sweep, refusals, refusalCeiling, null);
+    }
+
+    /** Whether the run was checked against the referee at all (seats, or an area by count). */
+    public boolean checked() {
+        return invariants != null || area != null;
+    }
 
     /** CPU microseconds of one process group ({@code load generator}, {@code server}, {@code postgresql}) per hold attempt. */
     public double microsPerAttempt(String group) {
@@ -54,8 +68,9 @@ public record SystemOutcome(RunResult run, RunChecker.Report invariants, Booking
         return cpu * 1e6 / run.openLoop().requests();
     }
 
-    /** Hold and booking violations together. */
+    /** Hold, booking and area violations together. */
     public long violations() {
-        return (invariants == null ? 0 : invariants.violations()) + (bookings == null ? 0 : bookings.violations());
+        return (invariants == null ? 0 : invariants.violations()) + (bookings == null ? 0 : bookings.violations())
+                + (area == null ? 0 : area.violations());
     }
 }

@@ -163,6 +163,28 @@ public final class Targets {
         return out;
     }
 
+    /**
+     * The general-admission stampede's targets: the seated stampede's that apply to any sale (CPU per
+     * attempt, highest sustained rate and durable holds against the best baseline, refusals, the
+     * invariants), and no {@code SOLD_OUT} answer while the asked number remained, for Boxoffice.
+     */
+    public static List<TargetCheck> generalAdmission(List<SystemOutcome> systems, HttpCeiling.Result ceiling,
+                                                     HttpCeiling.Result pacedFloor) {
+        List<TargetCheck> out = new ArrayList<>(stampede(systems, ceiling, pacedFloor, null).stream()
+                .filter(t -> !t.target().startsWith("hold p99 / seat-map p99") && !t.target().startsWith("fresh member"))
+                .toList());
+        SystemOutcome box = systems.stream().filter(s -> s.run().system().equals("boxoffice")).findFirst().orElse(null);
+        if (box != null && box.area() != null) {
+            String baselines = systems.stream().filter(s -> s.area() != null && s != box)
+                    .map(s -> fmt("%s %,d", s.run().system(), s.area().soldOutWhileLeft())).reduce((a, b) -> a + ", " + b)
+                    .map(b -> "; " + b).orElse("");
+            out.add(new TargetCheck("sold-out answers while the asked admissions remained", "0",
+                    fmt("%,d of %,d%s", box.area().soldOutWhileLeft(), box.area().soldOutAnswers(), baselines),
+                    box.area().soldOutWhileLeft() == 0));
+        }
+        return out;
+    }
+
     static double mb(long bytes) {
         return bytes / (1024.0 * 1024.0);
     }

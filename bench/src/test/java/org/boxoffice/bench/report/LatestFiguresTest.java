@@ -69,6 +69,7 @@ class LatestFiguresTest {
     @Test
     void theScenarioIsTakenFromTheCommandLine() {
         assertEquals("stampede", LatestFigures.scenario("./boxoffice bench --stampede --sweep"));
+        assertEquals("general admission", LatestFigures.scenario("./boxoffice bench --stampede --general-admission 20000 --sweep"));
         assertEquals("waiting room", LatestFigures.scenario("./boxoffice bench --stampede --rate 1000 --waiting-room 400"));
         assertEquals("bots", LatestFigures.scenario("./boxoffice bench --stampede --waiting-room 400 --bots 0.3"));
         assertEquals("several members", LatestFigures.scenario("./boxoffice bench --members 3 --kill-at 285"));
