@@ -23,7 +23,7 @@ import java.util.logging.Logger;
  *
  * <p><b>A caller of the previous release</b> (during a rolling upgrade) sends no {@code known}
  * and reads any answer below zero as "reserved", {@link #UNKNOWN} included: for such a caller the
- * owner reads the referee itself, from the member's {@link Allowances} (on the partition thread,
+ * owner reads the referee itself, the one its member's {@link Allowances} read (on the partition thread,
  * as that release's map loader did), so its reservations keep the limit. The value read travels
  * on to the backup with the processor, so the backup reads nothing.
  */
@@ -106,14 +106,14 @@ public final class AllowanceProcessor implements EntryProcessor<AllowanceKey, Ac
     }
 
     private AccountAllowance readForPreviousRelease(AllowanceKey key) {
-        Allowances allowances = hz == null ? null
-                : hz.getUserContext().get(Allowances.CONTEXT_KEY) instanceof Allowances a ? a : null;
-        if (allowances == null) {
+        Allowances.Referee referee = hz == null ? null
+                : hz.getUserContext().get(Allowances.CONTEXT_KEY) instanceof Allowances.Referee r ? r : null;
+        if (referee == null) {
             LOG.warning("a reservation from a member of the previous release, and no referee on this member: refused");
             return null;
         }
         try {
-            return allowances.referee().allowance(key.showId(), key.accountId());
+            return referee.allowance(key.showId(), key.accountId());
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "reading an allowance for a member of the previous release failed: refused", e);
             return null;

@@ -27,8 +27,8 @@ public final class Allowances {
     }
 
     /**
-     * Where this member's allowances are in its instance's user context: a reservation sent by a
-     * member of the previous release is answered from this referee (see {@link AllowanceProcessor}).
+     * Where this member's {@link Referee} is in its instance's user context: a reservation sent by a
+     * member of the previous release is answered from it (see {@link AllowanceProcessor}).
      */
     public static final String CONTEXT_KEY = "boxoffice.allowances";
 
@@ -43,12 +43,7 @@ public final class Allowances {
     public Allowances(HazelcastInstance hz, String mapName, Referee referee) {
         this.map = hz.getMap(mapName);
         this.referee = referee;
-        hz.getUserContext().put(CONTEXT_KEY, this);
-    }
-
-    /** The referee unknown accounts are read from. */
-    Referee referee() {
-        return referee;
+        hz.getUserContext().put(CONTEXT_KEY, referee);
     }
 
     /** Reserves seats for a new hold; returns -1 if reserved, else how many seats the account may still take. */
