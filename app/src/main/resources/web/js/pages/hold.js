@@ -7,7 +7,7 @@ import {areaLabel} from '../areas.js';
 const PAYMENT_METHODS = [
   {value: 'card_ok', label: 'Test card — approved', hint: 'Paid at once'},
   {value: 'card_pending', label: 'Test card — bank confirms later', hint: 'Confirmed a few seconds later'},
-  {value: 'card_declined', label: 'Test card — declined', hint: 'Your seats stay held; try again'},
+  {value: 'card_declined', label: 'Test card — declined', hint: what => `Your ${what} stay held; try again`},
 ];
 
 /** Keeps a just-made hold for the hold page, which then needs no round trip to show it. */
@@ -102,7 +102,7 @@ class HoldPage {
       PAYMENT_METHODS.map((m, n) => h('label', {class: 'method'},
         h('input', {type: 'radio', name: 'method', value: m.value, checked: n === 0}),
         h('span', {class: 'method__card', 'aria-hidden': 'true'}, icon('ticket')),
-        h('span', {class: 'method__text'}, h('strong', {}, m.label), h('span', {class: 'muted small'}, m.hint))))),
+        h('span', {class: 'method__text'}, h('strong', {}, m.label), h('span', {class: 'muted small'}, typeof m.hint === 'function' ? m.hint(this.what) : m.hint))))),
     this.payButton,
     this.releaseButton);
 
@@ -227,7 +227,7 @@ class HoldPage {
       case 'NOT_ALLOWED':
         // the service does not take payment for this hold (standing tickets, until checkout sells them): nothing was charged
         this.status('error', this.hold.area ? 'Standing tickets cannot be paid for here yet' : 'This hold cannot be paid for',
-          `Nothing was charged. ${sentence(e.message)} Your ${this.what} stay held until the countdown ends, or release them now for other fans.`);
+          `Nothing was charged.${this.hold.area ? '' : ` ${sentence(e.message)}`} Your ${this.what} stay held until the countdown ends, or release them now for other fans.`);
         break;
       case 'PAYMENT_IN_PROGRESS':
         // another tab (or an earlier try) is paying for this hold: follow it, never charge again
