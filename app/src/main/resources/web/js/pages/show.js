@@ -92,7 +92,7 @@ class ShowPage {
     const layout = this.seated
       ? h('div', {class: 'show-layout'},
         this.mapPanel(),
-        h('aside', {class: 'sidebar', 'aria-label': 'Your seats and prices'},
+        h('aside', {class: 'sidebar', 'aria-label': areas ? 'Your tickets and prices' : 'Your seats and prices'},
           this.noticeBox,
           areas,
           h('section', {class: 'panel'}, h('h2', {class: 'panel__title'}, 'Your seats'), this.selectionBox),
