@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   BASE, launch, newFan, assertNoErrors, shot, call, token, joinRoom, mapReady, openSection, clickSeat, seatState,
-  freeSeats, GREY, hexToRgb, sameColor, fanName, journey, FONTS, assertDrawnIn, assertFits, audit,
+  freeSeats, GREY, hexToRgb, sameColor, fanName, journey, FONTS, assertDrawnIn, assertFits, audit, RUN,
 } from './harness.mjs';
 
 let browser;
@@ -727,4 +727,153 @@ journey(test, 'door staff check live codes offline on phones: a valid code admit
     const errors = gate.errors.filter(e => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e));
     assert.deepEqual(errors, [], errors.join('\n'));
   }
+});
+
+// ---- standing areas (general admission), sold by count --------------------------------------------
+
+/**
+ * A comedy show made through the admin API with a small balcony of seats and two standing areas:
+ * FLOOR (40 admissions at 25.00) and PIT (3 at 45.00). The demo catalog has no standing area.
+ */
+async function standingShow(admin) {
+  const showId = `standing-${RUN}`;
+  const made = await call('POST', '/v1/admin/shows', {token: admin, body: {showId, eventId: 'berlin-comedy',
+    startsAt: new Date(Date.now() + 20 * 86_400_000).toISOString(), maxSeatsPerHold: 6, maxPerAccount: 8,
+    sections: [{name: 'BALCONY', price: '39.00', rows: 2, seatsPerRow: 10}]}});
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  for (const area of [{name: 'FLOOR', capacity: 40, price: '25.00'}, {name: 'PIT', capacity: 3, price: '45.00'}]) {
+    const created = await call('POST', `/v1/admin/shows/${showId}/areas`, {token: admin, body: area});
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+  }
+  return showId;
+}
+
+/** Admissions held through the API by another fan, as if in another browser. */
+async function holdElsewhere(showId, area, quantity, who) {
+  const held = await call('POST', `/v1/shows/${showId}/holds`, {token: await token(fanName(who)), body: {area, quantity},
+    headers: {'Idempotency-Key': fanName(`${who}-${area}-${quantity}`)}});
+  assert.equal(held.status, 201, JSON.stringify(held.body));
+  return held.body;
+}
+
+const areaCard = (page, name) => page.locator(`.area[data-area="${name}"]`);
+
+/** A fan on a phone picks a quantity of floor tickets and holds them: everything fits and passes axe. */
+async function standingOnPhone(browser, showId, {width, height, who, font}) {
+  const fan = await newFan(browser, {account: fanName(who), viewport: {width, height}, phone: true});
+  const {page} = fan;
+  const where = `${width} px, ${font.family}`;
+  await page.goto(`${BASE}/#/show/${showId}`);
+  await mapReady(page);
+  const floor = areaCard(page, 'FLOOR');
+  await floor.getByText(/ of 40 left$/).waitFor();
+  await floor.scrollIntoViewIfNeeded();
+  await floor.getByLabel('Tickets', {exact: true}).selectOption('2');
+  await assertFits(page, `the show page with standing areas (${where})`);
+  await shot(page, `standing-phone-${width}-show`, {fullPage: true});
+  await audit(page, `the show page with standing areas (${where})`);
+  await floor.getByRole('button', {name: 'Hold 2 tickets'}).tap();
+  await page.waitForURL(/#\/hold\//);
+  await page.locator('#countdown').waitFor();
+  await page.getByText('Floor × 2').waitFor();
+  await assertFits(page, `the hold page of standing tickets (${where})`);
+  await shot(page, `standing-phone-${width}-hold`, {fullPage: true});
+  await audit(page, `the hold page of standing tickets (${where})`);
+  await page.getByRole('button', {name: 'Release these tickets'}).tap();
+  await page.waitForURL(/#\/show\//);
+  assertNoErrors(fan);
+}
+
+journey(test, 'a standing floor: the fan sees what is left live, picks a quantity, holds by count and sees the tickets on the hold page; a phone at 390 and 320 px fits', {timeout: 240_000}, async () => {
+  const admin = await token('ops', ['admin']);
+  const showId = await standingShow(admin);
+  const fan = await newFan(browser, {account: fanName('stan'), viewport: {width: 1360, height: 900}});
+  const {page} = fan;
+  await page.goto(`${BASE}/#/show/${showId}`);
+  await mapReady(page);
+  const floor = areaCard(page, 'FLOOR');
+  await floor.getByRole('heading', {name: 'Floor'}).waitFor();
+  await floor.getByText('40 of 40 left').waitFor();
+  assert.match(await floor.textContent(), /€25\.00 each/);
+  await shot(page, 'standing-show');
+  await audit(page, 'the show page with standing areas');
+
+  // what is left follows other fans' holds while the page is open (a poll of the public, cacheable answer)
+  const started = Date.now();
+  await holdElsewhere(showId, 'FLOOR', 4, 'stan-rival');
+  await floor.getByText('36 of 40 left').waitFor({timeout: 10_000});
+  console.log(`  the floor's count dropped on the open page after ${Date.now() - started} ms`);
+
+  // the quantity picker: 1 to the show's tickets per hold (6), no more than are left
+  const quantity = floor.getByLabel('Tickets', {exact: true});
+  assert.deepEqual(await quantity.locator('option').allTextContents(), ['1', '2', '3', '4', '5', '6']);
+  await quantity.focus();
+  await page.keyboard.press('ArrowDown'); // the native select answers the keyboard: 2 -> 3
+  assert.equal(await quantity.inputValue(), '3');
+  await floor.getByText('€75.00').waitFor();
+
+  // the pit has 3 left as the page last saw it; another fan takes 2 before this fan's hold of 2 arrives
+  const pit = areaCard(page, 'PIT');
+  await pit.getByText('3 of 3 left').waitFor();
+  await page.evaluate(() => window.boxoffice.page.liveAreas.stop());
+  await holdElsewhere(showId, 'PIT', 2, 'pit-rival');
+  await pit.getByLabel('Tickets', {exact: true}).selectOption('2');
+  await pit.getByRole('button', {name: 'Hold 2 tickets for PIT'}).click();
+  await page.getByRole('alert').filter({hasText: 'Only 1 ticket left for PIT'}).waitFor();
+  await pit.getByText('1 of 3 left').waitFor();
+  assert.deepEqual(await pit.getByLabel('Tickets', {exact: true}).locator('option').allTextContents(), ['1']);
+  await shot(page, 'standing-not-enough-left');
+  await audit(page, 'the show page refusing a hold of more tickets than are left');
+  await holdElsewhere(showId, 'PIT', 1, 'pit-last');
+  await page.reload();
+  await mapReady(page);
+  await pit.getByText('Sold out').first().waitFor();
+  assert.ok(await pit.getByRole('button', {name: /Sold out/}).isDisabled(), 'a sold-out area offers no hold');
+
+  // hold three floor tickets: the same hold page as seats, with the count instead of seat ids
+  await floor.getByLabel('Tickets', {exact: true}).selectOption('3');
+  await floor.getByRole('button', {name: 'Hold 3 tickets for Floor'}).click();
+  await page.waitForURL(/#\/hold\//);
+  await page.getByRole('heading', {name: /^3 standing tickets for /}).waitFor();
+  await page.locator('.checkout__summary').getByText('Floor × 3').waitFor();
+  await page.getByText('€75.00').first().waitFor();
+  await page.getByText('Your tickets are held for').waitFor();
+  const first = seconds(await page.locator('#countdown').textContent());
+  assert.ok(first > 0 && first <= 420, `the countdown runs (${first} s)`);
+  await shot(page, 'standing-hold');
+  await audit(page, 'the hold page of standing tickets');
+  const holdUrl = page.url();
+
+  // back on the show page the floor has three fewer
+  await page.goBack();
+  await mapReady(page);
+  await floor.getByText('33 of 40 left').waitFor({timeout: 10_000});
+  await page.goto(holdUrl);
+  await page.locator('#countdown').waitFor();
+
+  // paying: where checkout sells admissions, the fan gets one ticket per admission; where it does not
+  // yet (409 NOT_ALLOWED), the page says so in plain words and the tickets stay held
+  await page.getByLabel(/Test card — approved/).check();
+  await page.locator('#pay-button').click();
+  const refused = page.getByRole('alert').filter({hasText: 'Standing tickets cannot be paid for here yet'});
+  await Promise.race([refused.waitFor(), page.waitForURL(/#\/booking\//)]);
+  if (/#\/booking\//.test(page.url())) {
+    await page.getByRole('listitem', {name: 'Ticket for Floor, standing, admission 1'}).waitFor();
+    assert.equal(await page.getByRole('listitem', {name: /^Ticket for Floor, standing/}).count(), 3);
+    await shot(page, 'standing-booking');
+    await audit(page, 'the booking page of standing tickets');
+  } else {
+    await page.getByText('Nothing was charged.').waitFor();
+    await shot(page, 'standing-pay-refused');
+    await audit(page, 'the hold page refusing payment for standing tickets');
+    await page.getByRole('button', {name: 'Release these tickets'}).click();
+    await page.waitForURL(/#\/show\//);
+    await mapReady(page);
+    await floor.getByText('36 of 40 left').waitFor({timeout: 10_000});
+  }
+  assertNoErrors(fan);
+
+  await standingOnPhone(browser, showId, {width: 390, height: 844, who: 'stan-phone', font: FONTS.typical});
+  wideBrowser = wideBrowser || await launch({font: FONTS.wide});
+  await standingOnPhone(wideBrowser, showId, {width: 320, height: 640, who: 'stan-wide', font: FONTS.wide});
 });

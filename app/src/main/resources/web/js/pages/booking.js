@@ -1,4 +1,4 @@
-// A booking: one ticket per seat with its live entry code (a QR that changes every 15 seconds, from
+// A booking: one ticket per seat (or per admission to a standing area) with its live entry code (a QR that changes every 15 seconds, from
 // codes signed ahead: livecode.js) and, where the show admits printed tickets, the printed QR code
 // (fetched with the bearer token, shown from a blob URL).
 
@@ -7,6 +7,7 @@ import {h, clear, icon, money, plural, dateTime, date, announce} from '../dom.js
 import {splitSeat} from './hold.js';
 import {showInfo} from './bookings.js';
 import {liveCode} from '../livecode.js';
+import {admissionOf, areaLabel, ticketTitle} from '../areas.js';
 
 export async function render(main, [bookingId], query) {
   let booking;
@@ -27,8 +28,12 @@ export async function render(main, [bookingId], query) {
   const live = booking.status === 'CONFIRMED';
   const codes = [];
   const tickets = (booking.tickets || []).map(t => {
-    const [section, row, number] = splitSeat(t.seatId);
-    const img = h('img', {class: 'ticket__qr', alt: `Printed QR code of the ticket for section ${section}, row ${row}, seat ${number}`,
+    // a ticket of a standing area is named AREA~n: the area and the admission's number, no seat
+    const admission = admissionOf(t.seatId);
+    const [section, row, number] = admission ? [] : splitSeat(t.seatId);
+    const what = admission ? `${areaLabel(admission.area)}, standing, admission ${admission.number}`
+      : `section ${section}, row ${row}, seat ${number}`;
+    const img = h('img', {class: 'ticket__qr', alt: `Printed QR code of the ticket for ${what}`,
       width: 164, height: 164});
     const frame = h('div', {class: 'ticket__qrbox is-loading'}, img);
     const printed = h('details', {class: 'ticket__printed'},
@@ -49,20 +54,24 @@ export async function render(main, [bookingId], query) {
       frame.append(h('p', {class: 'muted small'}, 'The QR code could not be loaded. Reload the page to try again.'));
     });
     const code = live ? liveCode(booking.bookingId, t.seatId,
-      `Live entry code for section ${section}, row ${row}, seat ${number}`) : null;
+      `Live entry code for ${what}`) : null;
     if (code) codes.push(code);
-    return h('li', {class: 'ticket', 'aria-label': `Ticket for section ${section}, row ${row}, seat ${number}`},
+    return h('li', {class: 'ticket', 'aria-label': `Ticket for ${what}`},
       h('div', {class: 'ticket__main'},
         h('p', {class: 'eyebrow'}, show.artist || 'Ticket'),
         h('h3', {class: 'ticket__title'}, show.title || booking.showId),
         h('p', {class: 'ticket__when'}, dateTime(show.startsAt)),
         show.venue ? h('p', {class: 'muted small'}, `${show.venue.name}, ${show.venue.city}`) : null,
-        h('dl', {class: 'ticket__seat'},
-          h('div', {}, h('dt', {}, 'Section'), h('dd', {}, section)),
-          h('div', {}, h('dt', {}, 'Row'), h('dd', {}, row)),
-          h('div', {}, h('dt', {}, 'Seat'), h('dd', {}, number)))),
+        admission
+          ? h('dl', {class: 'ticket__seat'},
+            h('div', {}, h('dt', {}, 'Standing'), h('dd', {}, areaLabel(admission.area))),
+            h('div', {}, h('dt', {}, 'Admission'), h('dd', {}, admission.number)))
+          : h('dl', {class: 'ticket__seat'},
+            h('div', {}, h('dt', {}, 'Section'), h('dd', {}, section)),
+            h('div', {}, h('dt', {}, 'Row'), h('dd', {}, row)),
+            h('div', {}, h('dt', {}, 'Seat'), h('dd', {}, number)))),
       h('div', {class: 'ticket__stub'}, code?.element, printed,
-        transferBox(booking, t.seatId, `${section}, row ${row}, seat ${number}`)));
+        transferBox(booking, t.seatId, what)));
   });
   const statusText = {CONFIRMED: 'Confirmed', REFUNDED: 'Refunded', CANCELLED: 'Cancelled'}[booking.status] || booking.status;
   // Element.append writes null as the text "null": the parts a booking lacks are left out first
@@ -122,7 +131,7 @@ function transferBox(booking, seatId, seatName) {
     const id = `transfer-${seatId}`;
     const input = h('input', {id, name: 'to', autocomplete: 'off', maxlength: 64, required: true});
     const error = h('p', {class: 'field__error', role: 'alert'});
-    clear(box).append(h('form', {class: 'transfer__form', 'aria-label': `Send the ticket for section ${seatName}`,
+    clear(box).append(h('form', {class: 'transfer__form', 'aria-label': `Send the ticket for ${seatName}`,
       onsubmit: async e => {
         e.preventDefault();
         error.textContent = '';
@@ -150,7 +159,7 @@ function history(booking) {
   const words = {OFFERED: 'offered to', ACCEPTED: 'now held by', CANCELLED: 'offer taken back from', REFUSED: 'not passed to'};
   return h('section', {class: 'panel transfers'},
     h('h2', {class: 'panel__title'}, 'Passed on'),
-    h('ul', {role: 'list'}, moved.map(t => h('li', {class: 'small'}, `Seat ${t.seatId} ${words[t.status] || t.status} ${t.toAccountId}`))));
+    h('ul', {role: 'list'}, moved.map(t => h('li', {class: 'small'}, `${ticketTitle(t.seatId)} ${words[t.status] || t.status} ${t.toAccountId}`))));
 }
 
 function cancelBox(booking, main) {

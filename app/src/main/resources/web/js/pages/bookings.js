@@ -3,6 +3,7 @@
 import {api, ApiError, session} from '../api.js';
 import {h, clear, icon, money, plural, dateTime, dateBadge, announce} from '../dom.js';
 import {liveCode} from '../livecode.js';
+import {admissionOf, ticketName, ticketTitle} from '../areas.js';
 
 const shows = new Map();
 
@@ -48,7 +49,8 @@ export async function render(main) {
           h('div', {class: 'booking-card__body'},
             h('strong', {}, show.title || b.showId),
             h('span', {class: 'muted small'}, show.startsAt ? dateTime(show.startsAt) : '', show.venue ? ` · ${show.venue.name}` : ''),
-            h('span', {class: 'small'}, plural(b.seats.length, 'seat', 'seats'), ' · ', money(b.totalAmount, b.currency))),
+            h('span', {class: 'small'}, b.seats.some(admissionOf) ? plural(b.seats.length, 'ticket', 'tickets')
+              : plural(b.seats.length, 'seat', 'seats'), ' · ', money(b.totalAmount, b.currency))),
           h('span', {class: `badge ${b.status === 'CONFIRMED' ? 'badge--ok' : ''}`}, b.status.toLowerCase()),
           icon('ticket')));
       }))
@@ -68,17 +70,17 @@ function offers(incoming) {
     h('h2', {class: 'panel__title'}, 'Offered to you'),
     h('ul', {role: 'list'}, incoming.map(t => {
       const item = h('li', {class: 'transfer__offer'},
-        h('span', {}, `${t.fromAccountId} offers you seat ${t.seatId} (${t.showId})`),
+        h('span', {}, `${t.fromAccountId} offers you ${ticketName(t.seatId)} (${t.showId})`),
         h('button', {class: 'btn btn--primary btn--small', type: 'button', onclick: async e => {
           e.target.disabled = true;
           try {
             await api(`/v1/transfers/${encodeURIComponent(t.transferId)}/accept`, {method: 'POST', auth: true});
-            announce(`Seat ${t.seatId} is yours.`);
+            announce(`${ticketTitle(t.seatId)} is yours.`);
             dispatchEvent(new HashChangeEvent('hashchange'));
           } catch (err) {
             clear(item).append(h('p', {class: 'field__error', role: 'alert'}, err.message));
           }
-        }}, `Accept seat ${t.seatId}`));
+        }}, `Accept ${ticketName(t.seatId)}`));
       return item;
     })));
 }
@@ -89,9 +91,9 @@ function passedOn(given, codes) {
   return h('section', {class: 'panel transfers'},
     h('h2', {class: 'panel__title'}, 'Passed on to you'),
     h('ul', {role: 'list', 'aria-label': 'Tickets passed on to you'}, given.map(t => {
-      const code = liveCode(t.bookingId, t.seatId, `Live entry code for seat ${t.seatId} of ${t.showId}`);
+      const code = liveCode(t.bookingId, t.seatId, `Live entry code for ${ticketName(t.seatId)} of ${t.showId}`);
       codes.push(code);
-      return h('li', {class: 'transfer__given'}, h('span', {}, `Seat ${t.seatId} (${t.showId})`), code.element,
+      return h('li', {class: 'transfer__given'}, h('span', {}, `${ticketTitle(t.seatId)} (${t.showId})`), code.element,
         h('span', {class: 'ticket__code', title: t.code}, t.code));
     })));
 }

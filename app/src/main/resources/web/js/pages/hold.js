@@ -1,12 +1,13 @@
-// The hold: the seats, a countdown to the server's expiresAt, payment (the simulated provider), release.
+// The hold: the seats (or the admissions to a standing area), a countdown to the server's expiresAt, payment (the simulated provider), release.
 
 import {api, ApiError, newKey, serverNow} from '../api.js';
 import {h, clear, icon, money, plural, clock, dateTime, announce} from '../dom.js';
+import {areaLabel} from '../areas.js';
 
 const PAYMENT_METHODS = [
   {value: 'card_ok', label: 'Test card — approved', hint: 'Paid at once'},
   {value: 'card_pending', label: 'Test card — bank confirms later', hint: 'Confirmed a few seconds later'},
-  {value: 'card_declined', label: 'Test card — declined', hint: 'Your seats stay held; try again'},
+  {value: 'card_declined', label: 'Test card — declined', hint: what => `Your ${what} stay held; try again`},
 ];
 
 /** Keeps a just-made hold for the hold page, which then needs no round trip to show it. */
@@ -39,6 +40,7 @@ class HoldPage {
     this.hold = hold;
     this.show = show;
     this.path = path;
+    this.what = hold.area ? 'tickets' : 'seats'; // a hold of admissions to a standing area has no seats
     this.attemptKey = null; // the idempotency key of the payment attempt without an answer yet
     this.build(main);
     this.tick();
@@ -83,14 +85,14 @@ class HoldPage {
     this.countdownBox = h('div', {class: 'countdown', role: 'timer', 'aria-live': 'off', 'aria-labelledby': 'countdown-label'},
       icon('clock'),
       h('div', {},
-        h('span', {class: 'countdown__label', id: 'countdown-label'}, 'Your seats are held for'),
+        h('span', {class: 'countdown__label', id: 'countdown-label'}, `Your ${this.what} are held for`),
         this.countdown),
       h('span', {class: 'countdown__track', 'aria-hidden': 'true'}, this.countdownBar));
     this.statusBox = h('div', {class: 'notices'});
     this.payButton = h('button', {class: 'btn btn--primary btn--block btn--large', type: 'submit', id: 'pay-button'},
       `Pay ${money(hold.totalAmount, hold.currency)}`);
     this.releaseButton = h('button', {class: 'btn btn--ghost btn--block', type: 'button', onclick: () => this.release()},
-      'Release these seats');
+      `Release these ${this.what}`);
     this.form = h('form', {class: 'pay', onsubmit: e => {
       e.preventDefault();
       this.pay(new FormData(this.form).get('method'));
@@ -100,11 +102,13 @@ class HoldPage {
       PAYMENT_METHODS.map((m, n) => h('label', {class: 'method'},
         h('input', {type: 'radio', name: 'method', value: m.value, checked: n === 0}),
         h('span', {class: 'method__card', 'aria-hidden': 'true'}, icon('ticket')),
-        h('span', {class: 'method__text'}, h('strong', {}, m.label), h('span', {class: 'muted small'}, m.hint))))),
+        h('span', {class: 'method__text'}, h('strong', {}, m.label), h('span', {class: 'muted small'}, typeof m.hint === 'function' ? m.hint(this.what) : m.hint))))),
     this.payButton,
     this.releaseButton);
 
-    const seatRows = hold.seatIds.map(id => {
+    const seatRows = hold.area ? [h('li', {class: 'seatlist__item'},
+      h('span', {class: 'seatlist__what'}, h('strong', {}, `${areaLabel(hold.area)} × ${hold.quantity}`), ' · standing'),
+      h('span', {class: 'seatlist__price'}, money(hold.totalAmount, hold.currency)))] : hold.seatIds.map(id => {
       const [section, row, number] = splitSeat(id);
       const price = sections.get(section)?.price;
       return h('li', {class: 'seatlist__item'},
@@ -120,7 +124,8 @@ class HoldPage {
       h('div', {class: 'checkout'},
         h('section', {class: 'panel checkout__main'},
           h('p', {class: 'eyebrow'}, 'Checkout'),
-          h('h1', {}, plural(hold.seatIds.length, 'seat', 'seats'), ' for ', show.title || show.showId),
+          h('h1', {}, hold.area ? plural(hold.quantity, 'standing ticket', 'standing tickets') : plural(hold.seatIds.length, 'seat', 'seats'),
+            ' for ', show.title || show.showId),
           h('p', {class: 'muted'}, dateTime(show.startsAt), show.venue ? ` · ${show.venue.name}, ${show.venue.city}` : ''),
           this.countdownBox,
           this.statusBox,
@@ -135,7 +140,7 @@ class HoldPage {
   update(fresh) {
     this.hold = {...this.hold, ...fresh};
     if (fresh.status === 'CONFIRMED') this.findBooking();
-    else if (fresh.status === 'RELEASED') this.ended('These seats were released', 'They are back on sale.');
+    else if (fresh.status === 'RELEASED') this.ended(`These ${this.what} were released`, 'They are back on sale.');
     this.tick();
   }
 
@@ -148,10 +153,10 @@ class HoldPage {
     this.countdownBox.classList.toggle('countdown--low', left < 60_000);
     if (left <= 60_000 && !this.warned) {
       this.warned = true;
-      announce('One minute left to pay for your seats.');
+      announce(`One minute left to pay for your ${this.what}.`);
     }
     if (left <= 0 && !this.paying) {
-      this.ended('Your hold expired', 'The seats went back on sale. You can pick seats again.');
+      this.ended('Your hold expired', `The ${this.what} went back on sale. You can choose again.`);
     }
   }
 
@@ -165,7 +170,7 @@ class HoldPage {
     this.countdownBar.style.transform = 'scaleX(0)';
     this.form.hidden = true;
     this.status('error', title, text, h('a', {class: 'btn btn--primary btn--small', href: `#/show/${encodeURIComponent(this.show.showId)}`},
-      'Back to the seat map'));
+      this.hold.area ? 'Back to the show' : 'Back to the seat map'));
   }
 
   status(kind, title, text, action) {
@@ -211,18 +216,23 @@ class HoldPage {
     api(this.path, {auth: true}).then(fresh => { this.hold = {...this.hold, ...fresh}; this.tick(); }).catch(() => {});
     switch (e.code) {
       case 'PAYMENT_DECLINED':
-        this.status('warn', 'Your payment was declined', 'Your seats are still held. Try another payment method.');
+        this.status('warn', 'Your payment was declined', `Your ${this.what} are still held. Try another payment method.`);
         break;
       case 'HOLD_EXPIRED':
-        this.ended('Your hold expired', e.body.refunded ? 'Any money taken has been refunded. Pick seats again.' : 'Pick seats again.');
+        this.ended('Your hold expired', e.body.refunded ? 'Any money taken has been refunded. You can choose again.' : 'You can choose again.');
         break;
       case 'HOLD_RELEASED':
-        this.ended('These seats were released', 'Pick seats again.');
+        this.ended(`These ${this.what} were released`, 'You can choose again.');
+        break;
+      case 'NOT_ALLOWED':
+        // the service does not take payment for this hold (standing tickets, until checkout sells them): nothing was charged
+        this.status('error', this.hold.area ? 'Standing tickets cannot be paid for here yet' : 'This hold cannot be paid for',
+          `Nothing was charged.${this.hold.area ? '' : ` ${sentence(e.message)}`} Your ${this.what} stay held until the countdown ends, or release them now for other fans.`);
         break;
       case 'PAYMENT_IN_PROGRESS':
         // another tab (or an earlier try) is paying for this hold: follow it, never charge again
         this.busy(true, 'Waiting for your bank…');
-        this.status('info', 'A payment for these seats is already under way', 'You will not be charged twice. Please keep this page open.');
+        this.status('info', `A payment for these ${this.what} is already under way`, 'You will not be charged twice. Please keep this page open.');
         this.waitForBooking(Date.now() + 60_000);
         break;
       case 'UNAUTHORIZED':
@@ -274,7 +284,7 @@ class HoldPage {
     try {
       await api(this.path, {method: 'DELETE', auth: true});
       sessionStorage.removeItem(`boxoffice.hold.${this.hold.holdId}`);
-      announce('Your seats were released.');
+      announce(`Your ${this.what} were released.`);
       location.hash = `#/show/${encodeURIComponent(this.show.showId)}`;
     } catch (e) {
       this.busy(false);
@@ -282,12 +292,18 @@ class HoldPage {
       if (e instanceof ApiError && e.code === 'PAYMENT_IN_PROGRESS') {
         // money may be moving: the seats stay with this payment until the bank decides
         this.busy(true, 'Waiting for your bank…');
-        this.status('info', 'A payment for these seats is under way', 'The seats cannot be released until your bank decides. Please keep this page open.');
+        this.status('info', `A payment for these ${this.what} is under way`, `They cannot be released until your bank decides. Please keep this page open.`);
         return this.waitForBooking(Date.now() + 60_000);
       }
-      this.status('error', 'Could not release the seats', e.message);
+      this.status('error', `Could not release the ${this.what}`, e.message);
     }
   }
+}
+
+/** "a hold of admissions cannot be paid for yet" -> "A hold of admissions cannot be paid for yet." */
+function sentence(text) {
+  const t = String(text || '').trim();
+  return t ? `${t[0].toUpperCase()}${t.slice(1)}${/[.!?]$/.test(t) ? '' : '.'}` : '';
 }
 
 /** "A-12-7" -> ["A", "12", "7"]; section names may contain dashes, rows and numbers do not. */

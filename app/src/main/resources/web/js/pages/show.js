@@ -1,10 +1,12 @@
-// The show page: live seat map, prices, legend, the fan's selection, best available, and holding.
+// The show page: live seat map, prices, legend, the fan's selection, best available, standing
+// areas sold by count, and holding.
 
 import {api, ApiError, newKey, requireSession, room} from '../api.js';
 import {h, clear, icon, money, count, plural, dateTime, date, announce, toast} from '../dom.js';
 import {ShowModel, LiveSeats, AVAILABLE, STATUS_NAMES, requestAvailability} from '../seats.js';
 import {SeatMap, SEAT_COLORS} from '../seatmap.js';
 import {rememberHold} from './hold.js';
+import {LiveAreas, areaLabel, holdWhat} from '../areas.js';
 
 export async function render(main, [showId]) {
   const id = encodeURIComponent(showId);
@@ -33,7 +35,18 @@ class ShowPage {
     this.inFlight = new Set();    // seats of a hold request on its way (their change is ours)
     this.limit = show.maxSeatsPerHold;
     this.timers = [];
+    // a show may be standing only: then there is no seat map, only its areas
+    this.seated = show.layout.seatCount > 0;
+    this.areaCards = new Map();
     this.build(main);
+    this.liveAreas = show.areas && show.areas.length
+      ? new LiveAreas(show.showId, show.areas, areas => this.renderAreas(areas)) : null;
+    window.boxoffice.page = this;
+    const stopAreas = () => this.liveAreas?.stop();
+    if (!this.seated) {
+      this.cleanup = stopAreas;
+      return;
+    }
 
     this.map = new SeatMap(this.mapBox, this.model, {
       isSelected: i => this.selectedSet.has(i),
@@ -52,8 +65,8 @@ class ShowPage {
     });
     this.live.start(availability).catch(e => this.notice({kind: 'error', title: 'The seat map could not be loaded yet', text: e.message}));
 
-    window.boxoffice.page = this;
     this.cleanup = () => {
+      stopAreas();
       this.live.stop();
       this.map.destroy();
       this.timers.forEach(clearTimeout);
@@ -75,6 +88,18 @@ class ShowPage {
     this.selectionBox = h('div', {class: 'selection'});
     this.pricesBox = h('div', {class: 'prices'});
     this.barBox = h('div', {class: 'selbar', 'aria-hidden': 'true'});
+    const areas = show.areas && show.areas.length ? this.areasPanel() : null;
+    const layout = this.seated
+      ? h('div', {class: 'show-layout'},
+        this.mapPanel(),
+        h('aside', {class: 'sidebar', 'aria-label': areas ? 'Your tickets and prices' : 'Your seats and prices'},
+          this.noticeBox,
+          areas,
+          h('section', {class: 'panel'}, h('h2', {class: 'panel__title'}, 'Your seats'), this.selectionBox),
+          this.bestAvailable(),
+          h('section', {class: 'panel'}, h('h2', {class: 'panel__title'}, 'Prices'), this.pricesBox)))
+      : h('div', {class: 'standing-only'}, this.noticeBox,
+        areas || h('p', {class: 'notice notice--info'}, 'This show has nothing on sale yet.'));
 
     main.append(
       h('nav', {class: 'crumbs', 'aria-label': 'Breadcrumb'},
@@ -92,30 +117,30 @@ class ShowPage {
           show.onSale ? h('span', {class: 'badge badge--ok'}, 'On sale')
             : h('span', {class: 'badge badge--warn'}, `Sale opens ${dateTime(show.saleOpensAt)}`),
           this.rush ? h('span', {class: 'badge badge--rush'}, icon('people'), 'Waiting room passed') : null)),
-      h('div', {class: 'show-layout'},
-        h('section', {class: 'panel mappanel', 'aria-label': 'Seat map'},
-          h('div', {class: 'maptools'},
-            h('div', {class: 'maptools__left'}, this.backButton, this.mapTitle),
-            h('div', {class: 'maptools__right'},
-              this.liveBadge,
-              h('div', {class: 'zoom', role: 'group', 'aria-label': 'Zoom'},
-                h('button', {class: 'iconbtn', type: 'button', 'aria-label': 'Zoom out', onclick: () => this.map.zoomBy(1 / 1.5)}, icon('minus')),
-                h('button', {class: 'iconbtn', type: 'button', 'aria-label': 'Zoom in', onclick: () => this.map.zoomBy(1.5)}, icon('plus')),
-                h('button', {class: 'iconbtn', type: 'button', 'aria-label': 'Show the whole venue', onclick: () => this.map.fit()}, icon('fit'))))),
-          this.mapBox,
-          h('p', {class: 'maphelp', id: 'map-help'},
-            'Click a section to zoom in, then click seats to select them. Drag to move, scroll or pinch to zoom. ',
-            'Keyboard: arrow keys move between sections, Enter opens one; in a section arrows move between seats, ',
-            'Space selects, Escape returns to the whole venue.'),
-          this.legend()),
-        h('aside', {class: 'sidebar', 'aria-label': 'Your seats and prices'},
-          this.noticeBox,
-          h('section', {class: 'panel'}, h('h2', {class: 'panel__title'}, 'Your seats'), this.selectionBox),
-          this.bestAvailable(),
-          h('section', {class: 'panel'}, h('h2', {class: 'panel__title'}, 'Prices'), this.pricesBox))),
+      layout,
       this.barBox);
+    if (areas) this.renderAreas(show.areas);
+    if (!this.seated) return;
     this.renderSelection();
     this.renderPrices();
+  }
+
+  mapPanel() {
+    return h('section', {class: 'panel mappanel', 'aria-label': 'Seat map'},
+      h('div', {class: 'maptools'},
+        h('div', {class: 'maptools__left'}, this.backButton, this.mapTitle),
+        h('div', {class: 'maptools__right'},
+          this.liveBadge,
+          h('div', {class: 'zoom', role: 'group', 'aria-label': 'Zoom'},
+            h('button', {class: 'iconbtn', type: 'button', 'aria-label': 'Zoom out', onclick: () => this.map.zoomBy(1 / 1.5)}, icon('minus')),
+            h('button', {class: 'iconbtn', type: 'button', 'aria-label': 'Zoom in', onclick: () => this.map.zoomBy(1.5)}, icon('plus')),
+            h('button', {class: 'iconbtn', type: 'button', 'aria-label': 'Show the whole venue', onclick: () => this.map.fit()}, icon('fit'))))),
+      this.mapBox,
+      h('p', {class: 'maphelp', id: 'map-help'},
+        'Click a section to zoom in, then click seats to select them. Drag to move, scroll or pinch to zoom. ',
+        'Keyboard: arrow keys move between sections, Enter opens one; in a section arrows move between seats, ',
+        'Space selects, Escape returns to the whole venue.'),
+      this.legend());
   }
 
   legend() {
@@ -126,7 +151,103 @@ class ShowPage {
       swatch(SEAT_COLORS.selected, 'Your selection', 'swatch--selected'),
       swatch(SEAT_COLORS.held, 'Held by someone'),
       swatch(SEAT_COLORS.sold, 'Sold'),
-      swatch(SEAT_COLORS.blocked, 'Not for sale'));
+      swatch(SEAT_COLORS.blocked, 'Not for sale'),
+      // the layout gives standing areas no place on the map: the legend points to their panel
+      (this.show.areas || []).map(a => h('li', {}, h('button', {class: 'chip chip--area', type: 'button',
+        onclick: () => this.focusArea(a.name)}, icon('people'), `${areaLabel(a.name)}: standing tickets`))));
+  }
+
+  // ---- standing areas (general admission) ---------------------------------------------------------
+
+  /** The show's standing areas: each with its price, what it has left (live) and how many to hold. */
+  areasPanel() {
+    this.areasList = h('ul', {class: 'areas', role: 'list'});
+    return h('section', {class: 'panel', id: 'areas', 'aria-labelledby': 'areas-title'},
+      h('h2', {class: 'panel__title', id: 'areas-title'}, 'Standing'),
+      h('p', {class: 'muted small'}, 'No seat numbers: a ticket lets you in to the area, first come, first served.'),
+      this.areasList);
+  }
+
+  /** Shows what each area has left; builds an area's card the first time it is seen. */
+  renderAreas(areas) {
+    const names = areas.map(a => a.name).join('|');
+    if (names !== [...this.areaCards.keys()].join('|')) {
+      this.areaCards.clear();
+      clear(this.areasList).append(...areas.map(a => {
+        const card = this.areaCard(a);
+        this.areaCards.set(a.name, card);
+        return card.el;
+      }));
+    }
+    for (const a of areas) {
+      const card = this.areaCards.get(a.name);
+      if (card.area && card.area.left > 0 && a.left === 0) announce(`${areaLabel(a.name)} is sold out.`);
+      card.area = a;
+      this.updateArea(card);
+    }
+  }
+
+  areaCard(area) {
+    const label = areaLabel(area.name);
+    const id = `area-qty-${area.name}`;
+    const card = {
+      name: area.name, label, max: -1,
+      left: h('p', {class: 'area__left', id: `area-left-${area.name}`}),
+      select: h('select', {id, name: 'quantity', 'aria-describedby': `area-left-${area.name}`}),
+      total: h('strong', {class: 'area__sum'}),
+      button: h('button', {class: 'btn btn--primary btn--block', type: 'submit'}),
+    };
+    card.select.addEventListener('change', () => this.updateArea(card));
+    card.el = h('li', {class: 'area', dataset: {area: area.name}},
+      h('div', {class: 'area__head'},
+        h('span', {class: 'area__icon', 'aria-hidden': 'true'}, icon('people')),
+        h('h3', {class: 'area__name'}, label),
+        h('span', {class: 'area__price'}, money(area.price, this.show.currency), h('span', {class: 'muted small'}, ' each'))),
+      card.left,
+      h('form', {class: 'area__form', 'aria-label': `Standing tickets for ${label}`, onsubmit: e => {
+        e.preventDefault();
+        this.hold({area: area.name, quantity: Number(card.select.value)});
+      }},
+      h('div', {class: 'field field--inline'}, h('label', {class: 'field__label', for: id}, 'Tickets'), card.select),
+      h('p', {class: 'area__total'}, h('span', {class: 'muted small'}, 'Total'), card.total),
+      card.button));
+    return card;
+  }
+
+  /**
+   * An area's card after what it has left, the fan's choice or a hold on its way changed: up to the
+   * show's tickets per hold and per account, and no more than are left.
+   */
+  updateArea(card) {
+    const {area, select, button} = card;
+    const max = Math.max(0, Math.min(this.limit, this.show.maxPerAccount, area.left));
+    if (max !== card.max) {
+      const wanted = select.value ? Number(select.value) : 2;
+      card.max = max;
+      clear(select).append(...Array.from({length: max}, (_, i) => h('option', {value: i + 1}, i + 1)));
+      select.value = String(Math.max(1, Math.min(wanted, max)));
+    }
+    const quantity = Number(select.value) || 0;
+    const soldOut = area.left === 0;
+    card.el.classList.toggle('area--soldout', soldOut);
+    clear(card.left).append(soldOut
+      ? h('span', {class: 'badge badge--soldout'}, 'Sold out')
+      : h('span', {}, h('strong', {}, count(area.left)), ` of ${count(area.capacity)} left`));
+    card.total.textContent = money(area.price * quantity, this.show.currency);
+    select.disabled = soldOut || !this.show.onSale;
+    button.disabled = soldOut || !this.show.onSale || this.busy;
+    clear(button).append(...(soldOut ? ['Sold out']
+      : !this.show.onSale ? [`On sale ${dateTime(this.show.saleOpensAt)}`]
+        : this.busy ? ['Holding…']
+          : [`Hold ${plural(quantity, 'ticket', 'tickets')}`, h('span', {class: 'visually-hidden'}, ` for ${card.label}`)]));
+  }
+
+  /** From the legend: brings an area's card into view with its quantity ready to choose. */
+  focusArea(name) {
+    const card = this.areaCards.get(name);
+    if (!card) return;
+    card.el.scrollIntoView({block: 'center', behavior: 'smooth'});
+    (card.select.disabled ? card.button : card.select).focus({preventScroll: true});
   }
 
   bestAvailable() {
@@ -322,22 +443,28 @@ class ShowPage {
     }
     this.busy = true;
     this.clearNotices();
-    this.renderSelection();
+    this.renderBusy();
     const asked = request.seatIds ? request.seatIds.map(id => this.model.indexOf(id)).filter(i => i >= 0) : [];
     asked.forEach(i => this.inFlight.add(i));
     try {
       const held = await api(`/v1/shows/${encodeURIComponent(this.show.showId)}/holds`,
         {method: 'POST', auth: true, body: request, headers});
       rememberHold(held);
-      announce(`Held ${plural(held.seatIds.length, 'seat', 'seats')}.`);
+      announce(`Held ${holdWhat(held)}.`);
       location.hash = `#/hold/${encodeURIComponent(held.holdId)}`;
     } catch (e) {
       this.refused(e, request);
     } finally {
       asked.forEach(i => this.inFlight.delete(i));
       this.busy = false;
-      if (this.selectionBox.isConnected) this.renderSelection();
+      if (this.noticeBox.isConnected) this.renderBusy();
     }
+  }
+
+  /** The hold buttons say whether a hold is on its way. */
+  renderBusy() {
+    if (this.seated) this.renderSelection();
+    this.areaCards.forEach(card => this.updateArea(card));
   }
 
   refused(e, request) {
@@ -371,9 +498,21 @@ class ShowPage {
         room.dropPass(this.show.showId);
         location.hash = `#/show/${encodeURIComponent(this.show.showId)}/queue`;
         return;
+      case 'SOLD_OUT': {
+        // a hold by count: the area has fewer left than asked (the answer says how many)
+        const left = Number(e.body.left) || 0;
+        const label = areaLabel(request.area);
+        if (this.liveAreas) {
+          this.liveAreas.set(this.liveAreas.areas.map(a => a.name === request.area ? {...a, left} : a));
+        }
+        this.notice({kind: 'warn', title: left ? `Only ${plural(left, 'ticket', 'tickets')} left for ${label}` : `${label} is sold out`,
+          text: left ? `Nothing was held. Choose ${count(left)} or fewer and try again.`
+            : 'Nothing was held. Tickets come back when other fans’ holds end, so it may be worth looking again in a few minutes.'});
+        return;
+      }
       case 'ACCOUNT_LIMIT':
         this.notice({kind: 'error', title: 'You have reached the limit for this show',
-          text: `Each fan can have up to ${this.show.maxPerAccount} seats for this show, held or booked.`});
+          text: `Each fan can have up to ${plural(this.show.maxPerAccount, 'ticket', 'tickets')} for this show, seats and standing together, held or booked.`});
         return;
       case 'RATE_LIMITED':
         this.notice({kind: 'error', title: 'Too many tries', text: `Please wait ${e.body.retryAfterSeconds || 'a few'} seconds and try again.`});
@@ -381,7 +520,8 @@ class ShowPage {
       case 'UNAUTHORIZED':
         return;
       default:
-        this.notice({kind: 'error', title: e.status >= 500 || e.status === 0 ? 'Nothing was held — please try again' : 'Could not hold these seats',
+        this.notice({kind: 'error', title: e.status >= 500 || e.status === 0 ? 'Nothing was held — please try again'
+          : request.area ? 'Could not hold these tickets' : 'Could not hold these seats',
           text: e.message});
     }
   }
