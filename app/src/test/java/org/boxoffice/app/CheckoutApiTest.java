@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -150,40 +149,8 @@ class CheckoutApiTest {
     void twentyCheckoutsOfOneHoldAtOnce_chargeTheCardOnce() throws Exception {
         String olga = app.token("olga-c");
         String holdId = f.hold(olga, SHOW, "STALLS-7-1", "STALLS-7-2");
-        int tabs = 20;
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<TestApp.Http.Reply>> replies = new ArrayList<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(tabs)) {
-            for (int i = 0; i < tabs; i++) {
-                String key = "tab-" + i;
-                replies.add(pool.submit(() -> {
-                    go.await();
-                    return f.checkout(olga, holdId, "card_ok", key);
-                }));
-            }
-            go.countDown();
-            int booked = 0;
-            java.util.Set<Long> bookingIds = new java.util.HashSet<>();
-            for (Future<TestApp.Http.Reply> r : replies) {
-                TestApp.Http.Reply reply = r.get();
-                if (reply.status() == 200) {
-                    booked++;
-                    assertEquals("BOOKED", json(reply).get("status").asText());
-                    bookingIds.add(json(reply).get("bookingId").asLong());
-                } else {
-                    assertError(reply, 409, "PAYMENT_IN_PROGRESS");
-                }
-            }
-            assertTrue(booked >= 1, "one checkout books the hold");
-            assertEquals(1, bookingIds.size(), "every 200 names the same booking");
-        }
-        f.quiet();
-        String prefix = "bx-" + holdId + "-";
-        assertEquals(1, app.simulator().ledger().stream()
-                .filter(c -> c.idempotencyKey().startsWith(prefix)).count(), "exactly one charge at the provider");
-        assertEquals(1, f.count("select count(*) from payments where hold_id = ?", holdId));
-        assertEquals(0, f.count("select count(*) from payments where hold_id = ? and refund <> 'NONE'", holdId));
-        assertEquals(1, f.count("select count(*) from bookings where hold_id = ? and status = 'CONFIRMED'", holdId));
+        f.checkoutsAtOnce(olga, holdId, 20);
+        f.assertChargedOnceAndBookedOnce(holdId);
     }
 
     @Test

@@ -79,6 +79,49 @@ final class CheckoutFixture {
         assertEquals(201, r.status(), r.body());
     }
 
+    /**
+     * {@code tabs} checkouts of one hold sent at once, each with a key of its own (a fan's open tabs):
+     * each answer books it or is refused 409 {@code PAYMENT_IN_PROGRESS}, and every booking answer
+     * names the same booking, which is returned.
+     */
+    long checkoutsAtOnce(String token, String holdId, int tabs) throws Exception {
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<TestApp.Http.Reply>> replies = new ArrayList<>();
+        java.util.Set<Long> bookingIds = new java.util.HashSet<>();
+        try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(tabs)) {
+            for (int i = 0; i < tabs; i++) {
+                String key = "tab-" + holdId + "-" + i;
+                replies.add(pool.submit(() -> {
+                    go.await();
+                    return checkout(token, holdId, "card_ok", key);
+                }));
+            }
+            go.countDown();
+            for (java.util.concurrent.Future<TestApp.Http.Reply> r : replies) {
+                TestApp.Http.Reply reply = r.get();
+                if (reply.status() == 200) {
+                    assertEquals("BOOKED", json(reply).get("status").asText());
+                    bookingIds.add(json(reply).get("bookingId").asLong());
+                } else {
+                    assertError(reply, 409, "PAYMENT_IN_PROGRESS");
+                }
+            }
+        }
+        assertEquals(1, bookingIds.size(), "one checkout books the hold, and every 200 names the same booking");
+        return bookingIds.iterator().next();
+    }
+
+    /** Once all is quiet: the hold was charged once at the provider, never refunded, and booked once. */
+    void assertChargedOnceAndBookedOnce(String holdId) {
+        quiet();
+        String prefix = "bx-" + holdId + "-";
+        assertEquals(1, app.simulator().ledger().stream()
+                .filter(c -> c.idempotencyKey().startsWith(prefix)).count(), "exactly one charge at the provider");
+        assertEquals(1, count("select count(*) from payments where hold_id = ?", holdId));
+        assertEquals(0, count("select count(*) from payments where hold_id = ? and refund <> 'NONE'", holdId));
+        assertEquals(1, count("select count(*) from bookings where hold_id = ? and status = 'CONFIRMED'", holdId));
+    }
+
     long count(String sql, Object... params) {
         return query(sql, params).isEmpty() ? 0 : Long.parseLong(query(sql, params).get(0));
     }

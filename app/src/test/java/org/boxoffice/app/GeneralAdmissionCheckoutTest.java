@@ -164,36 +164,8 @@ class GeneralAdmissionCheckoutTest {
         String showId = newShowWithFloor(20, 4, 60);
         String olga = app.token("olga-gap");
         String holdId = heldAdmissions(olga, showId, 4);
-        int tabs = 20;
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<TestApp.Http.Reply>> replies = new ArrayList<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(tabs)) {
-            for (int i = 0; i < tabs; i++) {
-                String key = "ga-tab-" + i;
-                replies.add(pool.submit(() -> {
-                    go.await();
-                    return f.checkout(olga, holdId, "card_ok", key);
-                }));
-            }
-            go.countDown();
-            Set<Long> bookingIds = new HashSet<>();
-            for (Future<TestApp.Http.Reply> r : replies) {
-                TestApp.Http.Reply reply = r.get();
-                if (reply.status() == 200) {
-                    bookingIds.add(json(reply).get("bookingId").asLong());
-                } else {
-                    assertError(reply, 409, "PAYMENT_IN_PROGRESS");
-                }
-            }
-            assertEquals(1, bookingIds.size(), "every 200 names the same booking");
-        }
-        f.quiet();
-        String prefix = "bx-" + holdId + "-";
-        assertEquals(1, app.simulator().ledger().stream()
-                .filter(c -> c.idempotencyKey().startsWith(prefix)).count(), "exactly one charge at the provider");
-        assertEquals(1, f.count("select count(*) from payments where hold_id = ?", holdId));
-        assertEquals(0, f.count("select count(*) from payments where hold_id = ? and refund <> 'NONE'", holdId));
-        assertEquals(1, f.count("select count(*) from bookings where hold_id = ? and status = 'CONFIRMED'", holdId));
+        f.checkoutsAtOnce(olga, holdId, 20);
+        f.assertChargedOnceAndBookedOnce(holdId);
         assertEquals(4, liveTickets(showId));
         assertEquals(4, taken(showId));
         f.assertMoneyConserved();
