@@ -146,10 +146,15 @@ journey(test, 'two fans race for one seat: one holds it, the other sees it taken
     await fan.page.getByRole('button', {name: 'Hold 1 seat'}).waitFor();
   }
 
-  // both click at once; a fan whose page hears of the other's hold first has no button left to
-  // click (the seat leaves the selection with a "just taken" notice): that fan lost the race as well
-  await Promise.all([a, b].map(fan => fan.page.getByRole('button', {name: 'Hold 1 seat'}).click({timeout: 5_000})
-    .catch(() => {})));
+  // both click at once, in the page itself: Playwright's click waits for the button to be stable,
+  // and the selection panel is drawn again whenever seats of the show change (lapsed holds of
+  // earlier journeys going back on sale), so its two clicks could land far apart. A fan whose page
+  // heard of the other's hold first has no button left (the seat left the selection with a "just
+  // taken" notice): that fan lost the race as well.
+  await Promise.all([a, b].map(fan => fan.page.evaluate(() => {
+    const button = [...document.querySelectorAll('button')].find(x => x.textContent.trim() === 'Hold 1 seat');
+    if (button) button.click();
+  })));
   const outcome = fan => fan.page.waitForFunction(() => location.hash.startsWith('#/hold/')
     || !!document.querySelector('.notices .notice'), null, {timeout: 15_000}).then(() => fan.page.url().includes('#/hold/'));
   const [aHeld, bHeld] = await Promise.all([outcome(a), outcome(b)]);
