@@ -114,6 +114,7 @@ public final class Boxoffice implements AutoCloseable {
     private final HoldManager holds;
     private final Idempotency idempotency;
     private final ITopic<String> announcements;
+    private final Allowances allowances;
     private final WaitingRooms rooms;
     private final OpsMetrics metrics;
     private final InvariantChecker invariants;
@@ -166,7 +167,7 @@ public final class Boxoffice implements AutoCloseable {
         this.answers = new CatalogAnswers(() -> catalogChanges.version() + directory.version(), clock);
         this.authenticator = new Authenticator(settings.auth(), clock);
         this.idempotency = new Idempotency(hz, new PostgresIdempotencyReplies(dataSource), clock).start();
-        Allowances allowances = new Allowances(hz, inventoryRepository);
+        this.allowances = new Allowances(hz, inventoryRepository);
         this.seats = new Seats(inventory, allowances, snapshots);
         this.admissions = new Admissions(hz, admissionRepository, allowances, inventory, clock);
         this.sweeper = new HoldSweeper(hz, seats, inventoryRepository, directory::find, clock).alsoAdmissions(admissions)
@@ -401,6 +402,8 @@ public final class Boxoffice implements AutoCloseable {
     }
 
     private void announce(Show show) {
+        // just saved: nobody holds any of its seats, so its new buyers need no read of their past
+        allowances.newShow(show.showId(), show.sale().opensAt(), clock.getAsLong());
         IMap<String, EventListing> listings = hz.getMap(GridMaps.CATALOG_EVENTS);
         directory.event(show.eventId()).ifPresent(event -> directory.venue(event.venueId()).ifPresent(venue ->
                 listings.set(event.eventId(), EventListing.of(event, venue, directory.showsOf(event.eventId())))));

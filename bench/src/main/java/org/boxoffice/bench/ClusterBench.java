@@ -68,7 +68,7 @@ final class ClusterBench {
      */
     private static final int ROTATE_AFTER = 10;
     /** Before each steady run: what the members, PostgreSQL and the machine spend with no load at all. */
-    private static final Duration IDLE = Duration.ofSeconds(5);
+    private static final Duration IDLE = Duration.ofSeconds(10);
     private static final long READY_TIMEOUT_MS = 180_000;
     /** The longest a leaving member may take to hand its partitions over (the manifests' grace period). */
     private static final int LEAVE_SECONDS = 120;
@@ -201,13 +201,15 @@ final class ClusterBench {
 
     private ClusterReport.Steady steady(Cluster cluster, BoxofficeApi api, String admin, List<String> tokens, Database db)
             throws Exception {
-        Target show = newShow(cluster, api, admin, "steady", o.seats);
-        List<Buyer> crowd = Buyer.crowd(o.buyers(), o.seed, show.plan(), tokens);
         db.checkpoint();
+        // without load: before the run's show is created (a creation loads the show's blocks onto
+        // owners and backups, a request's work, not a member's upkeep)
         Measured idle = measure(cluster, db, () -> {
             Thread.sleep(IDLE.toMillis());
             return null;
         });
+        Target show = newShow(cluster, api, admin, "steady", o.seats);
+        List<Buyer> crowd = Buyer.crowd(o.buyers(), o.seed, show.plan(), tokens);
         if (o.profile) {
             for (Member mb : cluster.members) {
                 JfrProfile.start(jcmd(), mb.pid());

@@ -11,6 +11,11 @@ public final class GridMaps {
     public static final String ADMISSIONS = "admission-stripes";
     /** One entry per account and show: seats held and bought, for the per-account limit. */
     public static final String ALLOWANCES = "allowances";
+    /**
+     * Shows whose every account with seats is in {@link #ALLOWANCES}, and until when (see
+     * {@code Allowances#newShow}): an account missing there has no seats of the show.
+     */
+    public static final String ALLOWANCES_COMPLETE = "allowances-complete";
     /** Responses remembered under idempotency keys, for 24 hours. */
     public static final String IDEMPOTENCY = "idempotency";
     /** Denormalized events for search (SQL). */

@@ -115,6 +115,73 @@ class AllowancesGridTest {
         assertFalse(map.containsKey(new AllowanceKey("show-1", account)));
     }
 
+    @Test
+    void aNewShowsBuyers_needNoRead_onAnyMember_andTheLimitStillHolds() {
+        Allowances creator = new Allowances(members.get(0), GridMaps.ALLOWANCES, referee);
+        Allowances other = new Allowances(members.get(1), GridMaps.ALLOWANCES, referee);
+        creator.newShow("show-new", NOW, NOW);
+
+        String first = "acct-" + UUID.randomUUID();
+        assertEquals(-1, other.reserve("show-new", first, "h1", 3, NOW + HOLD_MILLIS, NOW, 0, MAX));
+        assertEquals(1, other.reserve("show-new", first, "h2", 2, NOW + HOLD_MILLIS, NOW, 0, MAX),
+                "3 held of 4: 1 more at most");
+        assertEquals(MAX, creator.reserve("show-new", "acct-" + UUID.randomUUID(), "h3", MAX + 1, NOW + HOLD_MILLIS, NOW, 0, MAX),
+                "a new buyer asking for too many hears how many it may take");
+        assertEquals(0, reads.get(), "a show created on this cluster: nobody has seats of it the grid does not know");
+
+        assertEquals(2, other.reserve("show-1", "acct-" + UUID.randomUUID(), "h4", 3, NOW + HOLD_MILLIS, NOW, 0, MAX),
+                "a show without the mark: the account's past is read");
+        assertEquals(1, reads.get());
+    }
+
+    @Test
+    void aShowsMark_lapsesAnHourAfterItsSaleOpens() {
+        Allowances allowances = new Allowances(members.get(0), GridMaps.ALLOWANCES, referee);
+        long opensAt = NOW + 3_600_000;
+        allowances.newShow("show-later", opensAt, NOW);
+        long lastSafe = opensAt + Allowances.MAX_IDLE_SECONDS * 1000L - Allowances.CLOCK_MARGIN_MILLIS - 1;
+        assertEquals(-1, allowances.reserve("show-later", "acct-" + UUID.randomUUID(), "h1", 1, lastSafe + HOLD_MILLIS,
+                lastSafe, 0, MAX));
+        assertEquals(0, reads.get(), "no entry of the show can have lapsed yet: none was made before its sale opened");
+        assertEquals(2, allowances.reserve("show-later", "acct-" + UUID.randomUUID(), "h2", 3, lastSafe + 1 + HOLD_MILLIS,
+                lastSafe + 1, 0, MAX), "an entry may have gone unused for an hour: the account's past is read");
+        assertEquals(1, reads.get());
+    }
+
+    @Test
+    void losingMoreMembersThanTheBackups_removesEveryShowsMark() throws Exception {
+        members.forEach(m -> m.getLifecycleService().terminate());
+        members = TestGrid.start(3, repo);
+        HazelcastInstance survivor = members.get(0);
+        Allowances allowances = new Allowances(survivor, GridMaps.ALLOWANCES, referee);
+        for (HazelcastInstance m : members.subList(1, 3)) {
+            new Allowances(m, GridMaps.ALLOWANCES, referee);
+        }
+        allowances.newShow("show-new", NOW, NOW);
+        // an entry on every partition, so that whatever is lost held some
+        for (int i = 0; i < 400; i++) {
+            allowances.reserve("show-new", "acct-" + i, "h" + i, 1, NOW + HOLD_MILLIS, NOW, 0, MAX);
+        }
+        assertEquals(0, reads.get());
+
+        Thread a = Thread.ofPlatform().start(() -> members.get(1).getLifecycleService().terminate());
+        Thread b = Thread.ofPlatform().start(() -> members.get(2).getLifecycleService().terminate());
+        a.join();
+        b.join();
+        long deadline = System.currentTimeMillis() + 20_000;
+        while (survivor.getMap(GridMaps.ALLOWANCES_COMPLETE).containsKey("show-new")
+                && System.currentTimeMillis() < deadline) {
+            Thread.sleep(20);
+        }
+        assertFalse(survivor.getMap(GridMaps.ALLOWANCES_COMPLETE).containsKey("show-new"),
+                "entries were lost with their backups: the show is no longer complete");
+        int before = reads.get();
+        for (int i = 0; i < 400; i++) {
+            allowances.reserve("show-new", "acct-" + i, "h" + i + "-again", 1, NOW + HOLD_MILLIS, NOW, 0, MAX);
+        }
+        assertTrue(reads.get() > before, "accounts whose entries were lost are read from the referee again");
+    }
+
     private HazelcastInstance ownerOf(AllowanceKey key) {
         members.get(0).getMap(GridMaps.ALLOWANCES).containsKey(key); // the partitions are assigned at the first use
         long deadline = System.currentTimeMillis() + 10_000;

@@ -330,7 +330,9 @@ public final class GridMember {
         config.addMapConfig(new MapConfig(GridMaps.ALLOWANCES)
                 .setInMemoryFormat(InMemoryFormat.OBJECT)
                 .setBackupCount(settings.backupCount())
-                .setMaxIdleSeconds(3600));
+                .setMaxIdleSeconds(org.boxoffice.grid.Allowances.MAX_IDLE_SECONDS));
+        config.addMapConfig(new MapConfig(GridMaps.ALLOWANCES_COMPLETE)
+                .setBackupCount(settings.backupCount()));
 
         config.addMapConfig(new MapConfig(GridMaps.IDEMPOTENCY)
                 .setBackupCount(settings.backupCount())
