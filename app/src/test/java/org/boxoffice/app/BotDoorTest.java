@@ -7,6 +7,9 @@ import org.boxoffice.app.admission.Challenges;
 import org.boxoffice.app.admission.DoorSettings;
 import org.boxoffice.app.admission.PassTokens;
 import org.boxoffice.app.http.Json;
+import org.boxoffice.domain.AccountAllowance;
+import org.boxoffice.grid.AllowanceKey;
+import org.boxoffice.grid.GridMaps;
 import org.boxoffice.grid.limits.SpentChallenges;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -224,6 +227,27 @@ class BotDoorTest {
         }
         assertEquals(HOLDS_PER_ACCOUNT, answered);
         assertEquals(limited + 2 * HOLDS_PER_ACCOUNT, refusals("rate_limited", "comedy-2"));
+    }
+
+    @Test
+    void aHoldOverTheAccountsLimit_claimsNothing_andGivesItsReservationBack() {
+        String mo = token("mo");
+        for (int i = 1; i <= HOLDS_PER_ACCOUNT; i++) {
+            TestApp.Http.Reply r = http.get(i % 3).post("/v1/shows/echoes-berlin-1/holds", mo, "{\"seatIds\":[\"W-7-" + i + "\"]}");
+            assertEquals(201, r.status(), r.body());
+            assertEquals(204, http.get(0).delete("/v1/holds/" + json(r).get("holdId").asText(), mo).status());
+        }
+        // the bucket is empty: a member asks for the token while the allowance is reserved (and gives
+        // the reservation back when refused), or, having seen the account refused, waits for it first
+        for (int i = 0; i < 6; i++) {
+            assertError(http.get(i % 3).post("/v1/shows/echoes-berlin-1/holds", mo, "{\"seatIds\":[\"W-7-20\"]}"),
+                    429, "RATE_LIMITED");
+        }
+        AccountAllowance left = apps.get(0).app.hazelcast().<AllowanceKey, AccountAllowance>getMap(GridMaps.ALLOWANCES)
+                .get(new AllowanceKey("echoes-berlin-1", "mo"));
+        assertTrue(left == null || left.holds().isEmpty(), "every reservation was given back: " + left);
+        assertEquals(201, http.get(1).post("/v1/shows/echoes-berlin-1/holds", token("ned"),
+                "{\"seatIds\":[\"W-7-20\"]}").status(), "the refused holds claimed nothing");
     }
 
     @Test

@@ -79,8 +79,10 @@ public final class Seats {
     public Claim hold(Show show, String holdId, String accountId, SortedMap<Integer, int[]> seatsByBlock, long expiresAt,
                       long now, String[] holdSeatIds) {
         seatsByBlock.forEach((block, seats) -> snapshots.record(show, block, seats, SeatState.Status.HELD));
-        return claim(show, holdId, accountId, seatsByBlock, expiresAt, now, holdSeatIds);
+        return claim(show, holdId, accountId, seatsByBlock, expiresAt, now, holdSeatIds, NO_PERMIT);
     }
+
+    private static final Runnable NO_PERMIT = () -> { };
 
     /**
      * A buyer's claim: as {@link #hold}, but refused at once, with nothing claimed and no grid call,
@@ -92,10 +94,21 @@ public final class Seats {
      */
     public Claim holdIfFree(Show show, String holdId, String accountId, SortedMap<Integer, int[]> seatsByBlock,
                             long expiresAt, long now, String[] holdSeatIds) {
+        return holdIfFree(show, holdId, accountId, seatsByBlock, expiresAt, now, holdSeatIds, NO_PERMIT);
+    }
+
+    /**
+     * As {@link #holdIfFree(Show, String, String, SortedMap, long, long, String[])}, with {@code permit}
+     * run after the allowance is reserved and before any block is claimed: a permit that throws (the
+     * caller's rate limit, answered meanwhile) stops the claim, the reservation is given back and the
+     * exception goes on to the caller.
+     */
+    public Claim holdIfFree(Show show, String holdId, String accountId, SortedMap<Integer, int[]> seatsByBlock,
+                            long expiresAt, long now, String[] holdSeatIds, Runnable permit) {
         if (!snapshots.markHeldIfFree(show, seatsByBlock)) {
             return new Claim.Refused(Rejection.SEATS_UNAVAILABLE, Map.of());
         }
-        return claim(show, holdId, accountId, seatsByBlock, expiresAt, now, holdSeatIds);
+        return claim(show, holdId, accountId, seatsByBlock, expiresAt, now, holdSeatIds, permit);
     }
 
     /**
@@ -106,7 +119,7 @@ public final class Seats {
      * seats back.
      */
     private Claim claim(Show show, String holdId, String accountId, SortedMap<Integer, int[]> seatsByBlock,
-                        long expiresAt, long now, String[] holdSeatIds) {
+                        long expiresAt, long now, String[] holdSeatIds, Runnable permit) {
         int seatCount = 0;
         for (int[] seats : seatsByBlock.values()) {
             seatCount += seats.length;
@@ -124,6 +137,7 @@ public final class Seats {
             throw e;
         }
         try {
+            permit.run();
             result = inventory.hold(show, holdId, accountId, seatsByBlock, expiresAt, now, holdSeatIds);
         } catch (RuntimeException e) {
             allowances.release(show.showId(), accountId, holdId);

@@ -57,6 +57,10 @@ public final class AdmissionGate {
     private final OpsMetrics metrics;
     private final Predicate<String> knownShow;
     private final IssueBudget issuing;
+    /** Accounts this member saw over their hold limit, until when ({@link System#nanoTime}): see {@link #holdPermit}. */
+    private final Map<String, Long> recentlyLimited = new java.util.concurrent.ConcurrentHashMap<>();
+    private static final int RECENTLY_LIMITED_MAX = 100_000;
+    private static final long RECENTLY_LIMITED_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
 
     public AdmissionGate(WaitingRooms rooms, PassTokens tokens, Challenges challenges, VelocityLimits velocity,
                          Limits limits, OpsMetrics metrics, Predicate<String> knownShow) {
@@ -136,9 +140,71 @@ public final class AdmissionGate {
      * by a hold that goes on to the grid (past the seat-map snapshot, which answers most of an
      * on-sale's attempts from memory): the limit guards the partitions and the referee, and a
      * refusal the snapshot gives costs what a plain request costs.
+     *
+     * <p>The token is asked for now and the returned permit's {@code run} waits for the answer,
+     * throwing 429 {@code RATE_LIMITED} if the bucket was empty. The hold path asks for the permit where it
+     * would have taken the token and runs it just before its claim, so the bucket's round trip
+     * overlaps the allowance's instead of adding to it. Nothing the claim changes is visible before
+     * the permit is granted; what runs meanwhile (the allowance's reservation) is given back by the
+     * hold path when it is refused.
+     *
+     * <p>A client over its limit would make that overlap cost two grid calls more per refused hold
+     * (the reservation and its release); so an account this member has seen refused within the last
+     * minute waits for its token first, as before, and a flood costs what it cost.
      */
-    public void limitHolds(Principal caller, String showId) {
-        limit(velocity.take("hold:acct:" + caller.accountId(), limits.holdsPerAccount()), showId, "this account");
+    public Runnable holdPermit(Principal caller, String showId) {
+        int perMinute = limits.holdsPerAccount();
+        String account = caller.accountId();
+        long now = System.nanoTime();
+        Long limitedUntil = recentlyLimited.get(account);
+        if (limitedUntil != null && now - limitedUntil < 0) {
+            limitHoldsAndRemember(account, showId, velocity.take("hold:acct:" + account, perMinute), now);
+            return () -> { };
+        }
+        return new HoldPermit(account, showId, velocity.takeAsync("hold:acct:" + account, perMinute));
+    }
+
+    /** A token asked for and not yet waited for; run once or many times, it answers the same (one request's thread). */
+    private final class HoldPermit implements Runnable {
+        private final String account;
+        private final String showId;
+        private final java.util.concurrent.CompletionStage<Long> wait;
+        private boolean granted;
+        private RuntimeException refused;
+
+        HoldPermit(String account, String showId, java.util.concurrent.CompletionStage<Long> wait) {
+            this.account = account;
+            this.showId = showId;
+            this.wait = wait;
+        }
+
+        @Override
+        public void run() {
+            if (granted) {
+                return;
+            }
+            if (refused != null) {
+                throw refused;
+            }
+            try {
+                limitHoldsAndRemember(account, showId, VelocityLimits.await(wait), System.nanoTime());
+                granted = true;
+            } catch (RuntimeException e) {
+                refused = e;
+                throw e;
+            }
+        }
+    }
+
+    private void limitHoldsAndRemember(String account, String showId, long retryAfterMillis, long now) {
+        if (retryAfterMillis > 0) {
+            if (recentlyLimited.size() >= RECENTLY_LIMITED_MAX) {
+                recentlyLimited.clear();
+            }
+            recentlyLimited.put(account, now + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(retryAfterMillis)
+                    + RECENTLY_LIMITED_NANOS);
+        }
+        limit(retryAfterMillis, showId, "this account");
     }
 
     /** The verified pass's position; refuses a missing, expired, forged or foreign pass. */

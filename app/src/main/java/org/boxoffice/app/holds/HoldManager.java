@@ -110,15 +110,26 @@ public final class HoldManager {
      * was checked, or says why not: the rules' refusal, or the claim's.
      */
     public HoldOutcome hold(Principal caller, HoldAttempt attempt) {
+        return hold(caller, attempt, () -> { });
+    }
+
+    /**
+     * As {@link #hold(Principal, HoldAttempt)}, with {@code permit} run before anything is claimed
+     * (it throws to stop the hold): the account's rate limit, asked for before and answered while
+     * the allowance is reserved. A permit that throws after the reservation has it given back.
+     */
+    public HoldOutcome hold(Principal caller, HoldAttempt attempt, Runnable permit) {
         Optional<HoldOutcome.Refused> refused = attempt.refusal();
         if (refused.isPresent()) {
             return refused.get();
         }
         return switch (attempt.request()) {
-            case HoldRequest.Seats named -> holdNamed(caller, attempt, named.seatIds());
-            case HoldRequest.BestAvailable best -> holdBest(caller, attempt.show(), best, attempt.now());
-            case HoldRequest.Admissions asked -> holdAdmissions(caller, attempt.show(), attempt.area(), asked.quantity(),
-                    attempt.now());
+            case HoldRequest.Seats named -> holdNamed(caller, attempt, named.seatIds(), permit);
+            case HoldRequest.BestAvailable best -> holdBest(caller, attempt.show(), best, attempt.now(), permit);
+            case HoldRequest.Admissions asked -> {
+                permit.run();
+                yield holdAdmissions(caller, attempt.show(), attempt.area(), asked.quantity(), attempt.now());
+            }
         };
     }
 
@@ -167,9 +178,9 @@ public final class HoldManager {
         return "H" + Long.toString(holdIds.newId(), 36).toUpperCase();
     }
 
-    private HoldOutcome holdNamed(Principal caller, HoldAttempt attempt, List<String> seatIds) {
+    private HoldOutcome holdNamed(Principal caller, HoldAttempt attempt, List<String> seatIds, Runnable permit) {
         Show show = attempt.show();
-        HoldOutcome claimed = claim(caller, show, seatIds, attempt.places(), attempt.now());
+        HoldOutcome claimed = claim(caller, show, seatIds, attempt.places(), attempt.now(), permit);
         if (claimed instanceof HoldOutcome.Refused r && r.reason() == Rejection.SEATS_UNAVAILABLE) {
             // the claim's outcome is on this member's map now: say what it shows taken, with alternatives
             return SeatsFreeRule.claimRefused(show, snapshots.get(show), seatIds, attempt.places());
@@ -177,7 +188,7 @@ public final class HoldManager {
         return claimed;
     }
 
-    private HoldOutcome holdBest(Principal caller, Show show, HoldRequest.BestAvailable best, long now) {
+    private HoldOutcome holdBest(Principal caller, Show show, HoldRequest.BestAvailable best, long now, Runnable permit) {
         for (int attempt = 0; attempt < BEST_AVAILABLE_TRIES; attempt++) {
             ShowSnapshot snapshot = snapshots.get(show);
             if (snapshot.available() < best.quantity()) {
@@ -190,7 +201,7 @@ public final class HoldManager {
             }
             List<String> ids = candidate.get().seatIds();
             List<ShowLayout.SeatRef> refs = ids.stream().map(id -> show.layout().locate(id).orElseThrow()).toList();
-            HoldOutcome claimed = claim(caller, show, ids, refs, now);
+            HoldOutcome claimed = claim(caller, show, ids, refs, now, permit);
             if (!(claimed instanceof HoldOutcome.Refused r && r.reason() == Rejection.SEATS_UNAVAILABLE)) {
                 return claimed;
             }
@@ -204,11 +215,12 @@ public final class HoldManager {
      * Claims the seats through {@link Seats#holdIfFree}; a refusal (by this member's map, a claim of its own in
      * flight, or the grid) comes back as SEATS_UNAVAILABLE without details.
      */
-    private HoldOutcome claim(Principal caller, Show show, List<String> seatIds, List<ShowLayout.SeatRef> refs, long now) {
+    private HoldOutcome claim(Principal caller, Show show, List<String> seatIds, List<ShowLayout.SeatRef> refs, long now,
+                              Runnable permit) {
         String holdId = newHoldId();
         long expiresAt = show.policy().expiresAt(now);
         return switch (seats.holdIfFree(show, holdId, caller.accountId(), ShowLayout.byBlock(refs), expiresAt, now,
-                seatIds.toArray(String[]::new))) {
+                seatIds.toArray(String[]::new), permit)) {
             case Seats.Claim.Held held -> new HoldOutcome.Held(new HoldView(holdId, show.showId(), caller.accountId(), seatIds,
                     HoldState.HELD, Instant.ofEpochMilli(expiresAt), amount(show, refs), show.currency()));
             case Seats.Claim.OverLimit over -> overLimit(show, over.remaining());

@@ -106,10 +106,11 @@ public final class HoldsService implements HttpService {
             Json.sendBytes(res, Refusals.status(refused.reason()), gateAnswer(refused));
             return Refusals.code(refused.reason());
         }
-        // only a hold going on to the grid takes from the account's cluster-wide bucket
-        gate.limitHolds(caller, showId);
+        // only a hold going on to the grid takes from the account's cluster-wide bucket; the token
+        // is asked for now and waited for just before the claim (see AdmissionGate.holdPermit)
+        Runnable permit = gate.holdPermit(caller, showId);
         if (key.isEmpty()) {
-            HoldOutcome outcome = hold(caller, attempt, throughRoom);
+            HoldOutcome outcome = hold(caller, attempt, throughRoom, permit);
             if (outcome instanceof HoldOutcome.Held held) {
                 res.header(HeaderNames.LOCATION, "/v1/holds/" + held.hold().holdId());
                 Json.sendBytes(res, 201, held.hold().json());
@@ -125,7 +126,7 @@ public final class HoldsService implements HttpService {
         String fingerprint = "POST /v1/shows/" + showId + "/holds " + Json.write(body);
         String[] name = {"replayed"};   // stays so when the key's kept answer is replayed: not a new hold
         Idempotency.Reply reply = idempotency.execute(caller.accountId(), key.get(), fingerprint, () -> {
-            HoldOutcome outcome = hold(caller, attempt, throughRoom);
+            HoldOutcome outcome = hold(caller, attempt, throughRoom, permit);
             name[0] = outcomeName(outcome);
             return reply(outcome);
         });
@@ -138,8 +139,22 @@ public final class HoldsService implements HttpService {
         return name[0];
     }
 
-    private HoldOutcome hold(Principal caller, HoldAttempt attempt, OptionalLong throughRoom) {
-        HoldOutcome outcome = holds.hold(caller, attempt);
+    /**
+     * The hold, with the account's token waited for before the claim; a hold that did not happen
+     * waits for it too, so an account over its limit hears 429 whatever else stopped the hold, as
+     * when the token was taken first.
+     */
+    private HoldOutcome hold(Principal caller, HoldAttempt attempt, OptionalLong throughRoom, Runnable permit) {
+        HoldOutcome outcome;
+        try {
+            outcome = holds.hold(caller, attempt, permit);
+        } catch (RuntimeException e) {
+            permit.run();
+            throw e;
+        }
+        if (!(outcome instanceof HoldOutcome.Held)) {
+            permit.run();
+        }
         if (throughRoom.isPresent() && outcome instanceof HoldOutcome.Held) {
             rooms.converted(attempt.showId(), throughRoom.getAsLong());
         }

@@ -296,9 +296,9 @@ public final class Rehearsal {
                     HoldsService.gateAnswer(attempt.refusal().orElseThrow());
                     refused.incrementAndGet();
                 } else {
-                    // past the fast gate a fan's hold takes from its account's cluster-wide bucket
-                    admission.limitHolds(buyer, show.showId());
-                    HoldOutcome outcome = holds.hold(buyer, attempt);
+                    // past the fast gate a fan's hold takes from its account's cluster-wide bucket,
+                    // answered while the allowance is reserved
+                    HoldOutcome outcome = holds.hold(buyer, attempt, admission.holdPermit(buyer, show.showId()));
                     if (outcome instanceof HoldOutcome.Held h) {
                         Json.bytes(h.hold());
                         held.incrementAndGet();

@@ -16,9 +16,10 @@ import java.util.function.LongSupplier;
  * and an address) are taken in parallel, so a request waits for one round trip, not two.
  *
  * <p>Keys are namespaced by the caller ({@code "hold:acct:alice"}, {@code "door:addr:10.0.0.7"}).
- * Buckets live without backups that anyone waits for (one asynchronous backup) and lapse after
- * {@value #IDLE_SECONDS} s unused: a full bucket and a missing one are the same, and a member's
- * loss can only forgive a minute's count, never block anyone.
+ * Buckets live without backups and lapse after {@value #IDLE_SECONDS} s unused: a full bucket and
+ * a missing one are the same, so a member's loss (its buckets with it) can only forgive a minute's
+ * count, never block anyone. A backup would cost a message to another member at every take, for
+ * state whose loss costs that little.
  */
 public final class VelocityLimits {
 
@@ -44,6 +45,17 @@ public final class VelocityLimits {
     }
 
     /**
+     * Starts taking a token for {@code key}: the answer (0 if allowed, else the milliseconds to
+     * wait) comes later, so the caller may go on meanwhile; {@link #await} waits for it.
+     */
+    public CompletionStage<Long> takeAsync(String key, int perMinute) {
+        if (perMinute <= 0) {
+            return java.util.concurrent.CompletableFuture.completedFuture(0L);
+        }
+        return buckets.submitToKey(key, new TakeTokenProcessor(perMinute, clock.getAsLong()));
+    }
+
+    /**
      * Takes a token from each of two buckets at once (both are taken, so each counts the request);
      * returns the longer wait, 0 if both allow it.
      */
@@ -60,7 +72,8 @@ public final class VelocityLimits {
         return Math.max(await(a), await(b));
     }
 
-    private static long await(CompletionStage<Long> stage) {
+    /** Waits for an answer of {@link #takeAsync}, at most {@value #WAIT_SECONDS} s. */
+    public static long await(CompletionStage<Long> stage) {
         try {
             return stage.toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -349,12 +349,13 @@ public final class GridMember {
                 .setBackupCount(settings.backupCount())
                 .setSplitBrainProtectionName(settings.quorum() > 1 ? GridMaps.QUORUM : null));
 
-        // velocity limits: token buckets, one per limited key; nobody waits for their backup, and
-        // a bucket idle for longer than it takes to refill is dropped (see VelocityLimits)
+        // velocity limits: token buckets, one per limited key, without backups (a lost bucket is a
+        // full one, forgiving at most a minute's count; a backup was a message to another member at
+        // every take), and a bucket idle for longer than it takes to refill is dropped (see VelocityLimits)
         config.addMapConfig(new MapConfig(org.boxoffice.grid.limits.VelocityLimits.MAP)
                 .setInMemoryFormat(InMemoryFormat.OBJECT)
                 .setBackupCount(0)
-                .setAsyncBackupCount(Math.min(1, settings.backupCount()))
+                .setAsyncBackupCount(0)
                 .setMaxIdleSeconds(org.boxoffice.grid.limits.VelocityLimits.IDLE_SECONDS));
 
         // challenges already used: a replay must be refused even after a member is lost, so one
