@@ -68,22 +68,38 @@ public final class NotifyModule implements AutoCloseable {
         dispatch(Message.Channel.SMS, new SmsChannel(sms), smsRounds, dataSource, shows, bookings, codes, pattern);
         this.offers = Daemons.scheduler("offer-notices");
         long every = settings.every().toMillis();
-        offers.scheduleWithFixedDelay(this::noteLapsingOffers, every, every, TimeUnit.MILLISECONDS);
+        offers.schedule(() -> noteLapsingOffers(every, every), every, TimeUnit.MILLISECONDS);
     }
 
     private void dispatch(Message.Channel channel, Channel via, MailSettings rounds, DataSource dataSource,
                           ShowDirectory shows, BookingRepository bookings, TicketCodes codes, String pattern) {
-        dispatchers.add(new MailDispatcher<>(
+        MailDispatcher<Message> dispatcher = new MailDispatcher<>(
                 PostgresMailOutbox.messages(dataSource, channel, account -> pattern.replace("{accountId}", account)),
-                new MessageComposer(channel, shows, bookings, codes), via, rounds, clock).start());
+                new MessageComposer(channel, shows, bookings, codes), via, rounds, clock);
+        // the fan's open page hears of a lapse within about 1.5 s, busy or not
+        dispatchers.add((channel == Message.Channel.PAGE ? dispatcher.pollingSteadily() : dispatcher).start());
     }
 
-    private void noteLapsingOffers() {
+    /**
+     * Looks for waitlist offers about to lapse; while none is found the next look waits twice as
+     * long, up to {@value MailDispatcher#IDLE_STRETCH} times {@code every} (every member looks, and
+     * the lead is minutes), as the outboxes' dispatchers do.
+     */
+    private void noteLapsingOffers(long every, long waited) {
+        long next = every;
         try {
             long now = clock.getAsLong();
-            contacts.noteLapsingOffers(now, now + settings.offerLead().toMillis());
+            if (contacts.noteLapsingOffers(now, now + settings.offerLead().toMillis()) == 0) {
+                next = Math.min(waited * 2, every * MailDispatcher.IDLE_STRETCH);
+            }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "looking for waitlist offers about to lapse failed; trying again", e);
+        }
+        long wait = next;
+        try {
+            offers.schedule(() -> noteLapsingOffers(every, wait), wait, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            // closed meanwhile
         }
     }
 

@@ -135,6 +135,8 @@ public final class GridMember {
     static final int STORES_IN_FLIGHT = 64;
     /** How long an operation on a migrating partition waits before it is sent again (after five quick tries). */
     static final int RETRY_PAUSE_MILLIS = 50;
+    /** How often Hazelcast collects its metrics (for Management Center). */
+    static final int METRICS_SECONDS = 15;
     /** The longest a leaving member waits for its partitions to be handed over (Hazelcast's default: 600 s). */
     public static final int GRACEFUL_SHUTDOWN_SECONDS = 100;
 
@@ -273,6 +275,9 @@ public final class GridMember {
         config.getJetConfig().setEnabled(true);
         // Management Center: metrics on, no scripts or console from it, only from trusted interfaces
         config.getMetricsConfig().setEnabled(true);
+        // collected every 15 s instead of Hazelcast's 5: collecting every map's and partition's
+        // metrics was a seventh of an idle member's CPU, and Management Center charts minutes
+        config.getMetricsConfig().setCollectionFrequencySeconds(METRICS_SECONDS);
         // nobody reads Hazelcast's metrics over JMX (the service exports its own at /observe/metrics):
         // publishing every metric to MBeans each collection was a member's steady background cost
         config.getMetricsConfig().getJmxConfig().setEnabled(false);
