@@ -221,6 +221,45 @@ class AdmissionsGridTest {
     }
 
     @Test
+    void aStaleStripe_isReloadedAndTheClaimHeld_withoutAnErrorInTheMembersLog() {
+        HazelcastInstance member = start(1).get(0);
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 4, 2); // 2 per stripe
+        Admissions admissions = admissions(member);
+        assertEquals(4, admissions.left(show, area), "both stripes are in memory");
+        assertEquals(1, admissionRepo.move(show.showId(), "FLOOR", 0, 1, 1), "moved behind the grid's back");
+        List<java.util.logging.LogRecord> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()) {
+                    errors.add(r);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Logger hazelcast = java.util.logging.Logger.getLogger("com.hazelcast");
+        hazelcast.addHandler(handler);
+        try {
+            // its own stripe's copy has 2 of 3: it takes across both stale copies, each refused once and reloaded
+            Admissions.Claim claim = hold(admissions, show, area, accountOnStripe(1, 2, 0), 3);
+
+            assertInstanceOf(Admissions.Claim.Held.class, claim);
+        } finally {
+            hazelcast.removeHandler(handler);
+        }
+        assertEquals(3, admissionRepo.taken(show.showId(), "FLOOR"));
+        assertEquals(List.of(), errors.stream().map(r -> r.getLoggerName() + ": " + r.getMessage()).toList());
+    }
+
+    @Test
     void claimsThatAllStartOnOneStripe_stillSellEveryTicket_andTheStripesAreRebalanced() {
         Show show = newShow();
         AdmissionArea area = newArea(show, 12, 4); // 3 per stripe
