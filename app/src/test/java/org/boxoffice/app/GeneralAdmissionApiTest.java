@@ -174,6 +174,29 @@ class GeneralAdmissionApiTest {
     }
 
     @Test
+    void aShowWithNoSeatedSections_isCreated_andSellsItsStandingFloorByCount() {
+        String showId = "ga-only-" + SHOWS.incrementAndGet();
+        TestApp.Http.Reply created = http.post("/v1/admin/shows", admin, "{\"showId\":\"" + showId
+                + "\",\"eventId\":\"mahler-5\",\"startsAt\":\"2030-06-01T20:00:00Z\"}");
+        assertEquals(201, created.status(), created.body());
+        assertEquals(0, json(created).get("seatCount").asInt());
+        newArea(showId, 10, 2);
+
+        TestApp.Http.Reply held = hold(showId, app.token("ann-ga-only"), "{\"area\":\"FLOOR\",\"quantity\":3}");
+
+        assertEquals(201, held.status(), held.body());
+        assertEquals(3, takenInReferee(showId, "FLOOR"));
+        assertEquals(7, eventually(() -> area(showId, "FLOOR").get("left").asInt(), 7));
+        assertEquals(200, http.get("/v1/shows/" + showId, null).status());
+        assertEquals(200, http.get("/v1/shows/" + showId + "/seats", null).status(), "a seat map with no seats");
+        assertEquals(422, hold(showId, app.token("bob-ga-only"), "{\"seatIds\":[\"A-1-1\"]}").status(), "no seat to hold");
+        TestApp.Http.Reply empty = http.post("/v1/admin/shows", admin, "{\"eventId\":\"mahler-5\","
+                + "\"startsAt\":\"2030-06-01T20:00:00Z\",\"sections\":{}}");
+        assertEquals(400, empty.status(), empty.body());
+        assertEquals("BAD_REQUEST", json(empty).get("error").asText());
+    }
+
+    @Test
     void aHoldByCount_isMade_shown_andReleased_givingItsAdmissionsBack() {
         String showId = newShow("");
         newArea(showId, 10, 3);

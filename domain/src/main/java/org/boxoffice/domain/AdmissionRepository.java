@@ -49,6 +49,30 @@ public interface AdmissionRepository {
     /** Admissions taken in an area (held, lapsed but not yet ended, sold), by the referee's stripe rows. */
     int taken(String showId, String area);
 
+    /**
+     * An area as the referee has it at one moment (one snapshot of every stripe).
+     *
+     * @param free     admissions no hold keeps: unclaimed, or kept by a part of a hold that has lapsed
+     * @param inFlight admissions kept by claims that are not settled: parts of a hold that has fewer
+     *                 admissions than it asked for (a claim still taking, or giving back what it took),
+     *                 or of a hold released but not yet ended on every stripe. Each either becomes part
+     *                 of a whole hold or goes back on sale within a claim's time.
+     * @param versions each stripe's version, by stripe number
+     */
+    record Remaining(int free, int inFlight, List<Long> versions) {
+        public Remaining {
+            versions = List.copyOf(versions);
+        }
+
+        /** What a buyer may still get: the free admissions and those claims in flight may give back. */
+        public int left() {
+            return free + inFlight;
+        }
+    }
+
+    /** What an area has left, as of one snapshot; a part counts as lapsed if its hold expired at or before {@code lapsedBy}. */
+    Remaining remaining(String showId, String area, long lapsedBy);
+
     /** Stripes that still count a part of a hold that lapsed before {@code lapsedBefore} (reconciliation). */
     List<StripeId> stripesWithHoldsLapsedBefore(long lapsedBefore);
 

@@ -15,8 +15,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -47,10 +50,22 @@ public final class Admissions {
     private final Map<String, Areas> areas = new ConcurrentHashMap<>();
     /** Areas this member is rebalancing now (one rebalancing per area and member at a time). */
     private final Set<String> rebalancing = ConcurrentHashMap.newKeySet();
+    /** By area: the referee's last count of what claims in flight keep, and the stripe versions it saw. */
+    private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
+    /** By area: the claims of this member that take across stripes, one at a time ({@link #takeAcross}). */
+    private final Map<String, ReentrantLock> takingAcross = new ConcurrentHashMap<>();
+    /** By area: one count asked of the referee at a time on this member (the others wait and share it). */
+    private final Map<String, ReentrantLock> counting = new ConcurrentHashMap<>();
     private volatile boolean rebalanceInBackground = true;
 
     private record Areas(List<AdmissionArea> list, long readAt) {
     }
+
+    private record InFlight(List<Long> versions, int admissions) {
+    }
+
+    /** How often {@link #hold(Show, AdmissionArea, Supplier, String, int, long, long)} tries while claims contend. */
+    static final int TRIES = 10;
 
     public Admissions(HazelcastInstance hz, AdmissionRepository repository, Allowances allowances, Inventory inventory,
                       LongSupplier clock) {
@@ -64,21 +79,24 @@ public final class Admissions {
 
     /** The outcome of a claim by count. */
     public sealed interface Claim {
-        /** Every admission is held, durably; {@code parts}: how many each stripe gave. */
-        record Held(Map<Integer, Integer> parts) implements Claim {
+        /** Every admission is held, durably, by hold {@code holdId}; {@code parts}: how many each stripe gave. */
+        record Held(String holdId, Map<Integer, Integer> parts) implements Claim {
         }
 
         /** The account may take only {@code remaining} more of this show; nothing was claimed. */
         record OverLimit(int remaining) implements Claim {
         }
 
-        /** The area has only {@code left} admissions, fewer than asked; nothing was claimed. */
+        /**
+         * The area has only {@code left} admissions, fewer than asked; nothing was claimed. Said only
+         * on the referee's count in one snapshot, in which what claims in flight keep counts as left.
+         */
         record SoldOut(int left) implements Claim {
         }
 
         /**
-         * Nothing was claimed, though the area had enough left when counted after the attempt:
-         * claims in flight took them meanwhile, or return them. Worth another try, under a new hold id.
+         * Nothing was claimed, though {@code left} admissions, enough, were free or kept by claims in
+         * flight that may give them back. Worth another try, under a new hold id.
          */
         record Contended(int left) implements Claim {
         }
@@ -151,11 +169,48 @@ public final class Admissions {
     }
 
     /**
+     * Holds {@code quantity} admissions of {@code area} for {@code accountId} as {@link #hold(Show, AdmissionArea,
+     * String, String, int, long, long)} does, trying again under a new hold id from {@code holdIds} while the
+     * answer is {@link Claim.Contended}, after a pause that grows and is drawn at random (so claims that
+     * keep meeting on the last admissions stop meeting). Answers {@link Claim.SoldOut} only as that method
+     * does.
+     *
+     * @throws InventoryUnavailableException if the claims still contend after {@value #TRIES} tries:
+     *                                       nothing is held, and nothing is known to be sold out
+     */
+    public Claim hold(Show show, AdmissionArea area, Supplier<String> holdIds, String accountId, int quantity,
+                      long expiresAt, long now) {
+        Claim claim = null;
+        for (int attempt = 0; attempt < TRIES; attempt++) {
+            if (attempt > 0) {
+                pause(attempt);
+            }
+            claim = hold(show, area, holdIds.get(), accountId, quantity, expiresAt, now);
+            if (!(claim instanceof Claim.Contended)) {
+                return claim;
+            }
+        }
+        throw new InventoryUnavailableException("area " + area.showId() + "/" + area.name() + ": claims in flight kept "
+                + "its last admissions moving (" + claim + "); nothing was held, try again");
+    }
+
+    private static void pause(int attempt) {
+        long micros = ThreadLocalRandom.current().nextLong(250L << Math.min(attempt, 7));
+        try {
+            Thread.sleep(micros / 1_000, (int) (micros % 1_000) * 1_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InventoryUnavailableException("interrupted while claims contended", e);
+        }
+    }
+
+    /**
      * Holds {@code quantity} admissions of {@code area} for hold {@code holdId} of {@code accountId}, all or
      * nothing: the account's allowance first, then the stripes, from the one the account's hash picks
      * on, each giving what it has until the hold has enough. If the stripes together have too few, what
      * was taken goes back and the answer is {@link Claim.SoldOut} (the whole area has fewer left) or
-     * {@link Claim.Contended} (it has enough, but other claims held them while this one looked).
+     * {@link Claim.Contended} (it has enough, but other claims held them while this one looked): see
+     * {@link #shortOf}.
      */
     public Claim hold(Show show, AdmissionArea area, String holdId, String accountId, int quantity, long expiresAt,
                       long now) {
@@ -166,25 +221,18 @@ public final class Admissions {
         if (remaining >= 0) {
             return new Claim.OverLimit(remaining);
         }
+        int home = Math.floorMod(accountId.hashCode(), area.stripes());
         Map<Integer, Integer> took = new LinkedHashMap<>();
         try {
-            int n = area.stripes();
-            int home = Math.floorMod(accountId.hashCode(), n);
-            int wanted = quantity;
-            for (int i = 0; i < n && wanted > 0; i++) {
-                int s = (home + i) % n;
-                int got = run(new StripeKey(area.showId(), area.name(), s),
-                        new StripeCommand.Take(holdId, accountId, wanted, quantity, expiresAt, now, grace));
-                if (got > 0) {
-                    took.put(s, got);
-                    wanted -= got;
-                }
+            // all it needs from the account's own stripe, or nothing: a part of it kept there would keep
+            // those admissions from the claims that take across stripes
+            if (run(key(area, home), new StripeCommand.Take(holdId, accountId, quantity, quantity, quantity, expiresAt, now,
+                    grace)) >= quantity) {
+                return new Claim.Held(holdId, Map.of(home, quantity));
             }
-            if (wanted == 0) {
-                if (took.size() > 1 || !took.containsKey(home)) {
-                    rebalanceSoon(show, area); // the account's own stripe ran short
-                }
-                return new Claim.Held(took);
+            if (area.stripes() > 1 && takeAcross(area, holdId, accountId, quantity, expiresAt, now, grace, took)) {
+                rebalanceSoon(show, area); // the account's own stripe ran short
+                return new Claim.Held(holdId, took);
             }
         } catch (RuntimeException e) {
             rollBack(area, holdId, took.keySet(), now);
@@ -193,12 +241,118 @@ public final class Admissions {
         }
         rollBack(area, holdId, took.keySet(), now);
         allowances.release(show.showId(), accountId, holdId);
-        int left = left(show, area);
-        if (left >= quantity) {
-            rebalanceSoon(show, area);
-            return new Claim.Contended(left);
+        return shortOf(show, area, quantity);
+    }
+
+    /**
+     * Takes {@code quantity} admissions from several stripes, each giving what it has, the ones with
+     * most free first; true if it has them all (what each gave is in {@code took}), false if the area
+     * had too few (what it took is in {@code took}, to go back). Claims of this member take across
+     * one area's stripes one at a time: each keeps a part of the last admissions while it looks for
+     * the rest, and two that meet can keep what the other needs, give it back, and meet again. A claim
+     * that finds its own stripe short waits here; a claim on its own stripe takes all it needs or
+     * nothing and never waits. Nothing waits once the stripes have too few.
+     */
+    private boolean takeAcross(AdmissionArea area, String holdId, String accountId, int quantity, long expiresAt,
+                               long now, long grace, Map<Integer, Integer> took) {
+        if (free(stripes(area), now, grace) < quantity) {
+            return false;
         }
-        return new Claim.SoldOut(left);
+        ReentrantLock lock = takingAcross.computeIfAbsent(area.showId() + "/" + area.name(), k -> new ReentrantLock());
+        lock.lock();
+        try {
+            Map<Integer, AdmissionStripe> stripes = stripes(area);
+            if (free(stripes, now, grace) < quantity) {
+                return false;
+            }
+            List<Integer> order = new ArrayList<>();
+            for (int s = 0; s < area.stripes(); s++) {
+                order.add(s);
+            }
+            order.sort(java.util.Comparator.comparingInt(
+                    (Integer s) -> stripes.get(s) == null ? 0 : stripes.get(s).free(now, grace)).reversed());
+            int wanted = quantity;
+            for (int s : order) {
+                if (wanted == 0) {
+                    break;
+                }
+                int got = run(key(area, s), new StripeCommand.Take(holdId, accountId, wanted, quantity, 1, expiresAt, now,
+                        grace));
+                if (got > 0) {
+                    took.put(s, got);
+                    wanted -= got;
+                }
+            }
+            return wanted == 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static int free(Map<Integer, AdmissionStripe> stripes, long now, long grace) {
+        int free = 0;
+        for (AdmissionStripe s : stripes.values()) {
+            free += s.free(now, grace);
+        }
+        return free;
+    }
+
+    /**
+     * The answer to a claim that found too few admissions and gave back what it took. Other claims take
+     * from one stripe, find it short and move on, and give back what they took if the area as a whole
+     * has too few: while they do, the admissions they keep are in no stripe's free count, and a sum of
+     * the stripes says "sold out" while those admissions are about to go back on sale. (A rebalancing,
+     * too, moves capacity between two stripes whose copies reload one after the other.) So: if the
+     * stripes have enough free, {@link Claim.Contended}. If not, what claims in flight keep counts as
+     * left, and only the referee, in one snapshot of every stripe, says how much that is; its count is
+     * kept and reused while the grid's stripes are at the versions it saw (after a sell-out, the same
+     * versions claim after claim: no trip to the referee). {@link Claim.SoldOut} only if the free
+     * admissions and those claims in flight keep are fewer than asked.
+     */
+    private Claim shortOf(Show show, AdmissionArea area, int quantity) {
+        long now = clock.getAsLong();
+        long grace = show.policy().graceMillis();
+        Map<Integer, AdmissionStripe> stripes = stripes(area);
+        int free = free(stripes, now, grace);
+        if (free >= quantity) {
+            rebalanceSoon(show, area);
+            return new Claim.Contended(free);
+        }
+        int left = leftCountingClaimsInFlight(area, stripes, free, now - grace);
+        return left >= quantity ? new Claim.Contended(left) : new Claim.SoldOut(left);
+    }
+
+    /**
+     * {@code free} (the grid's stripes {@code stripes}) plus what claims in flight keep, by the referee's
+     * count if it saw the stripes at their versions now; otherwise the referee's count of both, now.
+     */
+    private int leftCountingClaimsInFlight(AdmissionArea area, Map<Integer, AdmissionStripe> stripes, int free,
+                                           long lapsedBy) {
+        List<Long> versions = new ArrayList<>(area.stripes());
+        for (int s = 0; s < area.stripes(); s++) {
+            AdmissionStripe stripe = stripes.get(s);
+            versions.add(stripe == null ? -1 : stripe.version());
+        }
+        String id = area.showId() + "/" + area.name();
+        InFlight known = inFlight.get(id);
+        if (known != null && known.versions().equals(versions)) {
+            return free + known.admissions();
+        }
+        ReentrantLock lock = counting.computeIfAbsent(id, k -> new ReentrantLock());
+        lock.lock();
+        try {
+            known = inFlight.get(id);
+            if (known != null && known.versions().equals(versions)) {
+                return free + known.admissions();
+            }
+            AdmissionRepository.Remaining counted = repository.remaining(area.showId(), area.name(), lapsedBy);
+            inFlight.put(id, new InFlight(counted.versions(), counted.inFlight()));
+            return counted.left();
+        } catch (RuntimeException e) {
+            throw new InventoryUnavailableException("area " + id + " cannot be counted now: " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void rollBack(AdmissionArea area, String holdId, Set<Integer> stripes, long now) {

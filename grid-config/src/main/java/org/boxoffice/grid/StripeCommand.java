@@ -11,11 +11,17 @@ public sealed interface StripeCommand {
     /** The stripe's outcome: the new value (null: unchanged) and how many admissions the command moved. */
     AdmissionStripe.Taken decide(AdmissionStripe current);
 
-    /** Takes up to {@code wanted} admissions for a hold of {@code holdQuantity} in all. */
-    record Take(String holdId, String accountId, int wanted, int holdQuantity, long expiresAt, long now, long graceMillis)
-            implements StripeCommand {
+    /**
+     * Takes up to {@code wanted} admissions for a hold of {@code holdQuantity} in all, and nothing if
+     * fewer than {@code atLeast} are free (with {@code atLeast == wanted}: all or nothing).
+     */
+    record Take(String holdId, String accountId, int wanted, int holdQuantity, int atLeast, long expiresAt, long now,
+                long graceMillis) implements StripeCommand {
         @Override
         public AdmissionStripe.Taken decide(AdmissionStripe current) {
+            if (!current.holds(holdId) && current.free(now, graceMillis) < atLeast) {
+                return new AdmissionStripe.Taken(null, 0);
+            }
             return current.take(holdId, accountId, wanted, holdQuantity, expiresAt, now, graceMillis);
         }
     }

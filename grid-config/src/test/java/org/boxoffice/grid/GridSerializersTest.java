@@ -55,7 +55,7 @@ class GridSerializersTest {
         assertEquals(taken, roundTrip(taken));
         assertEquals(List.of("h1"), roundTrip(lapsedAndTaken).change().ended());
         assertEquals(lapsedAndTaken, roundTrip(lapsedAndTaken));
-        for (StripeCommand c : List.<StripeCommand>of(new StripeCommand.Take("h", "a", 2, 4, 900, 10, 5),
+        for (StripeCommand c : List.<StripeCommand>of(new StripeCommand.Take("h", "a", 2, 4, 2, 900, 10, 5),
                 new StripeCommand.Release("h", 11), new StripeCommand.Expire(12, 5), new StripeCommand.Confirm("h", 13, 5),
                 new StripeCommand.Extend("h", 2_000, 14, 5), new StripeCommand.GiveBack("h", 3, 15))) {
             assertEquals(new StripeProcessor(c), roundTrip(new StripeProcessor(c)));

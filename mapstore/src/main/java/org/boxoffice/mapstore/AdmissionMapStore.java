@@ -13,8 +13,8 @@ import java.util.Map;
  * Write-through store of the general-admission stripes onto the durable referee, as
  * {@link InventoryMapStore} is for seats: {@link #store} runs before the new value is put in memory
  * and applies its change in one transaction; if the referee refuses (the row moved on, or the change
- * would go beyond the stripe's capacity) it throws, memory keeps the old value and the caller drops
- * the copy so that it reloads. Runs on Hazelcast's offloaded map-store threads.
+ * would go beyond the stripe's capacity) it throws (a {@link StaleCopyException}: a normal path,
+ * not logged as an error), memory keeps the old value and the caller drops the copy so that it reloads. Runs on Hazelcast's offloaded map-store threads.
  */
 public final class AdmissionMapStore implements MapStore<StripeKey, AdmissionStripe> {
 
@@ -26,12 +26,12 @@ public final class AdmissionMapStore implements MapStore<StripeKey, AdmissionStr
 
     @Override
     public void store(StripeKey key, AdmissionStripe value) {
-        repository.apply(value);
+        StaleCopyException.refusedQuietly(() -> repository.apply(value));
     }
 
     @Override
     public void storeAll(Map<StripeKey, AdmissionStripe> values) {
-        values.values().forEach(repository::apply);
+        StaleCopyException.refusedQuietly(() -> values.values().forEach(repository::apply));
     }
 
     /** Stripes are never removed through the grid; evictions must not touch the referee. */

@@ -14,7 +14,8 @@ import java.util.Map;
  *
  * <p>{@link #store} is called by Hazelcast <em>before</em> the new value is put in memory (write
  * delay 0). It applies the value's transition as a conditional write; if the referee refuses
- * (seat rows moved behind the grid's back) it throws, the entry processor's caller gets the
+ * (seat rows moved behind the grid's back) it throws (a {@link StaleCopyException}, which the
+ * member does not log as an error), the entry processor's caller gets the
  * exception, memory keeps the old value, and the caller evicts the entry so the next access
  * reloads it from the referee. Runs on Hazelcast's offloaded map-store threads.
  */
@@ -28,12 +29,12 @@ public final class InventoryMapStore implements MapStore<BlockKey, SeatBlock> {
 
     @Override
     public void store(BlockKey key, SeatBlock value) {
-        repository.apply(value);
+        StaleCopyException.refusedQuietly(() -> repository.apply(value));
     }
 
     @Override
     public void storeAll(Map<BlockKey, SeatBlock> values) {
-        values.values().forEach(repository::apply);
+        StaleCopyException.refusedQuietly(() -> values.values().forEach(repository::apply));
     }
 
     /** Blocks are never removed through the grid; evictions must not touch the referee. */

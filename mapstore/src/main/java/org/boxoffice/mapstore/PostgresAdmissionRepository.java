@@ -48,6 +48,30 @@ public final class PostgresAdmissionRepository implements AdmissionRepository {
             FROM admission_hold_parts p JOIN holds h ON h.hold_id = p.hold_id
             WHERE p.status = 'ACTIVE' AND h.expires_at < ? ORDER BY 1, 2, 3""";
 
+    /**
+     * An area in one statement, so in one snapshot: what its stripes have unclaimed, what lapsed parts
+     * keep, what parts of unsettled claims keep (a hold released but still ACTIVE on some stripe, or
+     * one whose parts add up to fewer admissions than it asked for: only a part smaller than its hold
+     * needs the sum), and every stripe's version.
+     */
+    private static final String REMAINING = """
+            WITH s AS (
+                SELECT stripe, capacity - taken AS unclaimed, version FROM admission_stripes
+                WHERE show_id = ? AND area = ?
+            ), p AS (
+                SELECT p.quantity, epoch_ms(h.expires_at) <= ? AS lapsed,
+                       CASE WHEN h.status <> 'ACTIVE' AND h.status <> 'CONFIRMED' THEN true
+                            WHEN p.quantity >= h.quantity THEN false
+                            ELSE h.quantity > (SELECT sum(q.quantity) FROM admission_hold_parts q
+                                               WHERE q.hold_id = p.hold_id AND q.status <> 'ENDED')
+                       END AS in_flight
+                FROM admission_hold_parts p JOIN holds h ON h.hold_id = p.hold_id
+                WHERE p.show_id = ? AND p.area = ? AND p.status = 'ACTIVE'
+            )
+            SELECT (SELECT coalesce(sum(unclaimed), 0) FROM s) + (SELECT coalesce(sum(quantity), 0) FROM p WHERE lapsed),
+                   (SELECT coalesce(sum(quantity), 0) FROM p WHERE in_flight AND NOT lapsed),
+                   (SELECT array_agg(version ORDER BY stripe) FROM s)""";
+
     private final DataSource dataSource;
 
     public PostgresAdmissionRepository(DataSource dataSource) {
@@ -208,6 +232,31 @@ public final class PostgresAdmissionRepository implements AdmissionRepository {
             }
         } catch (SQLException e) {
             throw new DatabaseException("reading what is taken in area " + showId + "/" + area, e);
+        }
+    }
+
+    @Override
+    public Remaining remaining(String showId, String area, long lapsedBy) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement(REMAINING)) {
+            ps.setString(1, showId);
+            ps.setString(2, area);
+            ps.setLong(3, lapsedBy);
+            ps.setString(4, showId);
+            ps.setString(5, area);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                List<Long> versions = new ArrayList<>();
+                java.sql.Array array = rs.getArray(3);
+                if (array != null) {
+                    for (Object v : (Object[]) array.getArray()) {
+                        versions.add(((Number) v).longValue());
+                    }
+                }
+                return new Remaining(rs.getInt(1), rs.getInt(2), versions);
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException("counting what is left in area " + showId + "/" + area, e);
         }
     }
 

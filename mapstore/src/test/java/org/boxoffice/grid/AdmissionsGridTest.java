@@ -101,16 +101,18 @@ class AdmissionsGridTest {
         return area;
     }
 
-    /** A hold as the service makes one: tried again under a new id while the area has enough but claims in flight held them. */
+    /** A hold as the service makes one: tried again under a new id while claims in flight keep what the area has left. */
     private Admissions.Claim hold(Admissions admissions, Show show, AdmissionArea area, String account, int quantity) {
-        Admissions.Claim claim = null;
-        for (int attempt = 0; attempt < 8; attempt++) {
-            claim = admissions.hold(show, area, "H" + UUID.randomUUID(), account, quantity, T0 + 600_000, clock.get());
-            if (!(claim instanceof Admissions.Claim.Contended)) {
-                return claim;
-            }
-        }
-        return claim;
+        return hold(admissions, show, area, account, quantity, new long[1]);
+    }
+
+    /** As above; {@code startedAt[0]}: when the last attempt started ({@link System#nanoTime}). */
+    private Admissions.Claim hold(Admissions admissions, Show show, AdmissionArea area, String account, int quantity,
+                                  long[] startedAt) {
+        return admissions.hold(show, area, () -> {
+            startedAt[0] = System.nanoTime();
+            return "H" + UUID.randomUUID();
+        }, account, quantity, T0 + 600_000, clock.get());
     }
 
     /** An account name whose hash picks stripe {@code stripe} of {@code stripes} first. */
@@ -151,6 +153,110 @@ class AdmissionsGridTest {
                 claims.toString());
         assertEquals(10, admissionRepo.taken(show.showId(), "FLOOR"));
         assertEquals(0, sides.get(0).left(show, area));
+    }
+
+    /**
+     * Buyers racing for the last tickets, each asking for more than any stripe has: every claim takes
+     * from one stripe, finds it short and moves on, so claims in flight keep taking admissions they
+     * will give back. A buyer told "sold out" at a moment when the capacity, less what the buyers
+     * who ended up holding had started claiming by then, still covered the quantity was told so while
+     * those admissions were free or about to be given back: that must never happen.
+     */
+    @Test
+    void aRaceForTheLastTicketsAcrossStripes_neverTellsABuyerSoldOut_whileEnoughRemain() throws Exception {
+        List<HazelcastInstance> grid = start(2);
+        List<Admissions> sides = List.of(admissions(grid.get(0)), admissions(grid.get(1)));
+        int buyers = 24;
+        List<String> wrong = new ArrayList<>();
+        for (int round = 0; round < 6; round++) {
+            Show show = newShow();
+            int capacity = 16;
+            AdmissionArea area = newArea(show, capacity, 16); // 1 per stripe: every claim of 2 spans stripes
+            record Answer(Admissions.Claim claim, long startedAt, long answeredAt) {
+            }
+            CyclicBarrier go = new CyclicBarrier(buyers);
+            List<Callable<Answer>> crowd = new ArrayList<>();
+            for (int i = 0; i < buyers; i++) {
+                int n = i;
+                crowd.add(() -> {
+                    go.await();
+                    long[] started = new long[1];
+                    Admissions.Claim claim = hold(sides.get(n % 2), show, area, "racer-" + n, 2, started);
+                    return new Answer(claim, started[0], System.nanoTime());
+                });
+            }
+            List<Answer> answers = new ArrayList<>();
+            try (ExecutorService pool = Executors.newFixedThreadPool(buyers)) {
+                for (Future<Answer> f : pool.invokeAll(crowd)) {
+                    answers.add(f.get());
+                }
+            }
+
+            int held = 0;
+            for (Answer a : answers) {
+                if (a.claim() instanceof Admissions.Claim.Held h) {
+                    held += h.parts().values().stream().mapToInt(Integer::intValue).sum();
+                }
+            }
+            assertEquals(held, admissionRepo.taken(show.showId(), "FLOOR"), "the referee counts what the buyers hold");
+            assertTrue(held <= capacity, held + " held of " + capacity);
+            for (Answer a : answers) {
+                if (a.claim() instanceof Admissions.Claim.Held) {
+                    continue;
+                }
+                // what was surely taken for good when this buyer heard its answer: the holds whose claim had started
+                int taken = 0;
+                for (Answer b : answers) {
+                    if (b.claim() instanceof Admissions.Claim.Held && b.startedAt() < a.answeredAt()) {
+                        taken += 2;
+                    }
+                }
+                if (capacity - taken >= 2) {
+                    wrong.add("round " + round + ": " + a.claim() + " while " + (capacity - taken) + " remained");
+                }
+            }
+        }
+        assertTrue(wrong.isEmpty(), wrong.size() + " buyers heard sold out while enough remained, e.g. "
+                + wrong.subList(0, Math.min(5, wrong.size())));
+    }
+
+    @Test
+    void aStaleStripe_isReloadedAndTheClaimHeld_withoutAnErrorInTheMembersLog() {
+        HazelcastInstance member = start(1).get(0);
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 4, 2); // 2 per stripe
+        Admissions admissions = admissions(member);
+        assertEquals(4, admissions.left(show, area), "both stripes are in memory");
+        assertEquals(1, admissionRepo.move(show.showId(), "FLOOR", 0, 1, 1), "moved behind the grid's back");
+        List<java.util.logging.LogRecord> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getLevel().intValue() >= java.util.logging.Level.SEVERE.intValue()) {
+                    errors.add(r);
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Logger hazelcast = java.util.logging.Logger.getLogger("com.hazelcast");
+        hazelcast.addHandler(handler);
+        try {
+            // its own stripe's copy has 2 of 3: it takes across both stale copies, each refused once and reloaded
+            Admissions.Claim claim = hold(admissions, show, area, accountOnStripe(1, 2, 0), 3);
+
+            assertInstanceOf(Admissions.Claim.Held.class, claim);
+        } finally {
+            hazelcast.removeHandler(handler);
+        }
+        assertEquals(3, admissionRepo.taken(show.showId(), "FLOOR"));
+        assertEquals(List.of(), errors.stream().map(r -> r.getLoggerName() + ": " + r.getMessage()).toList());
     }
 
     @Test

@@ -67,6 +67,40 @@ class PostgresAdmissionRepositoryTest {
         return taken.next();
     }
 
+    /** Applies a take of {@code n} on stripe {@code s} for a hold of {@code holdQuantity} in all, expiring at {@code expires}. */
+    private static AdmissionStripe take(AdmissionArea area, int s, String holdId, int n, int holdQuantity, long expires) {
+        AdmissionStripe.Taken taken = stripe(area, s).take(holdId, "acc-" + holdId, n, holdQuantity, expires, T0, 0);
+        admissions.apply(taken.next());
+        return taken.next();
+    }
+
+    @Test
+    void remaining_countsWhatUnsettledClaimsKeepAsLeft_andWholeHoldsAsTaken() {
+        AdmissionArea area = newArea(12, 3); // 4 per stripe
+        String id = area.showId();
+        take(area, 0, "whole-" + id, 2, 2, EXPIRES);                 // a hold of 2, all on one stripe: taken
+        take(area, 0, "across-" + id, 2, 3, EXPIRES);                // a hold of 3 across stripes, whole: taken
+        take(area, 1, "across-" + id, 1, 3, EXPIRES);
+        take(area, 1, "taking-" + id, 3, 4, EXPIRES);                // a hold of 4 with only 3 so far: in flight
+        take(area, 2, "lapsed-" + id, 1, 1, T0 + 1_000);             // lapsed by the time counted: free
+        take(area, 2, "short-" + id, 1, 2, EXPIRES);                 // a hold of 2 with 1 so far: in flight
+
+        AdmissionRepository.Remaining before = admissions.remaining(id, "FLOOR", T0 + 2_000);
+        admissions.apply(stripe(area, 1).release("across-" + id, T0 + 1)); // released on one of its two stripes so far
+
+        AdmissionRepository.Remaining after = admissions.remaining(id, "FLOOR", T0 + 2_000);
+
+        // free: 2 unclaimed (stripe 2) and 1 lapsed; in flight: 3 (taking) and 1 (short)
+        assertEquals(3, before.free());
+        assertEquals(4, before.inFlight());
+        assertEquals(7, before.left());
+        assertEquals(List.of(2L, 2L, 2L), before.versions());
+        // the released hold's part on stripe 1 is free, its part still kept on stripe 0 is on its way back
+        assertEquals(4, after.free());
+        assertEquals(6, after.inFlight());
+        assertEquals(List.of(2L, 3L, 2L), after.versions());
+    }
+
     @Test
     void createArea_splitsTheCapacityEvenlyOverItsStripes_andRefusesASecondAreaOfThatName() {
         AdmissionArea area = newArea(10, 3);

@@ -42,9 +42,9 @@ import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
 
 /**
- * Admin operations (role {@code admin}): create a show from a regular seating plan, take seats off
- * sale or put them back, and give a show general-admission areas (sold by count) and change their
- * capacity.
+ * Admin operations (role {@code admin}): create a show from a regular seating plan (or with no
+ * seats at all, for a show sold by count only), take seats off sale or put them back, and give a
+ * show general-admission areas (sold by count) and change their capacity.
  *
  * <pre>
  * curl -X POST localhost:8080/v1/admin/shows -H "Authorization: Bearer $ADMIN" --json '{"eventId":"midnight-echoes",
@@ -205,9 +205,10 @@ public final class AdminService implements HttpService {
         } catch (IllegalArgumentException e) {
             throw ApiException.badRequest(e.getMessage());
         }
-        JsonNode sections = b.get("sections");
-        if (sections == null || !sections.isArray() || sections.isEmpty() || sections.size() > 200) {
-            throw ApiException.badRequest("'sections' must be an array of 1 to 200 sections");
+        // no seated sections: a show of general-admission areas only, added through .../areas
+        JsonNode sections = b.has("sections") ? b.get("sections") : Json.MAPPER.createArrayNode();
+        if (!sections.isArray() || sections.size() > 200) {
+            throw ApiException.badRequest("'sections' must be an array of up to 200 sections");
         }
         List<SeatPlan.SectionPlan> plan = new ArrayList<>();
         Set<String> names = new HashSet<>();
@@ -236,7 +237,7 @@ public final class AdminService implements HttpService {
         ShowLayout layout = SeatPlan.layout(showId, currency, plan);
         int groups = integer(b, "blockGroups", defaults.blockGroups(), 1, 271);
         Show show = new Show(showId, eventId, event.venueId(), startsAt, new SaleWindow(opensAt, closesAt), policy,
-                Math.min(groups, layout.blocks().size()), integer(b, "cancelHours", 48, 0, 24 * 365), layout);
+                Math.max(1, Math.min(groups, layout.blocks().size())), integer(b, "cancelHours", 48, 0, 24 * 365), layout);
         if (shows.find(showId).isPresent()) {
             throw showExists(showId);
         }

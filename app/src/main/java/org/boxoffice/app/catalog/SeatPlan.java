@@ -36,10 +36,8 @@ public final class SeatPlan {
     private SeatPlan() {
     }
 
+    /** The layout of {@code sections}; none: a show with no seats, sold by count only (general admission). */
     public static ShowLayout layout(String showId, String currency, List<SectionPlan> sections) {
-        if (sections.isEmpty()) {
-            throw new IllegalArgumentException("a show needs at least one section");
-        }
         List<ShowLayout.Section> out = new ArrayList<>();
         List<ShowLayout.Block> blocks = new ArrayList<>();
         for (SectionPlan s : sections) {

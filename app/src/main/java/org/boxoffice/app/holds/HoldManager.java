@@ -40,11 +40,6 @@ public final class HoldManager {
 
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(HoldManager.class.getName());
     private static final int BEST_AVAILABLE_TRIES = 3;
-    /**
-     * How often a hold by count is tried, each under a new hold id, while the area has enough left
-     * but claims in flight held them meanwhile: a buyer hears "sold out" only when the area has too few.
-     */
-    private static final int ADMISSION_TRIES = 8;
 
     private final ShowDirectory shows;
     private final HoldRules rules;
@@ -134,33 +129,20 @@ public final class HoldManager {
     }
 
     /**
-     * Claims {@code quantity} admissions of {@code area} through {@link Admissions#hold}; while the area has
-     * enough left but claims in flight held them meanwhile, tries again under a new hold id.
+     * Claims {@code quantity} admissions of {@code area} through {@link Admissions#hold}, which tries again
+     * under a new hold id while claims in flight keep the admissions the area has left: a buyer hears
+     * "sold out" only when the referee counts too few, and a 503 if the claims never stop meeting.
      */
     private HoldOutcome holdAdmissions(Principal caller, Show show, AdmissionArea area, int quantity, long now) {
         long expiresAt = show.policy().expiresAt(now);
-        int left = 0;
-        for (int attempt = 0; attempt < ADMISSION_TRIES; attempt++) {
-            String holdId = newHoldId();
-            switch (admissions.hold(show, area, holdId, caller.accountId(), quantity, expiresAt, now)) {
-                case Admissions.Claim.Held held -> {
-                    return new HoldOutcome.Held(new HoldView(holdId, show.showId(), caller.accountId(), List.of(),
-                            area.name(), quantity, HoldState.HELD, Instant.ofEpochMilli(expiresAt),
-                            BigDecimal.valueOf(area.priceCents() * quantity, 2), show.currency()));
-                }
-                case Admissions.Claim.OverLimit over -> {
-                    return overLimit(show, over.remaining());
-                }
-                case Admissions.Claim.SoldOut soldOut -> {
-                    return soldOut(area, quantity, soldOut.left());
-                }
-                case Admissions.Claim.Contended contended -> {
-                    left = contended.left();
-                    Thread.onSpinWait();
-                }
-            }
-        }
-        return soldOut(area, quantity, left);
+        return switch (admissions.hold(show, area, this::newHoldId, caller.accountId(), quantity, expiresAt, now)) {
+            case Admissions.Claim.Held held -> new HoldOutcome.Held(new HoldView(held.holdId(), show.showId(),
+                    caller.accountId(), List.of(), area.name(), quantity, HoldState.HELD, Instant.ofEpochMilli(expiresAt),
+                    BigDecimal.valueOf(area.priceCents() * quantity, 2), show.currency()));
+            case Admissions.Claim.OverLimit over -> overLimit(show, over.remaining());
+            case Admissions.Claim.SoldOut soldOut -> soldOut(area, quantity, soldOut.left());
+            case Admissions.Claim.Contended contended -> throw new IllegalStateException("tried again until decided: " + contended);
+        };
     }
 
     private static HoldOutcome.Refused soldOut(AdmissionArea area, int quantity, int left) {

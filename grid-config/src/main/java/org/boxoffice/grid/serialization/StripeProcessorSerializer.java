@@ -1,5 +1,6 @@
 package org.boxoffice.grid.serialization;
 
+import com.hazelcast.nio.serialization.FieldKind;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
@@ -15,7 +16,7 @@ public final class StripeProcessorSerializer implements CompactSerializer<Stripe
         long grace = in.readInt64("grace");
         StripeCommand c = switch (in.readString("kind")) {
             case "TAKE" -> new StripeCommand.Take(holdId, in.readString("accountId"), in.readInt32("wanted"),
-                    in.readInt32("holdQuantity"), in.readInt64("expiresAt"), now, grace);
+                    in.readInt32("holdQuantity"), atLeast(in), in.readInt64("expiresAt"), now, grace);
             case "RELEASE" -> new StripeCommand.Release(holdId, now);
             case "EXPIRE" -> new StripeCommand.Expire(now, grace);
             case "CONFIRM" -> new StripeCommand.Confirm(holdId, now, grace);
@@ -33,13 +34,14 @@ public final class StripeProcessorSerializer implements CompactSerializer<Stripe
         String accountId = null;
         int wanted = 0;
         int holdQuantity = 0;
+        int atLeast = 0;
         long expiresAt = 0;
         long now;
         long grace = 0;
         switch (p.command()) {
             case StripeCommand.Take c -> {
                 kind = "TAKE"; holdId = c.holdId(); accountId = c.accountId(); wanted = c.wanted();
-                holdQuantity = c.holdQuantity(); expiresAt = c.expiresAt(); now = c.now(); grace = c.graceMillis();
+                holdQuantity = c.holdQuantity(); atLeast = c.atLeast(); expiresAt = c.expiresAt(); now = c.now(); grace = c.graceMillis();
             }
             case StripeCommand.Release c -> {
                 kind = "RELEASE"; holdId = c.holdId(); now = c.now();
@@ -62,9 +64,15 @@ public final class StripeProcessorSerializer implements CompactSerializer<Stripe
         out.writeString("accountId", accountId);
         out.writeInt32("wanted", wanted);
         out.writeInt32("holdQuantity", holdQuantity);
+        out.writeInt32("atLeast", atLeast);
         out.writeInt64("expiresAt", expiresAt);
         out.writeInt64("now", now);
         out.writeInt64("grace", grace);
+    }
+
+    /** A member of an older version sends no {@code atLeast}: it took whatever a stripe had. */
+    private static int atLeast(CompactReader in) {
+        return in.getFieldKind("atLeast") == FieldKind.INT32 ? in.readInt32("atLeast") : 1;
     }
 
     @Override
