@@ -161,4 +161,79 @@ class MailDispatcherTest {
             assertTrue(outbox.due.isEmpty());
         }
     }
+
+    /** An outbox shared with the dispatcher's thread: counts its polls. */
+    private static final class PolledOutbox implements MailOutbox<TicketMail> {
+        final List<TicketMail> due = new ArrayList<>();
+        final List<Long> sent = new ArrayList<>();
+        int polls;
+
+        @Override
+        public synchronized List<TicketMail> claim(int max, long now, long leaseMillis) {
+            polls++;
+            List<TicketMail> claimed = List.copyOf(due.subList(0, Math.min(max, due.size())));
+            due.removeAll(claimed);
+            return claimed;
+        }
+
+        @Override
+        public synchronized void sent(long mailId, long now) {
+            sent.add(mailId);
+        }
+
+        @Override
+        public synchronized void sent(java.util.Collection<Long> mailIds, long now) {
+            sent.addAll(mailIds);
+        }
+
+        @Override
+        public void failed(long mailId, String error, long retryAt, boolean giveUp) {
+        }
+
+        synchronized int polls() {
+            return polls;
+        }
+
+        synchronized List<Long> sent() {
+            return List.copyOf(sent);
+        }
+
+        synchronized void add(TicketMail mail) {
+            due.add(mail);
+        }
+    }
+
+    private static final MailSettings EVERY_50_MS = MailSettings.logging()
+            .withTimeout(Duration.ofMillis(1_500), Duration.ofMillis(50), 3);
+
+    @Test
+    void anIdleOutbox_isPolledLessOften_andAMailStillGoesOutWithinFourPeriods() throws Exception {
+        PolledOutbox outbox = new PolledOutbox();
+        try (MailDispatcher<TicketMail> dispatcher = new MailDispatcher<>(outbox,
+                composer(m -> new MailContent("Tickets", "Seat A-1-1", List.of())), EVERY_50_MS, () -> NOW).start()) {
+            Thread.sleep(1_500);
+            int idlePolls = outbox.polls();
+            // every 50 ms would be 30 polls; stretched to at most 200 ms, about 9
+            assertTrue(idlePolls <= 15, "an idle outbox polled " + idlePolls + " times in 1.5 s");
+
+            outbox.add(new TicketMail(11, 42, "gil@fans.example", 1));
+            long deadline = System.nanoTime() + 2_000_000_000L;
+            while (outbox.sent().isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(List.of(11L), outbox.sent(), "sent within the stretched period");
+        }
+    }
+
+    @Test
+    void aDispatcherPollingSteadily_keepsItsPeriodWhenIdle() throws Exception {
+        PolledOutbox outbox = new PolledOutbox();
+        try (MailDispatcher<TicketMail> dispatcher = new MailDispatcher<>(outbox,
+                composer(m -> new MailContent("Tickets", "Seat A-1-1", List.of())), EVERY_50_MS, () -> NOW)
+                .pollingSteadily().start()) {
+            Thread.sleep(1_500);
+            int polls = outbox.polls();
+            assertTrue(polls >= 15, "polled " + polls + " times in 1.5 s at a 50 ms period");
+        }
+    }
 }
