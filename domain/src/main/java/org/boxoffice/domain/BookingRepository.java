@@ -196,6 +196,12 @@ public interface BookingRepository {
      */
     TicketCheck useTicket(long bookingId, String showId, String seatId, int codeVersion, long now);
 
+    /**
+     * What {@link #useTicket} would answer now, marking nothing: VALID (with {@code usedAt} 0) if it
+     * would admit, ALREADY_USED if it admitted before, INVALID if it never would.
+     */
+    TicketCheck checkTicket(long bookingId, String showId, String seatId, int codeVersion);
+
     // ------------------------------------------------------------------ reconciliation
 
     /**
