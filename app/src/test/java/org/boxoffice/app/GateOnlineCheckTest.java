@@ -273,10 +273,35 @@ class GateOnlineCheckTest {
         TestApp.Http.Reply south = f.http.post("/v1/gates/on-3/scans", staff,
                 upload("south", "ACCEPT", at.minusSeconds(60), "s-1", one.get(2)));
         JsonNode dup = json(south).get("duplicates");
-        assertEquals(1, dup.size(), south.body());
+        assertEquals(2, dup.size(), south.body());
+        assertEquals("A-1-1", dup.get(0).get("seatId").asText());
         assertEquals("[\"south\",\"north\"]", dup.get(0).get("gates").toString(), "in the order of their scans");
         assertEquals(at.minusSeconds(60).toEpochMilli(), usedAt(booking, "A-1-1"));
-        assertEquals(4 + 1, f.count("SELECT count(*) FROM gate_scans WHERE show_id = ?", "on-3"));
+        // the old code let someone in offline, the new holder came in online: one seat, two people
+        assertEquals("A-1-4", dup.get(1).get("seatId").asText());
+        assertEquals("[\"north\",\"online\"]", dup.get(1).get("gates").toString());
+        assertEquals(5 + 2, f.count("SELECT count(*) FROM gate_scans WHERE show_id = ?", "on-3"),
+                "five uploaded scans, two online admissions");
+    }
+
+    @Test
+    void aTicketAdmittedOnline_andThenAtAnOfflineGate_isReportedAsADuplicate() {
+        f.createShow("on-5", 300, 2);
+        String amy = app.token("amy-on5");
+        long booking = book(amy, "on-5", "A-1-1");
+        List<String> codes = signedCodes(amy, booking, "A-1-1");
+        String printed = json(f.http.get("/v1/bookings/" + booking, amy)).get("tickets").get(0).get("code").asText();
+        assertEquals("VALID", online(printed).get("status").asText(), "any code: here the printed one");
+        assertEquals(0, json(f.http.get("/v1/gates/on-5/duplicates", staff)).get("duplicates").size());
+
+        TestApp.Http.Reply east = f.http.post("/v1/gates/on-5/scans", staff,
+                upload("east", "ACCEPT", Instant.ofEpochMilli(now()).plusSeconds(5), "e-9", codes.get(0)));
+        JsonNode dup = json(east).get("duplicates");
+        assertEquals(1, dup.size(), east.body());
+        assertEquals("[\"online\",\"east\"]", dup.get(0).get("gates").toString());
+        assertEquals("ALREADY_USED", online(codes.get(1)).get("status").asText());
+        assertEquals(2, f.count("SELECT count(*) FROM gate_scans WHERE show_id = ?", "on-5"),
+                "a refused online check is no scan");
     }
 
     @Test

@@ -534,9 +534,19 @@ public final class PostgresBookingRepository implements BookingRepository {
 
     @Override
     public TicketCheck useTicket(long bookingId, String showId, String seatId, int codeVersion, long now) {
-        // a code of an older version names a ticket that changed hands since: it admits nobody
-        Optional<Long> used = queryOne("UPDATE booking_seats bs SET used_at = ? " + ADMITS
-                        + " AND bs.used_at IS NULL RETURNING epoch_ms(bs.used_at)",
+        // a code of an older version names a ticket that changed hands since: it admits nobody. The
+        // admission is kept beside the offline gates' scans too, as the gate "online" (a scan id no
+        // gate can send: it has a '/'), so a gate that uploads an admission of the same ticket later
+        // is reported as a duplicate, in the same statement
+        Optional<Long> used = queryOne("WITH used AS (UPDATE booking_seats bs SET used_at = ? " + ADMITS + """
+                         AND bs.used_at IS NULL
+                        RETURNING bs.booking_id, bs.show_id, bs.seat_id, bs.code_version, bs.used_at),
+                    scan AS (INSERT INTO gate_scans (scan_id, show_id, gate_id, booking_id, seat_id, code_version,
+                                                     verdict, scanned_at, uploaded_at)
+                        SELECT 'online/' || booking_id || '/' || seat_id || '/' || code_version, show_id, 'online',
+                               booking_id, seat_id, code_version, 'ACCEPT', used_at, used_at FROM used
+                        ON CONFLICT (scan_id) DO NOTHING)
+                    SELECT epoch_ms(used_at) FROM used""",
                 rs -> rs.getLong(1), ts(now), bookingId, showId, seatId, codeVersion);
         if (used.isPresent()) {
             return new TicketCheck(TicketCheck.Result.VALID, used.get());
