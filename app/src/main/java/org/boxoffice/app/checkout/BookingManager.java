@@ -42,6 +42,8 @@ import java.util.function.LongSupplier;
 public final class BookingManager {
 
     private static final String ACTOR = "system:cancellation";
+    private static final String NOT_ADMITTING = "no live booking holds this ticket (cancelled, unknown, or transferred "
+            + "since this code was issued)";
 
     private final ShowDirectory shows;
     private final Seats seats;
@@ -301,9 +303,6 @@ public final class BookingManager {
         }
         return out;
     }
-
-    private static final String NOT_ADMITTING = "no live booking holds this ticket (cancelled, unknown, or transferred "
-            + "since this code was issued)";
 
     /**
      * A signed code, checked as the offline gate checks it (signature, revoked, window; then used,
