@@ -128,6 +128,21 @@ public final class TestApp implements AutoCloseable {
         return app.authenticator().issue(account, Set.of(roles), Duration.ofHours(1));
     }
 
+    /** A token for {@code account}, no roles, whose {@code email} claim is {@code email} (as an identity provider's). */
+    public static String tokenWithEmail(String account, String email) {
+        try {
+            com.nimbusds.jwt.SignedJWT jwt = new com.nimbusds.jwt.SignedJWT(
+                    new com.nimbusds.jose.JWSHeader(com.nimbusds.jose.JWSAlgorithm.HS256),
+                    new com.nimbusds.jwt.JWTClaimsSet.Builder().subject(account)
+                            .expirationTime(new java.util.Date(System.currentTimeMillis() + 3_600_000))
+                            .claim("roles", java.util.List.of()).claim("email", email).build());
+            jwt.sign(new com.nimbusds.jose.crypto.MACSigner(SECRET.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            return jwt.serialize();
+        } catch (com.nimbusds.jose.JOSEException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Override
     public void close() {
         app.close();

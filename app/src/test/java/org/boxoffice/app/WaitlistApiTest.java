@@ -87,6 +87,28 @@ class WaitlistApiTest {
     }
 
     @Test
+    void anOffer_isMailedToTheTokensEmail_asTicketsAre_andToThePatternAddressWithoutOne() {
+        w.createShow("wl-mail", 1, 2, null);
+        String filler = w.hold("fill-m", "wl-mail", "A-1-1", "A-1-2");
+        TestApp.Http.Reply joined = w.http.post("/v1/shows/wl-mail/waitlist",
+                TestApp.tokenWithEmail("liz", "liz@fans.example"), "{\"quantity\":1}");
+        assertEquals(201, joined.status(), joined.body());
+        assertEquals(201, w.http.post("/v1/shows/wl-mail/waitlist", TestApp.tokenWithEmail("max", "not an address"),
+                "{\"quantity\":1}").status());
+
+        w.release("fill-m", filler);
+
+        w.awaitStatus("liz", "wl-mail", "OFFERED");
+        w.awaitStatus("max", "wl-mail", "OFFERED");
+        assertTrue(CheckoutFixture.waitFor(() -> w.count("select count(*) from waitlist_mail m join waitlist_entries e "
+                + "using (entry_id) where e.show_id = 'wl-mail' and m.sent_at is not null") == 2, Duration.ofSeconds(10)),
+                "the offer mails went out");
+        assertEquals(List.of("liz liz@fans.example", "max max@example.test"), w.f.query("select e.account_id || ' ' "
+                + "|| m.recipient from waitlist_mail m join waitlist_entries e using (entry_id) where e.show_id = 'wl-mail' "
+                + "order by e.account_id"));
+    }
+
+    @Test
     void anOffer_isAHoldOfTheWaiter_listedAsOpen_mailedToThemAlone_andCheckedOutLikeAnyHold() {
         w.createShow("wl-flow", 1, 2, null);
         String filler = w.hold("fill", "wl-flow", "A-1-1", "A-1-2");

@@ -192,9 +192,17 @@ public interface BookingRepository {
      * Admits the ticket of {@code seatId} in {@code bookingId} once: VALID the first time (it is
      * marked used), ALREADY_USED after, INVALID if no booking that admits ({@link Booking#admits})
      * has that seat of that show, or if {@code codeVersion} is not the ticket's current one (it
-     * changed hands since the code was issued).
+     * changed hands since the code was issued). An admission is kept as a scan of the gate
+     * {@code online} beside the offline gates' uploads, so a ticket also admitted offline is reported
+     * as presented twice.
      */
     TicketCheck useTicket(long bookingId, String showId, String seatId, int codeVersion, long now);
+
+    /**
+     * What {@link #useTicket} would answer now, marking nothing: VALID (with {@code usedAt} 0) if it
+     * would admit, ALREADY_USED if it admitted before, INVALID if it never would.
+     */
+    TicketCheck checkTicket(long bookingId, String showId, String seatId, int codeVersion);
 
     // ------------------------------------------------------------------ reconciliation
 

@@ -527,23 +527,47 @@ public final class PostgresBookingRepository implements BookingRepository {
                 ts(now), bookingId);
     }
 
+    /** The bookings joined to {@code booking_seats bs} and the condition under which its ticket admits. */
+    private static final String ADMITS = """
+            FROM bookings b WHERE b.booking_id = bs.booking_id AND b.status = 'CONFIRMED' AND NOT b.cancelling
+              AND bs.booking_id = ? AND bs.show_id = ? AND bs.seat_id = ? AND bs.live AND bs.code_version = ?""";
+
     @Override
     public TicketCheck useTicket(long bookingId, String showId, String seatId, int codeVersion, long now) {
-        // a code of an older version names a ticket that changed hands since: it admits nobody
-        String admits = """
-                FROM bookings b WHERE b.booking_id = bs.booking_id AND b.status = 'CONFIRMED' AND NOT b.cancelling
-                  AND bs.booking_id = ? AND bs.show_id = ? AND bs.seat_id = ? AND bs.live AND bs.code_version = ?""";
-        Optional<Long> used = queryOne("UPDATE booking_seats bs SET used_at = ? " + admits
-                        + " AND bs.used_at IS NULL RETURNING epoch_ms(bs.used_at)",
+        // a code of an older version names a ticket that changed hands since: it admits nobody. The
+        // admission is kept beside the offline gates' scans too, as the gate "online" (a scan id no
+        // gate can send: it has a '/'), so a gate that uploads an admission of the same ticket later
+        // is reported as a duplicate, in the same statement
+        Optional<Long> used = queryOne("WITH used AS (UPDATE booking_seats bs SET used_at = ? " + ADMITS + """
+                         AND bs.used_at IS NULL
+                        RETURNING bs.booking_id, bs.show_id, bs.seat_id, bs.code_version, bs.used_at),
+                    scan AS (INSERT INTO gate_scans (scan_id, show_id, gate_id, booking_id, seat_id, code_version,
+                                                     verdict, scanned_at, uploaded_at)
+                        SELECT 'online/' || booking_id || '/' || seat_id || '/' || code_version, show_id, 'online',
+                               booking_id, seat_id, code_version, 'ACCEPT', used_at, used_at FROM used
+                        ON CONFLICT (scan_id) DO NOTHING)
+                    SELECT epoch_ms(used_at) FROM used""",
                 rs -> rs.getLong(1), ts(now), bookingId, showId, seatId, codeVersion);
         if (used.isPresent()) {
             return new TicketCheck(TicketCheck.Result.VALID, used.get());
         }
-        Optional<Long> before = queryOne("SELECT epoch_ms(bs.used_at) FROM booking_seats bs WHERE EXISTS (SELECT 1 "
-                + admits + ") AND bs.booking_id = ? AND bs.seat_id = ?",
-                rs -> rs.getLong(1), bookingId, showId, seatId, codeVersion, bookingId, seatId);
-        return before.map(at -> new TicketCheck(TicketCheck.Result.ALREADY_USED, at))
-                .orElse(new TicketCheck(TicketCheck.Result.INVALID, 0));
+        TicketCheck before = checkTicket(bookingId, showId, seatId, codeVersion);
+        // unused yet not updated: only if the ticket changed between the two statements; it did not admit here
+        return before.result() == TicketCheck.Result.VALID ? new TicketCheck(TicketCheck.Result.INVALID, 0) : before;
+    }
+
+    @Override
+    public TicketCheck checkTicket(long bookingId, String showId, String seatId, int codeVersion) {
+        List<Long> usedAt = queryList("SELECT epoch_ms(bs.used_at) FROM booking_seats bs, " + ADMITS.substring("FROM ".length()),
+                rs -> {
+                    long at = rs.getLong(1);
+                    return rs.wasNull() ? null : at;
+                }, bookingId, showId, seatId, codeVersion);
+        if (usedAt.isEmpty()) {
+            return new TicketCheck(TicketCheck.Result.INVALID, 0);
+        }
+        return usedAt.get(0) == null ? new TicketCheck(TicketCheck.Result.VALID, 0)
+                : new TicketCheck(TicketCheck.Result.ALREADY_USED, usedAt.get(0));
     }
 
     // ------------------------------------------------------------------ reconciliation

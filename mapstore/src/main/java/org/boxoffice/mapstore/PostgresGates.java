@@ -3,11 +3,13 @@ package org.boxoffice.mapstore;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import javax.sql.DataSource;
 
 import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
@@ -16,7 +18,8 @@ import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
  * What offline gates need from PostgreSQL (migration V20): a show's key pair, made once whatever the
  * race ({@code INSERT ... ON CONFLICT DO NOTHING}, then read what won), its revocation list read from
  * the tickets themselves, and uploaded scans kept once per scan id (the primary key decides between
- * parallel uploads). Thread-safe; one pooled connection per call.
+ * parallel uploads) and marking the tickets they admitted used for the online check. Thread-safe; one
+ * pooled connection per call.
  */
 public final class PostgresGates {
 
@@ -99,15 +102,30 @@ public final class PostgresGates {
         });
     }
 
-    /** Records the scans not recorded before (by scan id); answers how many were new. */
+    /** Whether a gate let the holder in with this verdict (the ticket was presented and admitted, there or before). */
+    public static boolean admitting(String verdict) {
+        return verdict.equals("ACCEPT") || verdict.equals("ALREADY_SCANNED_HERE");
+    }
+
+    /**
+     * Records the scans not recorded before (by scan id) and answers how many were new; in the same
+     * transaction, each ticket a new admitting scan let in is marked used for the online check (its
+     * first admission known: the earliest scan's time), if the code scanned is still the ticket's
+     * current one and its booking still admits. A scan uploaded again, by a retry or a parallel
+     * upload, is neither recorded nor counted twice: the primary key decides. Scans are inserted in
+     * scan id order and tickets marked after, in ticket order, so parallel uploads wait for each other
+     * rather than deadlock.
+     */
     public int record(String showId, String gateId, List<Scan> scans, long now) {
+        List<Scan> ordered = scans.stream().sorted(Comparator.comparing(Scan::scanId)).toList();
         return Transactions.inTransaction(dataSource, "recording scans of show " + showId, c -> {
+            Map<String, Scan> admitted = new TreeMap<>();
+            int added = 0;
             try (PreparedStatement ps = c.prepareStatement("""
                     INSERT INTO gate_scans (scan_id, show_id, gate_id, booking_id, seat_id, code_version, verdict,
                                             scanned_at, uploaded_at)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scan_id) DO NOTHING""")) {
-                int added = 0;
-                for (Scan s : scans) {
+                for (Scan s : ordered) {
                     ps.setString(1, s.scanId());
                     ps.setString(2, showId);
                     ps.setString(3, gateId);
@@ -118,10 +136,30 @@ public final class PostgresGates {
                     ps.setObject(8, timestamp(s.scannedAt()));
                     ps.setObject(9, timestamp(now));
                     // one by one: a batch may answer "done, count unknown", and the count is the answer here
-                    added += ps.executeUpdate();
+                    int inserted = ps.executeUpdate();
+                    added += inserted;
+                    if (inserted == 1 && admitting(s.verdict())) {
+                        admitted.merge(s.bookingId() + "/" + s.seatId() + "/" + s.codeVersion(), s,
+                                (x, y) -> x.scannedAt() <= y.scannedAt() ? x : y);
+                    }
                 }
-                return added;
             }
+            try (PreparedStatement ps = c.prepareStatement("""
+                    UPDATE booking_seats bs SET used_at = ?
+                    FROM bookings b WHERE b.booking_id = bs.booking_id AND b.status = 'CONFIRMED' AND NOT b.cancelling
+                      AND bs.booking_id = ? AND bs.show_id = ? AND bs.seat_id = ? AND bs.live AND bs.code_version = ?
+                      AND (bs.used_at IS NULL OR bs.used_at > ?)""")) {
+                for (Scan s : admitted.values()) {
+                    ps.setObject(1, timestamp(s.scannedAt()));
+                    ps.setLong(2, s.bookingId());
+                    ps.setString(3, showId);
+                    ps.setString(4, s.seatId());
+                    ps.setInt(5, s.codeVersion());
+                    ps.setObject(6, timestamp(s.scannedAt()));
+                    ps.executeUpdate();
+                }
+            }
+            return added;
         });
     }
 

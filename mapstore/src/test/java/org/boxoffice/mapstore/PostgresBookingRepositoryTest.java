@@ -271,10 +271,15 @@ class PostgresBookingRepositoryTest {
         long id = ((SettlementClaim.Claimed) bookings.claimSettlement(p.paymentId(), T0, T0)).bookingId();
         bookings.book(p.paymentId(), id, T0);
 
+        assertEquals(new TicketCheck(TicketCheck.Result.VALID, 0), bookings.checkTicket(id, "pay-1", "B-1-3", 0),
+                "a check marks nothing");
         assertEquals(TicketCheck.Result.VALID, bookings.useTicket(id, "pay-1", "B-1-3", 0, T0).result());
         assertEquals(TicketCheck.Result.ALREADY_USED, bookings.useTicket(id, "pay-1", "B-1-3", 0, T0 + 5).result());
+        assertEquals(new TicketCheck(TicketCheck.Result.ALREADY_USED, T0), bookings.checkTicket(id, "pay-1", "B-1-3", 0));
         assertEquals(TicketCheck.Result.INVALID, bookings.useTicket(id, "pay-1", "B-1-5", 0, T0).result());
+        assertEquals(TicketCheck.Result.INVALID, bookings.checkTicket(id, "pay-1", "B-1-4", 1).result(), "a version never issued");
         assertTrue(bookings.startCancellation(id, "test", T0));
+        assertEquals(TicketCheck.Result.INVALID, bookings.checkTicket(id, "pay-1", "B-1-4", 0).result());
         assertEquals(TicketCheck.Result.INVALID, bookings.useTicket(id, "pay-1", "B-1-4", 0, T0).result());
         bookings.refunded(p.paymentId(), T0);
         assertEquals(0, bookings.booking(id).orElseThrow().seatIds().size() - 2);

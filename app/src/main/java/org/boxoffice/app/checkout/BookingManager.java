@@ -12,6 +12,7 @@ import org.boxoffice.domain.ShowLayout;
 import org.boxoffice.domain.TicketTransfer;
 import org.boxoffice.domain.TransferRepository;
 import org.boxoffice.app.gates.GateKeys;
+import org.boxoffice.app.gates.OfflineVerifier;
 import org.boxoffice.app.gates.SignedCodes;
 import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.Seats;
@@ -41,6 +42,8 @@ import java.util.function.LongSupplier;
 public final class BookingManager {
 
     private static final String ACTOR = "system:cancellation";
+    private static final String NOT_ADMITTING = "no live booking holds this ticket (cancelled, unknown, or transferred "
+            + "since this code was issued)";
 
     private final ShowDirectory shows;
     private final Seats seats;
@@ -244,18 +247,31 @@ public final class BookingManager {
     }
 
     /**
-     * Checks a ticket at the gate: VALID once, ALREADY_USED after, INVALID otherwise. The caller
-     * must hold the staff role (the web layer checks it before).
+     * What the online check says of a signed ({@code BXS.}) code, in the offline gate's words
+     * ({@link OfflineVerifier.Verdict}) where it has them: ALREADY_USED is the whole service's
+     * ALREADY_SCANNED_HERE, and WRONG_SHOW a genuine code of another show than the door's.
      */
-    public Map<String, Object> verify(String code) {
-        Map<String, Object> out = new LinkedHashMap<>();
+    public enum SignedVerdict {
+        ACCEPT, ALREADY_USED, REVOKED, EXPIRED_WINDOW, BAD_SIGNATURE, WRONG_SHOW
+    }
+
+    /**
+     * Checks a ticket at the gate: VALID once, ALREADY_USED after, EXPIRED for a rotating or signed
+     * code past its window, INVALID otherwise (and for a ticket of another show than {@code doorShow},
+     * when the door names one). A signed code's answer carries its {@link SignedVerdict} too. The
+     * caller must hold the staff role (the web layer checks it before); {@code doorShow}, if present,
+     * is a show that exists.
+     */
+    public Map<String, Object> verify(String code, Optional<String> doorShow) {
         long now = clock.getAsLong();
+        if (SignedCodes.isSigned(code)) {
+            return verifySigned(code, doorShow, now);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
         TicketCodes.Reading reading = codes.read(code, now);
         if (reading instanceof TicketCodes.Reading.Expired expired) {
             out.put("status", "EXPIRED");
-            out.put("bookingId", expired.ticket().bookingId());
-            out.put("showId", expired.ticket().showId());
-            out.put("seatId", expired.ticket().seatId());
+            putTicket(out, expired.ticket().bookingId(), expired.ticket().showId(), expired.ticket().seatId());
             out.put("reason", "a rotating code whose window has passed (a screenshot?): ask for the live code");
             return out;
         }
@@ -265,26 +281,84 @@ public final class BookingManager {
             return out;
         }
         TicketCodes.Ticket t = valid.ticket();
+        if (doorShow.isPresent() && !doorShow.get().equals(t.showId())) {
+            out.put("status", BookingRepository.TicketCheck.Result.INVALID.name());
+            putTicket(out, t.bookingId(), t.showId(), t.seatId());
+            out.put("reason", wrongShow(t.showId(), doorShow.get()));
+            return out;
+        }
         if (!valid.rotating() && !policies.printAtHome(t.showId()).orElse(true)) {
             out.put("status", BookingRepository.TicketCheck.Result.INVALID.name());
-            out.put("bookingId", t.bookingId());
-            out.put("showId", t.showId());
-            out.put("seatId", t.seatId());
+            putTicket(out, t.bookingId(), t.showId(), t.seatId());
             out.put("reason", "this show admits only the rotating code of the ticket app, not a printed one");
             return out;
         }
         BookingRepository.TicketCheck check = bookings.useTicket(t.bookingId(), t.showId(), t.seatId(), t.version(), now);
         out.put("status", check.result().name());
-        out.put("bookingId", t.bookingId());
-        out.put("showId", t.showId());
-        out.put("seatId", t.seatId());
+        putTicket(out, t.bookingId(), t.showId(), t.seatId());
         switch (check.result()) {
             case VALID -> out.put("admittedAt", Instant.ofEpochMilli(check.usedAt()));
             case ALREADY_USED -> out.put("usedAt", Instant.ofEpochMilli(check.usedAt()));
-            case INVALID -> out.put("reason", "no live booking holds this ticket (cancelled, unknown, or transferred "
-                    + "since this code was issued)");
+            case INVALID -> out.put("reason", NOT_ADMITTING);
         }
         return out;
+    }
+
+    /**
+     * A signed code, checked as the offline gate checks it (signature, revoked, window; then used,
+     * here for the whole service rather than one gate) against PostgreSQL instead of a downloaded
+     * list. Only a code within its window is marked used, by the same conditional update as any other.
+     */
+    private Map<String, Object> verifySigned(String code, Optional<String> doorShow, long now) {
+        Optional<SignedCodes.Claim> read = SignedCodes.claimedShow(code)
+                .filter(show -> shows.find(show).isPresent())
+                .flatMap(show -> SignedCodes.read(code, gateKeys.publicKey(show)));
+        Map<String, Object> out = new LinkedHashMap<>();
+        if (read.isEmpty()) {
+            out.put("status", BookingRepository.TicketCheck.Result.INVALID.name());
+            out.put("verdict", SignedVerdict.BAD_SIGNATURE.name());
+            out.put("reason", "not a code signed with its show's key");
+            return out;
+        }
+        SignedCodes.Claim c = read.get();
+        if (doorShow.isPresent() && !doorShow.get().equals(c.showId())) {
+            return signedAnswer(c, "INVALID", SignedVerdict.WRONG_SHOW, "reason", wrongShow(c.showId(), doorShow.get()));
+        }
+        if (!OfflineVerifier.inWindow(c, now)) {
+            // a revoked code is REVOKED whatever its step, as offline; an expired one marks nothing
+            return bookings.checkTicket(c.bookingId(), c.showId(), c.seatId(), c.version()).result()
+                    == BookingRepository.TicketCheck.Result.INVALID
+                    ? signedAnswer(c, "INVALID", SignedVerdict.REVOKED, "reason", NOT_ADMITTING)
+                    : signedAnswer(c, "EXPIRED", SignedVerdict.EXPIRED_WINDOW, "reason",
+                    "a code whose window has passed (a screenshot, or a clock far off): ask for the live code");
+        }
+        BookingRepository.TicketCheck check = bookings.useTicket(c.bookingId(), c.showId(), c.seatId(), c.version(), now);
+        return switch (check.result()) {
+            case VALID -> signedAnswer(c, "VALID", SignedVerdict.ACCEPT, "admittedAt", Instant.ofEpochMilli(check.usedAt()));
+            case ALREADY_USED -> signedAnswer(c, "ALREADY_USED", SignedVerdict.ALREADY_USED, "usedAt",
+                    Instant.ofEpochMilli(check.usedAt()));
+            case INVALID -> signedAnswer(c, "INVALID", SignedVerdict.REVOKED, "reason", NOT_ADMITTING);
+        };
+    }
+
+    private static Map<String, Object> signedAnswer(SignedCodes.Claim c, String status, SignedVerdict verdict,
+                                                    String detail, Object value) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("status", status);
+        out.put("verdict", verdict.name());
+        putTicket(out, c.bookingId(), c.showId(), c.seatId());
+        out.put(detail, value);
+        return out;
+    }
+
+    private static void putTicket(Map<String, Object> out, long bookingId, String showId, String seatId) {
+        out.put("bookingId", bookingId);
+        out.put("showId", showId);
+        out.put("seatId", seatId);
+    }
+
+    private static String wrongShow(String ticketShow, String doorShow) {
+        return "a ticket for show " + ticketShow + ", not for this door's show " + doorShow;
     }
 
     private boolean transferred(long bookingId) {

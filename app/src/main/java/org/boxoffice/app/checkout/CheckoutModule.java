@@ -92,7 +92,7 @@ public final class CheckoutModule implements AutoCloseable {
                 .register("/v1", new PaymentWebhookService(new WebhookSignature(settings.payments().webhookSecret()), events,
                         metrics))
                 .register("/v1", new BookingsService(bookingManager, auth))
-                .register("/v1", new TicketsService(bookingManager, auth))
+                .register("/v1", new TicketsService(bookingManager, shows, auth))
                 .register("/v1", new TransfersService(transfers, auth))
                 .register("/v1", new GatesService(shows, gateKeys, gates, auth, clock));
     }

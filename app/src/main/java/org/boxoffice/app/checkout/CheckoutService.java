@@ -9,6 +9,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.auth.Principal;
+import org.boxoffice.app.mail.Recipients;
 import org.boxoffice.app.holds.Idempotency;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Json;

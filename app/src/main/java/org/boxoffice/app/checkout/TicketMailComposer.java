@@ -17,7 +17,7 @@ import java.util.List;
 /**
  * Writes ticket mails: a plain-text mail listing the booking's tickets, with one QR image per seat
  * attached. Who receives it: the address taken at checkout (the token's {@code email} claim, or
- * the configured pattern; see {@link Recipients}).
+ * the configured pattern; see {@link org.boxoffice.app.mail.Recipients}).
  */
 final class TicketMailComposer implements MailComposer<TicketMail> {
 

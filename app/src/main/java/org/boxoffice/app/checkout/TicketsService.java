@@ -13,27 +13,34 @@ import org.boxoffice.app.http.RequestGuard;
 
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Optional;
+import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.http.Refusal;
 import org.boxoffice.app.http.Refusals;
 
 /**
- * Ticket checks at the gate (role {@code staff} or {@code admin}): VALID the first time (the ticket
- * is marked used), ALREADY_USED after, EXPIRED for a rotating code past its window, INVALID for a
- * forged, unknown or cancelled ticket (or a printed code where the show admits rotating codes only);
- * and, for an admin, whether a show admits printed codes.
+ * Ticket checks at the gate (role {@code staff} or {@code admin}), of printed ({@code BX1.}), rotating
+ * ({@code BXR.}) and signed ({@code BXS.}, the offline gate's) codes alike: VALID the first time (the
+ * ticket is marked used), ALREADY_USED after, EXPIRED for a rotating or signed code past its window,
+ * INVALID for a forged, unknown, revoked or cancelled ticket, a ticket of another show than the door's
+ * (when the check names one) or a printed code where the show admits rotating codes only; and, for an
+ * admin, whether a show admits printed codes.
  *
  * <pre>
  * curl -X POST localhost:8080/v1/tickets/verify -H "Authorization: Bearer $STAFF" --json '{"code":"BX1...."}'
+ * curl -X POST localhost:8080/v1/tickets/verify -H "Authorization: Bearer $STAFF" --json '{"code":"BXS....","showId":"'$SHOW'"}'
  * curl -X PUT localhost:8080/v1/admin/shows/$SHOW/ticket-policy -H "Authorization: Bearer $ADMIN" --json '{"printAtHome":false}'
  * </pre>
  */
 public final class TicketsService implements HttpService {
 
     private final BookingManager bookings;
+    private final ShowDirectory shows;
     private final Authenticator auth;
 
-    public TicketsService(BookingManager bookings, Authenticator auth) {
+    public TicketsService(BookingManager bookings, ShowDirectory shows, Authenticator auth) {
         this.bookings = bookings;
+        this.shows = shows;
         this.auth = auth;
     }
 
@@ -73,7 +80,7 @@ public final class TicketsService implements HttpService {
         JsonNode body = Json.body(req);
         for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
             String field = it.next();
-            if (!field.equals("code")) {
+            if (!field.equals("code") && !field.equals("showId")) {
                 throw ApiException.badRequest("unknown field '" + field + "'");
             }
         }
@@ -81,6 +88,15 @@ public final class TicketsService implements HttpService {
         if (code == null || !code.isTextual() || code.asText().isBlank() || code.asText().length() > 512) {
             throw ApiException.badRequest("'code' must be the ticket code string");
         }
-        Json.send(res, 200, bookings.verify(code.asText()));
+        // the show this door admits, if it says: a ticket of any other show is refused
+        JsonNode door = body.get("showId");
+        if (door != null && (!door.isTextual() || !RequestGuard.ID.matcher(door.asText()).matches())) {
+            throw ApiException.badRequest("'showId' must be 1 to 64 of [A-Za-z0-9._~@:-]");
+        }
+        Optional<String> doorShow = Optional.ofNullable(door).map(JsonNode::asText);
+        if (doorShow.isPresent() && shows.find(doorShow.get()).isEmpty()) {
+            throw ApiException.notFound("show " + doorShow.get());
+        }
+        Json.send(res, 200, bookings.verify(code.asText(), doorShow));
     }
 }

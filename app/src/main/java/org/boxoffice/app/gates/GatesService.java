@@ -29,8 +29,9 @@ import java.util.function.LongSupplier;
 
 /**
  * What offline gates (role {@code staff}, or {@code admin}) download and upload: a show's public key
- * and revocation list, and scans made offline, kept once per scan id; a ticket presented more than
- * once, at one gate or several, is reported.
+ * and revocation list, and scans made offline, kept once per scan id, an admitting one marking its
+ * ticket used for the online check ({@code /v1/tickets/verify}); a ticket presented more than once,
+ * at one gate or several, is reported.
  *
  * <pre>
  * curl localhost:8080/v1/gates/$SHOW/bundle -H "Authorization: Bearer $STAFF"

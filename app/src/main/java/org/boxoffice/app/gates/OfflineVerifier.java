@@ -31,6 +31,11 @@ public final class OfflineVerifier {
     private OfflineVerifier() {
     }
 
+    /** Whether a gate whose clock reads {@code nowMillis} takes the code's step (offline or online alike). */
+    public static boolean inWindow(SignedCodes.Claim claim, long nowMillis) {
+        return Math.abs(claim.step() - SignedCodes.step(nowMillis)) <= WINDOW_STEPS;
+    }
+
     /**
      * The verdict on {@code code} for show {@code showId} at {@code nowMillis}; {@code scannedHere}
      * holds the tickets ({@code bookingId/seatId}) this gate accepted before.
@@ -44,7 +49,7 @@ public final class OfflineVerifier {
         if (revocations.revokes(claim)) {
             return Verdict.REVOKED;
         }
-        if (Math.abs(claim.step() - SignedCodes.step(nowMillis)) > WINDOW_STEPS) {
+        if (!inWindow(claim, nowMillis)) {
             return Verdict.EXPIRED_WINDOW;
         }
         if (scannedHere.contains(claim.ticket())) {

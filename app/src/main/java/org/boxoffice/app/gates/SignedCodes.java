@@ -61,6 +61,26 @@ public final class SignedCodes {
         return code != null && code.startsWith(PREFIX);
     }
 
+    /**
+     * The show a signed code names, read before any check (so that its key can be found); empty if
+     * the code is not even shaped like one. Trust nothing else about the code until {@link #read}.
+     */
+    public static Optional<String> claimedShow(String code) {
+        if (!isSigned(code) || code.length() > MAX_CODE) {
+            return Optional.empty();
+        }
+        String[] parts = code.substring(PREFIX.length()).split("\\.", -1);
+        if (parts.length != 2) {
+            return Optional.empty();
+        }
+        try {
+            String[] f = new String(Base64.getUrlDecoder().decode(parts[0]), StandardCharsets.UTF_8).split("/", -1);
+            return f.length == 5 && ID.matcher(f[1]).matches() ? Optional.of(f[1]) : Optional.empty();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+    }
+
     /** What the code claims, if it is well formed and {@code key} signed it; empty otherwise. */
     public static Optional<Claim> read(String code, PublicKey key) {
         if (!isSigned(code) || code.length() > MAX_CODE) {

@@ -2,6 +2,7 @@
  * Mail from an outbox: {@link org.boxoffice.app.mail.MailDispatcher} claims due mails of one kind,
  * sends them over SMTP with retries and backoff, and marks them sent; each kind of mail (tickets
  * after a booking, waitlist offers) contributes only a {@link org.boxoffice.app.mail.MailComposer}
- * that writes its mails. The kinds live with what they tell of ({@code checkout}, {@code waitlist}).
+ * that writes its mails. The kinds live with what they tell of ({@code checkout}, {@code waitlist});
+ * where a fan's mail goes ({@link org.boxoffice.app.mail.Recipients}) is decided here for all of them.
  */
 package org.boxoffice.app.mail;

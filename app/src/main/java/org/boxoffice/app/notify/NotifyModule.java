@@ -16,6 +16,7 @@ import org.boxoffice.domain.MailOutbox.Message;
 import org.boxoffice.grid.Daemons;
 import org.boxoffice.mapstore.PostgresContactRepository;
 import org.boxoffice.mapstore.PostgresMailOutbox;
+import org.boxoffice.mapstore.PostgresMessageRetention;
 
 import javax.sql.DataSource;
 import java.util.ArrayList;
@@ -30,7 +31,8 @@ import java.util.logging.Logger;
 /**
  * Messages beside the ticket mail, wired: the phone endpoint, the SMS provider that
  * {@code boxoffice.sms.provider} names, and one dispatcher per channel over the {@code messages}
- * outbox (page, email, SMS), plus the look for waitlist offers about to lapse. A hold's lapse is
+ * outbox (page, email, SMS), plus the look for waitlist offers about to lapse and the periodic
+ * delete of messages sent longer ago than {@code boxoffice.notices.keepsentdays}. A hold's lapse is
  * written to the outbox by PostgreSQL itself, with the expiry (migration V18), so every expiry path
  * of every member tells it, once. Built once per member by {@code Boxoffice}; stops on {@link #close}.
  */
@@ -44,6 +46,8 @@ public final class NotifyModule implements AutoCloseable {
     private final ITopic<String> pages;
     private final List<MailDispatcher<Message>> dispatchers = new ArrayList<>();
     private final ScheduledExecutorService offers;
+    private final PostgresMessageRetention retention;
+    private final ScheduledExecutorService purges;
     private final Authenticator auth;
     private final LongSupplier clock;
 
@@ -69,6 +73,24 @@ public final class NotifyModule implements AutoCloseable {
         this.offers = Daemons.scheduler("offer-notices");
         long every = settings.every().toMillis();
         offers.schedule(() -> noteLapsingOffers(every, every), every, TimeUnit.MILLISECONDS);
+        this.retention = new PostgresMessageRetention(dataSource);
+        this.purges = Daemons.scheduler("message-retention");
+        long purgeEvery = settings.purgeEvery().toMillis();
+        purges.scheduleWithFixedDelay(this::deleteOldMessages, purgeEvery, purgeEvery, TimeUnit.MILLISECONDS);
+    }
+
+    /** Deletes the messages sent longer ago than {@code boxoffice.notices.keepsentdays}; answers how many. */
+    int deleteOldMessages() {
+        try {
+            int deleted = retention.deleteSentBefore(clock.getAsLong() - settings.keepSent().toMillis());
+            if (deleted > 0) {
+                LOG.info(() -> deleted + " messages sent more than " + settings.keepSent().toDays() + " days ago deleted");
+            }
+            return deleted;
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "deleting old sent messages failed; trying again later", e);
+            return 0;
+        }
     }
 
     private void dispatch(Message.Channel channel, Channel via, MailSettings rounds, DataSource dataSource,
@@ -131,6 +153,7 @@ public final class NotifyModule implements AutoCloseable {
     @Override
     public void close() {
         offers.shutdownNow();
+        purges.shutdownNow();
         dispatchers.forEach(MailDispatcher::close);
         sms.close();
     }

@@ -8,13 +8,16 @@ import java.util.Locale;
 
 /**
  * What messages beside the ticket mail read from configuration: {@code boxoffice.sms.*} (the SMS
- * provider) and {@code boxoffice.notices.*} (notices of lapsing holds and offers).
+ * provider) and {@code boxoffice.notices.*} (notices of lapsing holds and offers, and how long sent
+ * messages are kept).
  *
  * @param sms        the SMS provider and how its outbox is sent
  * @param offerLead  a waitlist fan is told this long before their offer lapses
  * @param every      how often pages are told of notices and offers about to lapse are looked for
+ * @param keepSent   how long a sent message stays in the outbox ({@code boxoffice.notices.keepsentdays}, at least a day)
+ * @param purgeEvery how often messages sent longer ago than that are deleted
  */
-public record NotifySettings(SmsSettings sms, Duration offerLead, Duration every) {
+public record NotifySettings(SmsSettings sms, Duration offerLead, Duration every, Duration keepSent, Duration purgeEvery) {
 
     /** The public demo value of {@code boxoffice.sms.http.apikey}: the HTTP provider refuses it outside demo mode. */
     public static final String DEMO_SMS_API_KEY = "boxoffice-demo-sms-api-key";
@@ -22,6 +25,11 @@ public record NotifySettings(SmsSettings sms, Duration offerLead, Duration every
     public NotifySettings {
         if (offerLead.isNegative() || every.isNegative() || every.isZero()) {
             throw new IllegalArgumentException("boxoffice.notices durations must be positive");
+        }
+        // a day at least: a message deleted sooner could be written and told again (PostgresMessageRetention)
+        if (keepSent.compareTo(Duration.ofDays(1)) < 0 || purgeEvery.isNegative() || purgeEvery.isZero()) {
+            throw new IllegalArgumentException("boxoffice.notices.keepsentdays must be at least 1 and "
+                    + "boxoffice.notices.purgeminutes positive");
         }
     }
 
@@ -87,19 +95,29 @@ public record NotifySettings(SmsSettings sms, Duration offerLead, Duration every
                         Duration.ofMillis(sms.get("millis").asLong().orElse(1_000L)),
                         sms.get("maxattempts").asInt().orElse(10)),
                 Duration.ofSeconds(notices.get("offerleadseconds").asLong().orElse(120L)),
-                Duration.ofMillis(notices.get("millis").asLong().orElse(1_000L)));
+                Duration.ofMillis(notices.get("millis").asLong().orElse(1_000L)),
+                Duration.ofDays(notices.get("keepsentdays").asLong().orElse(30L)),
+                Duration.ofMinutes(notices.get("purgeminutes").asLong().orElse(60L)));
     }
 
-    /** Defaults for tests and embedded use: simulated SMS, offers told 2 minutes ahead, looked at every 250 ms. */
+    /**
+     * Defaults for tests and embedded use: simulated SMS, offers told 2 minutes ahead, looked at every
+     * 250 ms; sent messages kept 30 days, looked for hourly.
+     */
     public static NotifySettings defaults() {
-        return new NotifySettings(SmsSettings.simulator(), Duration.ofMinutes(2), Duration.ofMillis(250));
+        return new NotifySettings(SmsSettings.simulator(), Duration.ofMinutes(2), Duration.ofMillis(250),
+                Duration.ofDays(30), Duration.ofHours(1));
     }
 
     public NotifySettings withSms(SmsSettings sms) {
-        return new NotifySettings(sms, offerLead, every);
+        return new NotifySettings(sms, offerLead, every, keepSent, purgeEvery);
     }
 
     public NotifySettings withOfferLead(Duration offerLead) {
-        return new NotifySettings(sms, offerLead, every);
+        return new NotifySettings(sms, offerLead, every, keepSent, purgeEvery);
+    }
+
+    public NotifySettings withRetention(Duration keepSent, Duration purgeEvery) {
+        return new NotifySettings(sms, offerLead, every, keepSent, purgeEvery);
     }
 }

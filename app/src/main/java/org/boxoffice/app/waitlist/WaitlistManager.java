@@ -46,18 +46,16 @@ public final class WaitlistManager {
     private final ShowSnapshots snapshots;
     private final HoldManager holds;
     private final FlakeIdGenerator entryIds;
-    private final String recipientPattern;
     private final LongSupplier clock;
 
     public WaitlistManager(ShowDirectory shows, Waitlists waitlists, WaitlistRepository repository, ShowSnapshots snapshots,
-                           HoldManager holds, FlakeIdGenerator entryIds, String recipientPattern, LongSupplier clock) {
+                           HoldManager holds, FlakeIdGenerator entryIds, LongSupplier clock) {
         this.shows = shows;
         this.waitlists = waitlists;
         this.repository = repository;
         this.snapshots = snapshots;
         this.holds = holds;
         this.entryIds = entryIds;
-        this.recipientPattern = recipientPattern;
         this.clock = clock;
     }
 
@@ -89,11 +87,12 @@ public final class WaitlistManager {
     }
 
     /**
-     * Joins the show's waitlist, or says why not.
+     * Joins the show's waitlist, or says why not. An offer made from the entry is mailed to
+     * {@code recipient}.
      *
      * @throws WaitlistUnavailableException if the waitlist cannot be reached (nothing changed)
      */
-    public JoinOutcome join(Principal caller, String showId, JoinRequest request) {
+    public JoinOutcome join(Principal caller, String showId, JoinRequest request, String recipient) {
         Optional<Show> found = shows.find(showId);
         if (found.isEmpty()) {
             return new Refused(Rejection.UNKNOWN_SHOW, "show " + showId + " not found");
@@ -124,7 +123,7 @@ public final class WaitlistManager {
                     + " hold them instead of waiting", Map.of("seatIds", onSale.get().seatIds()));
         }
         WaitlistEntry entry = new WaitlistEntry(entryIds.newId(), showId, caller.accountId(), request.quantity(),
-                request.section(), now, recipientPattern.replace("{accountId}", caller.accountId()));
+                request.section(), now, recipient);
         if (!waitlists.join(entry)) {
             // another join of this account won the race
             return existing(caller, show, request).orElseGet(() -> new Refused(Rejection.ALREADY_ON_WAITLIST,

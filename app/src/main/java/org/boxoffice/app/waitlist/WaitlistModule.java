@@ -33,6 +33,7 @@ public final class WaitlistModule implements AutoCloseable {
     private final WaitlistRepository repository;
     private final WaitlistOffers offers;
     private final WaitlistManager manager;
+    private final String recipientPattern;
     private final MailDispatcher<OfferMail> mailer;
 
     public WaitlistModule(WaitlistSettings settings, MailSettings mail, DataSource dataSource,
@@ -43,14 +44,15 @@ public final class WaitlistModule implements AutoCloseable {
         this.offers = new WaitlistOffers(hz, seats, snapshots, holdRecords, repository, shows::find, clock,
                 settings.grid()).start();
         this.manager = new WaitlistManager(shows, new Waitlists(hz), repository, snapshots, holds,
-                hz.getFlakeIdGenerator(ENTRY_IDS), mail.recipient(), clock);
+                hz.getFlakeIdGenerator(ENTRY_IDS), clock);
+        this.recipientPattern = mail.recipient();
         this.mailer = new MailDispatcher<>(PostgresMailOutbox.offerMails(dataSource), new OfferMailComposer(shows), mail,
                 clock).start();
     }
 
     /** Registers the waitlist's HTTP service under {@code /v1}. */
     public void routing(HttpRouting.Builder routing) {
-        routing.register("/v1", new WaitlistService(manager, auth));
+        routing.register("/v1", new WaitlistService(manager, auth, recipientPattern));
     }
 
     public WaitlistOffers offers() {

@@ -7,6 +7,7 @@ import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.auth.Principal;
+import org.boxoffice.app.mail.Recipients;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Refusals;
 import org.boxoffice.app.http.Json;
@@ -35,10 +36,13 @@ public final class WaitlistService implements HttpService {
 
     private final WaitlistManager waitlist;
     private final Authenticator auth;
+    private final String recipientPattern;
 
-    public WaitlistService(WaitlistManager waitlist, Authenticator auth) {
+    /** @param recipientPattern where an offer is mailed when the token names no email ({@link Recipients}) */
+    public WaitlistService(WaitlistManager waitlist, Authenticator auth, String recipientPattern) {
         this.waitlist = waitlist;
         this.auth = auth;
+        this.recipientPattern = recipientPattern;
     }
 
     @Override
@@ -52,7 +56,7 @@ public final class WaitlistService implements HttpService {
     private void join(ServerRequest req, ServerResponse res) {
         Principal caller = auth.require(req);
         String showId = req.path().pathParameters().get("showId");
-        switch (waitlist.join(caller, showId, parse(Json.body(req)))) {
+        switch (waitlist.join(caller, showId, parse(Json.body(req)), Recipients.of(req, caller, recipientPattern))) {
             case WaitlistManager.Joined joined -> {
                 if (joined.created()) {
                     res.header("Location", "/v1/shows/" + showId + "/waitlist/me");

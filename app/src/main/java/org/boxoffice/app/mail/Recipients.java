@@ -1,4 +1,4 @@
-package org.boxoffice.app.checkout;
+package org.boxoffice.app.mail;
 
 import com.nimbusds.jwt.SignedJWT;
 import io.helidon.http.HeaderNames;
@@ -11,13 +11,13 @@ import java.text.ParseException;
 import java.util.Optional;
 
 /**
- * Where a buyer's tickets are mailed. Accounts have no address of their own yet, so: the bearer
- * token's {@code email} claim if it has a valid one, else the configured pattern
+ * Where a fan's mail goes (tickets, waitlist offers). Accounts have no address of their own yet, so:
+ * the bearer token's {@code email} claim if it has a valid one, else the configured pattern
  * ({@code boxoffice.mail.to}, default {@code {accountId}@example.test}). The address is taken when
- * the checkout starts and kept with the payment attempt, so a booking made later (by webhook or
- * reconciliation) still knows it.
+ * the fan asks (the checkout starts, the fan joins a waitlist) and kept with what will be mailed, so
+ * a mail sent later (by webhook, reconciliation or an offer) still knows it.
  */
-final class Recipients {
+public final class Recipients {
 
     private static final int MAX_ADDRESS = 254;
 
@@ -28,7 +28,7 @@ final class Recipients {
      * The recipient for the caller of {@code req}. Call only after the token was verified
      * ({@code Authenticator.require}): the claim is read, not checked, here.
      */
-    static String of(ServerRequest req, Principal caller, String pattern) {
+    public static String of(ServerRequest req, Principal caller, String pattern) {
         return emailClaim(req).orElseGet(() -> {
             String address = pattern.replace("{accountId}", caller.accountId());
             return valid(address) ? address : caller.accountId() + "@example.test";
@@ -48,7 +48,7 @@ final class Recipients {
         }
     }
 
-    static boolean valid(String address) {
+    public static boolean valid(String address) {
         if (address == null || address.isBlank() || address.length() > MAX_ADDRESS) {
             return false;
         }
