@@ -153,8 +153,16 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                     }
                 }
                 int ready = (int) all.values().stream().filter(b -> b).count();
+                int watched = all.size();
+                if (all.isEmpty() && !seconds.isEmpty()) {
+                    // no look at all in this second (the watching thread was held up): the Service keeps
+                    // the endpoints its last looks gave it, and so does the count
+                    Second before = seconds.getLast();
+                    ready = before.membersReady();
+                    watched = before.membersWatched();
+                }
                 seconds.add(new Second(s + 1, p.attemptsPerSecond(), p.errorsPerSecond(), p.serverErrorsPerSecond(),
-                        p.transportErrorsPerSecond(), p.holdP99Ms(), ready, all.size()));
+                        p.transportErrorsPerSecond(), p.holdP99Ms(), ready, watched));
             }
             // the steady p99: the median second outside every event's window, the first two seconds left out
             List<Double> outside = seconds.stream().filter(s -> s.second() > 2 && events.stream()

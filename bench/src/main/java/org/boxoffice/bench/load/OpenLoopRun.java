@@ -64,11 +64,11 @@ public final class OpenLoopRun {
     private static final JsonFactory JSON = new JsonFactory();
     private static final long ROOM_POLL_NANOS = 100_000_000L;
     /**
-     * How long the fan's web app waits before it sends a hold again after a lost connection: long
-     * enough for a load balancer to have taken a dead member out (the bench's follows readiness every
-     * 250 ms).
+     * When the fan's web app sends a hold again after a lost connection, after each loss in turn: a
+     * tenth of a second, then backing off, while the load balancer takes a dead member out (the
+     * bench's follows readiness every 250 ms); a resend that reaches the dead member is refused at once.
      */
-    static final long RESEND_AFTER_NANOS = 500_000_000L;
+    static final long[] RESEND_AFTER_NANOS = {100_000_000L, 200_000_000L, 400_000_000L, 800_000_000L};
     /** After the schedule ends, answers still outstanding are waited for this long. */
     private static final long DRAIN_NANOS = 10_000_000_000L;
 
@@ -78,10 +78,10 @@ public final class OpenLoopRun {
      * @param readEvery         one seat-map read arrives per this many hold attempts (0: none)
      * @param resendLost        every hold carries an {@code Idempotency-Key}, as the fan's web app sends, and a hold
      *                          or a read whose connection is lost before its answer (a member killed, a connection
-     *                          refused) is sent once more (a hold with the same key) half a second later, as the web
-     *                          app does; the first loss is counted apart
-     *                          ({@link RunResult#errors()} key {@code "transport-resent"}), only a second one as a
-     *                          transport error
+     *                          refused) is sent again (a hold with the same key) on the web app's schedule
+     *                          ({@link #RESEND_AFTER_NANOS}); each resend is counted apart
+     *                          ({@link RunResult#errors()} key {@code "transport-resent"}), only a loss after the
+     *                          last one as a transport error
      */
     public record Settings(double attemptsPerSecond, Duration limit, int connections, int retries,
                            double bestAvailableShare, int readEvery, long seed, boolean resendLost) {
@@ -106,7 +106,7 @@ public final class OpenLoopRun {
         long maxPassAtSend;
         /** A request's bytes, kept while it may be sent again after a lost connection. */
         byte[] bytes;
-        boolean resent;
+        int resent;
         long resendAt;
 
         Req(int kind, long intended) {
@@ -309,7 +309,7 @@ public final class OpenLoopRun {
     private void dispatch(long now) {
         while (client.hasIdle() && !(control.isEmpty() && backlog.isEmpty())) {
             Req r = control.isEmpty() ? backlog.poll() : control.poll();
-            if (r.resent) {
+            if (r.resent > 0) {
                 requests++;
                 client.send(r.bytes, r, false);
                 continue;
@@ -505,11 +505,10 @@ public final class OpenLoopRun {
     }
 
     private void failedReq(Req r, long at) {
-        if (r.bytes != null && !r.resent) {
+        if (r.bytes != null && r.resent < RESEND_AFTER_NANOS.length) {
             // the fan's app sends it again (a hold with the same key); the wait counts from the first send
-            r.resent = true;
             stats.error("transport-resent");
-            r.resendAt = at + RESEND_AFTER_NANOS;
+            r.resendAt = at + RESEND_AFTER_NANOS[r.resent++];
             resends.add(r);
             return;
         }
