@@ -129,7 +129,7 @@ class WaitlistGridTest {
             Inventory inventory = new Inventory(m);
             ShowSnapshots snapshots = new ShowSnapshots(inventory, System::currentTimeMillis, 60_000);
             closeables.add(snapshots);
-            WaitlistOffers o = new WaitlistOffers(m, new Seats(inventory, new Allowances(m, inventoryRepo), snapshots), snapshots, inventoryRepo, waitlistRepo,
+            WaitlistOffers o = new WaitlistOffers(m, new Seats(inventory, new Allowances(m, inventoryRepo), snapshots), null, snapshots, inventoryRepo, waitlistRepo,
                     id -> id.equals(show.showId()) ? Optional.of(show) : Optional.empty(), System::currentTimeMillis,
                     new WaitlistOffers.Settings(600_000, 0, 3_600_000));
             offers.add(o);
