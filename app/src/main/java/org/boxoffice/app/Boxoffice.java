@@ -194,7 +194,7 @@ public final class Boxoffice implements AutoCloseable {
         this.checkout = new CheckoutModule(settings.checkout(), dataSource, hz, directory, seats, admissions, inventoryRepository,
                 authenticator, idempotency, clock, metrics);
         this.waitlist = new WaitlistModule(settings.waitlist(), settings.checkout().mail(), dataSource, hz, directory,
-                seats, snapshots, inventoryRepository, waitlistRepository, holds, authenticator,
+                seats, admissions, snapshots, inventoryRepository, waitlistRepository, holds, authenticator,
                 clock);
         this.notify = new NotifyModule(settings.notices(), settings.checkout().mail(), dataSource, hz, directory,
                 checkout.bookings(), checkout.codes(), authenticator, clock);

@@ -29,9 +29,12 @@ public interface MailOutbox<M extends MailOutbox.Mail> {
     record TicketMail(long mailId, long bookingId, String recipient, int attempts) implements Mail {
     }
 
-    /** Seats held for a waiter until {@code expiresAt}, for them to buy or decline. */
+    /**
+     * Seats, or {@code quantity} admissions to general-admission area {@code area} (then {@code seatIds}
+     * is empty), held for a waiter until {@code expiresAt}, for them to buy or decline.
+     */
     record OfferMail(long mailId, long entryId, String holdId, String showId, String accountId, String recipient,
-                     List<String> seatIds, long expiresAt, int attempts) implements Mail {
+                     List<String> seatIds, String area, int quantity, long expiresAt, int attempts) implements Mail {
         public OfferMail {
             seatIds = List.copyOf(seatIds);
         }

@@ -4,7 +4,8 @@ import java.util.Objects;
 
 /**
  * One fan's place on a show's waitlist, as it stands in the show's grid queue: who, how many
- * adjacent seats, in which section (null: any), when they joined and where the offer mail goes.
+ * adjacent seats in which section (null: any), or how many admissions to which general-admission
+ * area, when they joined and where the offer mail goes.
  *
  * <p>Immutable. The grid queue finds an item to remove by comparing serialized values, so an entry
  * read back from the queue must be passed back unchanged.
@@ -13,9 +14,10 @@ import java.util.Objects;
  * @param section   the section the fan wants, or null for any
  * @param joinedAt  epoch millis
  * @param recipient the address offer mails go to
+ * @param area      the general-admission area whose admissions the fan waits for, or null: seats
  */
 public record WaitlistEntry(long entryId, String showId, String accountId, int quantity, String section,
-                            long joinedAt, String recipient) {
+                            long joinedAt, String recipient, String area) {
 
     /** The most seats one entry may wait for. */
     public static final int MAX_QUANTITY = 10;
@@ -27,6 +29,20 @@ public record WaitlistEntry(long entryId, String showId, String accountId, int q
         if (quantity < 1 || quantity > MAX_QUANTITY) {
             throw new IllegalArgumentException("a waitlist entry asks for 1 to " + MAX_QUANTITY + " seats");
         }
+        if (area != null && section != null) {
+            throw new IllegalArgumentException("a waitlist entry waits for seats of a section or admissions to an area");
+        }
+    }
+
+    /** An entry waiting for seats. */
+    public WaitlistEntry(long entryId, String showId, String accountId, int quantity, String section, long joinedAt,
+                         String recipient) {
+        this(entryId, showId, accountId, quantity, section, joinedAt, recipient, null);
+    }
+
+    /** Whether the entry waits for admissions to an area (sold by count) rather than for seats. */
+    public boolean byCount() {
+        return area != null;
     }
 
     /**

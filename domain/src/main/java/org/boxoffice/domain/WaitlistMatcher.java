@@ -2,6 +2,7 @@ package org.boxoffice.domain;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.IntPredicate;
 
 /**
@@ -35,7 +36,7 @@ public final class WaitlistMatcher {
         return lookahead;
     }
 
-    /** An entry and the seats to offer it. */
+    /** An entry and the seats to offer it (none for an entry waiting for admissions: it is offered its quantity). */
     public record Match(WaitlistEntry entry, List<String> seatIds) {
         public Match {
             seatIds = List.copyOf(seatIds);
@@ -51,12 +52,29 @@ public final class WaitlistMatcher {
      */
     public Optional<Match> next(List<WaitlistEntry> line, ShowLayout layout, IntPredicate free) {
         SeatPicker picker = new SeatPicker(layout, free);
+        return first(line, entry -> picker.bestAvailable(entry.quantity(), entry.section())
+                .map(seats -> new Match(entry, seats.seatIds())));
+    }
+
+    /**
+     * The next offer of admissions to one general-admission area: the first entry among the head and
+     * the {@code lookahead} entries behind it that asks for at most {@code free} admissions; empty
+     * when none does. The same order as for seats: a head asking for more than came back waits, and
+     * (look-ahead 0) so does everyone behind it.
+     *
+     * @param line waiting entries for the area, first come first
+     * @param free admissions of the area free now
+     */
+    public Optional<Match> next(List<WaitlistEntry> line, int free) {
+        return first(line, entry -> entry.quantity() <= free ? Optional.of(new Match(entry, List.of())) : Optional.empty());
+    }
+
+    private Optional<Match> first(List<WaitlistEntry> line, Function<WaitlistEntry, Optional<Match>> fits) {
         int window = (int) Math.min(line.size(), lookahead + 1L);
         for (int i = 0; i < window; i++) {
-            WaitlistEntry entry = line.get(i);
-            Optional<SeatPicker.Candidate> seats = picker.bestAvailable(entry.quantity(), entry.section());
-            if (seats.isPresent()) {
-                return Optional.of(new Match(entry, seats.get().seatIds()));
+            Optional<Match> match = fits.apply(line.get(i));
+            if (match.isPresent()) {
+                return match;
             }
         }
         return Optional.empty();

@@ -123,4 +123,31 @@ class WaitlistMatcherTest {
         assertThrows(IllegalArgumentException.class, () -> new WaitlistMatcher(-1));
         assertTrue(new WaitlistMatcher(0).next(List.of(), LAYOUT, i -> true).isEmpty());
     }
+
+    private static WaitlistEntry admissions(long id, int quantity) {
+        return new WaitlistEntry(id, "s", "fan-" + id, quantity, null, id, "fan-" + id + "@example.test", "FLOOR");
+    }
+
+    @Test
+    void byCount_strictOrder_aHeadAskingForMoreThanIsFree_waits_andSoDoesEveryoneBehindIt() {
+        List<WaitlistEntry> line = List.of(admissions(1, 3), admissions(2, 1));
+
+        assertEquals(Optional.empty(), new WaitlistMatcher(0).next(line, 2));
+        assertEquals(1, new WaitlistMatcher(0).next(line, 3).orElseThrow().entry().entryId());
+        assertEquals(List.of(), new WaitlistMatcher(0).next(line, 3).orElseThrow().seatIds(), "a count, no seats");
+    }
+
+    @Test
+    void byCount_aLookahead_servesASmallerRequestBehindAHeadThatDoesNotFit() {
+        List<WaitlistEntry> line = List.of(admissions(1, 3), admissions(2, 1));
+
+        assertEquals(2, new WaitlistMatcher(1).next(line, 2).orElseThrow().entry().entryId());
+    }
+
+    @Test
+    void anEntry_waitsForSeatsOfASection_orForAdmissionsToAnArea_notBoth() {
+        assertThrows(IllegalArgumentException.class,
+                () -> new WaitlistEntry(1, "s", "fan", 1, "A", 1, "fan@example.test", "FLOOR"));
+        assertTrue(admissions(1, 2).byCount());
+    }
 }

@@ -83,10 +83,11 @@ public final class PostgresMailOutbox<M extends MailOutbox.Mail> implements Mail
     public static PostgresMailOutbox<OfferMail> offerMails(DataSource dataSource) {
         return new PostgresMailOutbox<>(dataSource, "waitlist_mail", "offer mail", """
                 SELECT m.mail_id, m.entry_id, m.hold_id, e.show_id, e.account_id, m.recipient, e.seat_ids,
-                       coalesce(epoch_ms(e.offer_expires_at), 0), m.attempts
+                       coalesce(epoch_ms(e.offer_expires_at), 0), m.attempts, e.area, e.quantity
                 FROM claimed m JOIN waitlist_entries e ON e.entry_id = m.entry_id""",
                 rs -> new OfferMail(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5),
-                        rs.getString(6), List.of(strings(rs.getArray(7))), rs.getLong(8), rs.getInt(9)));
+                        rs.getString(6), List.of(strings(rs.getArray(7))), rs.getString(10), rs.getInt(11), rs.getLong(8),
+                        rs.getInt(9)));
     }
 
     /**

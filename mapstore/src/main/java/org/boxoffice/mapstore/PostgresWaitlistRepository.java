@@ -24,7 +24,7 @@ import static org.boxoffice.mapstore.PostgresInventoryRepository.strings;
 import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
 
 /**
- * Waitlist entries on PostgreSQL (table {@code waitlist_entries}, migration V4). The unique index
+ * Waitlist entries on PostgreSQL (table {@code waitlist_entries}, migrations V4 and V22). The unique index
  * {@code waitlist_one_live_entry} is the referee of "one entry per account and show"; every state
  * change is a single conditional {@code UPDATE}, so concurrent callers agree on one outcome. The
  * offer and its mail are one statement. Thread-safe; every call borrows one pooled connection.
@@ -37,7 +37,7 @@ public final class PostgresWaitlistRepository implements WaitlistRepository {
     private static final String LIVE = "('WAITING', 'OFFERING', 'OFFERED')";
 
     private static final String ENTRY = "e.entry_id, e.show_id, e.account_id, e.quantity, e.section, "
-            + "epoch_ms(e.joined_at), e.recipient";
+            + "epoch_ms(e.joined_at), e.recipient, e.area";
     private static final String STANDING = ENTRY + ", e.state, e.hold_id, e.seat_ids, "
             + "coalesce(epoch_ms(e.offer_expires_at), 0), e.reason, epoch_ms(e.updated_at), "
             + "CASE WHEN e.state IN " + IN_LINE + " THEN (SELECT count(*) FROM waitlist_entries o WHERE "
@@ -55,8 +55,8 @@ public final class PostgresWaitlistRepository implements WaitlistRepository {
     public void enqueue(long itemId, WaitlistEntry entry) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement("""
                 INSERT INTO waitlist_entries (entry_id, show_id, account_id, quantity, section, recipient, joined_at,
-                                              item_id, state, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'WAITING', ?)
+                                              item_id, state, updated_at, area)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'WAITING', ?, ?)
                 ON CONFLICT (entry_id) DO UPDATE SET item_id = EXCLUDED.item_id, updated_at = now()
                     WHERE waitlist_entries.state IN ('WAITING', 'OFFERING')
                 RETURNING entry_id""")) {
@@ -69,6 +69,7 @@ public final class PostgresWaitlistRepository implements WaitlistRepository {
             ps.setObject(7, timestamp(entry.joinedAt()), Types.TIMESTAMP_WITH_TIMEZONE);
             ps.setLong(8, itemId);
             ps.setObject(9, timestamp(entry.joinedAt()), Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setString(10, entry.area());
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
                     throw new IllegalStateException("waitlist entry " + entry.entryId() + " has left the line");
@@ -296,10 +297,10 @@ public final class PostgresWaitlistRepository implements WaitlistRepository {
             List<WaitlistStanding> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    Array seats = rs.getArray(10);
-                    out.add(new WaitlistStanding(entry(rs, 1), WaitlistEntry.State.valueOf(rs.getString(8)),
-                            rs.getLong(14), rs.getString(9), seats == null ? List.of() : List.of(strings(seats)),
-                            rs.getLong(11), rs.getString(12), rs.getLong(13)));
+                    Array seats = rs.getArray(11);
+                    out.add(new WaitlistStanding(entry(rs, 1), WaitlistEntry.State.valueOf(rs.getString(9)),
+                            rs.getLong(15), rs.getString(10), seats == null ? List.of() : List.of(strings(seats)),
+                            rs.getLong(12), rs.getString(13), rs.getLong(14)));
                 }
             }
             return out;
@@ -310,7 +311,8 @@ public final class PostgresWaitlistRepository implements WaitlistRepository {
 
     private static WaitlistEntry entry(ResultSet rs, int first) throws SQLException {
         return new WaitlistEntry(rs.getLong(first), rs.getString(first + 1), rs.getString(first + 2),
-                rs.getInt(first + 3), rs.getString(first + 4), rs.getLong(first + 5), rs.getString(first + 6));
+                rs.getInt(first + 3), rs.getString(first + 4), rs.getLong(first + 5), rs.getString(first + 6),
+                rs.getString(first + 7));
     }
 
     private static void bind(PreparedStatement ps, Object... params) throws SQLException {

@@ -5,6 +5,7 @@ import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.holds.HoldManager;
 import org.boxoffice.app.holds.HoldView;
+import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.HoldState;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SeatPicker;
@@ -13,6 +14,7 @@ import org.boxoffice.domain.WaitlistEntry;
 import org.boxoffice.domain.WaitlistEntry.State;
 import org.boxoffice.domain.WaitlistRepository;
 import org.boxoffice.domain.WaitlistStanding;
+import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.ShowSnapshots;
 import org.boxoffice.grid.waitlist.WaitlistUnavailableException;
 import org.boxoffice.grid.waitlist.Waitlists;
@@ -32,8 +34,9 @@ import java.util.function.LongSupplier;
  * Joining and leaving a show's waitlist, one's standing, and one's open offers. Thread-safe;
  * called on the web server's virtual threads.
  *
- * <p>A join is refused while the requested seats can simply be held (the waitlist is for shows
- * that are sold out for that request), outside the sale window, and when the account already has a
+ * <p>A join asks for adjacent seats, or for a quantity of admissions to a general-admission area
+ * (up to the show's limits of a hold and of an account). It is refused while the requested seats
+ * or admissions can simply be held (the waitlist is for shows that are sold out for that request), outside the sale window, and when the account already has a
  * live entry for the show; repeating the same join answers the entry it made. The entry reaches the
  * referee through the grid queue's store before the queue holds it, so concurrent joins of one
  * account end with one entry whichever members they reach.
@@ -44,23 +47,32 @@ public final class WaitlistManager {
     private final Waitlists waitlists;
     private final WaitlistRepository repository;
     private final ShowSnapshots snapshots;
+    private final Admissions admissions;
     private final HoldManager holds;
     private final FlakeIdGenerator entryIds;
     private final LongSupplier clock;
 
+    /** @param admissions general admission's areas, or null for a waitlist of seats only (every area is unknown) */
     public WaitlistManager(ShowDirectory shows, Waitlists waitlists, WaitlistRepository repository, ShowSnapshots snapshots,
-                           HoldManager holds, FlakeIdGenerator entryIds, LongSupplier clock) {
+                           Admissions admissions, HoldManager holds, FlakeIdGenerator entryIds, LongSupplier clock) {
         this.shows = shows;
         this.waitlists = waitlists;
         this.repository = repository;
         this.snapshots = snapshots;
+        this.admissions = admissions;
         this.holds = holds;
         this.entryIds = entryIds;
         this.clock = clock;
     }
 
-    /** What a join asks for: {@code quantity} adjacent seats, in {@code section} or (null) any. */
-    public record JoinRequest(int quantity, String section) {
+    /**
+     * What a join asks for: {@code quantity} adjacent seats, in {@code section} or (null) any; or, with
+     * an {@code area} (then {@code section} is null), {@code quantity} admissions to that area.
+     */
+    public record JoinRequest(int quantity, String section, String area) {
+        public JoinRequest(int quantity, String section) {
+            this(quantity, section, null);
+        }
     }
 
     /** What became of a join. */
@@ -82,8 +94,8 @@ public final class WaitlistManager {
     public enum Left { LEFT, NOT_IN_LINE, PAYING }
 
     /** An open offer as the API lists it. */
-    public record OfferView(String holdId, String showId, String entryId, List<String> seatIds, Instant expiresAt,
-                            BigDecimal totalAmount, String currency, String checkout) {
+    public record OfferView(String holdId, String showId, String entryId, List<String> seatIds, String area, int quantity,
+                            Instant expiresAt, BigDecimal totalAmount, String currency, String checkout) {
     }
 
     /**
@@ -104,6 +116,9 @@ public final class WaitlistManager {
                     Map.of("saleOpensAt", Instant.ofEpochMilli(show.sale().opensAt()),
                             "saleClosesAt", Instant.ofEpochMilli(show.sale().closesAt())));
         }
+        if (request.area() != null) {
+            return joinArea(caller, show, request, recipient, now);
+        }
         Optional<Rejection> tooMany = show.policy().checkSize(request.quantity());
         if (tooMany.isPresent()) {
             return new Refused(tooMany.get(), "this show holds at most " + show.policy().maxSeatsPerHold()
@@ -122,8 +137,38 @@ public final class WaitlistManager {
             return new Refused(Rejection.SEATS_AVAILABLE, request.quantity() + " adjacent seats are on sale now;"
                     + " hold them instead of waiting", Map.of("seatIds", onSale.get().seatIds()));
         }
-        WaitlistEntry entry = new WaitlistEntry(entryIds.newId(), showId, caller.accountId(), request.quantity(),
-                request.section(), now, recipient);
+        return enqueue(caller, show, request, new WaitlistEntry(entryIds.newId(), showId, caller.accountId(),
+                request.quantity(), request.section(), now, recipient));
+    }
+
+    /**
+     * Joins the line for admissions to {@code request.area()}: up to what one hold and one account
+     * may take, and only while the area has fewer admissions left than asked for.
+     */
+    private JoinOutcome joinArea(Principal caller, Show show, JoinRequest request, String recipient, long now) {
+        Optional<AdmissionArea> area = admissions == null ? Optional.empty() : admissions.area(show.showId(), request.area());
+        if (area.isEmpty()) {
+            return new Refused(Rejection.UNKNOWN_AREA, "this show has no area " + request.area());
+        }
+        int most = Math.min(show.policy().maxSeatsPerHold(), show.policy().maxPerAccount());
+        if (request.quantity() > most) {
+            return new Refused(Rejection.TOO_MANY_SEATS, "a waitlist entry of this show asks for at most " + most
+                    + " admissions", Map.of("maxQuantity", most));
+        }
+        Optional<JoinOutcome> existing = existing(caller, show, request);
+        if (existing.isPresent()) {
+            return existing.get();
+        }
+        int left = admissions.left(show, area.get());
+        if (left >= request.quantity()) {
+            return new Refused(Rejection.SEATS_AVAILABLE, "area " + request.area() + " has " + left
+                    + " admissions on sale now; hold them instead of waiting", Map.of("left", left));
+        }
+        return enqueue(caller, show, request, new WaitlistEntry(entryIds.newId(), show.showId(), caller.accountId(),
+                request.quantity(), null, now, recipient, request.area()));
+    }
+
+    private JoinOutcome enqueue(Principal caller, Show show, JoinRequest request, WaitlistEntry entry) {
         if (!waitlists.join(entry)) {
             // another join of this account won the race
             return existing(caller, show, request).orElseGet(() -> new Refused(Rejection.ALREADY_ON_WAITLIST,
@@ -141,13 +186,13 @@ public final class WaitlistManager {
         }
         WaitlistStanding s = live.get();
         if (s.state().inLine() && s.entry().quantity() == request.quantity()
-                && Objects.equals(s.entry().section(), request.section())) {
+                && Objects.equals(s.entry().section(), request.section()) && Objects.equals(s.entry().area(), request.area())) {
             return Optional.of(new Joined(StandingView.of(s), false));
         }
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("entry", StandingView.of(s));
         return Optional.of(new Refused(Rejection.ALREADY_ON_WAITLIST, s.state() == State.OFFERED
-                ? "seats are offered to this account for this show; check out or decline the offer first"
+                ? "an offer is held for this account for this show; check out or decline the offer first"
                 : "this account is already on the waitlist of this show; leave it first to ask for something else",
                 details));
     }
@@ -197,7 +242,7 @@ public final class WaitlistManager {
             HoldView hold = found.get();
             if (hold.status() == HoldState.HELD) {
                 out.add(new OfferView(hold.holdId(), hold.showId(), Long.toString(s.entry().entryId()), hold.seatIds(),
-                        hold.expiresAt(), hold.totalAmount(), hold.currency(), "/v1/holds/" + hold.holdId() + "/checkout"));
+                        hold.area(), hold.area() == null ? hold.seatIds().size() : hold.quantity(), hold.expiresAt(), hold.totalAmount(), hold.currency(), "/v1/holds/" + hold.holdId() + "/checkout"));
             }
         }
         return out;

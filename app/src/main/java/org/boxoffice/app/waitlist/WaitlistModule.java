@@ -10,6 +10,7 @@ import org.boxoffice.app.mail.MailSettings;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.MailOutbox.OfferMail;
 import org.boxoffice.domain.WaitlistRepository;
+import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.ShowSnapshots;
 import org.boxoffice.grid.waitlist.WaitlistOffers;
@@ -37,13 +38,13 @@ public final class WaitlistModule implements AutoCloseable {
     private final MailDispatcher<OfferMail> mailer;
 
     public WaitlistModule(WaitlistSettings settings, MailSettings mail, DataSource dataSource,
-                          HazelcastInstance hz, ShowDirectory shows, Seats seats, ShowSnapshots snapshots, InventoryRepository holdRecords, WaitlistRepository repository,
+                          HazelcastInstance hz, ShowDirectory shows, Seats seats, Admissions admissions, ShowSnapshots snapshots, InventoryRepository holdRecords, WaitlistRepository repository,
                           HoldManager holds, Authenticator auth, LongSupplier clock) {
         this.auth = auth;
         this.repository = repository;
-        this.offers = new WaitlistOffers(hz, seats, snapshots, holdRecords, repository, shows::find, clock,
+        this.offers = new WaitlistOffers(hz, seats, admissions, snapshots, holdRecords, repository, shows::find, clock,
                 settings.grid()).start();
-        this.manager = new WaitlistManager(shows, new Waitlists(hz), repository, snapshots, holds,
+        this.manager = new WaitlistManager(shows, new Waitlists(hz), repository, snapshots, admissions, holds,
                 hz.getFlakeIdGenerator(ENTRY_IDS), clock);
         this.recipientPattern = mail.recipient();
         this.mailer = new MailDispatcher<>(PostgresMailOutbox.offerMails(dataSource), new OfferMailComposer(shows), mail,

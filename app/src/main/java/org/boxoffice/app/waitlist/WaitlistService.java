@@ -11,6 +11,7 @@ import org.boxoffice.app.mail.Recipients;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Refusals;
 import org.boxoffice.app.http.Json;
+import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.WaitlistEntry;
 
@@ -23,6 +24,8 @@ import java.util.Map;
  * <pre>
  * curl -X POST localhost:8080/v1/shows/echoes-berlin-1/waitlist -H "Authorization: Bearer $TOKEN" \
  *      -H 'Content-Type: application/json' -d '{"quantity":2,"section":"A"}'
+ * curl -X POST localhost:8080/v1/shows/echoes-berlin-1/waitlist -H "Authorization: Bearer $TOKEN" \
+ *      -H 'Content-Type: application/json' -d '{"quantity":2,"area":"FLOOR"}'
  * curl localhost:8080/v1/shows/echoes-berlin-1/waitlist/me -H "Authorization: Bearer $TOKEN"
  * curl -X DELETE localhost:8080/v1/shows/echoes-berlin-1/waitlist -H "Authorization: Bearer $TOKEN"
  * curl localhost:8080/v1/accounts/me/offers -H "Authorization: Bearer $TOKEN"
@@ -90,11 +93,14 @@ public final class WaitlistService implements HttpService {
         Json.send(res, 200, Map.of("offers", waitlist.offers(caller)));
     }
 
-    /** {@code {"quantity": 1..10, "section": optional}}; anything else is a 400. */
+    /**
+     * {@code {"quantity": 1..10, "section": optional}} for seats, {@code {"quantity": 1..10, "area": name}}
+     * for admissions to a general-admission area; anything else is a 400.
+     */
     static WaitlistManager.JoinRequest parse(JsonNode body) {
         for (Iterator<String> it = body.fieldNames(); it.hasNext(); ) {
             String field = it.next();
-            if (!field.equals("quantity") && !field.equals("section")) {
+            if (!field.equals("quantity") && !field.equals("section") && !field.equals("area")) {
                 throw ApiException.badRequest("unknown field '" + field + "'");
             }
         }
@@ -107,6 +113,16 @@ public final class WaitlistService implements HttpService {
         if (section != null && !section.isNull() && (!section.isTextual() || section.asText().isBlank()
                 || section.asText().length() > MAX_SECTION)) {
             throw ApiException.badRequest("'section' must be a section name");
+        }
+        JsonNode area = body.get("area");
+        if (area != null && !area.isNull()) {
+            if (!area.isTextual() || !area.asText().matches(AdmissionArea.NAME_PATTERN)) {
+                throw ApiException.badRequest("'area' must be an area name (1-16 letters or digits)");
+            }
+            if (section != null && !section.isNull()) {
+                throw ApiException.badRequest("give 'section' (seats) or 'area' (admissions), not both");
+            }
+            return new WaitlistManager.JoinRequest(quantity.asInt(), null, area.asText());
         }
         return new WaitlistManager.JoinRequest(quantity.asInt(),
                 section == null || section.isNull() ? null : section.asText());

@@ -31,6 +31,7 @@ public final class GridSerializers {
                 new org.boxoffice.grid.room.RoomProcessorSerializer(),
                 new org.boxoffice.grid.waitlist.WaitlistEntrySerializer(),
                 new org.boxoffice.grid.waitlist.SeatsReturnedPredicateSerializer(),
+                new org.boxoffice.grid.waitlist.AdmissionsReturnedPredicateSerializer(),
                 new org.boxoffice.grid.waitlist.SeatsReturnedTaskSerializer(),
                 new org.boxoffice.grid.limits.RateBucketSerializer(),
                 new org.boxoffice.grid.limits.TakeTokenProcessorSerializer(),

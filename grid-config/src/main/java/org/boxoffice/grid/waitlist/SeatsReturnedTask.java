@@ -4,7 +4,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
 
 /**
- * "Seats of this show came back": sent to the member that owns the show's waitlist queue and run
+ * "Seats (or admissions) of this show came back": sent to the member that owns the show's waitlist queue and run
  * there, where it wakes that member's {@link WaitlistOffers}. Does no work itself, so it never
  * holds an executor thread for long. A task lost on the way (its member left) only delays the
  * offer until the next periodic pass.

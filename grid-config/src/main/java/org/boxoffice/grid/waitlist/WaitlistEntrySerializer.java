@@ -1,5 +1,6 @@
 package org.boxoffice.grid.waitlist;
 
+import com.hazelcast.nio.serialization.FieldKind;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
@@ -10,8 +11,11 @@ public final class WaitlistEntrySerializer implements CompactSerializer<Waitlist
 
     @Override
     public WaitlistEntry read(CompactReader in) {
+        // an entry written by a member from before the waitlist by count has no area: it waits for seats
+        String area = in.getFieldKind("area") == FieldKind.STRING ? in.readString("area") : null;
         return new WaitlistEntry(in.readInt64("entryId"), in.readString("showId"), in.readString("accountId"),
-                in.readInt32("quantity"), in.readString("section"), in.readInt64("joinedAt"), in.readString("recipient"));
+                in.readInt32("quantity"), in.readString("section"), in.readInt64("joinedAt"), in.readString("recipient"),
+                area);
     }
 
     @Override
@@ -23,6 +27,7 @@ public final class WaitlistEntrySerializer implements CompactSerializer<Waitlist
         out.writeString("section", e.section());
         out.writeInt64("joinedAt", e.joinedAt());
         out.writeString("recipient", e.recipient());
+        out.writeString("area", e.area());
     }
 
     @Override

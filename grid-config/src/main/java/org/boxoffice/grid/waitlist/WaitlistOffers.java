@@ -7,6 +7,8 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.flakeidgen.FlakeIdGenerator;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.listener.EntryUpdatedListener;
+import org.boxoffice.domain.AdmissionArea;
+import org.boxoffice.domain.AdmissionStripe;
 import org.boxoffice.domain.HoldRecord;
 import org.boxoffice.domain.HoldState;
 import org.boxoffice.domain.HoldStatus;
@@ -19,15 +21,18 @@ import org.boxoffice.domain.WaitlistEntry.State;
 import org.boxoffice.domain.WaitlistMatcher;
 import org.boxoffice.domain.WaitlistRepository;
 import org.boxoffice.domain.WaitlistStanding;
+import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.BlockKey;
 import org.boxoffice.grid.GridMaps;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.ShowSnapshot;
 import org.boxoffice.grid.ShowSnapshots;
+import org.boxoffice.grid.StripeKey;
 
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,12 +50,17 @@ import java.util.logging.Logger;
 /**
  * Turns seats that come back into offers for the waitlist: a hold for the waiter at the head of
  * the line (or within the look-ahead) whose request fits, lasting the offer window, announced by
- * mail. Only that waiter is told; nobody else is woken.
+ * mail. Only that waiter is told; nobody else is woken. Admissions to a general-admission area
+ * that come back are offered the same way to the area's waiters ({@link WaitlistEntry#byCount}):
+ * a hold of the entry's quantity through {@link Admissions#hold}, the stripes' all-or-nothing take.
+ * The seats' waiters and each area's waiters keep the line's order among themselves; a waiter for
+ * one never waits behind a waiter for another, since they wait for different things.
  *
  * <p><b>Detection.</b> A local listener on the inventory map, filtered by
  * {@link SeatsReturnedPredicate}, fires on the member owning a changed block once the referee has
  * accepted the change, for every path that returns seats (a buyer's release, the sweeper's expiry,
- * a cancellation, checkout or settlement letting a hold go, an admin unblock). It sends a
+ * a cancellation, checkout or settlement letting a hold go, an admin unblock); one on the stripes,
+ * filtered by {@link AdmissionsReturnedPredicate}, does the same for admissions. It sends a
  * {@link SeatsReturnedTask} to the owner of the show's waitlist queue, which queues one pass for
  * the show on its single offer thread, if anyone is in line; signals for a show collapse while
  * its pass is pending. Listener events are at-most-once (they die with their member), so every
@@ -61,7 +71,7 @@ import java.util.logging.Logger;
  * <p><b>A pass</b> over one show: if sales closed, the line is closed and nobody is offered
  * anything; otherwise open offers whose hold ended are settled (booked, expired, declined), the
  * queue is tidied against the referee, and the {@link WaitlistMatcher} picks waiters while free
- * seats (a fresh snapshot) fit them.
+ * seats (a fresh snapshot) fit them, and, area by area, while the admissions the area has free fit them.
  *
  * <p><b>Safety.</b> An offer is a hold made through {@link Seats#hold} like any other, so the
  * block processors and the referee decide: passes racing for one show (an ownership change, a test)
@@ -96,11 +106,13 @@ public final class WaitlistOffers implements AutoCloseable {
         }
     }
 
+    /** SEATS_TAKEN: what the offer would hold was taken meanwhile (seats, or an area's admissions). */
     private enum Outcome { OFFERED, GONE, BUSY, SEATS_TAKEN }
 
     private final HazelcastInstance hz;
     private final Waitlists waitlists;
     private final Seats seats;
+    private final Admissions admissions;
     private final ShowSnapshots snapshots;
     private final InventoryRepository holds;
     private final WaitlistRepository repository;
@@ -113,12 +125,17 @@ public final class WaitlistOffers implements AutoCloseable {
     private final ScheduledExecutorService worker;
     private final IMap<BlockKey, SeatBlock> inventoryMap;
     private final UUID listener;
+    private final IMap<StripeKey, AdmissionStripe> stripeMap;
+    private final UUID stripeListener;
 
-    public WaitlistOffers(HazelcastInstance hz, Seats seats, ShowSnapshots snapshots, InventoryRepository holds, WaitlistRepository repository,
-                          Function<String, Optional<Show>> shows, LongSupplier clock, Settings settings) {
+    /** @param admissions general admission's areas, or null: entries waiting for admissions are never offered any */
+    public WaitlistOffers(HazelcastInstance hz, Seats seats, Admissions admissions, ShowSnapshots snapshots,
+                          InventoryRepository holds, WaitlistRepository repository, Function<String, Optional<Show>> shows,
+                          LongSupplier clock, Settings settings) {
         this.hz = hz;
         this.waitlists = new Waitlists(hz);
         this.seats = seats;
+        this.admissions = admissions;
         this.snapshots = snapshots;
         this.holds = holds;
         this.repository = repository;
@@ -133,6 +150,10 @@ public final class WaitlistOffers implements AutoCloseable {
         this.listener = inventoryMap.addLocalEntryListener(
                 (EntryUpdatedListener<BlockKey, SeatBlock>) e -> signal(e.getKey().showId()),
                 new SeatsReturnedPredicate(), false);
+        this.stripeMap = hz.getMap(GridMaps.ADMISSIONS);
+        this.stripeListener = stripeMap.addLocalEntryListener(
+                (EntryUpdatedListener<StripeKey, AdmissionStripe>) e -> signal(e.getKey().showId()),
+                new AdmissionsReturnedPredicate(), false);
     }
 
     /** Starts the periodic pass. */
@@ -146,7 +167,7 @@ public final class WaitlistOffers implements AutoCloseable {
         return settings;
     }
 
-    /** Seats of {@code showId} came back (on this member or another): tells the owner of its line. */
+    /** Seats or admissions of {@code showId} came back (on this member or another): tells the owner of its line. */
     void signal(String showId) {
         try {
             hz.getExecutorService(EXECUTOR).executeOnKeyOwner(new SeatsReturnedTask(showId), showId);
@@ -228,6 +249,24 @@ public final class WaitlistOffers implements AutoCloseable {
         if (line.isEmpty() || !show.sale().isOpen(now)) {
             return 0;
         }
+        List<WaitlistEntry> forSeats = new ArrayList<>();
+        Map<String, List<WaitlistEntry>> byArea = new LinkedHashMap<>();
+        for (WaitlistEntry e : line) {
+            if (e.byCount()) {
+                byArea.computeIfAbsent(e.area(), a -> new ArrayList<>()).add(e);
+            } else {
+                forSeats.add(e);
+            }
+        }
+        int offers = forSeats.isEmpty() ? 0 : matchSeats(show, forSeats, now);
+        for (Map.Entry<String, List<WaitlistEntry>> area : byArea.entrySet()) {
+            offers += matchAdmissions(show, area.getKey(), area.getValue(), now);
+        }
+        return offers;
+    }
+
+    /** Offers free seats to the seats' waiters, in line order; returns the offers made. */
+    private int matchSeats(Show show, List<WaitlistEntry> line, long now) {
         ShowSnapshot snapshot = snapshots.refresh(show);
         BitSet free = new BitSet(snapshot.size());
         for (int i = 0; i < snapshot.size(); i++) {
@@ -248,6 +287,36 @@ public final class WaitlistOffers implements AutoCloseable {
                     // offer() marked the refused seats taken; match again with what is left
                 }
                 case BUSY -> {
+                    return offers;
+                }
+            }
+        }
+        return offers;
+    }
+
+    /**
+     * Offers admissions of {@code areaName} free now to its waiters, in line order; returns the offers
+     * made. Stops at the first offer the stripes refuse (claims in flight keep what the count saw
+     * free): the next return, or the next periodic pass, tries again.
+     */
+    private int matchAdmissions(Show show, String areaName, List<WaitlistEntry> line, long now) {
+        Optional<AdmissionArea> found = admissions == null ? Optional.empty() : admissions.area(show.showId(), areaName);
+        if (found.isEmpty()) {
+            return 0;
+        }
+        AdmissionArea area = found.get();
+        int free = admissions.left(show, area);
+        int offers = 0;
+        for (Optional<WaitlistMatcher.Match> m = matcher.next(line, free); m.isPresent(); m = matcher.next(line, free)) {
+            WaitlistEntry e = m.get().entry();
+            switch (offer(show, area, e, now)) {
+                case OFFERED -> {
+                    offers++;
+                    free -= e.quantity();
+                    line.remove(e);
+                }
+                case GONE -> line.remove(e);
+                case SEATS_TAKEN, BUSY -> {
                     return offers;
                 }
             }
@@ -326,12 +395,11 @@ public final class WaitlistOffers implements AutoCloseable {
     /** Offers {@code match}'s seats to its entry: a hold through the grid, then the offer recorded with its mail. */
     private Outcome offer(Show show, WaitlistMatcher.Match match, BitSet free, long now) {
         WaitlistEntry e = match.entry();
-        String holdId = "W" + Long.toString(holdIds.newId(), 36).toUpperCase();
+        String holdId = newHoldId();
         long expiresAt = show.policy().offerExpiresAt(now, settings.offerMillis(), show.sale().closesAt());
-        if (!repository.beginOffer(e.entryId(), holdId, now)) {
-            Optional<WaitlistStanding> s = repository.standing(e.showId(), e.accountId());
-            boolean busy = s.isPresent() && s.get().entry().entryId() == e.entryId() && s.get().state() == State.OFFERING;
-            return busy ? Outcome.BUSY : Outcome.GONE;
+        Optional<Outcome> notBegun = begin(e, holdId, now);
+        if (notBegun.isPresent()) {
+            return notBegun.get();
         }
         SortedMap<Integer, int[]> byBlock = show.layout().byBlockOf(match.seatIds());
         Seats.Claim claim;
@@ -344,21 +412,15 @@ public final class WaitlistOffers implements AutoCloseable {
         switch (claim) {
             case Seats.Claim.Held held -> {
                 take(show.layout(), free, byBlock);
-                if (repository.offered(e.entryId(), holdId, match.seatIds(), expiresAt, now)) {
-                    waitlists.remove(show.showId(), List.of(e));
-                    LOG.fine(() -> "offered " + match.seatIds() + " of " + show.showId() + " to " + e.accountId()
-                            + " (hold " + holdId + ")");
+                if (recorded(show, e, holdId, match.seatIds(), expiresAt, now)) {
                     return Outcome.OFFERED;
                 }
-                withdraw(show, e, holdId, byBlock, now);
+                withdrawing(e, holdId);
+                seats.release(show, holdId, e.accountId(), byBlock.keySet(), now, ACTOR, "offer withdrawn", false);
                 return Outcome.GONE;
             }
             case Seats.Claim.OverLimit over -> {
-                if (repository.end(e.entryId(), Set.of(State.OFFERING), State.REFUSED, "the account may take only "
-                        + over.remaining() + " more seats of this show", now)) {
-                    waitlists.remove(show.showId(), List.of(e));
-                }
-                return Outcome.GONE;
+                return refused(show, e, over.remaining(), now);
             }
             case Seats.Claim.Refused refused -> {
                 repository.abandonOffer(e.entryId(), holdId, now);
@@ -369,10 +431,81 @@ public final class WaitlistOffers implements AutoCloseable {
         }
     }
 
-    /** The entry moved on while its seats were being held (a concurrent pass settled it): give them back. */
-    private void withdraw(Show show, WaitlistEntry e, String holdId, SortedMap<Integer, int[]> byBlock, long now) {
+    /** Offers {@code e} its quantity of {@code area}: a hold by count through the stripes, then the offer recorded with its mail. */
+    private Outcome offer(Show show, AdmissionArea area, WaitlistEntry e, long now) {
+        String holdId = newHoldId();
+        long expiresAt = show.policy().offerExpiresAt(now, settings.offerMillis(), show.sale().closesAt());
+        Optional<Outcome> notBegun = begin(e, holdId, now);
+        if (notBegun.isPresent()) {
+            return notBegun.get();
+        }
+        Admissions.Claim claim;
+        try {
+            claim = admissions.hold(show, area, holdId, e.accountId(), e.quantity(), expiresAt, now);
+        } catch (RuntimeException ex) {
+            repository.abandonOffer(e.entryId(), holdId, now);
+            throw ex;
+        }
+        switch (claim) {
+            case Admissions.Claim.Held held -> {
+                if (recorded(show, e, holdId, List.of(), expiresAt, now)) {
+                    return Outcome.OFFERED;
+                }
+                withdrawing(e, holdId);
+                admissions.release(show, area, holdId, e.accountId(), now);
+                return Outcome.GONE;
+            }
+            case Admissions.Claim.OverLimit over -> {
+                return refused(show, e, over.remaining(), now);
+            }
+            case Admissions.Claim.SoldOut ignored -> {
+                repository.abandonOffer(e.entryId(), holdId, now);
+                return Outcome.SEATS_TAKEN;
+            }
+            case Admissions.Claim.Contended ignored -> {
+                repository.abandonOffer(e.entryId(), holdId, now);
+                return Outcome.SEATS_TAKEN;
+            }
+        }
+    }
+
+    private String newHoldId() {
+        return "W" + Long.toString(holdIds.newId(), 36).toUpperCase();
+    }
+
+    /** WAITING to OFFERING under {@code holdId}; empty if that happened, else why the entry is not offered now. */
+    private Optional<Outcome> begin(WaitlistEntry e, String holdId, long now) {
+        if (repository.beginOffer(e.entryId(), holdId, now)) {
+            return Optional.empty();
+        }
+        Optional<WaitlistStanding> s = repository.standing(e.showId(), e.accountId());
+        boolean busy = s.isPresent() && s.get().entry().entryId() == e.entryId() && s.get().state() == State.OFFERING;
+        return Optional.of(busy ? Outcome.BUSY : Outcome.GONE);
+    }
+
+    /** The offer's hold is made: records it with its mail and takes the entry out of the line; false if the entry moved on. */
+    private boolean recorded(Show show, WaitlistEntry e, String holdId, List<String> seatIds, long expiresAt, long now) {
+        if (!repository.offered(e.entryId(), holdId, seatIds, expiresAt, now)) {
+            return false;
+        }
+        waitlists.remove(show.showId(), List.of(e));
+        LOG.fine(() -> "offered " + (e.byCount() ? e.quantity() + " of area " + e.area() : seatIds) + " of "
+                + show.showId() + " to " + e.accountId() + " (hold " + holdId + ")");
+        return true;
+    }
+
+    /** The account may take fewer than the entry asks for: the entry ends, REFUSED. */
+    private Outcome refused(Show show, WaitlistEntry e, int remaining, long now) {
+        if (repository.end(e.entryId(), Set.of(State.OFFERING), State.REFUSED, "the account may take only "
+                + remaining + " more seats and admissions of this show", now)) {
+            waitlists.remove(show.showId(), List.of(e));
+        }
+        return Outcome.GONE;
+    }
+
+    /** The entry moved on while its offer's hold was made (a concurrent pass settled it): the caller gives the hold back. */
+    private static void withdrawing(WaitlistEntry e, String holdId) {
         LOG.info(() -> "waitlist entry " + e.entryId() + " moved on while offer " + holdId + " was made; releasing it");
-        seats.release(show, holdId, e.accountId(), byBlock.keySet(), now, ACTOR, "offer withdrawn", false);
     }
 
     private static void take(ShowLayout layout, BitSet free, Map<Integer, int[]> byBlock) {
@@ -389,6 +522,7 @@ public final class WaitlistOffers implements AutoCloseable {
         worker.shutdownNow();
         try {
             inventoryMap.removeEntryListener(listener);
+            stripeMap.removeEntryListener(stripeListener);
             hz.getUserContext().remove(CONTEXT_KEY, this);
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "waitlist listener not removed (the member stopped already)", e);

@@ -6,6 +6,7 @@ import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.spi.impl.SerializationServiceSupport;
 import org.boxoffice.domain.BlockDecision;
+import org.boxoffice.domain.AdmissionStripe;
 import org.boxoffice.domain.SeatBlock;
 import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.Show;
@@ -15,6 +16,7 @@ import org.boxoffice.grid.Allowances;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.BlockCommand;
 import org.boxoffice.grid.BlockKey;
+import org.boxoffice.grid.StripeKey;
 import org.boxoffice.grid.member.GridMember;
 import org.boxoffice.grid.GridSettings;
 import org.boxoffice.grid.InMemoryInventoryRepository;
@@ -129,7 +131,7 @@ class WaitlistGridTest {
             Inventory inventory = new Inventory(m);
             ShowSnapshots snapshots = new ShowSnapshots(inventory, System::currentTimeMillis, 60_000);
             closeables.add(snapshots);
-            WaitlistOffers o = new WaitlistOffers(m, new Seats(inventory, new Allowances(m, inventoryRepo), snapshots), snapshots, inventoryRepo, waitlistRepo,
+            WaitlistOffers o = new WaitlistOffers(m, new Seats(inventory, new Allowances(m, inventoryRepo), snapshots), null, snapshots, inventoryRepo, waitlistRepo,
                     id -> id.equals(show.showId()) ? Optional.of(show) : Optional.empty(), System::currentTimeMillis,
                     new WaitlistOffers.Settings(600_000, 0, 3_600_000));
             offers.add(o);
@@ -197,6 +199,28 @@ class WaitlistGridTest {
     }
 
     @Test
+    void onlyStripeChangesThatPutAdmissionsBackOnSale_signal() {
+        AdmissionsReturnedPredicate returned = new AdmissionsReturnedPredicate();
+        AdmissionStripe fresh = AdmissionStripe.fresh("s", "FLOOR", 0, 4);
+        AdmissionStripe held = fresh.take("h", "a", 2, 2, 10_000, 1, 0).next();
+        AdmissionStripe sold = held.confirm("h", 2, 0);
+        AdmissionStripe lapsedThenTaken = held.take("h2", "b", 3, 3, 30_000, 20_000, 0).next();
+
+        assertFalse(returned.apply(stripe(fresh)), "a loaded stripe");
+        assertFalse(returned.apply(stripe(held)));
+        assertFalse(returned.apply(stripe(sold)));
+        assertFalse(returned.apply(stripe(held.extend("h", 20_000, 2, 0))));
+        assertTrue(returned.apply(stripe(held.release("h", 2))));
+        assertTrue(returned.apply(stripe(held.expire(20_000, 0))));
+        assertTrue(returned.apply(stripe(sold.giveBack("h", 2, 3))));
+        assertTrue(returned.apply(stripe(lapsedThenTaken)), "a take that ended a lapsed hold's part on its way");
+    }
+
+    private static java.util.Map.Entry<StripeKey, AdmissionStripe> stripe(AdmissionStripe s) {
+        return new AbstractMap.SimpleEntry<>(new StripeKey(s.showId(), s.area(), s.stripe()), s);
+    }
+
+    @Test
     void waitlistSerializers_roundTrip() {
         SerializationService ss = ((SerializationServiceSupport) start(1).get(0)).getSerializationService();
         WaitlistEntry anySection = entry(5, "s", "a", 3);
@@ -207,7 +231,10 @@ class WaitlistGridTest {
         Data once = ss.toData(inB);
         Data again = ss.toData(new WaitlistEntry(6, "s", "b", 1, "B", 77, "b@example.test"));
         assertEquals(once, again, "equal entries serialize equally (the queue removes by comparing bytes)");
+        WaitlistEntry onTheFloor = new WaitlistEntry(7, "s", "c", 2, null, 78, "c@example.test", "FLOOR");
+        assertEquals(onTheFloor, ss.toObject(ss.toData(onTheFloor)));
         assertEquals(new SeatsReturnedPredicate(), ss.toObject(ss.toData(new SeatsReturnedPredicate())));
+        assertEquals(new AdmissionsReturnedPredicate(), ss.toObject(ss.toData(new AdmissionsReturnedPredicate())));
         assertEquals("s", ((SeatsReturnedTask) ss.toObject(ss.toData(new SeatsReturnedTask("s")))).showId());
     }
 
