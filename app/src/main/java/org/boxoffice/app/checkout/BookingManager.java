@@ -76,9 +76,17 @@ public final class BookingManager {
         return owned(caller, bookingId).map(this::view);
     }
 
-    /** The caller's bookings, newest first. */
+    /**
+     * The caller's bookings, newest first, in three statements whatever their number: the bookings,
+     * the tickets of the confirmed ones and the transfers of all (shows and seats come from memory).
+     */
     public List<BookingView> mine(Principal caller) {
-        return bookings.bookingsOf(caller.accountId()).stream().map(this::view).toList();
+        List<Booking> mine = bookings.bookingsOf(caller.accountId());
+        Map<Long, List<TransferRepository.HeldTicket>> held = transfers.tickets(mine.stream()
+                .filter(b -> b.status() == Booking.Status.CONFIRMED).map(Booking::bookingId).toList());
+        Map<Long, List<TicketTransfer>> history = transfers.ofBookings(mine.stream().map(Booking::bookingId).toList());
+        return mine.stream().map(b -> view(b, held.getOrDefault(b.bookingId(), List.of()),
+                history.getOrDefault(b.bookingId(), List.of()))).toList();
     }
 
     /** A ticket's QR image, or why there is none. */
@@ -387,13 +395,17 @@ public final class BookingManager {
     }
 
     BookingView view(Booking b) {
+        return view(b, b.status() == Booking.Status.CONFIRMED ? transfers.tickets(b.bookingId()) : List.of(),
+                transfers.ofBooking(b.bookingId()));
+    }
+
+    /** The booking as its owner sees it, given its live tickets (a confirmed booking's) and its transfers. */
+    private BookingView view(Booking b, List<TransferRepository.HeldTicket> live, List<TicketTransfer> history) {
         Show show = show(b);
         List<BookingView.SeatLine> seats = new ArrayList<>();
         List<BookingView.TicketLine> tickets = new ArrayList<>();
         Map<String, TransferRepository.HeldTicket> held = new LinkedHashMap<>();
-        if (b.status() == Booking.Status.CONFIRMED) {
-            transfers.tickets(b.bookingId()).forEach(t -> held.put(t.seatId(), t));
-        }
+        live.forEach(t -> held.put(t.seatId(), t));
         Optional<String> area = AdmissionTickets.areaOf(b);
         BigDecimal admissionPrice = area.isEmpty() ? null
                 : BigDecimal.valueOf(b.amountCents() / Math.max(1, b.seatIds().size()), 2);
@@ -420,6 +432,6 @@ public final class BookingManager {
         return new BookingView(b.bookingId(), b.holdId(), b.paymentId(), b.showId(), b.accountId(), status,
                 BigDecimal.valueOf(b.amountCents(), 2), b.currency(), Instant.ofEpochMilli(b.createdAt()),
                 Instant.ofEpochMilli(Booking.cancelDeadline(show)), seats, tickets,
-                transfers.ofBooking(b.bookingId()).stream().map(TransferView::of).toList());
+                history.stream().map(TransferView::of).toList());
     }
 }
