@@ -148,6 +148,23 @@ public final class BookingManager {
         });
     }
 
+    /** A ticket of the caller's booking that no longer admits: its booking is cancelling, or refunded or cancelled. */
+    public record Voided(long bookingId, String seatId, boolean cancelling) {
+    }
+
+    /**
+     * Why the caller holds no ticket {@code seatId} of {@code bookingId}, when the truth is that its
+     * booking is being cancelled or was: the booking's own account (or an admin) learns it; anyone
+     * else, and any seat the booking never had, learns nothing (empty, as for no booking at all). Read
+     * after {@link #qr} or {@link #rotatingSecret} found nothing, so a cancellation that completed in
+     * between is answered as it is now, never as "no such ticket".
+     */
+    public Optional<Voided> voided(Principal caller, String bookingId, String seatId) {
+        return owned(caller, bookingId)
+                .filter(b -> b.seatIds().contains(seatId) && (b.status() != Booking.Status.CONFIRMED || b.cancelling()))
+                .map(b -> new Voided(b.bookingId(), seatId, b.status() == Booking.Status.CONFIRMED));
+    }
+
     private Optional<TransferRepository.HeldTicket> held(Principal caller, String bookingId, String seatId) {
         return parseId(bookingId).flatMap(bookings::booking)
                 .filter(b -> b.status() == Booking.Status.CONFIRMED && !b.cancelling() && b.seatIds().contains(seatId))
