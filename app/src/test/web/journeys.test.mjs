@@ -643,14 +643,16 @@ async function signedCode(b, seatId, ahead = 0) {
   return r.body.signed.find(s => s.step === step).code;
 }
 
-/** Types a code at the gate page, checks it and waits for the verdict. */
-async function scanAt(gate, code, expected) {
+/** Types a code at the gate page, checks it and waits for the verdict, given `checked` online or offline. */
+async function scanAt(gate, code, expected, checked = 'offline') {
   const {page} = gate;
   await page.evaluate(() => document.querySelector('.verdict').removeAttribute('data-verdict'));
   await page.getByLabel('Ticket code').fill(code);
   await page.getByRole('button', {name: 'Check', exact: true}).tap();
   await page.locator('.verdict[data-verdict]').waitFor();
-  assert.equal(await page.locator('.verdict').getAttribute('data-verdict'), expected, await page.locator('.verdict').textContent());
+  const said = await page.locator('.verdict').textContent();
+  assert.equal(await page.locator('.verdict').getAttribute('data-verdict'), expected, said);
+  assert.equal(await page.locator('.verdict').getAttribute('data-checked'), checked, said);
 }
 
 async function openGate(name, width, height) {
@@ -663,7 +665,7 @@ async function openGate(name, width, height) {
 
 const waiting = gate => gate.page.locator('[data-waiting]').getAttribute('data-waiting').then(Number);
 
-journey(test, 'door staff check live codes offline on phones: a valid code admits, a revoked one is refused once the bundle has it, scans upload when back online, and a code used at two gates is a duplicate', {timeout: 240_000}, async () => {
+journey(test, 'door staff check live codes online while the service answers and offline on phones when it does not: a valid code admits, a revoked one is refused once the bundle has it, scans upload when back online, and a code used at two gates is a duplicate', {timeout: 240_000}, async () => {
   const ann = await booked('comedy-1', 'STALLS', 'gate-ann');
   const cal = await booked('comedy-1', 'STALLS', 'gate-cal');
   const [annSeat] = ann.seatIds;
@@ -674,6 +676,43 @@ journey(test, 'door staff check live codes offline on phones: a valid code admit
   await assertFits(north.page, 'the gate page (390 px)');
   await audit(north.page, 'the gate page (390 px)');
   await shot(north.page, 'gate-ready', {fullPage: true});
+
+  // with a connection the service decides: it admits once, and refuses a code admitted at another door
+  // a moment ago, which the page's own offline check (no list names it) would let in
+  const dee = await booked('comedy-1', 'STALLS', 'gate-dee');
+  const eve = await booked('comedy-1', 'STALLS', 'gate-eve');
+  const [deeSeat] = dee.seatIds;
+  const [eveSeat] = eve.seatIds;
+  await north.page.getByText('Online: the service checks each code').waitFor();
+  await scanAt(north, await signedCode(dee, deeSeat), 'ACCEPT', 'online');
+  await north.page.getByText(`Seat ${deeSeat} · booking ${dee.bookingId}`).waitFor();
+  await audit(north.page, 'the gate page admitting a ticket online (390 px)');
+  await shot(north.page, 'gate-admit-online');
+  const elsewhere = await call('POST', '/v1/tickets/verify', {token: staff, body: {code: await signedCode(eve, eveSeat), showId: 'comedy-1'}});
+  assert.equal(elsewhere.body.verdict, 'ACCEPT', JSON.stringify(elsewhere.body));
+  await scanAt(north, await signedCode(eve, eveSeat), 'ALREADY_USED', 'online');
+  await north.page.getByText(/admitted before, at this door or another\. First at/).waitFor();
+  assert.equal(await waiting(north), 0, 'the service recorded the online admission itself: nothing to upload');
+
+  // the service does not answer in time (the request hangs, then fails): the page decides offline, at once,
+  // and keeps the scan for upload
+  const fay = await booked('comedy-1', 'STALLS', 'gate-fay');
+  const [faySeat] = fay.seatIds;
+  await north.page.route('**/v1/tickets/verify', async route => {
+    await new Promise(resolve => setTimeout(resolve, 6000));
+    await route.abort('connectionreset').catch(() => {});
+  });
+  const asked = Date.now();
+  await scanAt(north, await signedCode(fay, faySeat), 'ACCEPT', 'offline');
+  const waited = Date.now() - asked;
+  assert.ok(waited < 5000, `the gate decided offline after ${waited} ms, before the hanging request failed`);
+  await north.page.unroute('**/v1/tickets/verify');
+  await north.page.route('**/v1/tickets/verify', route => route.abort('connectionreset'));
+  await scanAt(north, await signedCode(fay, faySeat), 'ALREADY_SCANNED_HERE', 'offline');
+  await north.page.unroute('**/v1/tickets/verify');
+  await north.page.waitForFunction(() => document.querySelector('[data-waiting]').dataset.waiting === '0', null, {timeout: 20_000});
+  // and back online, the service knows of the offline admission
+  await scanAt(north, await signedCode(fay, faySeat), 'ALREADY_USED', 'online');
 
   // the doors open; the network is gone
   await north.context.setOffline(true);

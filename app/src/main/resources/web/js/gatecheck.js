@@ -2,13 +2,15 @@
 // verdicts, as the service's OfflineVerifier (org.boxoffice.app.gates), with the show's Ed25519 public
 // key checked by WebCrypto. Nothing here touches the network.
 
-/** How a verdict reads at the door. */
+/** How a verdict reads at the door (the last two are the online check's only: gate.js). */
 export const VERDICTS = {
   ACCEPT: {admit: true, title: 'Admit', reason: 'A valid ticket for this show.'},
   ALREADY_SCANNED_HERE: {admit: false, title: 'Already in', reason: 'This gate admitted this ticket before.'},
   REVOKED: {admit: false, title: 'Refuse', reason: 'Cancelled, or passed on to someone else: this code was replaced.'},
   EXPIRED_WINDOW: {admit: false, title: 'Refuse', reason: 'An old code (a screenshot?). Ask for the live code on the phone.'},
   BAD_SIGNATURE: {admit: false, title: 'Refuse', reason: 'Not a ticket for this show.'},
+  ALREADY_USED: {admit: false, title: 'Already in', reason: 'This ticket was admitted before, at this door or another.'},
+  WRONG_SHOW: {admit: false, title: 'Refuse', reason: 'A ticket for another show.'},
 };
 
 const PREFIX = 'BXS.';

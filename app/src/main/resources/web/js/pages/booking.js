@@ -45,8 +45,9 @@ export async function render(main, [bookingId], query) {
       img.src = url;
       img.addEventListener('load', () => frame.classList.remove('is-loading'), {once: true});
     }).catch(e => {
-      // a show that admits live codes only has no printed ticket
-      if (e instanceof ApiError && e.status === 409) {
+      // a show that admits live codes only has no printed ticket (409 PRINT_AT_HOME_OFF), nor has a
+      // booking being cancelled (409 TICKET_CANCELLING) or cancelled since the page was drawn (410)
+      if (e instanceof ApiError && (e.status === 409 || e.status === 410)) {
         printed.remove();
         return;
       }

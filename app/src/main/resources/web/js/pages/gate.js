@@ -1,10 +1,13 @@
-// The door staff's gate page (#/gate/{showId}, role staff): checks the fans' live codes with no
-// network. While online it downloads the show's bundle (public key and revocation list) and keeps it
-// in localStorage; each code is checked in the browser (gatecheck.js) and the scan kept in
-// localStorage with its own scan id; kept scans are uploaded whenever the network is there (each
-// scan id once: the service keeps a scan once per id anyway), and the duplicates the service
-// reports (a ticket admitted at more than one gate, or twice) are shown. The camera scans where the
-// browser has a BarcodeDetector; typing or pasting a code always works.
+// The door staff's gate page (#/gate/{showId}, role staff): checks the fans' live codes online while
+// there is a connection and with no network when there is none. While online it downloads the show's
+// bundle (public key and revocation list) and keeps it in localStorage. Each code is first put to the
+// service (POST /v1/tickets/verify): its answer is authoritative (a ticket admitted at another door a
+// second ago is refused) and the service records the admission itself. When the browser is offline, or
+// the request fails or takes longer than ONLINE_WAIT_MS, the code is checked in the browser
+// (gatecheck.js) and the scan kept in localStorage with its own scan id; kept scans are uploaded
+// whenever the network is there (each scan id once: the service keeps a scan once per id anyway), and
+// the duplicates the service reports (a ticket admitted at more than one gate, or twice) are shown.
+// The camera scans where the browser has a BarcodeDetector; typing or pasting a code always works.
 
 import {api, ApiError, session, serverNow, signIn} from '../api.js';
 import {h, clear, time, plural} from '../dom.js';
@@ -12,6 +15,8 @@ import {VERDICTS, importKey, isSigned, verify} from '../gatecheck.js';
 
 const SYNC_EVERY_MS = 15_000;
 const MAX_UPLOAD = 500;
+/** How long a scan waits for the service before the gate decides offline: a queue at the door waits too. */
+const ONLINE_WAIT_MS = 2000;
 
 // ---- what the gate keeps (localStorage) ---------------------------------------------------------
 
@@ -108,15 +113,16 @@ export async function render(main, [showId], query) {
     return new Set(scans.filter(s => s.verdict === 'ACCEPT').map(s => s.ticket));
   }
 
-  function show(verdict, claim, extra = '') {
+  function show(verdict, claim, extra, checked) {
     const v = VERDICTS[verdict];
     verdictBox.className = `verdict ${v.admit ? 'verdict--admit' : 'verdict--refuse'}`;
     verdictBox.dataset.verdict = verdict;
+    verdictBox.dataset.checked = checked;
     clear(verdictBox).append(
       h('p', {class: 'verdict__title'}, v.title),
       claim ? h('p', {class: 'verdict__seat'}, `Seat ${claim.seatId} \u00b7 booking ${claim.bookingId}`) : null,
       h('p', {class: 'verdict__reason'}, v.reason + extra),
-      h('p', {class: 'verdict__code small'}, verdict));
+      h('p', {class: 'verdict__code small'}, `${verdict} \u00b7 ${checked === 'online' ? 'checked online' : 'checked offline with the stored key'}`));
   }
 
   async function check(code) {
@@ -124,9 +130,55 @@ export async function render(main, [showId], query) {
       await checkOnline(code);
       return;
     }
+    const online = navigator.onLine ? await askService(code) : null;
+    if (online) {
+      keepOnlineScan(code, online);
+      return;
+    }
+    await checkOffline(code);
+  }
+
+  /**
+   * The service's verdict on a signed code, or null when it could not give one in time (no network,
+   * a failed request, an error answer, or ONLINE_WAIT_MS passed): the gate then decides offline. A
+   * request given up on may still reach the service; if it admitted the ticket there, the offline scan
+   * uploaded later is reported as a duplicate with the gate "online", never lost.
+   */
+  async function askService(code) {
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), ONLINE_WAIT_MS);
+    try {
+      return await api('/v1/tickets/verify', {method: 'POST', auth: true, body: {code, showId}, signal: abort.signal});
+    } catch {
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Shows the service's verdict; an answer that names a ticket is kept in the history, never uploaded. */
+  function keepOnlineScan(code, r) {
+    const verdict = VERDICTS[r.verdict] ? r.verdict : 'BAD_SIGNATURE';
+    const claim = r.bookingId != null && r.seatId
+      ? {bookingId: String(r.bookingId), seatId: r.seatId, ticket: `${r.bookingId}/${r.seatId}`} : null;
+    let extra = '';
+    if (verdict === 'ALREADY_USED' && r.usedAt) extra = ` First at ${time(r.usedAt)}.`;
+    if (claim && verdict !== 'WRONG_SHOW') {
+      // the service recorded an admission itself (gate "online"): kept here as already uploaded, so this
+      // gate still refuses the ticket a second time if the network goes later
+      scans.push({scanId: nextScanId(), code, verdict, scannedAt: new Date(serverNow()).toISOString(), ticket: claim.ticket,
+        seatId: claim.seatId, bookingId: claim.bookingId, uploaded: true, online: true});
+      store.write(keys.scans, scans);
+    }
+    show(verdict, claim, extra, 'online');
+    drawStatus();
+  }
+
+  async function checkOffline(code) {
     if (!bundle || !key) {
       verdictBox.className = 'verdict verdict--refuse';
       verdictBox.dataset.verdict = 'NO_BUNDLE';
+      verdictBox.dataset.checked = 'offline';
       clear(verdictBox).append(h('p', {class: 'verdict__title'}, 'Cannot check'),
         h('p', {class: 'verdict__reason'}, 'This gate has not downloaded the show\u2019s key yet: connect to the internet once.'));
       return;
@@ -145,7 +197,7 @@ export async function render(main, [showId], query) {
         seatId: claim.seatId, bookingId: claim.bookingId, uploaded: false});
       store.write(keys.scans, scans);
     }
-    show(verdict, claim, extra);  // the verdict box is a live region: it is read out as it changes
+    show(verdict, claim, extra, 'offline');  // the verdict box is a live region: it is read out as it changes
     drawStatus();
     if (navigator.onLine) sync(false);
   }
@@ -157,6 +209,7 @@ export async function render(main, [showId], query) {
       const admit = r.status === 'VALID';
       verdictBox.className = `verdict ${admit ? 'verdict--admit' : 'verdict--refuse'}`;
       verdictBox.dataset.verdict = `ONLINE_${r.status}`;
+      verdictBox.dataset.checked = 'online';
       clear(verdictBox).append(h('p', {class: 'verdict__title'}, admit ? 'Admit' : 'Refuse'),
         r.seatId ? h('p', {class: 'verdict__seat'}, `Seat ${r.seatId} \u00b7 booking ${r.bookingId}`) : null,
         h('p', {class: 'verdict__reason'}, admit ? 'A valid ticket (checked online).' : (r.reason || r.status)),
@@ -164,6 +217,7 @@ export async function render(main, [showId], query) {
     } catch (e) {
       verdictBox.className = 'verdict verdict--refuse';
       verdictBox.dataset.verdict = 'NEEDS_NETWORK';
+      verdictBox.dataset.checked = 'online';
       clear(verdictBox).append(h('p', {class: 'verdict__title'}, 'Cannot check'),
         h('p', {class: 'verdict__reason'}, e instanceof ApiError && e.status === 0
           ? 'Printed tickets are checked online only. Ask for the live code on the phone, or try again with a network.'
@@ -172,7 +226,7 @@ export async function render(main, [showId], query) {
   }
 
   function drawStatus() {
-    network.textContent = navigator.onLine ? 'Online' : 'Offline: checking with the stored key';
+    network.textContent = navigator.onLine ? 'Online: the service checks each code' : 'Offline: checking with the stored key';
     network.className = `gate__network ${navigator.onLine ? 'is-online' : 'is-offline'}`;
     bundleLine.textContent = bundle
       ? `Key and revocations from ${time(bundle.generatedAt)}: ${plural(bundle.revoked.length, 'ticket', 'tickets')} revoked.`

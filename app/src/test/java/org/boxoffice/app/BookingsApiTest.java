@@ -168,6 +168,40 @@ class BookingsApiTest {
     }
 
     @Test
+    void aTicketWhoseBookingIsBeingCancelled_is409_thenOnceCancelled410_andOthersStill404() {
+        String fay = app.token("fay-b");
+        long bookingId = book(fay, SHOW, "CIRCLE-5-1");
+        String qr = "/v1/bookings/" + bookingId + "/tickets/CIRCLE-5-1/qr.png";
+        String rotating = "/v1/bookings/" + bookingId + "/tickets/CIRCLE-5-1/rotating";
+        assertEquals(200, f.http.get(qr, fay).status());
+        // the cancellation's first step, as DELETE takes it: the booking is marked and the refund asked
+        // for; the provider's answer and the seats' return come after (the window this answers for)
+        assertTrue(new org.boxoffice.mapstore.PostgresBookingRepository(app.dataSource)
+                .startCancellation(bookingId, "test", System.currentTimeMillis()));
+
+        TestApp.Http.Reply cancelling = f.http.get(qr, fay);
+        assertError(cancelling, 409, "TICKET_CANCELLING");
+        assertEquals(bookingId, json(cancelling).get("bookingId").asLong());
+        assertEquals("CIRCLE-5-1", json(cancelling).get("seatId").asText());
+        assertError(f.http.get(rotating, fay), 409, "TICKET_CANCELLING");
+        assertError(f.http.get(qr, app.token("ops", "admin")), 409, "TICKET_CANCELLING");
+        // nobody else learns that the booking exists, and a seat it never had is no ticket of it
+        assertError(f.http.get(qr, app.token("mallory-b")), 404, "NOT_FOUND");
+        assertError(f.http.get("/v1/bookings/" + bookingId + "/tickets/CIRCLE-5-2/qr.png", fay), 404, "NOT_FOUND");
+        assertEquals("CONFIRMED", json(f.http.get("/v1/bookings/" + bookingId, fay)).get("status").asText(),
+                "asking changed nothing");
+
+        TestApp.Http.Reply done = f.http.delete("/v1/bookings/" + bookingId, fay);
+        assertEquals(200, done.status(), done.body());
+        assertEquals("CANCELLED", json(done).get("status").asText());
+        assertError(f.http.get(qr, fay), 410, "TICKET_CANCELLED");
+        assertError(f.http.get(rotating, fay), 410, "TICKET_CANCELLED");
+        assertError(f.http.get(qr, app.token("mallory-b")), 404, "NOT_FOUND");
+        f.quiet();
+        f.assertMoneyConserved();
+    }
+
+    @Test
     void theQrImage_carriesTheTicketCode() throws Exception {
         String eli = app.token("eli-b");
         long bookingId = book(eli, SHOW, "CIRCLE-4-1");

@@ -77,6 +77,38 @@ class TicketTransferTest {
     }
 
     @Test
+    void myBookings_readInAFixedNumberOfStatements_answerEachBookingAsItsOwnPageDoes() {
+        // BookingManager.mine reads the bookings, their tickets and their transfers in three statements
+        // (PostgresBookingRepositoryTest counts them); here: the list says what each booking's own page says
+        f.createShow("tx-mine", 300, 2);
+        String cyd = app.token("cyd-t");
+        java.util.List<Long> ids = new java.util.ArrayList<>();
+        for (int i = 1; i <= 8; i++) {
+            ids.add(book(cyd, "tx-mine", "A-1-" + i));
+        }
+        long shared = book(cyd, "tx-mine", "A-2-1", "A-2-2");
+        ids.add(shared);
+        long transferId = json(offer(cyd, shared, "A-2-1", "dan-t")).get("transferId").asLong();
+        assertEquals(200, f.http.post("/v1/transfers/" + transferId + "/accept", app.token("dan-t"), null).status());
+        long open = json(offer(cyd, ids.get(0), "A-1-1", "eve-t")).get("transferId").asLong();
+        assertEquals(200, f.http.delete("/v1/bookings/" + ids.get(1), cyd).status());
+
+        JsonNode mine = json(f.http.get("/v1/accounts/me/bookings", cyd)).get("bookings");
+        assertEquals(ids.size(), mine.size());
+        for (int i = 0; i < mine.size(); i++) {
+            long id = ids.get(ids.size() - 1 - i); // newest first
+            assertEquals(json(f.http.get("/v1/bookings/" + id, cyd)), mine.get(i), "booking " + id);
+        }
+        JsonNode sharedView = mine.get(0);
+        assertEquals(1, sharedView.get("tickets").size(), "the ticket passed on is dan's now");
+        assertEquals(1, sharedView.get("transfers").size());
+        assertEquals(open, mine.get(ids.size() - 1).get("transfers").get(0).get("transferId").asLong());
+        assertEquals("CANCELLED", mine.get(ids.size() - 2).get("status").asText());
+        assertEquals(0, mine.get(ids.size() - 2).get("tickets").size());
+        assertEquals(0, json(f.http.get("/v1/accounts/me/bookings", app.token("dan-t"))).get("bookings").size());
+    }
+
+    @Test
     void aTransferredTicket_isTheRecipients_withANewCode_andTheOldOneStopsAtOnce() {
         f.createShow(SHOW, 300, 4);
         String amy = app.token("amy-t");

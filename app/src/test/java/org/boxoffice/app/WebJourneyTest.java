@@ -85,7 +85,14 @@ class WebJourneyTest {
             }
         }
         Path log = OUT.resolve("output.log");
-        ProcessBuilder pb = new ProcessBuilder("node", "--test", "--test-reporter=spec", "journeys.test.mjs")
+        List<String> command = new ArrayList<>(List.of("node", "--test", "--test-reporter=spec"));
+        // -Dweb.journeys=<regex> runs only the journeys whose names match (while working on one page)
+        String only = System.getProperty("web.journeys");
+        if (only != null && !only.isBlank()) {
+            command.add("--test-name-pattern=" + only);
+        }
+        command.add("journeys.test.mjs");
+        ProcessBuilder pb = new ProcessBuilder(command)
                 .directory(WEB_TESTS.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile());

@@ -1,6 +1,8 @@
 package org.boxoffice.domain;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -50,6 +52,15 @@ public interface TransferRepository {
 
     /** The live tickets of the booking, with who holds each now. */
     List<HeldTicket> tickets(long bookingId);
+
+    /**
+     * The live tickets of each of the bookings, by booking (a booking with none is absent), in one
+     * read whatever their number: a list of bookings costs no query per booking.
+     */
+    Map<Long, List<HeldTicket>> tickets(Collection<Long> bookingIds);
+
+    /** The transfers of each of the bookings, oldest first, by booking (none: absent), in one read. */
+    Map<Long, List<TicketTransfer>> ofBookings(Collection<Long> bookingIds);
 
     /** The live tickets the account holds by transfer (of other accounts' bookings). */
     List<HeldTicket> heldBy(String accountId);

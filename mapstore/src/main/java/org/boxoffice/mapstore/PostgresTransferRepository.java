@@ -6,9 +6,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.TicketTransfer;
@@ -203,6 +207,37 @@ public final class PostgresTransferRepository implements TransferRepository {
     }
 
     @Override
+    public Map<Long, List<HeldTicket>> tickets(Collection<Long> bookingIds) {
+        if (bookingIds.isEmpty()) {
+            return Map.of();
+        }
+        return held("bs.booking_id = ANY (?) ORDER BY bs.booking_id, bs.seat_id", ids(bookingIds)).stream()
+                .collect(Collectors.groupingBy(HeldTicket::bookingId, LinkedHashMap::new, Collectors.toList()));
+    }
+
+    @Override
+    public Map<Long, List<TicketTransfer>> ofBookings(Collection<Long> bookingIds) {
+        if (bookingIds.isEmpty()) {
+            return Map.of();
+        }
+        return transfers("WHERE t.booking_id = ANY (?) ORDER BY t.booking_id, t.transfer_id", (Object) ids(bookingIds)).stream()
+                .collect(Collectors.groupingBy(TicketTransfer::bookingId, LinkedHashMap::new, Collectors.toList()));
+    }
+
+    /** Booking ids as one {@code bigint[]} parameter (bound by {@link #bind}). */
+    private static Long[] ids(Collection<Long> bookingIds) {
+        return bookingIds.stream().distinct().toArray(Long[]::new);
+    }
+
+    private static void bind(Connection c, PreparedStatement ps, int index, Object param) throws SQLException {
+        if (param instanceof Long[] ids) {
+            ps.setArray(index, c.createArrayOf("bigint", ids));
+        } else {
+            ps.setObject(index, param);
+        }
+    }
+
+    @Override
     public List<HeldTicket> heldBy(String accountId) {
         return held("bs.holder = ? AND bs.holder <> b.account_id AND b.status = 'CONFIRMED' AND NOT b.cancelling "
                 + "ORDER BY bs.booking_id, bs.seat_id", accountId);
@@ -213,7 +248,7 @@ public final class PostgresTransferRepository implements TransferRepository {
                 SELECT bs.booking_id, bs.show_id, bs.seat_id, coalesce(bs.holder, b.account_id), bs.code_version
                 FROM booking_seats bs JOIN bookings b ON b.booking_id = bs.booking_id
                 WHERE bs.live AND\s""" + where)) {
-            ps.setObject(1, param);
+            bind(c, ps, 1, param);
             List<HeldTicket> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
@@ -230,7 +265,7 @@ public final class PostgresTransferRepository implements TransferRepository {
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement("SELECT " + COLUMNS + FROM + where)) {
             for (int i = 0; i < params.length; i++) {
-                ps.setObject(i + 1, params[i]);
+                bind(c, ps, i + 1, params[i]);
             }
             List<TicketTransfer> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {

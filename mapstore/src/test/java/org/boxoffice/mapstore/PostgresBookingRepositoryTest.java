@@ -7,12 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import javax.sql.DataSource;
 import org.boxoffice.domain.BookingRepository.AttemptStart;
 import org.boxoffice.domain.BookingRepository.ReportOutcome;
 import org.boxoffice.domain.BookingRepository.SettlementClaim;
@@ -20,6 +22,7 @@ import org.boxoffice.domain.BookingRepository.TicketCheck;
 import org.boxoffice.domain.HoldRecord;
 import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.PaymentAttempt;
+import org.boxoffice.domain.ShowLayout;
 import org.boxoffice.domain.MailOutbox;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -45,10 +48,14 @@ class PostgresBookingRepositoryTest {
     }
 
     private static HoldRecord hold(String... seats) {
-        HoldRecord h = new HoldRecord("H" + (++holds), "pay-1", "acct", List.of(seats), T0 + 600_000, HoldStatus.ACTIVE, T0,
+        return holdOf("pay-1", seats);
+    }
+
+    private static HoldRecord holdOf(String show, String... seats) {
+        HoldRecord h = new HoldRecord("H" + (++holds), show, "acct", List.of(seats), T0 + 600_000, HoldStatus.ACTIVE, T0,
                 5_000L * seats.length, "EUR");
         execute("INSERT INTO holds (hold_id, show_id, account_id, seat_ids, expires_at, status, created_at, total_cents, currency)"
-                + " VALUES ('" + h.holdId() + "', 'pay-1', 'acct', ?, now(), 'ACTIVE', now(), " + h.totalCents() + ", 'EUR')",
+                + " VALUES ('" + h.holdId() + "', '" + show + "', 'acct', ?, now(), 'ACTIVE', now(), " + h.totalCents() + ", 'EUR')",
                 seats);
         return h;
     }
@@ -206,29 +213,36 @@ class PostgresBookingRepositoryTest {
     }
 
     private static void insertBooking(long bookingId, String holdId, String seat) throws SQLException {
+        insertBooking("pay-1", bookingId, holdId, seat);
+    }
+
+    private static void insertBooking(String show, long bookingId, String holdId, String seat) throws SQLException {
         try (Connection c = db.getConnection()) {
             c.setAutoCommit(false);
             try (PreparedStatement p = c.prepareStatement("INSERT INTO payments (payment_id, hold_id, attempt, idempotency_key,"
                     + " show_id, account_id, amount_cents, currency, method, recipient, status, created_at, updated_at)"
-                    + " VALUES (?, ?, 99, ?, 'pay-1', 'acct', 1, 'EUR', 'card', 'x', 'CAPTURED', now(), now())")) {
+                    + " VALUES (?, ?, 99, ?, ?, 'acct', 1, 'EUR', 'card', 'x', 'CAPTURED', now(), now())")) {
                 p.setString(1, "forced-" + bookingId);
                 p.setString(2, holdId);
                 p.setString(3, "forced-" + bookingId);
+                p.setString(4, show);
                 p.executeUpdate();
             }
             try (PreparedStatement b = c.prepareStatement("INSERT INTO bookings (booking_id, hold_id, payment_id, show_id,"
                     + " account_id, seat_ids, amount_cents, currency, status, created_at)"
-                    + " VALUES (?, ?, ?, 'pay-1', 'acct', ARRAY[?], 1, 'EUR', 'CONFIRMED', now())")) {
+                    + " VALUES (?, ?, ?, ?, 'acct', ARRAY[?], 1, 'EUR', 'CONFIRMED', now())")) {
                 b.setLong(1, bookingId);
                 b.setString(2, holdId);
                 b.setString(3, "forced-" + bookingId);
-                b.setString(4, seat);
+                b.setString(4, show);
+                b.setString(5, seat);
                 b.executeUpdate();
             }
             try (PreparedStatement s = c.prepareStatement(
-                    "INSERT INTO booking_seats (booking_id, show_id, seat_id, live) VALUES (?, 'pay-1', ?, true)")) {
+                    "INSERT INTO booking_seats (booking_id, show_id, seat_id, live) VALUES (?, ?, ?, true)")) {
                 s.setLong(1, bookingId);
-                s.setString(2, seat);
+                s.setString(2, show);
+                s.setString(3, seat);
                 s.executeUpdate();
             }
             c.commit();
@@ -262,6 +276,69 @@ class PostgresBookingRepositoryTest {
         assertEquals(1, transfers.ofBooking(id).size());
         assertEquals(1, transfers.ofAccount("acct").size());
         assertTrue(!bookings.startCancellation(id, "test", T0), "a booking with a transferred ticket is not refunded");
+    }
+
+    /** A data source that counts the statements prepared on its connections. */
+    private static DataSource counting(DataSource inner, java.util.concurrent.atomic.AtomicInteger statements) {
+        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, method, args) -> {
+                    Object out = call(inner, method, args);
+                    if (!(out instanceof Connection c)) {
+                        return out;
+                    }
+                    return Proxy.newProxyInstance(Connection.class.getClassLoader(), new Class<?>[] {Connection.class},
+                            (cp, m, a) -> {
+                                if (m.getName().startsWith("prepare") || m.getName().equals("createStatement")) {
+                                    statements.incrementAndGet();
+                                }
+                                return call(c, m, a);
+                            });
+                });
+    }
+
+    private static Object call(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    @Test
+    void theTicketsAndTransfersOfManyBookings_areReadInOneStatementEach_asEachBookingReadsAlone() throws SQLException {
+        TestShows.save(new PostgresCatalogRepository(db), TestShows.show("many-1", new ShowLayout("many-1", "EUR",
+                List.of(new ShowLayout.Section("A", 0, 5_000)),
+                List.of(new ShowLayout.Block(0, "A", List.of("1", "2", "3", "4"), new int[] {10, 10, 10, 10})))));
+        PostgresTransferRepository direct = new PostgresTransferRepository(db);
+        List<Long> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            long id = 770_000 + i;
+            String seat = "A-" + (i / 10 + 1) + "-" + (i % 10 + 1);
+            insertBooking("many-1", id, holdOf("many-1", seat).holdId(), seat);
+            ids.add(id);
+        }
+        var offered = assertInstanceOf(org.boxoffice.domain.TransferRepository.Outcome.Done.class,
+                direct.offer(ids.get(3), "A-1-4", "acct", "bea", 5, T0)).transfer();
+        assertInstanceOf(org.boxoffice.domain.TransferRepository.Outcome.Done.class, direct.accept(offered.transferId(), "bea", 5, T0));
+        assertInstanceOf(org.boxoffice.domain.TransferRepository.Outcome.Done.class,
+                direct.offer(ids.get(7), "A-1-8", "acct", "cy", 5, T0));
+
+        var statements = new java.util.concurrent.atomic.AtomicInteger();
+        PostgresTransferRepository transfers = new PostgresTransferRepository(counting(db, statements));
+        var tickets = transfers.tickets(ids);
+        assertEquals(1, statements.get(), "one statement for the tickets of 40 bookings");
+        var history = transfers.ofBookings(ids);
+        assertEquals(2, statements.get(), "one statement for their transfers");
+        assertEquals(Map.of(), transfers.tickets(List.of()));
+        assertEquals(2, statements.get(), "no bookings, no statement");
+
+        assertEquals(40, tickets.size());
+        for (long id : ids) {
+            assertEquals(direct.tickets(id), tickets.get(id), "booking " + id);
+            assertEquals(direct.ofBooking(id), history.getOrDefault(id, List.of()), "booking " + id);
+        }
+        assertEquals("bea", tickets.get(ids.get(3)).get(0).holder());
+        assertEquals(java.util.Set.of(ids.get(3), ids.get(7)), history.keySet());
     }
 
     @Test

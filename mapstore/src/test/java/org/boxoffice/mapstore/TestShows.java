@@ -52,7 +52,7 @@ public final class TestShows {
         return show(showId, new ShowLayout(showId, "USD", sections, Collections.unmodifiableList(list)));
     }
 
-    private static Show show(String showId, ShowLayout layout) {
+    static Show show(String showId, ShowLayout layout) {
         return new Show(showId, "ev-" + showId, "venue-1", T0 + 30 * 24 * HOUR,
                 new SaleWindow(T0 - HOUR, T0 + 29 * 24 * HOUR),
                 new HoldPolicy(8, 8, 10 * 60_000L, 5_000L), 4, 48, layout);

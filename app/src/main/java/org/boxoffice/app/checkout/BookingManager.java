@@ -76,9 +76,17 @@ public final class BookingManager {
         return owned(caller, bookingId).map(this::view);
     }
 
-    /** The caller's bookings, newest first. */
+    /**
+     * The caller's bookings, newest first, in three statements whatever their number: the bookings,
+     * the tickets of the confirmed ones and the transfers of all (shows and seats come from memory).
+     */
     public List<BookingView> mine(Principal caller) {
-        return bookings.bookingsOf(caller.accountId()).stream().map(this::view).toList();
+        List<Booking> mine = bookings.bookingsOf(caller.accountId());
+        Map<Long, List<TransferRepository.HeldTicket>> held = transfers.tickets(mine.stream()
+                .filter(b -> b.status() == Booking.Status.CONFIRMED).map(Booking::bookingId).toList());
+        Map<Long, List<TicketTransfer>> history = transfers.ofBookings(mine.stream().map(Booking::bookingId).toList());
+        return mine.stream().map(b -> view(b, held.getOrDefault(b.bookingId(), List.of()),
+                history.getOrDefault(b.bookingId(), List.of()))).toList();
     }
 
     /** A ticket's QR image, or why there is none. */
@@ -138,6 +146,23 @@ public final class BookingManager {
                     java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(codes.secret(ticket)),
                     TicketCodes.STEP_SECONDS, signed);
         });
+    }
+
+    /** A ticket of the caller's booking that no longer admits: its booking is cancelling, or refunded or cancelled. */
+    public record Voided(long bookingId, String seatId, boolean cancelling) {
+    }
+
+    /**
+     * Why the caller holds no ticket {@code seatId} of {@code bookingId}, when the truth is that its
+     * booking is being cancelled or was: the booking's own account (or an admin) learns it; anyone
+     * else, and any seat the booking never had, learns nothing (empty, as for no booking at all). Read
+     * after {@link #qr} or {@link #rotatingSecret} found nothing, so a cancellation that completed in
+     * between is answered as it is now, never as "no such ticket".
+     */
+    public Optional<Voided> voided(Principal caller, String bookingId, String seatId) {
+        return owned(caller, bookingId)
+                .filter(b -> b.seatIds().contains(seatId) && (b.status() != Booking.Status.CONFIRMED || b.cancelling()))
+                .map(b -> new Voided(b.bookingId(), seatId, b.status() == Booking.Status.CONFIRMED));
     }
 
     private Optional<TransferRepository.HeldTicket> held(Principal caller, String bookingId, String seatId) {
@@ -387,13 +412,17 @@ public final class BookingManager {
     }
 
     BookingView view(Booking b) {
+        return view(b, b.status() == Booking.Status.CONFIRMED ? transfers.tickets(b.bookingId()) : List.of(),
+                transfers.ofBooking(b.bookingId()));
+    }
+
+    /** The booking as its owner sees it, given its live tickets (a confirmed booking's) and its transfers. */
+    private BookingView view(Booking b, List<TransferRepository.HeldTicket> live, List<TicketTransfer> history) {
         Show show = show(b);
         List<BookingView.SeatLine> seats = new ArrayList<>();
         List<BookingView.TicketLine> tickets = new ArrayList<>();
         Map<String, TransferRepository.HeldTicket> held = new LinkedHashMap<>();
-        if (b.status() == Booking.Status.CONFIRMED) {
-            transfers.tickets(b.bookingId()).forEach(t -> held.put(t.seatId(), t));
-        }
+        live.forEach(t -> held.put(t.seatId(), t));
         Optional<String> area = AdmissionTickets.areaOf(b);
         BigDecimal admissionPrice = area.isEmpty() ? null
                 : BigDecimal.valueOf(b.amountCents() / Math.max(1, b.seatIds().size()), 2);
@@ -420,6 +449,6 @@ public final class BookingManager {
         return new BookingView(b.bookingId(), b.holdId(), b.paymentId(), b.showId(), b.accountId(), status,
                 BigDecimal.valueOf(b.amountCents(), 2), b.currency(), Instant.ofEpochMilli(b.createdAt()),
                 Instant.ofEpochMilli(Booking.cancelDeadline(show)), seats, tickets,
-                transfers.ofBooking(b.bookingId()).stream().map(TransferView::of).toList());
+                history.stream().map(TransferView::of).toList());
     }
 }

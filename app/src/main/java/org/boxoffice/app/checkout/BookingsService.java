@@ -75,7 +75,7 @@ public final class BookingsService implements HttpService {
         String seatId = req.path().pathParameters().get("seatId");
         byte[] png = switch (bookings.qr(caller, bookingId, seatId)) {
             case BookingManager.Qr.Image image -> image.png();
-            case BookingManager.Qr.NotFound notFound -> throw ApiException.notFound("ticket " + seatId + " of booking " + bookingId);
+            case BookingManager.Qr.NotFound notFound -> throw notHeld(caller, bookingId, seatId);
             case BookingManager.Qr.PrintAtHomeOff off -> throw Refusals.of(Refusal.PRINT_AT_HOME_OFF, "show " + off.showId()
                     + " admits only the rotating code of the ticket app, not a printed one");
         };
@@ -90,10 +90,25 @@ public final class BookingsService implements HttpService {
         String bookingId = req.path().pathParameters().get("bookingId");
         String seatId = req.path().pathParameters().get("seatId");
         BookingManager.RotatingSecret secret = bookings.rotatingSecret(caller, bookingId, seatId)
-                .orElseThrow(() -> ApiException.notFound("ticket " + seatId + " of booking " + bookingId));
+                .orElseThrow(() -> notHeld(caller, bookingId, seatId));
         // the holder's secret: no proxy or browser cache may keep it
         res.header(HeaderNames.CACHE_CONTROL, "no-store");
         Json.send(res, 200, secret);
+    }
+
+    /**
+     * The answer for a ticket the caller cannot have now: 409 TICKET_CANCELLING while its booking's
+     * cancellation is under way, 410 TICKET_CANCELLED once refunded or cancelled (to the booking's
+     * account or an admin), otherwise 404.
+     */
+    private ApiException notHeld(Principal caller, String bookingId, String seatId) {
+        return bookings.voided(caller, bookingId, seatId)
+                .map(v -> v.cancelling()
+                        ? Refusals.of(Refusal.TICKET_CANCELLING, "booking " + v.bookingId() + " is being cancelled: its tickets"
+                                + " no longer admit and its refund is under way", Map.of("bookingId", v.bookingId(), "seatId", v.seatId()))
+                        : Refusals.of(Refusal.TICKET_CANCELLED, "booking " + v.bookingId() + " was cancelled and refunded:"
+                                + " its tickets no longer admit", Map.of("bookingId", v.bookingId(), "seatId", v.seatId())))
+                .orElseGet(() -> ApiException.notFound("ticket " + seatId + " of booking " + bookingId));
     }
 
     private void mine(ServerRequest req, ServerResponse res) {

@@ -27,5 +27,9 @@ public enum Refusal {
     CHALLENGE_NOT_REQUIRED,
     STREAMS_FULL,
     PAYMENT_PROVIDER_UNAVAILABLE,
-    PRINT_AT_HOME_OFF
+    PRINT_AT_HOME_OFF,
+    /** The ticket exists, but its booking's cancellation is under way (refund asked, seats not yet back). */
+    TICKET_CANCELLING,
+    /** The ticket existed; its booking was refunded or cancelled. */
+    TICKET_CANCELLED
 }
