@@ -71,4 +71,34 @@ class ClusterReportTest {
         assertNull(new ClusterReport("c", Map.of(), List.of(), null, List.of(one, two)).targets().getFirst().met(),
                 "two members do not judge a target set for three");
     }
+
+    @Test
+    void aSecondWithoutAnyReadinessLook_keepsTheCountTheLastLooksGave_andASecondWithLooksCountsThem() {
+        List<org.boxoffice.bench.load.RunStats.TimelinePoint> timeline = new java.util.ArrayList<>();
+        for (int t = 1; t <= 4; t++) {
+            timeline.add(new org.boxoffice.bench.load.RunStats.TimelinePoint(t, 300, 10, 5, 0, 60, 20, 70, 30, 0, 0));
+        }
+        org.boxoffice.bench.load.Latency none = new org.boxoffice.bench.load.Latency(0, 0, 0, 0, 0, 0, 0);
+        org.boxoffice.bench.load.RunResult run = new org.boxoffice.bench.load.RunResult("s", "show", 100, 8, 400, 4, false,
+                null, false, 1_200, 40, 40, 20, 0, Map.of(), 0, 0, 0, 0, none, none, none, none, timeline, null, List.of(),
+                java.util.Set.of(), null, List.of(), java.util.Set.of(), null);
+        long start = 1_000_000_000_000L;
+        long second = 1_000_000_000L;
+        List<MemberHealth.Sample> health = List.of(
+                new MemberHealth.Sample(start + 100_000_000L, "member-1", true, 3),
+                new MemberHealth.Sample(start + 100_000_000L, "member-2", true, 3),
+                new MemberHealth.Sample(start + 100_000_000L, "member-3", true, 3),
+                // second 2: the watching thread was held up and took no look at all
+                new MemberHealth.Sample(start + 2 * second + 100_000_000L, "member-1", true, 3),
+                new MemberHealth.Sample(start + 2 * second + 100_000_000L, "member-2", false, 3),
+                new MemberHealth.Sample(start + 2 * second + 600_000_000L, "member-3", true, 3));
+        // second 4: no look either, after a second that found one member not ready
+
+        ClusterReport.Elastic elastic = ClusterReport.Elastic.of(run, Map.of(), Map.of(), List.of(), health, start, 0);
+
+        List<Integer> ready = elastic.seconds().stream().map(ClusterReport.Second::membersReady).toList();
+        List<Integer> watched = elastic.seconds().stream().map(ClusterReport.Second::membersWatched).toList();
+        assertEquals(List.of(3, 3, 2, 2), ready);
+        assertEquals(List.of(3, 3, 3, 3), watched);
+    }
 }
