@@ -18,6 +18,7 @@ import org.boxoffice.bench.load.ShowPlan;
 import org.boxoffice.bench.load.Sweep;
 import org.boxoffice.bench.load.Target;
 import org.boxoffice.bench.probe.CpuMeter;
+import org.boxoffice.bench.probe.RefereeStats;
 import org.boxoffice.bench.probe.JfrProfile;
 
 import java.io.IOException;
@@ -221,7 +222,7 @@ final class ClusterBench {
         }
         long violations = invariants(db, show, m.run);
         ClusterReport.Steady s = ClusterReport.Steady.of(cluster.members.size(), cluster.quorum, m.run, m.cpu, m.proxyCpu,
-                m.requests, idle.cpu, violations);
+                m.requests, idle.cpu, violations, m.threads, idle.threads, m.referee);
         FlashSaleBench.log(String.format(Locale.ROOT, "%d member(s): %,d hold attempts (%,.0f/s answered), CPU per attempt:"
                         + " members + PostgreSQL %.0f us, whole machine %.0f us; invariant violations %d",
                 cluster.members.size(), m.run.attempts(), m.run.attemptsPerSecond(), s.systemMicrosPerAttempt(),
@@ -426,7 +427,12 @@ final class ClusterBench {
     /** The scaling curve's first rate: a member in a slice of a core sustains less than the one-member sweep's start. */
     private static final double CURVE_START = 100;
 
-    private record Measured(RunResult run, Map<String, Double> cpu, double proxyCpu, Map<String, Long> requests) {
+    /**
+     * @param threads the members' CPU seconds by thread kind
+     * @param referee the members' own counters (grid claims, allowance reads, group commits) over the run, in words
+     */
+    private record Measured(RunResult run, Map<String, Double> cpu, double proxyCpu, Map<String, Long> requests,
+                            Map<String, Double> threads, String referee) {
     }
 
     private interface Run {
@@ -449,16 +455,44 @@ final class ClusterBench {
         CpuMeter meter = new CpuMeter(groups);
         Map<String, Long> requests0 = cluster.proxy.requests();
         long proxy0 = cluster.proxy.cpuNanos();
+        RefereeStats counters0 = counters(cluster);
+        Map<String, Long> threads0 = threadKinds(cluster);
         CpuMeter.Sample before = meter.sample();
         RunResult run = body.run();
         CpuMeter.Sample after = meter.sample();
+        Map<String, Double> threads = new java.util.TreeMap<>();
+        threadKinds(cluster).forEach((kind, nanos) -> threads.put(kind, (nanos - threads0.getOrDefault(kind, 0L)) / 1e9));
         if (run == null) {
-            return new Measured(null, CpuMeter.between(before, after), 0, Map.of());
+            return new Measured(null, CpuMeter.between(before, after), 0, Map.of(), threads, null);
         }
+        RefereeStats counters = counters(cluster);
         double proxyCpu = (cluster.proxy.cpuNanos() - proxy0) / 1e9;
         Map<String, Long> requests = new LinkedHashMap<>();
         cluster.proxy.requests().forEach((k, v) -> requests.put(k, v - requests0.getOrDefault(k, 0L)));
-        return new Measured(run, CpuMeter.between(before, after), proxyCpu, requests);
+        return new Measured(run, CpuMeter.between(before, after), proxyCpu, requests, threads,
+                counters == null || counters0 == null ? null : counters.since(counters0));
+    }
+
+    /** The members' CPU nanoseconds so far by thread kind, summed over the members serving now. */
+    private static Map<String, Long> threadKinds(Cluster cluster) {
+        Map<String, Long> sum = new java.util.TreeMap<>();
+        for (Member mb : cluster.members) {
+            CpuMeter.threadKinds(mb.pid()).forEach((kind, nanos) -> sum.merge(kind, nanos, Long::sum));
+        }
+        return sum;
+    }
+
+    /** The members' group-commit, allowance and claim counters summed; null if a member did not answer. */
+    private static RefereeStats counters(Cluster cluster) {
+        RefereeStats sum = null;
+        for (Member mb : cluster.members) {
+            RefereeStats one = RefereeStats.read(ServiceLauncher.HOST, mb.httpPort());
+            if (one == null) {
+                return null;
+            }
+            sum = sum == null ? one : sum.plus(one);
+        }
+        return sum;
     }
 
     private long invariants(Database db, Target show, RunResult run) throws Exception {

@@ -52,14 +52,19 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                          long reads, double holdP50Ms, double holdP99Ms, Map<String, Long> errors, long serverErrors,
                          Map<String, Double> cpuSeconds, Map<String, Double> cpuMicrosPerAttempt,
                          Map<String, Double> idleCpuPerSecond, Map<String, Double> loadMicrosPerAttempt,
-                         Map<String, Long> requests, long invariantViolations) {
+                         Map<String, Long> requests, long invariantViolations, Map<String, Double> membersByThreadKind,
+                         String gridAndReferee) {
 
         /**
-         * @param idle the same groups' CPU over a few seconds without load just before: what members
-         *             spend on their own (heartbeats, sweeps, snapshot refreshes), whatever the load
+         * @param idle        the same groups' CPU over a few seconds without load just before: what members
+         *                    spend on their own (heartbeats, sweeps, snapshot refreshes), whatever the load
+         * @param threads     the members' CPU seconds in the run by thread kind ({@link CpuMeter#threadKinds})
+         * @param idleThreads the same without load, over the idle measurement's wall time
+         * @param referee     the members' own counters of the run, in words (grid claims, allowance reads, group commits)
          */
         public static Steady of(int members, int quorum, RunResult run, Map<String, Double> cpu, double proxyCpu,
-                                Map<String, Long> requests, Map<String, Double> idle, long violations) {
+                                Map<String, Long> requests, Map<String, Double> idle, long violations,
+                                Map<String, Double> threads, Map<String, Double> idleThreads, String referee) {
             Map<String, Double> seconds = new LinkedHashMap<>(cpu);
             seconds.put(GENERATOR, cpu.getOrDefault(GENERATOR, 0.0) - proxyCpu);
             seconds.put("service proxy", proxyCpu);
@@ -80,9 +85,13 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                     load.put(k, (cpu.getOrDefault(k, 0.0) - v / idleWall * wall) * 1e6 / attempts);
                 }
             });
+            // the members' load's own CPU per attempt by thread kind: where N members spend more than one
+            Map<String, Double> byKind = new java.util.TreeMap<>();
+            threads.forEach((kind, v) -> byKind.put(kind,
+                    (v - idleThreads.getOrDefault(kind, 0.0) / idleWall * wall) * 1e6 / attempts));
             return new Steady(members, quorum, run.attempts(), run.attemptsPerSecond(), run.successes(), run.reads(),
                     run.holdLatency().p50(), run.holdLatency().p99(), run.errors(), ClusterReport.serverErrors(run), seconds,
-                    perAttempt, idlePerSecond, load, requests, violations);
+                    perAttempt, idlePerSecond, load, requests, violations, byKind, referee);
         }
 
         public double machineMicrosPerAttempt() {
@@ -293,6 +302,16 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
             s.requests().forEach((member, n) -> per.append(String.format(Locale.ROOT, "  %s: %,d requests, %.0f us CPU per"
                     + " attempt;", member, n, c.getOrDefault(member, 0.0))));
             b.append("        ").append(per).append('\n');
+            if (!s.membersByThreadKind().isEmpty()) {
+                StringBuilder kinds = new StringBuilder("        members' load's own CPU per attempt by thread kind:");
+                s.membersByThreadKind().entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                        .filter(e -> Math.abs(e.getValue()) >= 1)
+                        .forEach(e -> kinds.append(String.format(Locale.ROOT, " %s %.0f us;", e.getKey(), e.getValue())));
+                b.append(kinds).append('\n');
+            }
+            if (s.gridAndReferee() != null) {
+                b.append("        ").append(s.gridAndReferee()).append('\n');
+            }
             if (s.invariantViolations() > 0 || !s.errors().isEmpty()) {
                 b.append("        errors ").append(s.errors()).append(", invariant violations ").append(s.invariantViolations()).append('\n');
             }

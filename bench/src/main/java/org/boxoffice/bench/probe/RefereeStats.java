@@ -95,6 +95,13 @@ public record RefereeStats(double batches, double transitions, double oneByOne, 
                 samples.getOrDefault("claims", 0.0));
     }
 
+    /** This reading and {@code other}'s added up: the counters of several members. */
+    public RefereeStats plus(RefereeStats other) {
+        return new RefereeStats(batches + other.batches, transitions + other.transitions, oneByOne + other.oneByOne,
+                commitSeconds + other.commitSeconds, allowanceQueries + other.allowanceQueries,
+                allowanceAccounts + other.allowanceAccounts, claimCalls + other.claimCalls, claims + other.claims);
+    }
+
     /** What happened between {@code before} and this reading, in words. */
     public String since(RefereeStats before) {
         double b = batches - before.batches;

@@ -17,7 +17,7 @@ class ClusterReportTest {
         return new ClusterReport.Steady(members, 1, 1000, 300, 40, 200, 1.3, 70, Map.of(), 0, Map.of(),
                 Map.of(ClusterReport.MEMBERS, membersMicros, ClusterReport.POSTGRESQL, pgMicros),
                 Map.of(ClusterReport.MEMBERS, idleCores), Map.of(ClusterReport.MEMBERS, membersLoad,
-                ClusterReport.POSTGRESQL, pgLoad), Map.of(), 0);
+                ClusterReport.POSTGRESQL, pgLoad), Map.of(), 0, Map.of(), null);
     }
 
     private static ClusterReport.EventOutcome event(String kind, double ratio, long serverErrors, int fewestReady) {
