@@ -200,7 +200,8 @@ public final class Boxoffice implements AutoCloseable {
                 checkout.bookings(), checkout.codes(), authenticator, clock);
         notify.onPageNotice(n -> showEvents.notice(n.showId(), n.holdId(), n.json()));
         this.waitlistMeter = new WaitlistMeter(waitlistRepository::lineLengths, metrics).start(WAITLIST_METER_MILLIS);
-        this.invariants = new InvariantChecker(dataSource, metrics).start(settings.ops().invariantEvery().toMillis(), 2_000);
+        this.invariants = new InvariantChecker(dataSource, metrics, () -> org.boxoffice.grid.Membership.oldest(hz.getCluster()),
+                hz.getMap(GridMaps.INVARIANT_FINDINGS)).start(settings.ops().invariantEvery().toMillis(), 2_000);
         this.announcements = hz.getTopic(SHOW_ANNOUNCEMENTS);
         announcements.addMessageListener(m -> catalogRepository.show(m.getMessageObject()).ifPresent(directory::add));
         this.clusterSafety = new ClusterSafety(hz, Duration.ofSeconds(30), Duration.ofSeconds(10));

@@ -40,6 +40,9 @@ public final class GridMaps {
     /** Cluster-unique ids for holds. */
     public static final String HOLD_IDS = "hold-ids";
 
+    /** The last invariant check's violation counts by kind, as the member that ran it found them. */
+    public static final String INVARIANT_FINDINGS = "invariant-findings";
+
     private GridMaps() {
     }
 }

@@ -6,10 +6,22 @@ import com.hazelcast.cluster.MembershipListener;
 
 import java.util.UUID;
 
-/** Membership changes as one signal: whoever must react to a member joining or leaving alike. */
+/**
+ * Membership changes as one signal: whoever must react to a member joining or leaving alike; and
+ * which member does the cluster's chores.
+ */
 public final class Membership {
 
     private Membership() {
+    }
+
+    /**
+     * Whether this member is the oldest of its cluster: the one that runs a chore the cluster needs
+     * once, not once per member (a whole-database check, a reconciliation). When it leaves, the next
+     * oldest takes over at its next tick.
+     */
+    public static boolean oldest(Cluster cluster) {
+        return cluster.getMembers().iterator().next().localMember();
     }
 
     /**

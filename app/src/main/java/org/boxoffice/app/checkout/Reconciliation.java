@@ -119,7 +119,7 @@ public final class Reconciliation implements AutoCloseable {
         if (every > 0) {
             timer.scheduleWithFixedDelay(() -> {
                 try {
-                    if (hz.getCluster().getMembers().iterator().next().localMember()) {
+                    if (org.boxoffice.grid.Membership.oldest(hz.getCluster())) {
                         reconcileOnce();
                     }
                 } catch (RuntimeException e) {

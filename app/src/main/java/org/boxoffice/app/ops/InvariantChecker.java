@@ -17,8 +17,9 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Checks the invariants against PostgreSQL on a schedule, logs and counts any violation, and
- * exports the counts as gauges ({@code boxoffice_invariant_violations{kind=...}}, which must stay 0)
+ * Checks the invariants against PostgreSQL on a schedule (on one member of a cluster at a time, the
+ * oldest: the checks read whole tables), logs and counts any violation, and exports the counts as
+ * gauges on every member ({@code boxoffice_invariant_violations{kind=...}}, which must stay 0)
  * plus the expiry lag ({@code boxoffice_expiry_lag_seconds}: now minus the oldest expiry-plus-grace
  * of a seat still HELD; 0 when nothing is overdue).
  *
@@ -111,15 +112,33 @@ public final class InvariantChecker implements AutoCloseable {
 
     private final DataSource dataSource;
     private final OpsMetrics metrics;
+    /** Whether this member runs the checks (the cluster's oldest); the others report its findings. */
+    private final java.util.function.BooleanSupplier checksHere;
+    /** The last check's counts by kind, shared by the members (the grid's); null: this member's own only. */
+    private final Map<String, Long> findings;
     private final Map<String, Long> violations = new ConcurrentHashMap<>();
     private volatile double expiryLagSeconds;
     private static final String VIOLATION_EVENTS = "boxoffice_invariant_violation_events";
     private static final String VIOLATION_EVENTS_HELP = "checks that found violations, by kind";
     private final ScheduledExecutorService timer = Daemons.scheduler("invariant-checker");
 
+    /** A checker that runs every check itself: a single member, or a test. */
     public InvariantChecker(DataSource dataSource, OpsMetrics metrics) {
+        this(dataSource, metrics, () -> true, null);
+    }
+
+    /**
+     * A checker of one member of a cluster. The checks read whole tables, so the cluster runs them
+     * once per interval, not once per member: only while {@code checksHere} says so (the oldest
+     * member) does this member run them, and it writes its counts into {@code findings}; every
+     * other member's gauges report the counts found there.
+     */
+    public InvariantChecker(DataSource dataSource, OpsMetrics metrics, java.util.function.BooleanSupplier checksHere,
+                            Map<String, Long> findings) {
         this.dataSource = dataSource;
         this.metrics = metrics;
+        this.checksHere = checksHere;
+        this.findings = findings;
         CHECKS.keySet().forEach(kind -> {
             violations.put(kind, 0L);
             metrics.count(VIOLATION_EVENTS, VIOLATION_EVENTS_HELP, "kind", kind, 0);
@@ -178,9 +197,32 @@ public final class InvariantChecker implements AutoCloseable {
         }
     }
 
+    /**
+     * One scheduled turn: on the checking member, the checks, their counts shared; on any other,
+     * the shared counts taken over (a kind nobody has counted yet reads 0).
+     */
+    void tick() {
+        if (checksHere.getAsBoolean()) {
+            Map<String, Long> found = checkNow();
+            if (findings != null) {
+                findings.putAll(found);
+            }
+        } else if (findings != null) {
+            for (String kind : CHECKS.keySet()) {
+                Long count = findings.get(kind);
+                violations.put(kind, count == null ? 0L : count);
+            }
+        }
+    }
+
+    /** The violation counts the gauges report now, by kind. */
+    Map<String, Long> violations() {
+        return Map.copyOf(violations);
+    }
+
     private void guardedCheck() {
         try {
-            checkNow();
+            tick();
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "invariant check skipped: " + e.getMessage());
         }

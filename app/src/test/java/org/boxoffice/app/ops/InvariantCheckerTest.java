@@ -7,6 +7,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import javax.sql.DataSource;
+import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -14,6 +16,9 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -69,6 +74,40 @@ class InvariantCheckerTest {
             assertEquals(0.0, checker.expiryLagNow());
         } finally {
             checker.close();
+        }
+    }
+
+    @Test
+    void inACluster_onlyTheCheckingMemberReadsTheDatabase_andEveryMemberReportsWhatItFound() {
+        Map<String, Long> findings = new ConcurrentHashMap<>();
+        AtomicBoolean oldest = new AtomicBoolean(true);
+        // the other member's database refuses every connection: it must not need one for the checks
+        DataSource unreachable = (DataSource) Proxy.newProxyInstance(getClass().getClassLoader(),
+                new Class<?>[]{DataSource.class}, (proxy, method, args) -> {
+                    throw new SQLException("the member that does not check must not read the database");
+                });
+        InvariantChecker checking = new InvariantChecker(db, new OpsMetrics(), oldest::get, findings);
+        InvariantChecker other = new InvariantChecker(unreachable, new OpsMetrics(), () -> false, findings);
+        try {
+            checking.tick();
+            assertEquals(InvariantChecker.CHECKS.keySet(), findings.keySet(), "every kind is shared");
+            assertTrue(findings.values().stream().allMatch(count -> count == 0), findings.toString());
+
+            findings.put("double_sold", 2L);   // as the checking member writes what it found
+            other.tick();
+            assertEquals(2L, other.violations().get("double_sold"));
+            assertEquals(0L, other.violations().get("held_without_hold"));
+
+            // the oldest member left: the one that checked no longer does, and reports what the new one finds
+            oldest.set(false);
+            findings.put("double_sold", 0L);
+            findings.put("hold_disagrees", 1L);
+            checking.tick();
+            assertEquals(1L, checking.violations().get("hold_disagrees"));
+            assertEquals(0L, checking.violations().get("double_sold"));
+        } finally {
+            checking.close();
+            other.close();
         }
     }
 
