@@ -60,6 +60,19 @@ final class CheckoutFixture {
         return json(r).get("holdId").asText();
     }
 
+    /** Holds the seats and pays for them with a card that works; returns the booking id. */
+    long book(String token, String show, String... seats) {
+        TestApp.Http.Reply r = checkout(token, hold(token, show, seats), "card_ok");
+        assertEquals(200, r.status(), r.body());
+        return json(r).get("bookingId").asLong();
+    }
+
+    /** What the online check tells a door (a staff account) of {@code code}: VALID, ALREADY_USED, INVALID, ... */
+    String gate(String code) {
+        return json(http.post("/v1/tickets/verify", app.token("gate", "staff"), "{\"code\":\"" + code + "\"}"))
+                .get("status").asText();
+    }
+
     TestApp.Http.Reply checkout(String token, String holdId, String method) {
         return checkout(token, holdId, method, UUID.randomUUID().toString());
     }

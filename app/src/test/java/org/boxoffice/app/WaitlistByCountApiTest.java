@@ -5,14 +5,12 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.waitlist.WaitlistSettings;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,13 +45,7 @@ class WaitlistByCountApiTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> s.withWaitlist(new WaitlistSettings(Duration.ofMinutes(10), 0, Duration.ofHours(1))));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server, s -> s.withWaitlist(new WaitlistSettings(Duration.ofMinutes(10), 0, Duration.ofHours(1))));
     }
 
     /** A new show on sale (holds of 7 minutes, no grace, at most {@code maxPerAccount}) with an area FLOOR. */
@@ -99,11 +91,6 @@ class WaitlistByCountApiTest {
                 + "and status = 'ACTIVE'", showId);
     }
 
-    private void assertInvariantsHold() {
-        Map<String, Long> violations = app.app.invariants().checkNow();
-        violations.forEach((kind, count) -> assertEquals(0L, count, kind + ": " + violations));
-    }
-
     @Test
     void aSoldOutArea_offersTheHeadItsQuantity_whenEnoughCameBack_andNobodyPassesAHeadThatDoesNotFitYet() {
         String showId = newShowWithFloor(4, 2, 100);
@@ -139,7 +126,7 @@ class WaitlistByCountApiTest {
         assertEquals("BOOKED", w.status("wlc-ann", showId));
         assertEquals(3, w.count("select count(*) from booking_seats where show_id = ? and area = 'FLOOR' and live", showId),
                 "one ticket per admission");
-        assertInvariantsHold();
+        app.assertInvariantsHold();
     }
 
     @Test
@@ -185,7 +172,7 @@ class WaitlistByCountApiTest {
         assertEquals("DECLINED", w.status("wlc-dan", showId));
         assertEquals(1, offered(showId));
         assertEquals(1, taken(showId));
-        assertInvariantsHold();
+        app.assertInvariantsHold();
     }
 
     /**
@@ -271,6 +258,6 @@ class WaitlistByCountApiTest {
                 + "and hold_id like 'W%' and status = 'ACTIVE' group by account_id having count(*) > 1) t", showId),
                 "no fan holds two offers");
         assertTrue(taken(showId) <= capacity);
-        assertInvariantsHold();
+        app.assertInvariantsHold();
     }
 }
