@@ -93,11 +93,7 @@ class GateOnlineCheckTest {
         List<String> lateCodes = g.signedCodes(amy, late, "A-1-4");
 
         // revoked: a transfer replaced the code, or the booking was refunded and cancelled
-        TestApp.Http.Reply offered = f.http.post("/v1/bookings/" + moved + "/tickets/A-1-2/transfers", amy,
-                "{\"toAccountId\":\"bob-on1\"}");
-        assertEquals(201, offered.status(), offered.body());
-        assertEquals(200, f.http.post("/v1/transfers/" + json(offered).get("transferId").asLong() + "/accept", bob, null)
-                .status());
+        f.transfer(amy, moved, "A-1-2", "bob-on1", bob);
         assertEquals(200, f.http.delete("/v1/bookings/" + cancelled, amy).status());
         // not signed by the show's key: a changed signature, another key, a show that does not exist
         String forged = keptCodes.get(0).substring(0, keptCodes.get(0).length() - 6) + "AAAAAA";
@@ -192,11 +188,7 @@ class GateOnlineCheckTest {
         List<String> two = g.signedCodes(amy, booking, "A-1-2");
         List<String> three = g.signedCodes(amy, booking, "A-1-3");
         String amysOld = g.signedCodes(amy, moved, "A-1-4").get(0);
-        TestApp.Http.Reply offered = f.http.post("/v1/bookings/" + moved + "/tickets/A-1-4/transfers", amy,
-                "{\"toAccountId\":\"bob-on3\"}");
-        assertEquals(201, offered.status(), offered.body());
-        assertEquals(200, f.http.post("/v1/transfers/" + json(offered).get("transferId").asLong() + "/accept", bob, null)
-                .status());
+        f.transfer(amy, moved, "A-1-4", "bob-on3", bob);
         Instant at = Instant.ofEpochSecond(CLOCK.now() / 1000 - 600);
 
         // north admitted two tickets, refused a third, and admitted a transferred ticket's old code (a stale list)

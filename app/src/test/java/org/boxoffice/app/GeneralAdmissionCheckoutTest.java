@@ -56,9 +56,7 @@ class GeneralAdmissionCheckoutTest {
                 + ",\"graceSeconds\":0,\"maxPerAccount\":100,\"sections\":[{\"name\":\"A\",\"price\":\"10.00\","
                 + "\"rows\":1,\"seatsPerRow\":10}]}");
         assertEquals(201, show.status(), show.body());
-        TestApp.Http.Reply area = f.http.post("/v1/admin/shows/" + showId + "/areas", admin, "{\"name\":\"FLOOR\","
-                + "\"capacity\":" + capacity + ",\"price\":\"45.00\",\"stripes\":" + stripes + "}");
-        assertEquals(201, area.status(), area.body());
+        f.createFloor(showId, capacity, "45.00", stripes);
         return showId;
     }
 

@@ -58,11 +58,7 @@ class OfflineGatesTest {
         assertEquals(ACCEPT, before.verdict("og-1", amysCode));
         assertEquals(ACCEPT, before.verdict("og-1", cancelledCode));
 
-        TestApp.Http.Reply offered = f.http.post("/v1/bookings/" + kept + "/tickets/A-1-1/transfers", amy,
-                "{\"toAccountId\":\"bob-og\"}");
-        assertEquals(201, offered.status(), offered.body());
-        assertEquals(200, f.http.post("/v1/transfers/" + json(offered).get("transferId").asLong() + "/accept", bob, null)
-                .status());
+        f.transfer(amy, kept, "A-1-1", "bob-og", bob);
         assertEquals(200, f.http.delete("/v1/bookings/" + cancelled, amy).status());
 
         GateFixture.Bundle after = g.bundle("og-1");

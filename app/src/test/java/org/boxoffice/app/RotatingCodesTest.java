@@ -90,11 +90,7 @@ class RotatingCodesTest {
         JsonNode before = secret(amy, booking, "A-1-1");
         assertEquals(0, before.get("codeVersion").asInt());
 
-        TestApp.Http.Reply offered = f.http.post("/v1/bookings/" + booking + "/tickets/A-1-1/transfers", amy,
-                "{\"toAccountId\":\"bob-rot2\"}");
-        assertEquals(201, offered.status(), offered.body());
-        long transferId = json(offered).get("transferId").asLong();
-        assertEquals(200, f.http.post("/v1/transfers/" + transferId + "/accept", bob, null).status());
+        f.transfer(amy, booking, "A-1-1", "bob-rot2", bob);
 
         assertError(f.http.get("/v1/bookings/" + booking + "/tickets/A-1-1/rotating", amy), 404, "NOT_FOUND");
         JsonNode after = secret(bob, booking, "A-1-1");

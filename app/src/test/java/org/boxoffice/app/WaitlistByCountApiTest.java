@@ -56,9 +56,7 @@ class WaitlistByCountApiTest {
                 + "\"graceSeconds\":0,\"maxPerAccount\":" + maxPerAccount + ",\"sections\":[{\"name\":\"A\","
                 + "\"price\":\"5.00\",\"rows\":1,\"seatsPerRow\":4}]}");
         assertEquals(201, show.status(), show.body());
-        TestApp.Http.Reply area = w.http.post("/v1/admin/shows/" + showId + "/areas", admin, "{\"name\":\"FLOOR\","
-                + "\"capacity\":" + capacity + ",\"price\":\"20.00\",\"stripes\":" + stripes + "}");
-        assertEquals(201, area.status(), area.body());
+        w.f.createFloor(showId, capacity, "20.00", stripes);
         return showId;
     }
 
