@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
@@ -116,7 +117,7 @@ public final class TestApp implements AutoCloseable {
     /** The system clock, moved forward as far as the test says: give it to {@code start} or {@code serve}. */
     public static final class Clock implements LongSupplier {
 
-        private final java.util.concurrent.atomic.AtomicLong ahead = new java.util.concurrent.atomic.AtomicLong();
+        private final AtomicLong ahead = new AtomicLong();
 
         /** Epoch milliseconds on this clock. */
         public long now() {
