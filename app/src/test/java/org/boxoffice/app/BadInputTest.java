@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
@@ -39,14 +38,9 @@ class BadInputTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start();
+        app = TestApp.serve(server);
         Main.listenerDefaults(server);
-        server.routing(app.app::routing).addFeature(app.app.observe());
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        server.addFeature(app.app.observe());
     }
 
     /** A 4xx with the documented JSON error shape, no Retry-After, and no Jackson or Java internals in the message. */

@@ -10,7 +10,6 @@ import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.checkout.CheckoutSettings;
 import org.boxoffice.app.checkout.TicketCodes;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import javax.imageio.ImageIO;
@@ -44,25 +43,13 @@ class BookingsApiTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> s.withCheckout(CheckoutSettings.defaults()));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
-    }
-
-    private long book(String token, String show, String... seats) {
-        TestApp.Http.Reply r = f.checkout(token, f.hold(token, show, seats), "card_ok");
-        assertEquals(200, r.status(), r.body());
-        return json(r).get("bookingId").asLong();
+        app = TestApp.serve(server, s -> s.withCheckout(CheckoutSettings.defaults()));
     }
 
     @Test
     void cancellation_refundsFirst_thenReturnsTheSeatsToSale() {
         String amy = app.token("amy-b");
-        long bookingId = book(amy, SHOW, "CIRCLE-1-1", "CIRCLE-1-2");
+        long bookingId = f.book(amy, SHOW, "CIRCLE-1-1", "CIRCLE-1-2");
         String code = json(f.http.get("/v1/bookings/" + bookingId, amy)).get("tickets").get(0).get("code").asText();
         long refundedBefore = app.simulator().refundedCents();
 
@@ -87,7 +74,7 @@ class BookingsApiTest {
         TestApp.Http.Reply again = f.http.delete("/v1/bookings/" + bookingId, amy);
         assertEquals(200, again.status(), again.body());
         assertEquals(13_000, app.simulator().refundedCents() - refundedBefore, "refunded once");
-        long rebooked = book(app.token("ben-b"), SHOW, "CIRCLE-1-1", "CIRCLE-1-2");
+        long rebooked = f.book(app.token("ben-b"), SHOW, "CIRCLE-1-1", "CIRCLE-1-2");
         assertEquals("CONFIRMED", json(f.http.get("/v1/bookings/" + rebooked, app.token("ben-b"))).get("status").asText());
         assertEquals(1, f.soldRows(SHOW, "CIRCLE-1-1"));
         f.quiet();
@@ -97,7 +84,7 @@ class BookingsApiTest {
     @Test
     void tenCancellationsOfOneBookingAtOnce_refundOnce() throws Exception {
         String cleo = app.token("cleo-b");
-        long bookingId = book(cleo, SHOW, "CIRCLE-2-1", "CIRCLE-2-2");
+        long bookingId = f.book(cleo, SHOW, "CIRCLE-2-1", "CIRCLE-2-2");
         long refundedBefore = app.simulator().refundedCents();
         java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
         java.util.List<java.util.concurrent.Future<TestApp.Http.Reply>> replies = new java.util.ArrayList<>();
@@ -128,7 +115,7 @@ class BookingsApiTest {
                 + "\"startsAt\":\"" + startsAt + "\",\"cancelHours\":24,"
                 + "\"sections\":[{\"name\":\"A\",\"price\":\"20.00\",\"rows\":2,\"seatsPerRow\":10}]}").status());
         String cleo = app.token("cleo-b");
-        long bookingId = book(cleo, "tonight", "A-1-1");
+        long bookingId = f.book(cleo, "tonight", "A-1-1");
 
         assertError(f.http.delete("/v1/bookings/" + bookingId, cleo), 422, "CANCELLATION_CLOSED");
 
@@ -141,7 +128,7 @@ class BookingsApiTest {
     @Test
     void aTicket_isValidOnce_thenAlreadyUsed_andForgedOrUnknownCodesAreInvalid() {
         String dora = app.token("dora-b");
-        long bookingId = book(dora, SHOW, "CIRCLE-3-1");
+        long bookingId = f.book(dora, SHOW, "CIRCLE-3-1");
         String code = json(f.http.get("/v1/bookings/" + bookingId, dora)).get("tickets").get(0).get("code").asText();
         String staff = app.token("gate-b", "staff");
 
@@ -170,7 +157,7 @@ class BookingsApiTest {
     @Test
     void aTicketWhoseBookingIsBeingCancelled_is409_thenOnceCancelled410_andOthersStill404() {
         String fay = app.token("fay-b");
-        long bookingId = book(fay, SHOW, "CIRCLE-5-1");
+        long bookingId = f.book(fay, SHOW, "CIRCLE-5-1");
         String qr = "/v1/bookings/" + bookingId + "/tickets/CIRCLE-5-1/qr.png";
         String rotating = "/v1/bookings/" + bookingId + "/tickets/CIRCLE-5-1/rotating";
         assertEquals(200, f.http.get(qr, fay).status());
@@ -204,7 +191,7 @@ class BookingsApiTest {
     @Test
     void theQrImage_carriesTheTicketCode() throws Exception {
         String eli = app.token("eli-b");
-        long bookingId = book(eli, SHOW, "CIRCLE-4-1");
+        long bookingId = f.book(eli, SHOW, "CIRCLE-4-1");
         String code = json(f.http.get("/v1/bookings/" + bookingId, eli)).get("tickets").get(0).get("code").asText();
 
         HttpResponse<byte[]> png = HttpClient.newHttpClient().send(HttpRequest.newBuilder(

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -38,13 +37,7 @@ class CheckoutApiTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> s.withCheckout(CheckoutFixture.settings(CheckoutFixture.noisyWebhooks())));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server, s -> s.withCheckout(CheckoutFixture.settings(CheckoutFixture.noisyWebhooks())));
     }
 
     @Test

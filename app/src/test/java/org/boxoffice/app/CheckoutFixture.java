@@ -9,6 +9,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -60,6 +61,28 @@ final class CheckoutFixture {
         return json(r).get("holdId").asText();
     }
 
+    /** Holds the seats and pays for them with a card that works; returns the booking id. */
+    long book(String token, String show, String... seats) {
+        TestApp.Http.Reply r = checkout(token, hold(token, show, seats), "card_ok");
+        assertEquals(200, r.status(), r.body());
+        return json(r).get("bookingId").asLong();
+    }
+
+    /** {@code from} offers the ticket of {@code seat} to {@code toAccount}, who accepts it with {@code toToken}. */
+    void transfer(String from, long booking, String seat, String toAccount, String toToken) {
+        TestApp.Http.Reply offered = http.post("/v1/bookings/" + booking + "/tickets/" + seat + "/transfers", from,
+                "{\"toAccountId\":\"" + toAccount + "\"}");
+        assertEquals(201, offered.status(), offered.body());
+        long transferId = json(offered).get("transferId").asLong();
+        assertEquals(200, http.post("/v1/transfers/" + transferId + "/accept", toToken, null).status());
+    }
+
+    /** What the online check tells a door (a staff account) of {@code code}: VALID, ALREADY_USED, INVALID, ... */
+    String gate(String code) {
+        return json(http.post("/v1/tickets/verify", app.token("gate", "staff"), "{\"code\":\"" + code + "\"}"))
+                .get("status").asText();
+    }
+
     TestApp.Http.Reply checkout(String token, String holdId, String method) {
         return checkout(token, holdId, method, UUID.randomUUID().toString());
     }
@@ -71,11 +94,28 @@ final class CheckoutFixture {
 
     /** A show of one section, {@code rows} x 10 seats at 5.00, holds lasting {@code holdSeconds} and no grace. */
     void createShow(String showId, int holdSeconds, int rows) {
+        createShow(showId, holdSeconds, rows, 10, null);
+    }
+
+    /**
+     * A show of Fado Nights with one section A, {@code rows} x {@code seatsPerRow} seats at 5.00, holds
+     * lasting {@code holdSeconds} and no grace, sales closing at {@code saleClosesAt} (null: when the
+     * show starts, in 2031).
+     */
+    void createShow(String showId, int holdSeconds, int rows, int seatsPerRow, Instant saleClosesAt) {
         String admin = app.token("ops", "admin");
         TestApp.Http.Reply r = http.post("/v1/admin/shows", admin, "{\"eventId\":\"fado-nights\",\"showId\":\"" + showId
                 + "\",\"startsAt\":\"2031-01-01T20:00:00Z\",\"holdSeconds\":" + holdSeconds + ",\"graceSeconds\":0,"
-                + "\"maxPerAccount\":100,\"sections\":[{\"name\":\"A\",\"price\":\"5.00\",\"rows\":" + rows
-                + ",\"seatsPerRow\":10}]}");
+                + "\"maxPerAccount\":100" + (saleClosesAt == null ? "" : ",\"saleClosesAt\":\"" + saleClosesAt + "\"")
+                + ",\"sections\":[{\"name\":\"A\",\"price\":\"5.00\",\"rows\":" + rows
+                + ",\"seatsPerRow\":" + seatsPerRow + "}]}");
+        assertEquals(201, r.status(), r.body());
+    }
+
+    /** Adds the general admission area FLOOR to the show: {@code capacity} admissions at {@code price}, in {@code stripes} stripes. */
+    void createFloor(String showId, int capacity, String price, int stripes) {
+        TestApp.Http.Reply r = http.post("/v1/admin/shows/" + showId + "/areas", app.token("ops", "admin"), "{\"name\":\"FLOOR\","
+                + "\"capacity\":" + capacity + ",\"price\":\"" + price + "\",\"stripes\":" + stripes + "}");
         assertEquals(201, r.status(), r.body());
     }
 

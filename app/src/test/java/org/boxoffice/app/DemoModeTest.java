@@ -7,7 +7,6 @@ import io.helidon.config.ConfigSources;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -38,13 +37,7 @@ class DemoModeTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> s.withAuth(new AuthSettings(TestApp.SECRET, null, null, true, false)));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server, s -> s.withAuth(new AuthSettings(TestApp.SECRET, null, null, true, false)));
     }
 
     /** The shipped application.yaml with {@code overrides} on top (no environment, no system properties). */

@@ -18,7 +18,6 @@ import org.boxoffice.mapstore.DataSources;
 import org.boxoffice.mapstore.DbSettings;
 import org.boxoffice.mapstore.DemoSecrets;
 import org.boxoffice.mapstore.TestDatabase;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -51,13 +50,7 @@ class DemoSecretsTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> demo(s.database().external()).apply(s));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server, s -> demo(s.database().external()).apply(s));
     }
 
     /** The shipped demo's secrets and switches, as {@code Main} sets them after migrating the database at {@code db}. */

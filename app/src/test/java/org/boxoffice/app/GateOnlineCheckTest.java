@@ -5,31 +5,24 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
-import org.boxoffice.app.gates.OfflineVerifier;
 import org.boxoffice.app.gates.SignedCodes;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
-import java.security.KeyFactory;
 import java.security.KeyPairGenerator;
-import java.security.PublicKey;
-import java.security.spec.X509EncodedKeySpec;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.boxoffice.app.CheckoutFixture.json;
+import static org.boxoffice.app.GateFixture.scans;
 import static org.boxoffice.app.TestApp.assertError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -44,45 +37,22 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 @ServerTest
 class GateOnlineCheckTest {
 
-    private static final AtomicLong SKEW = new AtomicLong();
+    private static final TestApp.Clock CLOCK = new TestApp.Clock();
     private static TestApp app;
     private final CheckoutFixture f;
+    private final GateFixture g;
 
     GateOnlineCheckTest(URI uri) {
         this.f = new CheckoutFixture(app, uri);
+        this.g = new GateFixture(f, staff);
     }
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> s, () -> System.currentTimeMillis() + SKEW.get());
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server, s -> s, CLOCK);
     }
 
     private final String staff = app.token("door-online", "staff");
-
-    private long now() {
-        return System.currentTimeMillis() + SKEW.get();
-    }
-
-    private long book(String token, String show, String... seats) {
-        TestApp.Http.Reply r = f.checkout(token, f.hold(token, show, seats), "card_ok");
-        assertEquals(200, r.status(), r.body());
-        return json(r).get("bookingId").asLong();
-    }
-
-    /** The holder's signed codes, one per step from the current one, as the ticket app gets them. */
-    private List<String> signedCodes(String token, long booking, String seat) {
-        TestApp.Http.Reply r = f.http.get("/v1/bookings/" + booking + "/tickets/" + seat + "/rotating", token);
-        assertEquals(200, r.status(), r.body());
-        List<String> codes = new ArrayList<>();
-        json(r).get("signed").forEach(s -> codes.add(s.get("code").asText()));
-        return codes;
-    }
 
     private JsonNode online(String code) {
         return online(code, null);
@@ -101,29 +71,10 @@ class GateOnlineCheckTest {
         return r.get("status").asText() + "/" + r.path("verdict").asText();
     }
 
-    private OfflineVerifier.Verdict offline(String show, String code) throws Exception {
-        JsonNode b = json(f.http.get("/v1/gates/" + show + "/bundle", staff));
-        PublicKey key = KeyFactory.getInstance("Ed25519").generatePublic(
-                new X509EncodedKeySpec(Base64.getUrlDecoder().decode(b.get("publicKey").asText())));
-        Set<String> revoked = new HashSet<>();
-        b.get("revoked").forEach(n -> revoked.add(n.asText()));
-        return OfflineVerifier.verify(code, show, key, new OfflineVerifier.Revocations(revoked), now(), Set.of());
-    }
-
     private long usedAt(long booking, String seat) {
         String at = f.one("SELECT coalesce(epoch_ms(used_at), 0) FROM booking_seats WHERE booking_id = ? AND seat_id = ?",
                 booking, seat);
         return Long.parseLong(at);
-    }
-
-    private static String upload(String gate, String verdict, Instant at, String... idAndCode) {
-        StringBuilder s = new StringBuilder("{\"gateId\":\"" + gate + "\",\"scans\":[");
-        for (int i = 0; i < idAndCode.length; i += 2) {
-            s.append(i == 0 ? "" : ",").append("{\"scanId\":\"").append(idAndCode[i]).append("\",\"code\":\"")
-                    .append(idAndCode[i + 1]).append("\",\"verdict\":\"").append(verdict)
-                    .append("\",\"scannedAt\":\"").append(at.plusSeconds(i)).append("\"}");
-        }
-        return s.append("]}").toString();
     }
 
     @Test
@@ -132,25 +83,21 @@ class GateOnlineCheckTest {
         f.createShow("on-1b", 300, 2);
         String amy = app.token("amy-on1");
         String bob = app.token("bob-on1");
-        long kept = book(amy, "on-1", "A-1-1");
-        long moved = book(amy, "on-1", "A-1-2");
-        long cancelled = book(amy, "on-1", "A-1-3");
-        long late = book(amy, "on-1", "A-1-4");
-        List<String> keptCodes = signedCodes(amy, kept, "A-1-1");
-        String movedCode = signedCodes(amy, moved, "A-1-2").get(0);
-        String cancelledCode = signedCodes(amy, cancelled, "A-1-3").get(0);
-        List<String> lateCodes = signedCodes(amy, late, "A-1-4");
+        long kept = f.book(amy, "on-1", "A-1-1");
+        long moved = f.book(amy, "on-1", "A-1-2");
+        long cancelled = f.book(amy, "on-1", "A-1-3");
+        long late = f.book(amy, "on-1", "A-1-4");
+        List<String> keptCodes = g.signedCodes(amy, kept, "A-1-1");
+        String movedCode = g.signedCodes(amy, moved, "A-1-2").get(0);
+        String cancelledCode = g.signedCodes(amy, cancelled, "A-1-3").get(0);
+        List<String> lateCodes = g.signedCodes(amy, late, "A-1-4");
 
         // revoked: a transfer replaced the code, or the booking was refunded and cancelled
-        TestApp.Http.Reply offered = f.http.post("/v1/bookings/" + moved + "/tickets/A-1-2/transfers", amy,
-                "{\"toAccountId\":\"bob-on1\"}");
-        assertEquals(201, offered.status(), offered.body());
-        assertEquals(200, f.http.post("/v1/transfers/" + json(offered).get("transferId").asLong() + "/accept", bob, null)
-                .status());
+        f.transfer(amy, moved, "A-1-2", "bob-on1", bob);
         assertEquals(200, f.http.delete("/v1/bookings/" + cancelled, amy).status());
         // not signed by the show's key: a changed signature, another key, a show that does not exist
         String forged = keptCodes.get(0).substring(0, keptCodes.get(0).length() - 6) + "AAAAAA";
-        SignedCodes.Claim claim = new SignedCodes.Claim(kept, "on-1", "A-1-1", 0, SignedCodes.step(now()));
+        SignedCodes.Claim claim = new SignedCodes.Claim(kept, "on-1", "A-1-1", 0, SignedCodes.step(CLOCK.now()));
         String otherKey = SignedCodes.sign(claim, KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPrivate());
         String noShow = SignedCodes.sign(new SignedCodes.Claim(kept, "no-such-show", "A-1-1", 0, claim.step()),
                 KeyPairGenerator.getInstance("Ed25519").generateKeyPair().getPrivate());
@@ -166,7 +113,7 @@ class GateOnlineCheckTest {
                 noShow, "INVALID/BAD_SIGNATURE",
                 tooEarly, "EXPIRED/EXPIRED_WINDOW"));
         for (Map.Entry<String, String> e : expected.entrySet()) {
-            assertEquals(e.getValue().substring(e.getValue().indexOf('/') + 1), offline("on-1", e.getKey()).name(),
+            assertEquals(e.getValue().substring(e.getValue().indexOf('/') + 1), g.bundle("on-1").verdict("on-1", e.getKey(), CLOCK.now()).name(),
                     "offline, " + e.getValue());
             assertEquals(e.getValue(), onlineVerdict(e.getKey()), "online");
         }
@@ -178,7 +125,7 @@ class GateOnlineCheckTest {
         assertEquals(Instant.ofEpochMilli(usedAt(kept, "A-1-1")).toString(), again.get("usedAt").asText());
         assertEquals("A-1-1", again.get("seatId").asText());
         assertEquals(kept, again.get("bookingId").asLong());
-        assertEquals("VALID", online(signedCodes(bob, moved, "A-1-2").get(0)).get("status").asText(),
+        assertEquals("VALID", online(g.signedCodes(bob, moved, "A-1-2").get(0)).get("status").asText(),
                 "the new holder's code");
 
         // a door that names its show refuses another show's genuine code, and marks nothing
@@ -190,7 +137,7 @@ class GateOnlineCheckTest {
         assertNull(online(printed, "on-1b").get("verdict"), "a verdict is the signed codes' word");
 
         // a minute later the screenshot is worthless, while a revoked code stays revoked, as offline
-        SKEW.addAndGet(60_000);
+        CLOCK.advance(Duration.ofMinutes(1));
         assertEquals("EXPIRED/EXPIRED_WINDOW", onlineVerdict(lateCodes.get(0)));
         assertEquals("INVALID/REVOKED", onlineVerdict(cancelledCode));
         assertEquals(0, usedAt(late, "A-1-4"));
@@ -211,8 +158,8 @@ class GateOnlineCheckTest {
     void twentyDoorsCheckingOneSignedCodeAtOnce_admitItOnce() throws Exception {
         f.createShow("on-2", 300, 2);
         String amy = app.token("amy-on2");
-        long booking = book(amy, "on-2", "A-1-1");
-        String code = signedCodes(amy, booking, "A-1-1").get(0);
+        long booking = f.book(amy, "on-2", "A-1-1");
+        String code = g.signedCodes(amy, booking, "A-1-1").get(0);
         ExecutorService pool = Executors.newFixedThreadPool(20);
         List<Callable<String>> doors = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
@@ -235,26 +182,22 @@ class GateOnlineCheckTest {
         f.createShow("on-3", 300, 2);
         String amy = app.token("amy-on3");
         String bob = app.token("bob-on3");
-        long booking = book(amy, "on-3", "A-1-1", "A-1-2", "A-1-3");
-        long moved = book(amy, "on-3", "A-1-4");
-        List<String> one = signedCodes(amy, booking, "A-1-1");
-        List<String> two = signedCodes(amy, booking, "A-1-2");
-        List<String> three = signedCodes(amy, booking, "A-1-3");
-        String amysOld = signedCodes(amy, moved, "A-1-4").get(0);
-        TestApp.Http.Reply offered = f.http.post("/v1/bookings/" + moved + "/tickets/A-1-4/transfers", amy,
-                "{\"toAccountId\":\"bob-on3\"}");
-        assertEquals(201, offered.status(), offered.body());
-        assertEquals(200, f.http.post("/v1/transfers/" + json(offered).get("transferId").asLong() + "/accept", bob, null)
-                .status());
-        Instant at = Instant.ofEpochSecond(now() / 1000 - 600);
+        long booking = f.book(amy, "on-3", "A-1-1", "A-1-2", "A-1-3");
+        long moved = f.book(amy, "on-3", "A-1-4");
+        List<String> one = g.signedCodes(amy, booking, "A-1-1");
+        List<String> two = g.signedCodes(amy, booking, "A-1-2");
+        List<String> three = g.signedCodes(amy, booking, "A-1-3");
+        String amysOld = g.signedCodes(amy, moved, "A-1-4").get(0);
+        f.transfer(amy, moved, "A-1-4", "bob-on3", bob);
+        Instant at = Instant.ofEpochSecond(CLOCK.now() / 1000 - 600);
 
         // north admitted two tickets, refused a third, and admitted a transferred ticket's old code (a stale list)
-        String north = upload("north", "ACCEPT", at, "n-1", one.get(0), "n-2", two.get(0));
+        String north = scans("north", "ACCEPT", at, "n-1", one.get(0), "n-2", two.get(0));
         assertEquals(2, json(f.http.post("/v1/gates/on-3/scans", staff, north)).get("recorded").asInt());
         assertEquals(1, json(f.http.post("/v1/gates/on-3/scans", staff,
-                upload("north", "REVOKED", at, "n-3", three.get(0)))).get("recorded").asInt());
+                scans("north", "REVOKED", at, "n-3", three.get(0)))).get("recorded").asInt());
         assertEquals(1, json(f.http.post("/v1/gates/on-3/scans", staff,
-                upload("north", "ACCEPT", at, "n-4", amysOld))).get("recorded").asInt());
+                scans("north", "ACCEPT", at, "n-4", amysOld))).get("recorded").asInt());
 
         JsonNode first = online(one.get(1));
         assertEquals("ALREADY_USED", first.get("status").asText(), first.toString());
@@ -264,14 +207,14 @@ class GateOnlineCheckTest {
         assertEquals("ALREADY_USED", second.get("status").asText(), "whichever code of the ticket: " + second);
         assertEquals(at.plusSeconds(2).toString(), second.get("usedAt").asText());
         assertEquals("VALID", online(three.get(0)).get("status").asText(), "a refusing scan marks nothing");
-        assertEquals("VALID", online(signedCodes(bob, moved, "A-1-4").get(0)).get("status").asText(),
+        assertEquals("VALID", online(g.signedCodes(bob, moved, "A-1-4").get(0)).get("status").asText(),
                 "a scan of a code a transfer replaced marks nothing of the new holder's");
 
         // the same upload again changes nothing; a second gate's earlier scan is a duplicate and the first use
         assertEquals(0, json(f.http.post("/v1/gates/on-3/scans", staff, north)).get("recorded").asInt());
         assertEquals(at.toEpochMilli(), usedAt(booking, "A-1-1"));
         TestApp.Http.Reply south = f.http.post("/v1/gates/on-3/scans", staff,
-                upload("south", "ACCEPT", at.minusSeconds(60), "s-1", one.get(2)));
+                scans("south", "ACCEPT", at.minusSeconds(60), "s-1", one.get(2)));
         JsonNode dup = json(south).get("duplicates");
         assertEquals(2, dup.size(), south.body());
         assertEquals("A-1-1", dup.get(0).get("seatId").asText());
@@ -288,14 +231,14 @@ class GateOnlineCheckTest {
     void aTicketAdmittedOnline_andThenAtAnOfflineGate_isReportedAsADuplicate() {
         f.createShow("on-5", 300, 2);
         String amy = app.token("amy-on5");
-        long booking = book(amy, "on-5", "A-1-1");
-        List<String> codes = signedCodes(amy, booking, "A-1-1");
+        long booking = f.book(amy, "on-5", "A-1-1");
+        List<String> codes = g.signedCodes(amy, booking, "A-1-1");
         String printed = json(f.http.get("/v1/bookings/" + booking, amy)).get("tickets").get(0).get("code").asText();
         assertEquals("VALID", online(printed).get("status").asText(), "any code: here the printed one");
         assertEquals(0, json(f.http.get("/v1/gates/on-5/duplicates", staff)).get("duplicates").size());
 
         TestApp.Http.Reply east = f.http.post("/v1/gates/on-5/scans", staff,
-                upload("east", "ACCEPT", Instant.ofEpochMilli(now()).plusSeconds(5), "e-9", codes.get(0)));
+                scans("east", "ACCEPT", Instant.ofEpochMilli(CLOCK.now()).plusSeconds(5), "e-9", codes.get(0)));
         JsonNode dup = json(east).get("duplicates");
         assertEquals(1, dup.size(), east.body());
         assertEquals("[\"online\",\"east\"]", dup.get(0).get("gates").toString());
@@ -308,32 +251,18 @@ class GateOnlineCheckTest {
     void parallelUploadsOfTheSameScans_inAnyOrder_recordEachOnce_andMarkEachTicketOnce() throws Exception {
         f.createShow("on-4", 300, 2);
         String amy = app.token("amy-on4");
-        long booking = book(amy, "on-4", "A-1-1", "A-1-2", "A-1-3");
-        List<String> codes = List.of(signedCodes(amy, booking, "A-1-1").get(0), signedCodes(amy, booking, "A-1-2").get(0),
-                signedCodes(amy, booking, "A-1-3").get(0));
-        Instant at = Instant.ofEpochSecond(now() / 1000 - 300);
+        long booking = f.book(amy, "on-4", "A-1-1", "A-1-2", "A-1-3");
+        List<String> codes = List.of(g.signedCodes(amy, booking, "A-1-1").get(0), g.signedCodes(amy, booking, "A-1-2").get(0),
+                g.signedCodes(amy, booking, "A-1-3").get(0));
+        Instant at = Instant.ofEpochSecond(CLOCK.now() / 1000 - 300);
         // the same three scans, in one order and the reverse: were they kept in upload order, two uploads could deadlock
-        String forward = upload("west", "ACCEPT", at, "w-1", codes.get(0), "w-2", codes.get(1), "w-3", codes.get(2));
+        String forward = scans("west", "ACCEPT", at, "w-1", codes.get(0), "w-2", codes.get(1), "w-3", codes.get(2));
         String backward = "{\"gateId\":\"west\",\"scans\":[" + String.join(",", reversed(new ObjectMapper().readTree(forward).get("scans"))) + "]}";
-        ExecutorService pool = Executors.newFixedThreadPool(12);
-        List<Callable<Integer>> uploads = new ArrayList<>();
+        List<String> uploads = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
-            String body = i % 2 == 0 ? forward : backward;
-            uploads.add(() -> {
-                TestApp.Http.Reply r = f.http.post("/v1/gates/on-4/scans", staff, body);
-                assertEquals(200, r.status(), r.body());
-                return json(r).get("recorded").asInt();
-            });
+            uploads.add(i % 2 == 0 ? forward : backward);
         }
-        int recorded = 0;
-        try {
-            for (Future<Integer> u : pool.invokeAll(uploads)) {
-                recorded += u.get();
-            }
-        } finally {
-            pool.shutdown();
-        }
-        assertEquals(3, recorded, "each scan is recorded by exactly one upload");
+        assertEquals(3, g.uploadedAtOnce("on-4", uploads), "each scan is recorded by exactly one upload");
         for (int i = 0; i < 3; i++) {
             assertEquals(at.plusSeconds(2L * i).toEpochMilli(), usedAt(booking, "A-1-" + (i + 1)));
             assertEquals("ALREADY_USED", online(codes.get(i)).get("status").asText());

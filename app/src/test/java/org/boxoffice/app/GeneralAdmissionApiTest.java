@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -34,13 +33,7 @@ class GeneralAdmissionApiTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start();
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server);
     }
 
     /** A new show on sale with one small seated section; {@code extra}: more fields of the show. */

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -12,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -47,13 +45,7 @@ class GeneralAdmissionCheckoutTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> s.withCheckout(CheckoutFixture.settings(CheckoutFixture.noisyWebhooks())));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server, s -> s.withCheckout(CheckoutFixture.settings(CheckoutFixture.noisyWebhooks())));
     }
 
     /** A new show on sale, holds lasting {@code holdSeconds} with no grace, and an area FLOOR at 45.00. */
@@ -64,9 +56,7 @@ class GeneralAdmissionCheckoutTest {
                 + ",\"graceSeconds\":0,\"maxPerAccount\":100,\"sections\":[{\"name\":\"A\",\"price\":\"10.00\","
                 + "\"rows\":1,\"seatsPerRow\":10}]}");
         assertEquals(201, show.status(), show.body());
-        TestApp.Http.Reply area = f.http.post("/v1/admin/shows/" + showId + "/areas", admin, "{\"name\":\"FLOOR\","
-                + "\"capacity\":" + capacity + ",\"price\":\"45.00\",\"stripes\":" + stripes + "}");
-        assertEquals(201, area.status(), area.body());
+        f.createFloor(showId, capacity, "45.00", stripes);
         return showId;
     }
 
@@ -92,16 +82,6 @@ class GeneralAdmissionCheckoutTest {
 
     private long liveTickets(String showId) {
         return f.count("select count(*) from booking_seats where show_id = ? and area = 'FLOOR' and live", showId);
-    }
-
-    private String gate(String code) {
-        return json(f.http.post("/v1/tickets/verify", app.token("gate", "staff"), "{\"code\":\"" + code + "\"}"))
-                .get("status").asText();
-    }
-
-    private void assertInvariantsHold() {
-        Map<String, Long> violations = app.app.invariants().checkNow();
-        violations.forEach((kind, count) -> assertEquals(0L, count, kind + ": " + violations));
     }
 
     @Test
@@ -141,11 +121,11 @@ class GeneralAdmissionCheckoutTest {
         assertEquals(3, f.count("select coalesce(sum(quantity), 0) from admission_hold_parts where hold_id = ? "
                 + "and status = 'SOLD'", holdId));
         String first = codes.iterator().next();
-        assertEquals("VALID", gate(first));
-        assertEquals("ALREADY_USED", gate(first));
+        assertEquals("VALID", f.gate(first));
+        assertEquals("ALREADY_USED", f.gate(first));
         for (String code : codes) {
             if (!code.equals(first)) {
-                assertEquals("VALID", gate(code), "each admission admits once, on its own");
+                assertEquals("VALID", f.gate(code), "each admission admits once, on its own");
             }
         }
         TestApp.Http.Reply rotating = f.http.get("/v1/bookings/" + bookingId + "/tickets/FLOOR~2/rotating", ann);
@@ -156,7 +136,7 @@ class GeneralAdmissionCheckoutTest {
         assertError(f.checkout(app.token("mallory-gap"), holdId, "card_ok"), 404, "NOT_FOUND");
         f.quiet();
         f.assertMoneyConserved();
-        assertInvariantsHold();
+        app.assertInvariantsHold();
     }
 
     @Test
@@ -169,7 +149,7 @@ class GeneralAdmissionCheckoutTest {
         assertEquals(4, liveTickets(showId));
         assertEquals(4, taken(showId));
         f.assertMoneyConserved();
-        assertInvariantsHold();
+        app.assertInvariantsHold();
     }
 
     @Test
@@ -205,7 +185,7 @@ class GeneralAdmissionCheckoutTest {
         assertEquals(2, liveTickets(showId));
         assertEquals(0, f.count("select count(*) from admission_hold_parts p join bookings b on b.hold_id = p.hold_id "
                 + "where b.booking_id = ? and p.status <> 'ENDED'", bookingId));
-        assertEquals("INVALID", gate(code));
+        assertEquals("INVALID", f.gate(code));
         assertEquals("CONFIRMED", f.one("select status from bookings where booking_id = ?", other));
         TestApp.Http.Reply again = f.http.delete("/v1/bookings/" + bookingId, cleo);
         assertEquals(200, again.status(), again.body());
@@ -215,7 +195,7 @@ class GeneralAdmissionCheckoutTest {
         assertError(holdAdmissions(app.token("fay-gap"), showId, 1), 409, "SOLD_OUT");
         f.quiet();
         f.assertMoneyConserved();
-        assertInvariantsHold();
+        app.assertInvariantsHold();
     }
 
     @Test
@@ -267,6 +247,6 @@ class GeneralAdmissionCheckoutTest {
             assertNotEquals("CONFIRMED", f.one("select status from bookings where hold_id = ?", early[1]));
         }
         f.assertMoneyConserved();
-        assertInvariantsHold();
+        app.assertInvariantsHold();
     }
 }

@@ -11,7 +11,6 @@ import org.boxoffice.client.model.HoldBestAvailableRequest;
 import org.boxoffice.client.model.HoldBestAvailableRequestBestAvailable;
 import org.boxoffice.client.model.HoldRequest;
 import org.boxoffice.client.model.HoldSeatsRequest;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -39,14 +38,9 @@ class GeneratedClientTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start();
+        app = TestApp.serve(server);
         Main.listenerDefaults(server);
-        server.routing(app.app::routing).addFeature(app.app.observe());
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        server.addFeature(app.app.observe());
     }
 
     private DefaultApi api(String account) {

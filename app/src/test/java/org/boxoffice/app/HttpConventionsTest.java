@@ -3,7 +3,6 @@ package org.boxoffice.app;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -43,14 +42,9 @@ class HttpConventionsTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start();
+        app = TestApp.serve(server);
         Main.listenerDefaults(server);
-        server.routing(app.app::routing).addFeature(app.app.observe());
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        server.addFeature(app.app.observe());
     }
 
     @Test

@@ -37,15 +37,13 @@ class LapseNoticesTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        first = TestApp.start();
+        first = TestApp.serve(server);
         second = TestApp.joining(first);
-        server.routing(first.app::routing);
     }
 
     @AfterAll
     static void stop() {
-        second.close();
-        first.close();
+        second.close(); // the first member closes with the server
     }
 
     @Test

@@ -4,7 +4,6 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.notify.NotifySettings;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -31,14 +30,8 @@ class MessageRetentionTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> s.withNotices(NotifySettings.defaults().withRetention(Duration.ofDays(7),
+        app = TestApp.serve(server, s -> s.withNotices(NotifySettings.defaults().withRetention(Duration.ofDays(7),
                 Duration.ofMillis(200))));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
     }
 
     private void message(String subject, String sentDaysAgo, boolean failed) {

@@ -4,24 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
-import org.boxoffice.app.gates.OfflineVerifier;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
-import java.security.KeyFactory;
-import java.security.PublicKey;
-import java.security.spec.X509EncodedKeySpec;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.Collections;
 
 import static org.boxoffice.app.CheckoutFixture.json;
 import static org.boxoffice.app.TestApp.assertError;
@@ -39,63 +26,23 @@ class OfflineGatesTest {
 
     private static TestApp app;
     private final CheckoutFixture f;
+    private final GateFixture g;
 
     OfflineGatesTest(URI uri) {
         this.f = new CheckoutFixture(app, uri);
+        this.g = new GateFixture(f, staff);
     }
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start();
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server);
     }
 
     private final String staff = app.token("door-1", "staff");
 
-    private long book(String token, String show, String... seats) {
-        TestApp.Http.Reply r = f.checkout(token, f.hold(token, show, seats), "card_ok");
-        assertEquals(200, r.status(), r.body());
-        return json(r).get("bookingId").asLong();
-    }
-
-    /** The signed code for the current step, as the holder's app would show it. */
-    private String signedCode(String token, long booking, String seat) {
-        TestApp.Http.Reply r = f.http.get("/v1/bookings/" + booking + "/tickets/" + seat + "/rotating", token);
-        assertEquals(200, r.status(), r.body());
-        return json(r).get("signed").get(0).get("code").asText();
-    }
-
-    private record Bundle(PublicKey key, OfflineVerifier.Revocations revocations) {
-    }
-
-    private Bundle bundle(String show) throws Exception {
-        TestApp.Http.Reply r = f.http.get("/v1/gates/" + show + "/bundle", staff);
-        assertEquals(200, r.status(), r.body());
-        JsonNode b = json(r);
-        PublicKey key = KeyFactory.getInstance("Ed25519").generatePublic(
-                new X509EncodedKeySpec(Base64.getUrlDecoder().decode(b.get("publicKey").asText())));
-        Set<String> revoked = new HashSet<>();
-        b.get("revoked").forEach(n -> revoked.add(n.asText()));
-        return new Bundle(key, new OfflineVerifier.Revocations(revoked));
-    }
-
-    private OfflineVerifier.Verdict offline(String show, Bundle b, String code) {
-        return OfflineVerifier.verify(code, show, b.key(), b.revocations(), System.currentTimeMillis(), Set.of());
-    }
-
+    /** Scans an offline gate accepted just now. */
     private static String scans(String gate, String... idAndCode) {
-        StringBuilder s = new StringBuilder("{\"gateId\":\"" + gate + "\",\"scans\":[");
-        for (int i = 0; i < idAndCode.length; i += 2) {
-            s.append(i == 0 ? "" : ",").append("{\"scanId\":\"").append(idAndCode[i]).append("\",\"code\":\"")
-                    .append(idAndCode[i + 1]).append("\",\"verdict\":\"ACCEPT\",\"scannedAt\":\"")
-                    .append(Instant.now()).append("\"}");
-        }
-        return s.append("]}").toString();
+        return GateFixture.scans(gate, "ACCEPT", Instant.now(), idAndCode);
     }
 
     @Test
@@ -103,35 +50,31 @@ class OfflineGatesTest {
         f.createShow("og-1", 300, 2);
         String amy = app.token("amy-og");
         String bob = app.token("bob-og");
-        long kept = book(amy, "og-1", "A-1-1");
-        long cancelled = book(amy, "og-1", "A-1-2");
-        String amysCode = signedCode(amy, kept, "A-1-1");
-        String cancelledCode = signedCode(amy, cancelled, "A-1-2");
-        Bundle before = bundle("og-1");
-        assertEquals(ACCEPT, offline("og-1", before, amysCode));
-        assertEquals(ACCEPT, offline("og-1", before, cancelledCode));
+        long kept = f.book(amy, "og-1", "A-1-1");
+        long cancelled = f.book(amy, "og-1", "A-1-2");
+        String amysCode = g.signedCodes(amy, kept, "A-1-1").get(0);
+        String cancelledCode = g.signedCodes(amy, cancelled, "A-1-2").get(0);
+        GateFixture.Bundle before = g.bundle("og-1");
+        assertEquals(ACCEPT, before.verdict("og-1", amysCode));
+        assertEquals(ACCEPT, before.verdict("og-1", cancelledCode));
 
-        TestApp.Http.Reply offered = f.http.post("/v1/bookings/" + kept + "/tickets/A-1-1/transfers", amy,
-                "{\"toAccountId\":\"bob-og\"}");
-        assertEquals(201, offered.status(), offered.body());
-        assertEquals(200, f.http.post("/v1/transfers/" + json(offered).get("transferId").asLong() + "/accept", bob, null)
-                .status());
+        f.transfer(amy, kept, "A-1-1", "bob-og", bob);
         assertEquals(200, f.http.delete("/v1/bookings/" + cancelled, amy).status());
 
-        Bundle after = bundle("og-1");
+        GateFixture.Bundle after = g.bundle("og-1");
         assertEquals(before.key(), after.key(), "a show keeps its key");
-        assertEquals(REVOKED, offline("og-1", after, amysCode), "the version the transfer replaced");
-        assertEquals(REVOKED, offline("og-1", after, cancelledCode), "a refunded and cancelled booking's ticket");
-        assertEquals(ACCEPT, offline("og-1", after, signedCode(bob, kept, "A-1-1")), "the new holder's code");
+        assertEquals(REVOKED, after.verdict("og-1", amysCode), "the version the transfer replaced");
+        assertEquals(REVOKED, after.verdict("og-1", cancelledCode), "a refunded and cancelled booking's ticket");
+        assertEquals(ACCEPT, after.verdict("og-1", g.signedCodes(bob, kept, "A-1-1").get(0)), "the new holder's code");
     }
 
     @Test
     void aCodeScannedAtTwoOfflineGates_isReportedAsADuplicate_whenTheySync() {
         f.createShow("og-2", 300, 2);
         String amy = app.token("amy-og2");
-        long booking = book(amy, "og-2", "A-1-1", "A-1-2");
-        String one = signedCode(amy, booking, "A-1-1");
-        String two = signedCode(amy, booking, "A-1-2");
+        long booking = f.book(amy, "og-2", "A-1-1", "A-1-2");
+        String one = g.signedCodes(amy, booking, "A-1-1").get(0);
+        String two = g.signedCodes(amy, booking, "A-1-2").get(0);
 
         TestApp.Http.Reply north = f.http.post("/v1/gates/og-2/scans", staff, scans("north", "n-1", one, "n-2", two));
         assertEquals(200, north.status(), north.body());
@@ -155,27 +98,10 @@ class OfflineGatesTest {
     void parallelUploadsOfTheSameScans_countEachScanOnce() throws Exception {
         f.createShow("og-3", 300, 2);
         String amy = app.token("amy-og3");
-        long booking = book(amy, "og-3", "A-1-1", "A-1-2", "A-1-3");
-        String body = scans("east", "e-1", signedCode(amy, booking, "A-1-1"), "e-2", signedCode(amy, booking, "A-1-2"),
-                "e-3", signedCode(amy, booking, "A-1-3"));
-        ExecutorService pool = Executors.newFixedThreadPool(12);
-        List<Callable<Integer>> uploads = new ArrayList<>();
-        for (int i = 0; i < 12; i++) {
-            uploads.add(() -> {
-                TestApp.Http.Reply r = f.http.post("/v1/gates/og-3/scans", staff, body);
-                assertEquals(200, r.status(), r.body());
-                return json(r).get("recorded").asInt();
-            });
-        }
-        int recorded = 0;
-        try {
-            for (Future<Integer> u : pool.invokeAll(uploads)) {
-                recorded += u.get();
-            }
-        } finally {
-            pool.shutdown();
-        }
-        assertEquals(3, recorded, "each scan is recorded by exactly one upload");
+        long booking = f.book(amy, "og-3", "A-1-1", "A-1-2", "A-1-3");
+        String body = scans("east", "e-1", g.signedCodes(amy, booking, "A-1-1").get(0), "e-2", g.signedCodes(amy, booking, "A-1-2").get(0),
+                "e-3", g.signedCodes(amy, booking, "A-1-3").get(0));
+        assertEquals(3, g.uploadedAtOnce("og-3", Collections.nCopies(12, body)), "each scan is recorded by exactly one upload");
         assertEquals(3, f.count("SELECT count(*) FROM gate_scans WHERE show_id = ?", "og-3"));
         assertEquals(0, json(f.http.get("/v1/gates/og-3/duplicates", staff)).get("duplicates").size());
     }
@@ -184,8 +110,8 @@ class OfflineGatesTest {
     void badInput_isAClear4xx_andChangesNothing() {
         f.createShow("og-4", 300, 2);
         String amy = app.token("amy-og4");
-        long booking = book(amy, "og-4", "A-1-1");
-        String code = signedCode(amy, booking, "A-1-1");
+        long booking = f.book(amy, "og-4", "A-1-1");
+        String code = g.signedCodes(amy, booking, "A-1-1").get(0);
         String path = "/v1/gates/og-4/scans";
 
         assertError(f.http.get("/v1/gates/og-4/bundle", amy), 403, "FORBIDDEN");

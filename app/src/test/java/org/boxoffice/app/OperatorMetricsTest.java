@@ -6,7 +6,6 @@ import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.ops.DocumentedMetrics;
 import org.boxoffice.app.ops.ExportedMetrics;
 import org.boxoffice.app.payments.SimulatedPaymentGateway;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -49,13 +48,8 @@ class OperatorMetricsTest {
         // quick late successes; holds not extended when payment starts, so a late payment meets expiry
         SimulatedPaymentGateway.Settings sim = new SimulatedPaymentGateway.Settings(Duration.ZERO, Duration.ofMillis(20), 0, 0, 0,
                 Duration.ofMillis(1_500), 0, 0, Duration.ZERO, 8, null, 13);
-        app = TestApp.start(s -> s.withCheckout(CheckoutFixture.settings(sim).withPaymentWindow(Duration.ZERO)));
-        server.routing(app.app::routing).addFeature(app.app.observe());
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server, s -> s.withCheckout(CheckoutFixture.settings(sim).withPaymentWindow(Duration.ZERO)));
+        server.addFeature(app.app.observe());
     }
 
     /** The sold-out show metrics-wl with two accounts in its waitlist's line. */

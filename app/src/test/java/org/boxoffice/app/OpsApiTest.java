@@ -5,7 +5,6 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.ops.PrometheusTextChecker;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -14,7 +13,6 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 
-import static org.boxoffice.app.TestApp.assertError;
 import static org.boxoffice.app.TestApp.json;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -33,13 +31,8 @@ class OpsApiTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start();
-        server.routing(app.app::routing).addFeature(app.app.observe());
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server);
+        server.addFeature(app.app.observe());
     }
 
 

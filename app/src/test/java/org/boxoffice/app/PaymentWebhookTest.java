@@ -10,7 +10,6 @@ import org.boxoffice.app.payments.SimulatedPaymentGateway;
 import org.boxoffice.app.payments.WebhookSignature;
 import org.boxoffice.domain.PaymentAttempt;
 import org.boxoffice.domain.PaymentGateway;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -41,13 +40,7 @@ class PaymentWebhookTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> s.withCheckout(CheckoutSettings.defaults()));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server, s -> s.withCheckout(CheckoutSettings.defaults()));
     }
 
     /** An event as the provider would send it: the provider's charge id for {@code key}, the seat's price. */

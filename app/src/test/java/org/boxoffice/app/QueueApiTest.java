@@ -5,12 +5,10 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.admission.PassTokens;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -33,14 +31,8 @@ class QueueApiTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> s.withAdmission(s.admission().withPassSecret(ROOM_SECRET)
+        app = TestApp.serve(server, s -> s.withAdmission(s.admission().withPassSecret(ROOM_SECRET)
                 .withRoom(50, 2, Duration.ofMillis(100)).withHoldLimits(6, 0).withStreamsPerMember(0)));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
     }
 
 

@@ -6,7 +6,6 @@ import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.checkout.Reconciliation;
 import org.boxoffice.app.payments.SimulatedPaymentGateway;
 import org.boxoffice.domain.PaymentGateway;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -46,14 +45,8 @@ class ReconciliationTest {
     static void server(WebServerConfig.Builder server) {
         SimulatedPaymentGateway.Settings faulty = new SimulatedPaymentGateway.Settings(Duration.ZERO, Duration.ofMillis(30), 0.2, 0.25,
                 0.6, Duration.ofMillis(1_200), 0.3, 0.3, Duration.ofMillis(200), 8, null, 2024);
-        app = TestApp.start(s -> s.withCheckout(CheckoutFixture.settings(faulty)
+        app = TestApp.serve(server, s -> s.withCheckout(CheckoutFixture.settings(faulty)
                 .withPaymentWindow(Duration.ofSeconds(1)).withReconcile(Duration.ZERO, Duration.ZERO)));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
     }
 
     private SimulatedPaymentGateway sim() {

@@ -50,9 +50,9 @@ class ReverseProxyTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start();
+        app = TestApp.serve(server);
         Main.listenerDefaults(server);
-        server.routing(app.app::routing).addFeature(app.app.observe());
+        server.addFeature(app.app.observe());
     }
 
     @AfterAll
@@ -68,7 +68,6 @@ class ReverseProxyTest {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
-        app.close();
     }
 
     @Test

@@ -6,16 +6,15 @@ import com.google.zxing.qrcode.decoder.Decoder;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.Base64;
-import java.util.concurrent.atomic.AtomicLong;
 
 import static org.boxoffice.app.CheckoutFixture.json;
 import static org.boxoffice.app.TestApp.assertError;
@@ -30,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 @ServerTest
 class RotatingCodesTest {
 
-    private static final AtomicLong SKEW = new AtomicLong();
+    private static final TestApp.Clock CLOCK = new TestApp.Clock();
     private static TestApp app;
     private final CheckoutFixture f;
 
@@ -40,23 +39,7 @@ class RotatingCodesTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> s, () -> System.currentTimeMillis() + SKEW.get());
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
-    }
-
-    private long now() {
-        return System.currentTimeMillis() + SKEW.get();
-    }
-
-    private long book(String token, String show, String... seats) {
-        TestApp.Http.Reply r = f.checkout(token, f.hold(token, show, seats), "card_ok");
-        assertEquals(200, r.status(), r.body());
-        return json(r).get("bookingId").asLong();
+        app = TestApp.serve(server, s -> s, CLOCK);
     }
 
     private JsonNode secret(String token, long booking, String seat) {
@@ -76,28 +59,23 @@ class RotatingCodesTest {
         return "BXR." + b64.encodeToString(payload) + "." + b64.encodeToString(Arrays.copyOf(mac.doFinal(payload), 16));
     }
 
-    private String gate(String code) {
-        return json(f.http.post("/v1/tickets/verify", app.token("door", "staff"), "{\"code\":\"" + code + "\"}"))
-                .get("status").asText();
-    }
-
     @Test
     void aScreenshotOfARotatingCode_isRefusedAfterItsWindow_andTheLiveCodeStillAdmits() throws Exception {
         f.createShow("rot-1", 300, 2);
         String amy = app.token("amy-rot");
-        long booking = book(amy, "rot-1", "A-1-1");
+        long booking = f.book(amy, "rot-1", "A-1-1");
         JsonNode secret = secret(amy, booking, "A-1-1");
-        String screenshot = rotatingCode(secret, now());
+        String screenshot = rotatingCode(secret, CLOCK.now());
 
-        SKEW.addAndGet(60_000);
-        assertEquals("EXPIRED", gate(screenshot), "a minute later the screenshot is worthless");
+        CLOCK.advance(Duration.ofMinutes(1));
+        assertEquals("EXPIRED", f.gate(screenshot), "a minute later the screenshot is worthless");
         assertEquals(0, f.count("SELECT count(*) FROM booking_seats WHERE booking_id = ? AND used_at IS NOT NULL", booking),
                 "a refused code marks nothing used");
-        assertEquals("INVALID", gate(screenshot.substring(0, screenshot.length() - 2) + "AA"), "a forged tag");
-        String live = rotatingCode(secret, now());
+        assertEquals("INVALID", f.gate(screenshot.substring(0, screenshot.length() - 2) + "AA"), "a forged tag");
+        String live = rotatingCode(secret, CLOCK.now());
         assertNotEquals(screenshot, live);
-        assertEquals("VALID", gate(live));
-        assertEquals("ALREADY_USED", gate(rotatingCode(secret, now())));
+        assertEquals("VALID", f.gate(live));
+        assertEquals("ALREADY_USED", f.gate(rotatingCode(secret, CLOCK.now())));
     }
 
     @Test
@@ -105,25 +83,21 @@ class RotatingCodesTest {
         f.createShow("rot-2", 300, 2);
         String amy = app.token("amy-rot2");
         String bob = app.token("bob-rot2");
-        long booking = book(amy, "rot-2", "A-1-1");
+        long booking = f.book(amy, "rot-2", "A-1-1");
         assertError(f.http.get("/v1/bookings/" + booking + "/tickets/A-1-1/rotating", bob), 404, "NOT_FOUND");
         assertError(f.http.get("/v1/bookings/" + booking + "/tickets/A-9-9/rotating", amy), 404, "NOT_FOUND");
         assertError(f.http.get("/v1/bookings/x" + booking + "/tickets/A-1-1/rotating", amy), 404, "NOT_FOUND");
         JsonNode before = secret(amy, booking, "A-1-1");
         assertEquals(0, before.get("codeVersion").asInt());
 
-        TestApp.Http.Reply offered = f.http.post("/v1/bookings/" + booking + "/tickets/A-1-1/transfers", amy,
-                "{\"toAccountId\":\"bob-rot2\"}");
-        assertEquals(201, offered.status(), offered.body());
-        long transferId = json(offered).get("transferId").asLong();
-        assertEquals(200, f.http.post("/v1/transfers/" + transferId + "/accept", bob, null).status());
+        f.transfer(amy, booking, "A-1-1", "bob-rot2", bob);
 
         assertError(f.http.get("/v1/bookings/" + booking + "/tickets/A-1-1/rotating", amy), 404, "NOT_FOUND");
         JsonNode after = secret(bob, booking, "A-1-1");
         assertEquals(1, after.get("codeVersion").asInt());
         assertNotEquals(before.get("secret").asText(), after.get("secret").asText(), "a transfer re-issues the secret");
-        assertEquals("INVALID", gate(rotatingCode(before, now())), "the old holder's codes stop at once");
-        assertEquals("VALID", gate(rotatingCode(after, now())));
+        assertEquals("INVALID", f.gate(rotatingCode(before, CLOCK.now())), "the old holder's codes stop at once");
+        assertEquals("VALID", f.gate(rotatingCode(after, CLOCK.now())));
     }
 
     @Test
@@ -131,7 +105,7 @@ class RotatingCodesTest {
         f.createShow("rot-3", 300, 2);
         String amy = app.token("amy-rot3");
         String admin = app.token("ops", "admin");
-        long booking = book(amy, "rot-3", "A-1-1", "A-1-2");
+        long booking = f.book(amy, "rot-3", "A-1-1", "A-1-2");
         String printed = json(f.http.get("/v1/bookings/" + booking, amy)).get("tickets").get(0).get("code").asText();
         assertEquals(200, f.http.get("/v1/bookings/" + booking + "/tickets/A-1-1/qr.png", amy).status(), "allowed by default");
 
@@ -148,8 +122,8 @@ class RotatingCodesTest {
         assertEquals(200, off.status(), off.body());
         assertEquals(false, json(off).get("printAtHome").asBoolean());
         assertError(f.http.get("/v1/bookings/" + booking + "/tickets/A-1-1/qr.png", amy), 409, "PRINT_AT_HOME_OFF");
-        assertEquals("INVALID", gate(printed));
-        assertEquals("VALID", gate(rotatingCode(secret(amy, booking, "A-1-1"), now())));
+        assertEquals("INVALID", f.gate(printed));
+        assertEquals("VALID", f.gate(rotatingCode(secret(amy, booking, "A-1-1"), CLOCK.now())));
 
         assertEquals(200, f.http.put(policy, admin, "{\"printAtHome\":true}").status());
         assertEquals(200, f.http.get("/v1/bookings/" + booking + "/tickets/A-1-2/qr.png", amy).status());
@@ -159,8 +133,8 @@ class RotatingCodesTest {
     void eachSignedStep_carriesTheQrModulesOfItsCode_forTheTicketAppToDraw() throws Exception {
         f.createShow("rot-4", 300, 2);
         String amy = app.token("amy-rot4");
-        long booking = book(amy, "rot-4", "A-1-1");
-        long step = Math.floorDiv(now(), 15_000L);
+        long booking = f.book(amy, "rot-4", "A-1-1");
+        long step = Math.floorDiv(CLOCK.now(), 15_000L);
         JsonNode signed = secret(amy, booking, "A-1-1").get("signed");
         assertEquals(40, signed.size(), "ten minutes of 15-second steps");
         for (int i = 0; i < signed.size(); i++) {

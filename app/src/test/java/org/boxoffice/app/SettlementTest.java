@@ -4,7 +4,6 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.payments.SimulatedPaymentGateway;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -44,13 +43,7 @@ class SettlementTest {
     static void server(WebServerConfig.Builder server) {
         SimulatedPaymentGateway.Settings sim = new SimulatedPaymentGateway.Settings(Duration.ZERO, Duration.ofMillis(40), 0, 0, 0,
                 Duration.ofMillis(1_500), 0, 0.3, Duration.ofMillis(100), 8, null, 11);
-        app = TestApp.start(s -> s.withCheckout(CheckoutFixture.settings(sim).withPaymentWindow(Duration.ZERO)));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server, s -> s.withCheckout(CheckoutFixture.settings(sim).withPaymentWindow(Duration.ZERO)));
     }
 
     private void shortShow() {
@@ -107,9 +100,7 @@ class SettlementTest {
     void moneyAfterAHoldOfAdmissionsLapsed_isRefunded_andItsAdmissionsGoBackToTheArea() {
         String show = "short-ga";
         f.createShow(show, 1, 1);
-        TestApp.Http.Reply area = f.http.post("/v1/admin/shows/" + show + "/areas", app.token("ops", "admin"),
-                "{\"name\":\"FLOOR\",\"capacity\":4,\"price\":\"20.00\",\"stripes\":2}");
-        assertEquals(201, area.status(), area.body());
+        f.createFloor(show, 4, "20.00", 2);
         String gus = app.token("gus-s");
         TestApp.Http.Reply held = f.http.post("/v1/shows/" + show + "/holds", gus, "{\"area\":\"FLOOR\",\"quantity\":3}");
         assertEquals(201, held.status(), held.body());

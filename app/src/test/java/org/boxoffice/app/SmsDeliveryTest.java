@@ -117,13 +117,11 @@ class SmsDeliveryTest {
         stub = new StubProvider();
         NotifySettings.SmsSettings sms = NotifySettings.SmsSettings.simulator()
                 .withHttp(stub.url(), API_KEY, Duration.ofSeconds(1), 1);
-        app = TestApp.start(s -> s.withNotices(NotifySettings.defaults().withSms(sms)));
-        server.routing(app.app::routing);
+        app = TestApp.serve(server, s -> s.withNotices(NotifySettings.defaults().withSms(sms)));
     }
 
     @AfterAll
     static void stop() {
-        app.close();
         stub.close();
     }
 

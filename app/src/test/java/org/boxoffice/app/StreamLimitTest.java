@@ -3,7 +3,6 @@ package org.boxoffice.app;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -32,13 +31,7 @@ class StreamLimitTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> s.withAdmission(s.admission().withHoldLimits(0, 0).withStreamsPerMember(2)));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server, s -> s.withAdmission(s.admission().withHoldLimits(0, 0).withStreamsPerMember(2)));
     }
 
     @Test

@@ -6,6 +6,9 @@ import org.boxoffice.app.auth.AuthSettings;
 import org.boxoffice.app.catalog.HoldDefaults;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.helidon.webserver.WebServerConfig;
+import io.helidon.webserver.http.HttpRules;
+import io.helidon.webserver.http.HttpService;
 import org.boxoffice.app.catalog.DemoCatalog;
 import org.boxoffice.app.checkout.CheckoutSettings;
 import org.boxoffice.app.notify.NotifySettings;
@@ -26,8 +29,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A real Boxoffice for tests: a fresh migrated PostgreSQL database (embedded), the demo catalog,
@@ -60,17 +67,71 @@ public final class TestApp implements AutoCloseable {
     }
 
     /** Like {@link #start()}, with settings adjusted by {@code tweak}. */
-    public static TestApp start(java.util.function.UnaryOperator<AppSettings> tweak) {
+    public static TestApp start(UnaryOperator<AppSettings> tweak) {
         return start(tweak, System::currentTimeMillis);
     }
 
     /** Like {@link #start(java.util.function.UnaryOperator)}, on {@code clock} (epoch milliseconds). */
-    public static TestApp start(java.util.function.UnaryOperator<AppSettings> tweak, java.util.function.LongSupplier clock) {
+    public static TestApp start(UnaryOperator<AppSettings> tweak, LongSupplier clock) {
         DbSettings db = TestDatabase.newSettings(24);
         HikariDataSource ds = DataSources.pooled(db);
         AppSettings settings = tweak.apply(settings(db, "test-" + UUID.randomUUID()));
         DemoCatalog.seedIfEmpty(new PostgresCatalogRepository(ds), settings.holds(), Instant.now());
         return new TestApp(db, ds, settings, Boxoffice.start(settings, ds, clock));
+    }
+
+    /**
+     * For a {@code @ServerTest}'s {@code @SetUpServer}: a new {@link #start() TestApp} behind the test's
+     * server, through the production routing. The member and its database close when the server stops,
+     * so the test class needs no {@code @AfterAll} for them.
+     */
+    public static TestApp serve(WebServerConfig.Builder server) {
+        return serve(server, s -> s);
+    }
+
+    /** Like {@link #serve(WebServerConfig.Builder)}, with settings adjusted by {@code tweak}. */
+    public static TestApp serve(WebServerConfig.Builder server, UnaryOperator<AppSettings> tweak) {
+        return serve(server, tweak, System::currentTimeMillis);
+    }
+
+    /** Like {@link #serve(WebServerConfig.Builder, UnaryOperator)}, on {@code clock} (epoch milliseconds). */
+    public static TestApp serve(WebServerConfig.Builder server, UnaryOperator<AppSettings> tweak, LongSupplier clock) {
+        TestApp app = start(tweak, clock);
+        server.routing(routing -> {
+            app.app.routing(routing);
+            routing.register(new HttpService() {
+                @Override
+                public void routing(HttpRules rules) {
+                    // no routes: here only to hear that the server stopped
+                }
+
+                @Override
+                public void afterStop() {
+                    app.close();
+                }
+            });
+        });
+        return app;
+    }
+
+    /** The system clock, moved forward as far as the test says: give it to {@code start} or {@code serve}. */
+    public static final class Clock implements LongSupplier {
+
+        private final AtomicLong ahead = new AtomicLong();
+
+        /** Epoch milliseconds on this clock. */
+        public long now() {
+            return System.currentTimeMillis() + ahead.get();
+        }
+
+        @Override
+        public long getAsLong() {
+            return now();
+        }
+
+        public void advance(Duration by) {
+            ahead.addAndGet(by.toMillis());
+        }
     }
 
     /** Another member process-equivalent on the same database (a restart), with a new cluster. */
@@ -79,7 +140,7 @@ public final class TestApp implements AutoCloseable {
     }
 
     /** Like {@link #restartOn(DbSettings)}, with settings adjusted by {@code tweak}. */
-    public static TestApp restartOn(DbSettings db, java.util.function.UnaryOperator<AppSettings> tweak) {
+    public static TestApp restartOn(DbSettings db, UnaryOperator<AppSettings> tweak) {
         HikariDataSource ds = DataSources.pooled(db);
         AppSettings settings = tweak.apply(settings(db, "test-" + UUID.randomUUID()));
         return new TestApp(db, ds, settings, Boxoffice.start(settings, ds, System::currentTimeMillis));
@@ -91,7 +152,7 @@ public final class TestApp implements AutoCloseable {
     }
 
     /** Like {@link #joining(TestApp)}, with settings adjusted by {@code tweak}. */
-    public static TestApp joining(TestApp first, java.util.function.UnaryOperator<AppSettings> tweak) {
+    public static TestApp joining(TestApp first, UnaryOperator<AppSettings> tweak) {
         return joining(first, tweak, false);
     }
 
@@ -100,7 +161,7 @@ public final class TestApp implements AutoCloseable {
         return joining(first, s -> s, true);
     }
 
-    private static TestApp joining(TestApp first, java.util.function.UnaryOperator<AppSettings> tweak, boolean rehearse) {
+    private static TestApp joining(TestApp first, UnaryOperator<AppSettings> tweak, boolean rehearse) {
         HikariDataSource ds = DataSources.pooled(first.db);
         GridSettings firstGrid = first.settings.grid();
         AppSettings own = tweak.apply(settings(first.db, firstGrid.clusterName()));
@@ -141,6 +202,12 @@ public final class TestApp implements AutoCloseable {
         } catch (com.nimbusds.jose.JOSEException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Asserts that every invariant the member checks holds now (no violation of any kind). */
+    public void assertInvariantsHold() {
+        Map<String, Long> violations = app.invariants().checkNow();
+        violations.forEach((kind, count) -> org.junit.jupiter.api.Assertions.assertEquals(0L, count, kind + ": " + violations));
     }
 
     @Override

@@ -63,8 +63,7 @@ class TicketMailTest {
         smtp = startSmtp();
         MailSettings mail = MailSettings.logging().withServer("127.0.0.1", port)
                 .withTimeout(MAIL_TIMEOUT, Duration.ofMillis(100), 50);
-        app = TestApp.start(s -> s.withCheckout(CheckoutSettings.defaults().withMail(mail)));
-        server.routing(app.app::routing);
+        app = TestApp.serve(server, s -> s.withCheckout(CheckoutSettings.defaults().withMail(mail)));
     }
 
     private static GreenMail startSmtp() {
@@ -94,7 +93,6 @@ class TicketMailTest {
 
     @AfterAll
     static void stop() {
-        app.close();
         smtp.stop();
     }
 

@@ -6,7 +6,6 @@ import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.checkout.CheckoutSettings;
 import org.boxoffice.app.checkout.TransferSettings;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -41,20 +40,8 @@ class TicketTransferTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> s.withCheckout(CheckoutSettings.defaults()
+        app = TestApp.serve(server, s -> s.withCheckout(CheckoutSettings.defaults()
                 .withTransfers(new TransferSettings(PER_BOOKING, Duration.ofMinutes(60)))));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
-    }
-
-    private long book(String token, String show, String... seats) {
-        TestApp.Http.Reply r = f.checkout(token, f.hold(token, show, seats), "card_ok");
-        assertEquals(200, r.status(), r.body());
-        return json(r).get("bookingId").asLong();
     }
 
     private String codeOf(long bookingId, String token, String seat) {
@@ -64,11 +51,6 @@ class TicketTransferTest {
             }
         }
         return null;
-    }
-
-    private String gate(String code) {
-        return json(f.http.post("/v1/tickets/verify", app.token("gate", "staff"), "{\"code\":\"" + code + "\"}"))
-                .get("status").asText();
     }
 
     private TestApp.Http.Reply offer(String token, long bookingId, String seat, String to) {
@@ -84,9 +66,9 @@ class TicketTransferTest {
         String cyd = app.token("cyd-t");
         java.util.List<Long> ids = new java.util.ArrayList<>();
         for (int i = 1; i <= 8; i++) {
-            ids.add(book(cyd, "tx-mine", "A-1-" + i));
+            ids.add(f.book(cyd, "tx-mine", "A-1-" + i));
         }
-        long shared = book(cyd, "tx-mine", "A-2-1", "A-2-2");
+        long shared = f.book(cyd, "tx-mine", "A-2-1", "A-2-2");
         ids.add(shared);
         long transferId = json(offer(cyd, shared, "A-2-1", "dan-t")).get("transferId").asLong();
         assertEquals(200, f.http.post("/v1/transfers/" + transferId + "/accept", app.token("dan-t"), null).status());
@@ -113,7 +95,7 @@ class TicketTransferTest {
         f.createShow(SHOW, 300, 4);
         String amy = app.token("amy-t");
         String bob = app.token("bob-t");
-        long booking = book(amy, SHOW, "A-1-1", "A-1-2");
+        long booking = f.book(amy, SHOW, "A-1-1", "A-1-2");
         String oldCode = codeOf(booking, amy, "A-1-1");
 
         TestApp.Http.Reply offered = offer(amy, booking, "A-1-1", "bob-t");
@@ -123,15 +105,15 @@ class TicketTransferTest {
         assertEquals("/v1/transfers/" + transferId, offered.headers().firstValue("Location").orElseThrow());
         assertEquals(transferId, json(f.http.get("/v1/accounts/me/transfers", bob)).get("transfers").get(0)
                 .get("transferId").asLong(), "the recipient sees the offer");
-        assertEquals("VALID", gate(codeOf(booking, amy, "A-1-2")), "until accepted, the holder's codes work as ever");
+        assertEquals("VALID", f.gate(codeOf(booking, amy, "A-1-2")), "until accepted, the holder's codes work as ever");
 
         TestApp.Http.Reply accepted = f.http.post("/v1/transfers/" + transferId + "/accept", bob, null);
         assertEquals(200, accepted.status(), accepted.body());
         String newCode = json(accepted).get("ticket").get("code").asText();
         assertNotEquals(oldCode, newCode);
-        assertEquals("INVALID", gate(oldCode), "the old code stops working at once");
-        assertEquals("VALID", gate(newCode));
-        assertEquals("ALREADY_USED", gate(newCode));
+        assertEquals("INVALID", f.gate(oldCode), "the old code stops working at once");
+        assertEquals("VALID", f.gate(newCode));
+        assertEquals("ALREADY_USED", f.gate(newCode));
 
         JsonNode view = json(f.http.get("/v1/bookings/" + booking, amy));
         assertEquals(1, view.get("tickets").size(), "the booking lists only the ticket its account still holds");
@@ -152,7 +134,7 @@ class TicketTransferTest {
     void twentyParallelTransfersOfOneTicket_endWithOneNewHolder_andOneValidCode() throws Exception {
         f.createShow("tx-2", 300, 2);
         String amy = app.token("amy-r");
-        long booking = book(amy, "tx-2", "A-2-5");
+        long booking = f.book(amy, "tx-2", "A-2-5");
         String oldCode = codeOf(booking, amy, "A-2-5");
         ExecutorService pool = Executors.newFixedThreadPool(20);
         List<Callable<String>> transfers = new ArrayList<>();
@@ -182,8 +164,8 @@ class TicketTransferTest {
         assertEquals(1, codes.size(), "one transfer went through");
         assertEquals(1, f.count("SELECT count(*) FROM ticket_transfers WHERE booking_id = ? AND status = 'ACCEPTED'", booking));
         assertEquals(1, f.count("SELECT code_version FROM booking_seats WHERE booking_id = ?", booking));
-        assertEquals("INVALID", gate(oldCode));
-        assertEquals("VALID", gate(codes.get(0)), "the one valid code is the new holder's");
+        assertEquals("INVALID", f.gate(oldCode));
+        assertEquals("VALID", f.gate(codes.get(0)), "the one valid code is the new holder's");
     }
 
     @Test
@@ -194,7 +176,7 @@ class TicketTransferTest {
         for (int round = 0; round < 6; round++) {
             String amy = app.token("amy-c" + round);
             String bob = app.token("bob-c" + round);
-            long booking = book(amy, "tx-3", "A-1-" + (round + 1));
+            long booking = f.book(amy, "tx-3", "A-1-" + (round + 1));
             long id = json(offer(amy, booking, "A-1-" + (round + 1), "bob-c" + round)).get("transferId").asLong();
             ExecutorService pool = Executors.newFixedThreadPool(2);
             try {
@@ -222,7 +204,7 @@ class TicketTransferTest {
     void aBookingsTicketsChangeHands_atMostItsLimit_andNotNearTheShow() {
         f.createShow("tx-4", 300, 2);
         String amy = app.token("amy-l");
-        long booking = book(amy, "tx-4", "A-1-1");
+        long booking = f.book(amy, "tx-4", "A-1-1");
         String holder = "amy-l";
         for (int i = 0; i < PER_BOOKING; i++) {
             String next = "next-l-" + i;
@@ -238,7 +220,7 @@ class TicketTransferTest {
                 + "\"startsAt\":\"" + soon + "\",\"holdSeconds\":300,\"graceSeconds\":0,\"maxPerAccount\":100,"
                 + "\"sections\":[{\"name\":\"A\",\"price\":\"5.00\",\"rows\":1,\"seatsPerRow\":10}]}");
         assertEquals(201, created.status(), created.body());
-        long late = book(amy, "tx-5", "A-1-1");
+        long late = f.book(amy, "tx-5", "A-1-1");
         assertError(offer(amy, late, "A-1-1", "bob-l"), 422, "TRANSFER_CLOSED");
         assertError(offer(amy, late, "A-1-1", "amy-l"), 400, "BAD_REQUEST");
         assertFalse(json(f.http.get("/v1/accounts/me/transfers", amy)).get("transfers").isEmpty());

@@ -7,7 +7,6 @@ import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.waitlist.WaitlistSettings;
 import org.boxoffice.domain.Show;
 import org.boxoffice.grid.waitlist.Waitlists;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -42,13 +41,7 @@ class WaitlistApiTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> s.withWaitlist(new WaitlistSettings(Duration.ofMinutes(10), 0, Duration.ofHours(1))));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server, s -> s.withWaitlist(new WaitlistSettings(Duration.ofMinutes(10), 0, Duration.ofHours(1))));
     }
 
     @Test

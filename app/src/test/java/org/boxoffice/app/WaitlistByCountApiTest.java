@@ -5,14 +5,12 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.waitlist.WaitlistSettings;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -47,13 +45,7 @@ class WaitlistByCountApiTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> s.withWaitlist(new WaitlistSettings(Duration.ofMinutes(10), 0, Duration.ofHours(1))));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server, s -> s.withWaitlist(new WaitlistSettings(Duration.ofMinutes(10), 0, Duration.ofHours(1))));
     }
 
     /** A new show on sale (holds of 7 minutes, no grace, at most {@code maxPerAccount}) with an area FLOOR. */
@@ -64,9 +56,7 @@ class WaitlistByCountApiTest {
                 + "\"graceSeconds\":0,\"maxPerAccount\":" + maxPerAccount + ",\"sections\":[{\"name\":\"A\","
                 + "\"price\":\"5.00\",\"rows\":1,\"seatsPerRow\":4}]}");
         assertEquals(201, show.status(), show.body());
-        TestApp.Http.Reply area = w.http.post("/v1/admin/shows/" + showId + "/areas", admin, "{\"name\":\"FLOOR\","
-                + "\"capacity\":" + capacity + ",\"price\":\"20.00\",\"stripes\":" + stripes + "}");
-        assertEquals(201, area.status(), area.body());
+        w.f.createFloor(showId, capacity, "20.00", stripes);
         return showId;
     }
 
@@ -97,11 +87,6 @@ class WaitlistByCountApiTest {
     private long offered(String showId) {
         return w.count("select coalesce(sum(quantity), 0) from holds where show_id = ? and hold_id like 'W%' "
                 + "and status = 'ACTIVE'", showId);
-    }
-
-    private void assertInvariantsHold() {
-        Map<String, Long> violations = app.app.invariants().checkNow();
-        violations.forEach((kind, count) -> assertEquals(0L, count, kind + ": " + violations));
     }
 
     @Test
@@ -139,7 +124,7 @@ class WaitlistByCountApiTest {
         assertEquals("BOOKED", w.status("wlc-ann", showId));
         assertEquals(3, w.count("select count(*) from booking_seats where show_id = ? and area = 'FLOOR' and live", showId),
                 "one ticket per admission");
-        assertInvariantsHold();
+        app.assertInvariantsHold();
     }
 
     @Test
@@ -185,7 +170,7 @@ class WaitlistByCountApiTest {
         assertEquals("DECLINED", w.status("wlc-dan", showId));
         assertEquals(1, offered(showId));
         assertEquals(1, taken(showId));
-        assertInvariantsHold();
+        app.assertInvariantsHold();
     }
 
     /**
@@ -271,6 +256,6 @@ class WaitlistByCountApiTest {
                 + "and hold_id like 'W%' and status = 'ACTIVE' group by account_id having count(*) > 1) t", showId),
                 "no fan holds two offers");
         assertTrue(taken(showId) <= capacity);
-        assertInvariantsHold();
+        app.assertInvariantsHold();
     }
 }

@@ -34,13 +34,7 @@ final class WaitlistFixture {
      * without grace, sales closing at {@code saleClosesAt} (null: when the show starts, in 2031).
      */
     Show createShow(String showId, int rows, int seatsPerRow, Instant saleClosesAt) {
-        String admin = app.token("ops", "admin");
-        TestApp.Http.Reply r = http.post("/v1/admin/shows", admin, "{\"eventId\":\"fado-nights\",\"showId\":\"" + showId
-                + "\",\"startsAt\":\"2031-01-01T20:00:00Z\",\"holdSeconds\":420,\"graceSeconds\":0,\"maxPerAccount\":100"
-                + (saleClosesAt == null ? "" : ",\"saleClosesAt\":\"" + saleClosesAt + "\"")
-                + ",\"sections\":[{\"name\":\"A\",\"price\":\"5.00\",\"rows\":" + rows + ",\"seatsPerRow\":" + seatsPerRow
-                + "}]}");
-        assertEquals(201, r.status(), r.body());
+        f.createShow(showId, 420, rows, seatsPerRow, saleClosesAt);
         return app.app.directory().find(showId).orElseThrow();
     }
 

@@ -4,7 +4,6 @@ import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.testing.junit5.ServerTest;
 import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.boxoffice.app.waitlist.WaitlistSettings;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
@@ -30,13 +29,7 @@ class WaitlistOrderTest {
 
     @SetUpServer
     static void server(WebServerConfig.Builder server) {
-        app = TestApp.start(s -> s.withWaitlist(new WaitlistSettings(Duration.ofSeconds(5), 1, Duration.ofHours(1))));
-        server.routing(app.app::routing);
-    }
-
-    @AfterAll
-    static void stop() {
-        app.close();
+        app = TestApp.serve(server, s -> s.withWaitlist(new WaitlistSettings(Duration.ofSeconds(5), 1, Duration.ofHours(1))));
     }
 
     @Test
