@@ -1,5 +1,6 @@
 package org.boxoffice.bench.cluster;
 
+import org.boxoffice.bench.probe.CpuMeter;
 import org.boxoffice.bench.report.TargetCheck;
 import org.junit.jupiter.api.Test;
 
@@ -14,10 +15,17 @@ class ClusterReportTest {
     /** A steady run's CPU per attempt (all of it, and the load's own without the idle CPU) and its idle cores. */
     private static ClusterReport.Steady steady(int members, double membersMicros, double pgMicros, double membersLoad,
                                                double pgLoad, double idleCores) {
+        return steady(members, membersMicros, pgMicros, membersLoad, pgLoad, idleCores, 0);
+    }
+
+    /** As above, with {@code jitMicros} of the members' load's own CPU per attempt spent by their JIT compilers. */
+    private static ClusterReport.Steady steady(int members, double membersMicros, double pgMicros, double membersLoad,
+                                               double pgLoad, double idleCores, double jitMicros) {
         return new ClusterReport.Steady(members, 1, 1000, 300, 40, 200, 1.3, 70, Map.of(), 0, Map.of(),
                 Map.of(ClusterReport.MEMBERS, membersMicros, ClusterReport.POSTGRESQL, pgMicros),
                 Map.of(ClusterReport.MEMBERS, idleCores), Map.of(ClusterReport.MEMBERS, membersLoad,
-                ClusterReport.POSTGRESQL, pgLoad), Map.of(), 0, Map.of(), null);
+                ClusterReport.POSTGRESQL, pgLoad), Map.of(), 0,
+                Map.of(CpuMeter.JIT, jitMicros, "virtual-thread carriers (request handlers)", membersLoad - jitMicros), null);
     }
 
     private static ClusterReport.EventOutcome event(String kind, double ratio, long serverErrors, int fewestReady) {
@@ -31,12 +39,14 @@ class ClusterReportTest {
 
     @Test
     void theSteadyRuns_giveTheCpuRatioOfMembersAndPostgresql_andEachMembersIdleCost() {
-        List<TargetCheck> t = new ClusterReport("c", Map.of(), List.of(steady(1, 567, 70, 448, 64, 0.04),
-                steady(3, 1408, 149, 840, 50, 0.171)),
+        List<TargetCheck> t = new ClusterReport("c", Map.of(), List.of(steady(1, 567, 70, 448, 64, 0.04, 52),
+                steady(3, 1408, 149, 840, 50, 0.171, 150)),
                 null, null).targets();
         assertEquals(2, t.size());
         assertEquals("3 members' CPU per hold attempt vs one member's (members + PostgreSQL)", t.get(0).target());
-        assertEquals("2.44x (1,557 vs 637 us); without the idle CPU 1.74x", t.get(0).measured());
+        // without the JIT compilers: (840 + 50 - 150) / (448 + 64 - 52)
+        assertEquals("2.44x (1,557 vs 637 us); without the idle CPU 1.74x; without it and the JIT compiler's 1.61x",
+                t.get(0).measured());
         assertEquals(false, t.get(0).met());
         assertEquals("0.057 cores each (3 members), 0.040 (one)", t.get(1).measured());
         assertEquals(false, t.get(1).met());
