@@ -8,7 +8,6 @@ import com.nimbusds.jose.JWSVerifier;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.crypto.MACVerifier;
 import com.nimbusds.jose.crypto.RSASSAVerifier;
-import com.nimbusds.jose.jwk.JWK;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.helidon.http.HeaderNames;
@@ -16,8 +15,13 @@ import io.helidon.webserver.http.ServerRequest;
 import org.boxoffice.app.http.ApiException;
 
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.interfaces.RSAPublicKey;
+import java.security.spec.X509EncodedKeySpec;
 import java.text.ParseException;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.Date;
 import java.util.HashSet;
 import java.util.List;
@@ -80,7 +84,7 @@ public final class Authenticator {
         try {
             if (settings.rsaPublicKey() != null) {
                 algorithm = JWSAlgorithm.RS256;
-                verifier = new RSASSAVerifier(JWK.parseFromPEMEncodedObjects(settings.rsaPublicKey()).toRSAKey());
+                verifier = new RSASSAVerifier(rsaPublicKey(settings.rsaPublicKey()));
                 signer = null;
                 hs256 = null;
             } else if (settings.hmacSecret() != null) {
@@ -96,6 +100,25 @@ public final class Authenticator {
             throw new IllegalArgumentException("invalid token key: " + e.getMessage()
                     + " (an HS256 secret needs at least 32 bytes)", e);
         }
+    }
+
+    /**
+     * The key of a PEM {@code PUBLIC KEY} (X.509 SubjectPublicKeyInfo, what {@code openssl rsa -pubout}
+     * writes), read with the JDK: Nimbus's PEM reader needs BouncyCastle, which the service does not ship.
+     */
+    private static RSAPublicKey rsaPublicKey(String pem) {
+        String base64 = pem.replace("-----BEGIN PUBLIC KEY-----", "").replace("-----END PUBLIC KEY-----", "")
+                .replaceAll("\\s", "");
+        try {
+            if (KeyFactory.getInstance("RSA").generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(base64)))
+                    instanceof RSAPublicKey rsa) {
+                return rsa;
+            }
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            // said below
+        }
+        throw new IllegalArgumentException("boxoffice.auth.publickey must be an RSA public key in PEM "
+                + "(-----BEGIN PUBLIC KEY-----, as openssl rsa -pubout writes it)");
     }
 
     /** The caller of {@code req}; 401 if the token is missing or invalid. */

@@ -4,6 +4,7 @@ import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jose.crypto.RSASSASigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import org.boxoffice.app.http.ApiException;
@@ -12,6 +13,8 @@ import org.junit.jupiter.api.Test;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import java.nio.charset.StandardCharsets;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -25,6 +28,7 @@ import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -137,6 +141,25 @@ class AuthenticatorTest {
             }
         }
         assertTrue(read > 1_000, "most signed tokens of plain shapes are read without Nimbus: " + read);
+    }
+
+    @Test
+    void rs256Tokens_areStillVerifiedByNimbus_andHs256OnesRefused() throws Exception {
+        KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+        g.initialize(2048);
+        KeyPair keys = g.generateKeyPair();
+        String pem = "-----BEGIN PUBLIC KEY-----\n" + Base64.getMimeEncoder().encodeToString(keys.getPublic().getEncoded())
+                + "\n-----END PUBLIC KEY-----\n";
+        Authenticator auth = new Authenticator(new AuthSettings(null, pem, null, false, false), () -> NOW);
+        SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.RS256), claims().build());
+        jwt.sign(new RSASSASigner(keys.getPrivate()));
+        assertEquals("ok alice [staff]", decide(auth, jwt.serialize()));
+        assertEquals("401 invalid bearer token (bad signature)", decide(auth, nimbus(claims())));
+        String keyAsSecret = raw("{\"alg\":\"HS256\"}", payload(claims()), "HmacSHA256", pem);
+        assertEquals("401 invalid bearer token (bad signature)", decide(auth, keyAsSecret));
+        IllegalArgumentException notAKey = assertThrows(IllegalArgumentException.class,
+                () -> new Authenticator(new AuthSettings(null, pem.replace("MII", "MIJ"), null, false, false), () -> NOW));
+        assertTrue(notAKey.getMessage().contains("BEGIN PUBLIC KEY"), notAKey.getMessage());
     }
 
     /** Name -> {token, outcome}; an outcome marked [iss] holds with the issuer configured too. */
