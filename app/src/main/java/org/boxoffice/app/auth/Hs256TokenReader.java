@@ -62,6 +62,11 @@ final class Hs256TokenReader {
             .build();
 
     private final Mac prototype;
+    /**
+     * The header part of the last token whose header read as the usual HS256 one: an issuer sends the
+     * same header with every token, and what a header part reads as depends on nothing else.
+     */
+    private volatile String plainHeader;
 
     Hs256TokenReader(byte[] secret) {
         try {
@@ -86,22 +91,28 @@ final class Hs256TokenReader {
         if (dot1 > MAX_HEADER) {
             return UNUSUAL;
         }
-        byte[] header = decode(token, 0, dot1);
         byte[] signature = decode(token, dot2 + 1, length);
-        if (header == null || signature == null) {
+        if (signature == null) {
             return UNUSUAL;
         }
-        String algorithm = algorithm(header);
-        if (algorithm == null) {
-            return UNUSUAL;
-        }
-        // in Nimbus's order: "none" fails its header parse, then an empty signature its parse, then
-        // another algorithm its algorithm check
-        if (algorithm.equals("none") || signature.length == 0) {
+        String known = plainHeader;
+        if (known == null || dot1 != known.length() || !token.startsWith(known)) {
+            byte[] header = decode(token, 0, dot1);
+            String algorithm = header == null ? null : algorithm(header);
+            if (algorithm == null) {
+                return UNUSUAL;
+            }
+            // in Nimbus's order: "none" fails its header parse, then an empty signature its parse, then
+            // another algorithm its algorithm check
+            if (algorithm.equals("none") || signature.length == 0) {
+                return new Outcome.Refused("unreadable");
+            }
+            if (!algorithm.equals(ALGORITHM)) {
+                return new Outcome.Refused("bad signature");
+            }
+            plainHeader = token.substring(0, dot1);
+        } else if (signature.length == 0) {
             return new Outcome.Refused("unreadable");
-        }
-        if (!algorithm.equals(ALGORITHM)) {
-            return new Outcome.Refused("bad signature");
         }
         byte[] payload = decode(token, dot1 + 1, dot2);
         if (payload == null) {

@@ -85,6 +85,9 @@ class AuthenticatorTest {
             assertInstanceOf(Hs256TokenReader.Outcome.Refused.class, reader().read(f.getValue()), f.getKey());
             assertTrue(decide(new Authenticator(anyIssuer, () -> NOW), f.getValue()).startsWith("401 "), f.getKey());
         }
+        String noHeader = raw("", payload(claims()), "HmacSHA256", SECRET);
+        assertInstanceOf(Hs256TokenReader.Outcome.Unusual.class, reader().read(noHeader), "no header is left to Nimbus");
+        assertEquals("401 invalid bearer token (unreadable)", decide(new Authenticator(anyIssuer, () -> NOW), noHeader));
     }
 
     @Test
@@ -243,6 +246,7 @@ class AuthenticatorTest {
         v.put("a control character", new String[] {signed(json("\"x\":\"a\u0001b\"")), unreadable});
         v.put("empty", new String[] {"", unreadable});
         v.put("dots only", new String[] {"..", unreadable});
+        v.put("no header", new String[] {raw("", json(""), "HmacSHA256", SECRET), unreadable});
         v.put("spaces around", new String[] {" " + good + " ", "ok alice [staff]"});
         v.put("huge", new String[] {nimbus(claims().claim("pad", "p".repeat(200_000))), "ok alice [staff]"});
         v.put("huge and tampered", new String[] {nimbus(claims().claim("pad", "p".repeat(200_000))).replaceFirst("\\.eyJ", ".eyK"), badSignature});
