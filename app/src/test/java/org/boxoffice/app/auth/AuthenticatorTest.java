@@ -130,6 +130,27 @@ class AuthenticatorTest {
     }
 
     @Test
+    void manyThreads_verifyTheirOwnTokensAtOnce() throws Exception {
+        Authenticator auth = new Authenticator(anyIssuer, () -> NOW);
+        List<String> tokens = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            tokens.add(nimbus(claims().subject("fan-" + i)));
+        }
+        String forged = tokens.get(0).substring(0, tokens.get(0).lastIndexOf('.') + 1) + tokens.get(1).split("\\.")[2];
+        try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            List<java.util.concurrent.Future<String>> outcomes = new ArrayList<>();
+            for (String token : tokens) {
+                outcomes.add(threads.submit(() -> decide(auth, token)));
+                outcomes.add(threads.submit(() -> decide(auth, forged)));
+            }
+            for (int i = 0; i < tokens.size(); i++) {
+                assertEquals("ok fan-" + i + " [staff]", outcomes.get(2 * i).get());
+                assertEquals("401 invalid bearer token (bad signature)", outcomes.get(2 * i + 1).get());
+            }
+        }
+    }
+
+    @Test
     void randomTokens_areDecidedAsNimbusDecidesThem() {
         long seed = System.nanoTime();
         Random random = new Random(seed);
