@@ -242,6 +242,8 @@ class AuthenticatorTest {
         v.put("a comment", new String[] {signed(json("").replace("{", "{/*c*/")), unreadable});
         v.put("single quotes", new String[] {signed(json("'x':1")), unreadable});
         v.put("sub twice", new String[] {signed(json("\"sub\":\"admin\"")), unreadable});
+        v.put("sub twice, once escaped", new String[] {signed(json("\"s\\u0075b\":\"admin\"")), unreadable});
+        v.put("an escaped subject", new String[] {signed("{\"sub\":\"\\u0061lice\",\"exp\":1890000000}"), "ok alice []"});
         v.put("roles twice", new String[] {signed("{\"roles\":[],\"sub\":\"alice\",\"exp\":1890000000,\"roles\":[\"admin\"]}"), unreadable});
         v.put("nested duplicate", new String[] {signed(json("\"x\":{\"a\":1,\"a\":2}")), "ok alice [staff]"});
         v.put("NaN", new String[] {signed(json("\"x\":NaN")), unreadable});
