@@ -9,6 +9,7 @@ import jdk.jfr.consumer.RecordingFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -36,9 +37,10 @@ public final class JfrProfile {
     /**
      * @param byComponent samples by the component the work is for: the first non-JDK frame from the
      *                    top decides (a HashMap.get called by Hazelcast counts as Hazelcast)
+     * @param stages      every sample by the stage of a hold it works for, with its time
      */
     public record Summary(Path file, long samples, List<Hot> self, List<Hot> inclusive, List<Hot> byComponent,
-                          List<Hot> byThread, long gcCount, double gcPauseMillis) {
+                          List<Hot> byThread, long gcCount, double gcPauseMillis, StageProfile stages) {
     }
 
     private JfrProfile() {
@@ -71,6 +73,7 @@ public final class JfrProfile {
         long samples = 0;
         long gcCount = 0;
         double gcPause = 0;
+        StageProfile.Builder stages = new StageProfile.Builder();
         try (RecordingFile recording = new RecordingFile(file)) {
             while (recording.hasMoreEvents()) {
                 RecordedEvent e = recording.readEvent();
@@ -91,19 +94,22 @@ public final class JfrProfile {
                 List<RecordedFrame> frames = stack.getFrames();
                 self.merge(name(frames.get(0)), 1L, Long::sum);
                 Set<String> seen = new HashSet<>();
+                List<String> names = new ArrayList<>(frames.size());
                 for (RecordedFrame f : frames) {
                     String n = name(f);
+                    names.add(n);
                     if (seen.add(n)) {
                         inclusive.merge(n, 1L, Long::sum);
                     }
                 }
+                stages.add(e.getStartTime().toEpochMilli(), names);
                 components.merge(component(frames), 1L, Long::sum);
                 RecordedThread thread = e.getThread("sampledThread");
                 threads.merge(threadGroup(thread), 1L, Long::sum);
             }
         }
         return new Summary(file, samples, top(self, samples), top(inclusive, samples), top(components, samples),
-                top(threads, samples), gcCount, gcPause);
+                top(threads, samples), gcCount, gcPause, stages.build());
     }
 
     private static String name(RecordedFrame f) {

@@ -153,6 +153,8 @@ public final class ResultsJson {
             prof.put("inclusiveTop", p.inclusive());
             prof.put("gcCount", p.gcCount());
             prof.put("gcPauseMillis", p.gcPauseMillis());
+            // server CPU by stage of a hold, whole run and until sold out (PostgreSQL's per durable hold is above)
+            prof.put("serverCpuByStage", StageCosts.of(s));
             m.put("profile", prof);
         }
         m.put("timeline", r.timeline());

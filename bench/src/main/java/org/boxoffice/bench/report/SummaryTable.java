@@ -242,6 +242,13 @@ public final class SummaryTable {
         for (SystemOutcome s : systems) {
             if (s.profile() != null) {
                 sb.append(profile(s.run().system(), s.profile()));
+                List<org.boxoffice.bench.probe.StageProfile.Breakdown> stages = StageCosts.of(s);
+                stages.forEach(b -> sb.append(StageCosts.render(s.run().system(), b)));
+                if (!stages.isEmpty() && !Double.isNaN(s.postgresMicrosPerHold())) {
+                    sb.append(fmt("  PostgreSQL: %.0f us CPU per durable hold, statement, audit row and commit together (the referee's"
+                            + " commit timer is wall time over applying and committing a batch: it cannot split them)%n",
+                            s.postgresMicrosPerHold()));
+                }
             }
         }
     }
