@@ -127,7 +127,7 @@ final class BoxofficeRun {
         RefereeStats refereeBefore = RefereeStats.read(api.host(), api.port());
         boolean profiling = o.profile && service != null;
         if (profiling) {
-            JfrProfile.start(env.jcmd(), pid);
+            JfrProfile.startWithCpuTime(env.jcmd(), pid);
             if (o.stampede) {
                 notes.add("profiled (--profile): starting the recording as the stampede starts deoptimizes and recompiles"
                         + " hundreds of methods during the sell-out burst; this run's latency and CPU figures are not comparable"

@@ -29,6 +29,7 @@ public final class JfrProfile {
 
     private static final String RECORDING = "boxoffice-bench";
     private static final int TOP = 25;
+    private static final String CPU_TIME_THROTTLE = "2ms";
 
     /** A method and its share of the execution samples. */
     public record Hot(String name, long samples, double share) {
@@ -37,7 +38,8 @@ public final class JfrProfile {
     /**
      * @param byComponent samples by the component the work is for: the first non-JDK frame from the
      *                    top decides (a HashMap.get called by Hazelcast counts as Hazelcast)
-     * @param stages      every sample by the stage of a hold it works for, with its time
+     * @param stages      every sample by the stage of a hold it works for, with its time: the CPU-time
+     *                    samples where the recording has them, else the execution samples
      */
     public record Summary(Path file, long samples, List<Hot> self, List<Hot> inclusive, List<Hot> byComponent,
                           List<Hot> byThread, long gcCount, double gcPauseMillis, StageProfile stages) {
@@ -48,6 +50,21 @@ public final class JfrProfile {
 
     public static void start(Path jcmd, long pid) throws IOException, InterruptedException {
         jcmd(jcmd, pid, "JFR.start", "name=" + RECORDING, "settings=profile");
+    }
+
+    /**
+     * {@link #start}, with CPU-time samples as well where the JVM has them (JDK 25 on Linux): one
+     * sample per {@value #CPU_TIME_THROTTLE} of a thread's CPU, taken by the kernel's timer, so
+     * they weigh the stages by CPU; the execution sampler's few dozen samples a second thin out
+     * further when the machine is busy. A JVM without the event starts the plain profile.
+     */
+    public static void startWithCpuTime(Path jcmd, long pid) throws IOException, InterruptedException {
+        try {
+            jcmd(jcmd, pid, "JFR.start", "name=" + RECORDING, "settings=profile", "jdk.CPUTimeSample#enabled=true",
+                    "jdk.CPUTimeSample#throttle=" + CPU_TIME_THROTTLE);
+        } catch (IOException noCpuTimeSampler) {
+            start(jcmd, pid);
+        }
     }
 
     public static void dumpAndStop(Path jcmd, long pid, Path file) throws IOException, InterruptedException {
@@ -73,7 +90,8 @@ public final class JfrProfile {
         long samples = 0;
         long gcCount = 0;
         double gcPause = 0;
-        StageProfile.Builder stages = new StageProfile.Builder();
+        StageProfile.Builder stages = new StageProfile.Builder("execution samples");
+        StageProfile.Builder cpuTimeStages = new StageProfile.Builder("CPU-time samples");
         try (RecordingFile recording = new RecordingFile(file)) {
             while (recording.hasMoreEvents()) {
                 RecordedEvent e = recording.readEvent();
@@ -81,6 +99,13 @@ public final class JfrProfile {
                 if (type.equals("jdk.GarbageCollection")) {
                     gcCount++;
                     gcPause += e.getDuration("sumOfPauses").toNanos() / 1e6;
+                    continue;
+                }
+                if (type.equals("jdk.CPUTimeSample")) {
+                    RecordedStackTrace stack = e.getStackTrace();
+                    if (stack != null && !stack.getFrames().isEmpty()) {
+                        cpuTimeStages.add(e.getStartTime().toEpochMilli(), stack.getFrames().stream().map(JfrProfile::name).toList());
+                    }
                     continue;
                 }
                 if (!type.equals("jdk.ExecutionSample")) {
@@ -109,7 +134,7 @@ public final class JfrProfile {
             }
         }
         return new Summary(file, samples, top(self, samples), top(inclusive, samples), top(components, samples),
-                top(threads, samples), gcCount, gcPause, stages.build());
+                top(threads, samples), gcCount, gcPause, cpuTimeStages.size() > 0 ? cpuTimeStages.build() : stages.build());
     }
 
     private static String name(RecordedFrame f) {

@@ -32,10 +32,11 @@ import java.util.Set;
  * The audit row has no stage: {@code apply_seat_transitions} writes it inside PostgreSQL, so the
  * service pays for it only in the statement's arguments, and PostgreSQL in its own CPU.
  *
- * <p>Flight Recorder samples running Java threads every few milliseconds each, so the samples'
- * count tracks the CPU of the service's Java threads; the garbage collector's and the JIT
- * compiler's threads are not sampled and are spread over the stages in proportion when the
- * samples are scaled by the service's measured CPU.
+ * <p>The samples are Flight Recorder's CPU-time samples where the recording has them (one per
+ * fixed slice of a Java thread's CPU), else its execution samples (running Java threads every few
+ * milliseconds); either way their count tracks the CPU of the service's Java threads. The garbage
+ * collector's and the JIT compiler's threads are not sampled: scaled by the service's measured
+ * CPU, their time is spread over the stages in proportion.
  */
 public final class StageProfile {
 
@@ -80,18 +81,20 @@ public final class StageProfile {
      * @param serverMicrosPerAttempt that CPU per hold attempt in the window, all stages together
      * @param serverMicrosPerHold    that CPU per durable hold, all stages together
      */
-    public record Breakdown(String window, long samples, double serverCpuSeconds, double attempts, long holds,
+    public record Breakdown(String window, String source, long samples, double serverCpuSeconds, double attempts, long holds,
                             double serverMicrosPerAttempt, double serverMicrosPerHold, List<Row> rows) {
     }
 
     private static final Set<String> JDBC_EXECUTION = Set.of("execute", "executeQuery", "executeUpdate", "executeBatch",
             "executeWithFlags", "executeInternal", "sendQuery", "processResults", "getArray");
 
+    private final String source;
     private final long[] times;
     private final byte[] stages;
-    private int size;
+    private final int size;
 
-    private StageProfile(long[] times, byte[] stages, int size) {
+    private StageProfile(String source, long[] times, byte[] stages, int size) {
+        this.source = source;
         this.times = times;
         this.stages = stages;
         this.size = size;
@@ -99,9 +102,19 @@ public final class StageProfile {
 
     /** Collects samples in the order they come; {@link #build} makes the profile. */
     public static final class Builder {
+        private final String source;
         private long[] times = new long[1024];
         private byte[] stages = new byte[1024];
         private int size;
+
+        /** @param source the kind of samples, as the report names them ("CPU-time samples") */
+        public Builder(String source) {
+            this.source = source;
+        }
+
+        public int size() {
+            return size;
+        }
 
         /** A sample at {@code epochMillis} with its stack, innermost frame first, as {@code type.method}. */
         public Builder add(long epochMillis, List<String> frames) {
@@ -116,8 +129,13 @@ public final class StageProfile {
         }
 
         public StageProfile build() {
-            return new StageProfile(times, stages, size);
+            return new StageProfile(source, times, stages, size);
         }
+    }
+
+    /** The kind of samples ("CPU-time samples", "execution samples"). */
+    public String source() {
+        return source;
     }
 
     /** Samples in the profile. */
@@ -145,7 +163,8 @@ public final class StageProfile {
      * The window's samples as shares by stage, and each share of {@code serverCpuSeconds} per
      * attempt and per durable hold; stages without a sample are left out.
      */
-    public static Breakdown breakdown(String window, long[] counts, double serverCpuSeconds, double attempts, long holds) {
+    public static Breakdown breakdown(String window, String source, long[] counts, double serverCpuSeconds, double attempts,
+                                      long holds) {
         long total = Arrays.stream(counts).sum();
         List<Row> rows = new ArrayList<>();
         for (Stage s : Stage.values()) {
@@ -158,7 +177,7 @@ public final class StageProfile {
             rows.add(new Row(s.label(), n, share, attempts > 0 ? micros / attempts : Double.NaN,
                     holds > 0 ? micros / holds : Double.NaN));
         }
-        return new Breakdown(window, total, serverCpuSeconds, attempts, holds,
+        return new Breakdown(window, source, total, serverCpuSeconds, attempts, holds,
                 attempts > 0 ? serverCpuSeconds * 1e6 / attempts : Double.NaN, holds > 0 ? serverCpuSeconds * 1e6 / holds : Double.NaN,
                 List.copyOf(rows));
     }

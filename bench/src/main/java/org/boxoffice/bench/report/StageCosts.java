@@ -29,12 +29,12 @@ public final class StageCosts {
         RunResult run = s.run();
         double server = s.cpuSeconds().get("server");
         List<StageProfile.Breakdown> out = new ArrayList<>();
-        out.add(StageProfile.breakdown("measured run", stages.counts(), server, run.attempts(), run.successes()));
+        out.add(StageProfile.breakdown("measured run", stages.source(), stages.counts(), server, run.attempts(), run.successes()));
         if (run.openLoop() != null && run.sellOutSeconds() != null && stages.samples() > 0) {
             long from = epochMillis(run.openLoop().startNanos());
             long[] selling = stages.counts(from, from + Math.round(run.sellOutSeconds() * 1000));
             long n = java.util.Arrays.stream(selling).sum();
-            out.add(StageProfile.breakdown(String.format(Locale.ROOT, "until sold out (%.1f s)", run.sellOutSeconds()), selling,
+            out.add(StageProfile.breakdown(String.format(Locale.ROOT, "until sold out (%.1f s)", run.sellOutSeconds()), stages.source(), selling,
                     server * n / stages.samples(), attemptsUntil(run.timeline(), run.sellOutSeconds()), run.successes()));
         }
         return out;
@@ -63,8 +63,8 @@ public final class StageCosts {
     /** The breakdown as the summary prints it: one line per stage, a total, and what the PostgreSQL side can tell. */
     static String render(String system, StageProfile.Breakdown b) {
         StringBuilder sb = new StringBuilder(String.format(Locale.ROOT,
-                "%nserver CPU of %s by stage, %s: %,d samples scaled to %.1f CPU-s; %,.0f attempts, %,d durable holds%n",
-                system, b.window(), b.samples(), b.serverCpuSeconds(), b.attempts(), b.holds()));
+                "%nserver CPU of %s by stage, %s: %,d %s scaled to %.1f CPU-s; %,.0f attempts, %,d durable holds%n",
+                system, b.window(), b.samples(), b.source(), b.serverCpuSeconds(), b.attempts(), b.holds()));
         sb.append(String.format(Locale.ROOT, "  %-32s %6s %12s %14s%n", "stage", "share", "us/attempt", "us/durable hold"));
         for (StageProfile.Row r : b.rows()) {
             sb.append(String.format(Locale.ROOT, "  %-32s %5.1f%% %12.1f %14.1f%n", r.stage(), 100 * r.share(), r.microsPerAttempt(),

@@ -12,11 +12,11 @@ class StageCostsTest {
 
     @Test
     void render_printsEachStage_sharePerAttemptAndPerDurableHold_thenTheTotal() {
-        StageProfile.Breakdown b = StageProfile.breakdown("until sold out (2.0 s)",
+        StageProfile.Breakdown b = StageProfile.breakdown("until sold out (2.0 s)", "CPU-time samples",
                 new long[] {30, 10, 0, 0, 0, 0, 20, 0, 40, 0, 0, 0, 0, 0, 0, 0}, 1.5, 3_000, 1_000);
         assertEquals("""
 
-                server CPU of boxoffice by stage, until sold out (2.0 s): 100 samples scaled to 1.5 CPU-s; 3,000 attempts, 1,000 durable holds
+                server CPU of boxoffice by stage, until sold out (2.0 s): 100 CPU-time samples scaled to 1.5 CPU-s; 3,000 attempts, 1,000 durable holds
                   stage                             share   us/attempt us/durable hold
                   HTTP and parsing                  30.0%        150.0          450.0
                   token                             10.0%         50.0          150.0
