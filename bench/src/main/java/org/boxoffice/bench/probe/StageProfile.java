@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The service's execution samples by the stage of a hold they work for: HTTP and parsing, the token,
+ * The service's profile samples by the stage of a hold they work for: HTTP and parsing, the token,
  * the velocity bucket, the allowance, the claim processor, the store's preparation, the statement,
  * the commit, the reply, Hazelcast's own, and what is not on the hold path. Each sample goes to
  * exactly one stage, the one of the <b>innermost frame that names a stage</b>:
