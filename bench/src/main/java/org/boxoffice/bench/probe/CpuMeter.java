@@ -17,6 +17,8 @@ public final class CpuMeter {
 
     /** The thread kind of the JIT compiler threads. */
     public static final String JIT = "JIT compiler";
+    /** The thread kind of the garbage collector's threads. */
+    public static final String GC = "GC";
 
     /** The group name of the whole machine's busy time. */
     public static final String MACHINE = "whole machine";
@@ -113,7 +115,7 @@ public final class CpuMeter {
     static String threadKind(String comm) {
         if (comm.startsWith("GC Thread") || comm.startsWith("G1 ") || comm.startsWith("VM Periodic")
                 || comm.startsWith("G1") || comm.startsWith("ZGC") || comm.startsWith("ZWorker")) {
-            return "GC";
+            return GC;
         }
         if (comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler")) {
             return JIT;

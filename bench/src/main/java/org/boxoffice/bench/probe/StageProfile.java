@@ -36,7 +36,8 @@ import java.util.Set;
  * fixed slice of a Java thread's CPU), else its execution samples (running Java threads every few
  * milliseconds); either way their count tracks the CPU of the service's Java threads. The garbage
  * collector's and the JIT compiler's threads are not sampled: scaled by the service's measured
- * CPU, their time is spread over the stages in proportion.
+ * CPU, their time is a row of its own where the run measured it (CPU by thread kind), else it is
+ * spread over the stages in proportion.
  */
 public final class StageProfile {
 
@@ -160,26 +161,33 @@ public final class StageProfile {
     }
 
     /**
-     * The window's samples as shares by stage, and each share of {@code serverCpuSeconds} per
-     * attempt and per durable hold; stages without a sample are left out.
+     * The window's samples as shares of the service's CPU by stage, each also per attempt and per
+     * durable hold; stages without a sample are left out.
+     *
+     * @param sampledCpuSeconds the CPU of the threads the samples come from (the Java threads)
+     * @param unsampled         CPU seconds of threads that are never sampled (the JIT compiler, the
+     *                          garbage collector), each a row of its own after the stages
      */
-    public static Breakdown breakdown(String window, String source, long[] counts, double serverCpuSeconds, double attempts,
-                                      long holds) {
+    public static Breakdown breakdown(String window, String source, long[] counts, double sampledCpuSeconds,
+                                      java.util.Map<String, Double> unsampled, double attempts, long holds) {
         long total = Arrays.stream(counts).sum();
+        double server = sampledCpuSeconds + unsampled.values().stream().mapToDouble(Double::doubleValue).sum();
         List<Row> rows = new ArrayList<>();
         for (Stage s : Stage.values()) {
             long n = counts[s.ordinal()];
-            if (n == 0) {
-                continue;
+            if (n > 0) {
+                rows.add(row(s.label(), n, sampledCpuSeconds * n / total, server, attempts, holds));
             }
-            double share = (double) n / total;
-            double micros = share * serverCpuSeconds * 1e6;
-            rows.add(new Row(s.label(), n, share, attempts > 0 ? micros / attempts : Double.NaN,
-                    holds > 0 ? micros / holds : Double.NaN));
         }
-        return new Breakdown(window, source, total, serverCpuSeconds, attempts, holds,
-                attempts > 0 ? serverCpuSeconds * 1e6 / attempts : Double.NaN, holds > 0 ? serverCpuSeconds * 1e6 / holds : Double.NaN,
+        unsampled.forEach((name, cpu) -> rows.add(row(name + " (not sampled)", 0, cpu, server, attempts, holds)));
+        return new Breakdown(window, source, total, server, attempts, holds,
+                attempts > 0 ? server * 1e6 / attempts : Double.NaN, holds > 0 ? server * 1e6 / holds : Double.NaN,
                 List.copyOf(rows));
+    }
+
+    private static Row row(String stage, long samples, double cpuSeconds, double server, double attempts, long holds) {
+        return new Row(stage, samples, cpuSeconds / server, attempts > 0 ? cpuSeconds * 1e6 / attempts : Double.NaN,
+                holds > 0 ? cpuSeconds * 1e6 / holds : Double.NaN);
     }
 
     /** The stage of a sample whose stack is {@code frames}, innermost first, each {@code type.method}. */

@@ -74,7 +74,7 @@ class StageProfileTest {
     }
 
     @Test
-    void breakdown_scalesEachStagesShare_byTheServersCpu_perAttemptAndPerHold() {
+    void breakdown_scalesEachStagesShare_byTheSampledCpu_andGivesUnsampledThreadsARowOfTheirOwn() {
         StageProfile profile = new StageProfile.Builder("CPU-time samples")
                 .add(1_000, List.of("org.boxoffice.app.auth.Authenticator.require"))
                 .add(1_500, List.of("org.boxoffice.grid.BlockCommandProcessor.process"))
@@ -85,11 +85,14 @@ class StageProfileTest {
         assertEquals(3, java.util.Arrays.stream(early).sum());
         assertEquals(2, early[Stage.CLAIM.ordinal()]);
 
-        StageProfile.Breakdown b = StageProfile.breakdown("run", profile.source(), profile.counts(), 2.0, 4_000, 1_000);
-        assertEquals(List.of(new StageProfile.Row("token", 2, 0.5, 250, 1_000),
-                new StageProfile.Row("claim processor", 2, 0.5, 250, 1_000)), b.rows());
-        assertEquals(500, b.serverMicrosPerAttempt(), 1e-9);
-        assertEquals(2_000, b.serverMicrosPerHold(), 1e-9);
+        StageProfile.Breakdown b = StageProfile.breakdown("run", profile.source(), profile.counts(), 2.0,
+                java.util.Map.of("JIT compiler", 2.0), 4_000, 1_000);
+        assertEquals(List.of(new StageProfile.Row("token", 2, 0.25, 250, 1_000),
+                new StageProfile.Row("claim processor", 2, 0.25, 250, 1_000),
+                new StageProfile.Row("JIT compiler (not sampled)", 0, 0.5, 500, 2_000)), b.rows());
+        assertEquals(4.0, b.serverCpuSeconds(), 1e-9);
+        assertEquals(1_000, b.serverMicrosPerAttempt(), 1e-9);
+        assertEquals(4_000, b.serverMicrosPerHold(), 1e-9);
         assertArrayEquals(new long[Stage.values().length], new StageProfile.Builder("CPU-time samples").build().counts());
     }
 }

@@ -13,7 +13,7 @@ class StageCostsTest {
     @Test
     void render_printsEachStage_sharePerAttemptAndPerDurableHold_thenTheTotal() {
         StageProfile.Breakdown b = StageProfile.breakdown("until sold out (2.0 s)", "CPU-time samples",
-                new long[] {30, 10, 0, 0, 0, 0, 20, 0, 40, 0, 0, 0, 0, 0, 0, 0}, 1.5, 3_000, 1_000);
+                new long[] {30, 10, 0, 0, 0, 0, 20, 0, 40, 0, 0, 0, 0, 0, 0, 0}, 1.5, java.util.Map.of(), 3_000, 1_000);
         assertEquals("""
 
                 server CPU of boxoffice by stage, until sold out (2.0 s): 100 CPU-time samples scaled to 1.5 CPU-s; 3,000 attempts, 1,000 durable holds
