@@ -136,7 +136,7 @@ export class WaitlistPanel {
           leaveButton('Leave the waitlist')];
       case 'OFFERING':
         return [h('p', {class: 'waitlist__place', role: 'status'}, icon('clock'),
-          h('span', {}, `${waitingFor(entry)[0].toUpperCase()}${waitingFor(entry).slice(1)} came back: we are holding them for you…`))];
+          h('span', {}, `Tickets came back: we are holding ${waitingFor(entry)} for you…`))];
       case 'OFFERED': {
         const offer = entry.offer;
         const left = h('strong', {class: 'waitlist__left'});
@@ -155,7 +155,7 @@ export class WaitlistPanel {
             h('p', {}, `${waitingFor(entry)[0].toUpperCase()}${waitingFor(entry).slice(1)}${seats}`,
               total != null ? ` · ${money(total, this.currency)}` : '', '.'),
             h('p', {class: 'waitlist__expiry'}, `Yours until ${time(offer.expiresAt)} · `, left, ' left')),
-          h('a', {class: 'btn btn--primary btn--block', href: `#/hold/${encodeURIComponent(offer.holdId)}`}, 'Buy them now'),
+          h('a', {class: 'btn btn--primary btn--block', href: `#/hold/${encodeURIComponent(offer.holdId)}`}, 'Buy now'),
           leaveButton('Decline the offer')];
       }
       case 'EXPIRED':

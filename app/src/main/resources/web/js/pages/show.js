@@ -241,8 +241,9 @@ class ShowPage {
     const {area, select, button} = card;
     const soldOut = area.left === 0;
     const entry = this.waitlist.entry;
-    const waiting = isLive(entry) && entry.area === area.name;
     const joinable = soldOut && this.show.onSale;
+    // while some are left the fan may hold them, waiting or not
+    const waiting = joinable && isLive(entry) && entry.area === area.name;
     const max = Math.max(0, Math.min(this.limit, this.show.maxPerAccount, joinable ? Infinity : area.left));
     if (max !== card.max) {
       const wanted = select.value ? Number(select.value) : 2;
