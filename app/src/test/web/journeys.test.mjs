@@ -1071,6 +1071,14 @@ journey(test, 'a sold-out standing area: the fan joins its waitlist, is told whe
   await page.locator('#pay-button').waitFor();
   await shot(page, 'waitlist-checkout');
   await audit(page, 'the checkout of a waitlist offer');
+
+  // an open offer is under My tickets too, whatever page the fan is on
+  await page.getByRole('link', {name: 'My tickets'}).click();
+  const held = page.locator('#waitlist-offers');
+  await held.getByText(/1 ticket for PIT · €45\.00 · until \d\d:\d\d$/).first().waitFor();
+  await held.getByRole('link', {name: /^Buy now 1 ticket for PIT for /}).waitFor();
+  await shot(page, 'waitlist-my-tickets');
+  await audit(page, 'My tickets with a waitlist offer');
   assertNoErrors(fan);
   assert.ok(quick.holdId);
 });

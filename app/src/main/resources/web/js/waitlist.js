@@ -9,6 +9,9 @@ import {areaLabel} from './areas.js';
 
 const POLL_MS = 5000;
 
+/** The most seats or admissions one entry may wait for (the API's own bound, beside the show's limits). */
+export const MOST = 10;
+
 /** Entries that still wait, or whose offer is open; the rest have ended. */
 const LIVE = new Set(['WAITING', 'OFFERING', 'OFFERED']);
 
@@ -36,11 +39,24 @@ function ordinal(n) {
  */
 export class Waitlist {
   constructor(showId, onChange) {
+    this.showId = showId;
     this.path = `/v1/shows/${encodeURIComponent(showId)}/waitlist`;
     this.onChange = onChange;
     this.entry = null;
     this.onVisible = () => { if (!document.hidden && isLive(this.entry)) this.load().catch(() => {}); };
     document.addEventListener('visibilitychange', this.onVisible);
+  }
+
+  /** Where this device notes that the signed-in fan is in this show's line. */
+  key() {
+    const s = session.get();
+    return s ? `boxoffice.waitlist.${s.accountId}.${this.showId}` : null;
+  }
+
+  /** Whether this device saw the signed-in fan join this show's line, and not yet leave it. */
+  remembered() {
+    const key = this.key();
+    return Boolean(key && localStorage.getItem(key));
   }
 
   /** Asks for the fan's entry; a fan who is not signed in, or never joined, has none. */
@@ -76,6 +92,9 @@ export class Waitlist {
   set(entry) {
     const before = this.entry;
     this.entry = entry;
+    const key = this.key();
+    if (key && isLive(entry)) localStorage.setItem(key, '1');
+    else if (key) localStorage.removeItem(key);
     clearTimeout(this.timer);
     if (isLive(entry) && !this.stopped) {
       this.timer = setTimeout(() => {

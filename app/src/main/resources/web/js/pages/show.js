@@ -7,7 +7,7 @@ import {ShowModel, LiveSeats, AVAILABLE, STATUS_NAMES, requestAvailability} from
 import {SeatMap, SEAT_COLORS} from '../seatmap.js';
 import {rememberHold} from './hold.js';
 import {LiveAreas, areaLabel, holdWhat} from '../areas.js';
-import {Waitlist, WaitlistPanel, isLive, waitingFor, announceChange} from '../waitlist.js';
+import {Waitlist, WaitlistPanel, MOST, isLive, waitingFor, announceChange} from '../waitlist.js';
 
 export async function render(main, [showId]) {
   const id = encodeURIComponent(showId);
@@ -46,8 +46,7 @@ class ShowPage {
     this.liveAreas = show.areas && show.areas.length
       ? new LiveAreas(show.showId, show.areas, areas => this.renderAreas(areas)) : null;
     window.boxoffice.page = this;
-    // the fan's place on the waitlist, if they are signed in and ever joined it
-    this.waitlist.load().catch(() => {});
+    this.askWaitlist();
     const stopAreas = () => {
       this.liveAreas?.stop();
       this.waitlist.stop();
@@ -197,6 +196,7 @@ class ShowPage {
       card.area = a;
       this.updateArea(card);
     }
+    this.askWaitlist();
   }
 
   areaCard(area) {
@@ -244,7 +244,7 @@ class ShowPage {
     const joinable = soldOut && this.show.onSale;
     // while some are left the fan may hold them, waiting or not
     const waiting = joinable && isLive(entry) && entry.area === area.name;
-    const max = Math.max(0, Math.min(this.limit, this.show.maxPerAccount, joinable ? Infinity : area.left));
+    const max = Math.max(0, Math.min(this.limit, this.show.maxPerAccount, joinable ? MOST : area.left));
     if (max !== card.max) {
       const wanted = select.value ? Number(select.value) : 2;
       card.max = max;
@@ -306,7 +306,7 @@ class ShowPage {
    */
   seatsWaitlistPanel() {
     const quantity = h('select', {name: 'quantity', id: 'waitlist-qty'},
-      Array.from({length: this.limit}, (_, i) => h('option', {value: i + 1, selected: i === 1}, i + 1)));
+      Array.from({length: Math.min(this.limit, MOST)}, (_, i) => h('option', {value: i + 1, selected: i === 1}, i + 1)));
     const section = h('select', {name: 'section', id: 'waitlist-section'},
       h('option', {value: ''}, 'Any section'),
       this.model.sections.map(s => h('option', {value: s.name}, `Section ${s.name} · ${money(s.price, this.model.currency)}`)));
@@ -327,10 +327,25 @@ class ShowPage {
 
   renderSeatsWaitlist() {
     if (!this.seatsWaitlistBox) return;
+    this.askWaitlist();
     const m = this.model;
     this.seatsWaitlistBox.hidden = !(m.loaded && m.available === 0 && this.show.onSale && !isLive(this.waitlist.entry));
     this.seatsWaitlistButton.disabled = Boolean(this.busy);
     this.seatsWaitlistButton.textContent = this.busy ? 'Joining…' : 'Join the waitlist';
+  }
+
+  /**
+   * Asks for the fan's place on the waitlist once there is a reason to: something is sold out, or
+   * this device saw them join. Not on every view of a show on sale, which would cost the service a
+   * read of its database per page view during an on-sale.
+   */
+  askWaitlist() {
+    if (this.waitlistAsked || !this.waitlist) return;
+    const soldOut = [...this.areaCards.values()].some(card => card.area && card.area.left === 0)
+      || (this.seated && this.model.loaded && this.model.available === 0);
+    if (!soldOut && !this.waitlist.remembered()) return;
+    this.waitlistAsked = true;
+    this.waitlist.load().catch(() => { this.waitlistAsked = false; });
   }
 
   /** The fan's entry changed (joined, moved up, offered, ended): every place that shows it follows. */
