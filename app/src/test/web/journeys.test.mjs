@@ -1104,9 +1104,10 @@ journey(test, 'a sold-out seated show: the fan joins the waitlist for two seats 
   const fan = await newFan(browser, {account: fanName('sam'), viewport: {width: 390, height: 844}, phone: true});
   const {page} = fan;
   await page.goto(`${BASE}/#/show/${showId}`);
-  await mapReady(page);
+  // the map's statuses say every seat is taken: the page offers the waitlist
   const join = page.locator('#waitlist-join');
-  await join.getByRole('heading', {name: 'Sold out: join the waitlist'}).waitFor();
+  await join.getByRole('heading', {name: 'Sold out: join the waitlist'}).waitFor({timeout: 45_000});
+  await mapReady(page);
   await join.getByLabel('Seats together').selectOption('2');
   await join.getByLabel('Where').selectOption('A');
   await join.getByRole('button', {name: 'Join the waitlist'}).tap();
