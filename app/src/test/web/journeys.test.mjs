@@ -1109,7 +1109,7 @@ journey(test, 'a sold-out seated show: the fan joins the waitlist for two seats 
   await join.getByRole('heading', {name: 'Sold out: join the waitlist'}).waitFor({timeout: 45_000});
   await mapReady(page);
   await join.getByLabel('Seats together').selectOption('2');
-  await join.getByLabel('Where').selectOption('A');
+  await join.getByLabel('In section').selectOption('A');
   await join.getByRole('button', {name: 'Join the waitlist'}).tap();
   const panel = page.locator('#waitlist');
   await panel.getByText('You are next in line for 2 seats together in section A.').waitFor();

@@ -320,7 +320,7 @@ class ShowPage {
         this.joinWaitlist({quantity: Number(quantity.value), ...(section.value ? {section: section.value} : {})});
       }},
       h('div', {class: 'field field--inline'}, h('label', {class: 'field__label', for: 'waitlist-qty'}, 'Seats together'), quantity),
-      h('div', {class: 'field field--grow'}, h('label', {class: 'field__label', for: 'waitlist-section'}, 'Where'), section),
+      h('div', {class: 'field field--grow'}, h('label', {class: 'field__label', for: 'waitlist-section'}, 'In section'), section),
       this.seatsWaitlistButton));
     return this.seatsWaitlistBox;
   }
