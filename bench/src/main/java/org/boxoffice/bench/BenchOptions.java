@@ -168,9 +168,9 @@ public final class BenchOptions {
                 (o, v) -> o.reads = true);
         option("--sms-outage", null, "instead of the flash sale: does a booking wait for the SMS channel? The service sends"
                         + " tickets by SMS through its HTTP provider adapter to a stub on loopback, every buyer has a phone number;"
-                        + " three closed-loop sales with checkouts (--pay, default 1), same crowd and warm-up: the stub answering"
-                        + " at once, then after 5 s, then failing (503) until it recovers; hold and checkout p50/p99 of each"
-                        + " against the first, and every SMS counted at the stub (delivered once, none lost, how long after"
+                        + " four closed-loop sales with checkouts (--pay, default 1), same crowd and warm-up: the stub answering"
+                        + " at once, then after 5 s, then failing (503) until it recovers, then at once again; hold and checkout"
+                        + " p50/p99 of each against the first, and every SMS counted at the stub (delivered once, none lost, how long after"
                         + " the recovery)", (o, v) -> o.smsOutage = true);
         option("--sms-recover-at", "SECONDS", "--sms-outage: the failing stub answers at once again this many seconds into"
                         + " its sale (default: once that sale and its checks are over)",

@@ -47,7 +47,8 @@ import java.util.stream.IntStream;
  *   <li>{@code prompt}: the stub answers at once;
  *   <li>{@code slow}: it answers after {@link SmsStub#SLOW_ANSWER} until the sale and its checks have ended;
  *   <li>{@code failing}: it answers 503 until {@code --sms-recover-at} seconds into the sale (default: until the
- *       sale and its checks have ended).
+ *       sale and its checks have ended);
+ *   <li>{@code control}: it answers at once again, so the report shows how far the machine moved since the first.
  * </ol>
  *
  * Each sale is measured and checked as every sale is ({@link SystemRun#measure}); then the stub
@@ -142,6 +143,8 @@ final class SmsOutageBench {
                 freshShow(api, admin, o.seats, "boxoffice"), crowd, system, db, stub, pid));
         phases.add(phase("failing", "503 until " + (o.smsRecoverAt == null ? "the sale's end" : o.smsRecoverAt + " s in"),
                 SmsStub.Mode.FAILING, o.smsRecoverAt, freshShow(api, admin, o.seats, "boxoffice"), crowd, system, db, stub, pid));
+        phases.add(phase(SmsReport.CONTROL, "answers at once again", SmsStub.Mode.PROMPT, null,
+                freshShow(api, admin, o.seats, "boxoffice"), crowd, system, db, stub, pid));
 
         awaitSettled(db, stub, null, System.currentTimeMillis());
         SmsOutbox all;
@@ -155,8 +158,8 @@ final class SmsOutageBench {
         SmsReport.Once once = new SmsReport.Once(all.queued(), deliveredOnce, unknown, stub.bookingsDeliveredTwice().size(),
                 stub.calls().repeats(), all.givenUp());
         List<String> notes = new ArrayList<>();
-        notes.add("the phases run in this order on one service; the first is the reference, so a machine that got busier"
-                + " (or a JIT that kept compiling) shows up as a ratio above 1 for the later ones");
+        notes.add("the phases run in this order on one service; the first is the reference, and the control (the stub"
+                + " answering at once again) shows how far the machine and the service's JIT moved meanwhile");
         notes.add("a slow answer (" + SmsStub.SLOW_ANSWER.toSeconds() + " s) meets the adapter's timeout (5 s): the stub delivers"
                 + " the message on arrival, the adapter gives up waiting and sends again, and the repeat is answered 409");
         String setting = String.format(Locale.ROOT, "%,d seats, %,d buyers with a phone number each, %d connections, closed loop,"

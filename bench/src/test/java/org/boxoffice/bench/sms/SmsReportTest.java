@@ -60,6 +60,22 @@ class SmsReportTest {
     }
 
     @Test
+    void aControlPhaseThatMovedBeyondTheTolerance_leavesNoVerdict() {
+        SmsReport steady = report(EXACT, phase("prompt", 20, 40, 2.0), phase("slow", 22, 41, 3.0),
+                phase("failing", 21, 42, 31.0), phase(SmsReport.CONTROL, 24, 44, 2.0));
+        assertEquals(Boolean.TRUE, steady.targets().get(0).met());
+        assertTrue(steady.targets().get(0).measured().endsWith("; prompt again 1.20x"), steady.targets().get(0).measured());
+
+        SmsReport calmer = report(EXACT, phase("prompt", 200, 400, 2.0), phase("slow", 22, 41, 3.0),
+                phase("failing", 21, 42, 31.0), phase(SmsReport.CONTROL, 20, 40, 2.0));
+        assertNull(calmer.targets().get(0).met(), "the first phase was slow for reasons of its own: no verdict either way");
+        SmsReport busier = report(EXACT, phase("prompt", 20, 40, 2.0), phase("slow", 60, 120, 3.0),
+                phase("failing", 60, 120, 31.0), phase(SmsReport.CONTROL, 61, 121, 2.0));
+        assertNull(busier.targets().get(1).met(), busier.targets().get(1).measured());
+        assertTrue(busier.targets().get(1).measured().contains("no verdict"));
+    }
+
+    @Test
     void deliveryIsMet_onlyWhenEveryMessageCameOnce_andSaysWithinHowLong() {
         SmsPhase[] phases = {phase("prompt", 20, 40, 2.0), phase("slow", 20, 40, 3.5), phase("failing", 20, 40, 31.0)};
         TargetCheck once = report(EXACT, phases).targets().get(2);
