@@ -40,7 +40,7 @@ import java.util.stream.IntStream;
  * sends tickets by SMS through its real HTTP adapter ({@code boxoffice.sms.provider=http}, shipped
  * timeout and retries) to an {@link SmsStub} on loopback; every buyer has a phone number, so every
  * booking writes a text message to the outbox. After the usual warm-up and an unmeasured sale with
- * checkouts (so the checkout path is compiled before the first phase), three closed-loop sales
+ * checkouts (so the checkout path is compiled before the first phase), four closed-loop sales
  * with checkouts on fresh shows of the same size, same crowd, back to back:
  *
  * <ol>
@@ -125,8 +125,12 @@ final class SmsOutageBench {
         List<String> tokens = api.tokens(Buyer.accountIds(o.buyers()), o.connections);
         api.phones(tokens, phones(tokens.size()), o.connections);
         FlashSaleBench.log(String.format(Locale.ROOT, "%,d buyers, each with a token and a phone number", tokens.size()));
-        Target first = freshShow(api, admin, o.seats, "boxoffice");
-        List<Buyer> crowd = Buyer.crowd(o.buyers(), o.seed, first.plan(), tokens);
+        // every phase's show is created before the warm-up: a busy machine's slow admin call then delays no phase
+        List<Target> shows = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            shows.add(freshShow(api, admin, o.seats, "boxoffice"));
+        }
+        List<Buyer> crowd = Buyer.crowd(o.buyers(), o.seed, shows.get(0).plan(), tokens);
         SystemRun system = new SystemRun(env, new BotFigures(env));
 
         system.warmUp("boxoffice", crowd, pid, () -> freshShow(api, admin, Math.min(o.seats, SystemRun.WARMUP_SEATS), "boxoffice-warmup"));
@@ -138,13 +142,13 @@ final class SmsOutageBench {
             awaitSettled(db, stub, null, System.currentTimeMillis());
         }
         List<SmsPhase> phases = new ArrayList<>();
-        phases.add(phase("prompt", "answers at once", SmsStub.Mode.PROMPT, null, first, crowd, system, db, stub, pid));
+        phases.add(phase("prompt", "answers at once", SmsStub.Mode.PROMPT, null, shows.get(0), crowd, system, db, stub, pid));
         phases.add(phase("slow", "answers after " + SmsStub.SLOW_ANSWER.toSeconds() + " s", SmsStub.Mode.SLOW, null,
-                freshShow(api, admin, o.seats, "boxoffice"), crowd, system, db, stub, pid));
+                shows.get(1), crowd, system, db, stub, pid));
         phases.add(phase("failing", "503 until " + (o.smsRecoverAt == null ? "the sale's end" : o.smsRecoverAt + " s in"),
-                SmsStub.Mode.FAILING, o.smsRecoverAt, freshShow(api, admin, o.seats, "boxoffice"), crowd, system, db, stub, pid));
-        phases.add(phase(SmsReport.CONTROL, "answers at once again", SmsStub.Mode.PROMPT, null,
-                freshShow(api, admin, o.seats, "boxoffice"), crowd, system, db, stub, pid));
+                SmsStub.Mode.FAILING, o.smsRecoverAt, shows.get(2), crowd, system, db, stub, pid));
+        phases.add(phase(SmsReport.CONTROL, "answers at once again", SmsStub.Mode.PROMPT, null, shows.get(3), crowd, system,
+                db, stub, pid));
 
         awaitSettled(db, stub, null, System.currentTimeMillis());
         SmsOutbox all;
