@@ -782,8 +782,8 @@ journey(test, 'door staff check live codes online while the service answers and 
  * A comedy show made through the admin API with a small balcony of seats and two standing areas:
  * FLOOR (40 admissions at 25.00) and PIT (3 at 45.00). The demo catalog has no standing area.
  */
-async function standingShow(admin) {
-  const showId = `standing-${RUN}`;
+async function standingShow(admin, name = 'standing') {
+  const showId = `${name}-${RUN}`;
   const made = await call('POST', '/v1/admin/shows', {token: admin, body: {showId, eventId: 'berlin-comedy',
     startsAt: new Date(Date.now() + 20 * 86_400_000).toISOString(), maxSeatsPerHold: 6, maxPerAccount: 8,
     sections: [{name: 'BALCONY', price: '39.00', rows: 2, seatsPerRow: 10}]}});
@@ -805,6 +805,12 @@ async function holdElsewhere(showId, area, quantity, who) {
 
 const areaCard = (page, name) => page.locator(`.area[data-area="${name}"]`);
 
+/**
+ * Scrolls an element to the middle of the screen: axe counts a control the sticky header covers as
+ * too small a touch target, so a page is audited with what it is about in plain view.
+ */
+const centre = locator => locator.evaluate(el => el.scrollIntoView({block: 'center'}));
+
 /** A fan on a phone picks a quantity of floor tickets and holds them: everything fits and passes axe. */
 async function standingOnPhone(browser, showId, {width, height, who, font}) {
   const fan = await newFan(browser, {account: fanName(who), viewport: {width, height}, phone: true});
@@ -818,6 +824,7 @@ async function standingOnPhone(browser, showId, {width, height, who, font}) {
   await floor.getByLabel('Tickets', {exact: true}).selectOption('2');
   await assertFits(page, `the show page with standing areas (${where})`);
   await shot(page, `standing-phone-${width}-show`, {fullPage: true});
+  await centre(floor);
   await audit(page, `the show page with standing areas (${where})`);
   await floor.getByRole('button', {name: 'Hold 2 tickets'}).tap();
   await page.waitForURL(/#\/hold\//);
@@ -875,7 +882,8 @@ journey(test, 'a standing floor: the fan sees what is left live, picks a quantit
   await page.reload();
   await mapReady(page);
   await pit.getByText('Sold out').first().waitFor();
-  assert.ok(await pit.getByRole('button', {name: /Sold out/}).isDisabled(), 'a sold-out area offers no hold');
+  await pit.getByRole('button', {name: 'Join the waitlist for PIT'}).waitFor();
+  assert.equal(await pit.getByRole('button', {name: /^Hold/}).count(), 0, 'a sold-out area offers the waitlist, no hold');
 
   // hold three floor tickets: the same hold page as seats, with the count instead of seat ids
   await floor.getByLabel('Tickets', {exact: true}).selectOption('3');
@@ -923,4 +931,197 @@ journey(test, 'a standing floor: the fan sees what is left live, picks a quantit
   await standingOnPhone(browser, showId, {width: 390, height: 844, who: 'stan-phone', font: FONTS.typical});
   wideBrowser = wideBrowser || await launch({font: FONTS.wide});
   await standingOnPhone(wideBrowser, showId, {width: 320, height: 640, who: 'stan-wide', font: FONTS.wide});
+});
+
+// ---- the waitlist of a sold-out standing area -----------------------------------------------------
+
+/** What an area has left, as the public answer says. */
+async function left(showId, area) {
+  const r = await call('GET', `/v1/shows/${showId}/areas`);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  return r.body.areas.find(a => a.name === area).left;
+}
+
+/**
+ * On a phone, the PIT (all three left) sold out by another fan: the fan joins its waitlist for one ticket, sees their
+ * place, the other fan releases, the offer appears with its expiry, and the fan declines it. Both
+ * states fit the screen and pass axe.
+ */
+async function waitlistOnPhone(browser, showId, {width, height, who, font}) {
+  const deadline = Date.now() + 15_000;
+  while (await left(showId, 'PIT') !== 3) {
+    assert.ok(Date.now() < deadline, 'the pit has all three left');
+    await new Promise(resolve => setTimeout(resolve, 250));
+  }
+  const rival = await holdElsewhere(showId, 'PIT', 3, `${who}-rival`);
+  const fan = await newFan(browser, {account: fanName(who), viewport: {width, height}, phone: true});
+  const {page} = fan;
+  const where = `${width} px, ${font.family}`;
+  await page.goto(`${BASE}/#/show/${showId}`);
+  await mapReady(page);
+  const pit = areaCard(page, 'PIT');
+  await pit.scrollIntoViewIfNeeded();
+  await pit.getByLabel('Tickets', {exact: true}).selectOption('1');
+  await pit.getByRole('button', {name: 'Join the waitlist for PIT'}).tap();
+  const panel = page.locator('#waitlist');
+  await panel.getByText(/^You are (next|\d+\w\w) in line for 1 ticket for PIT\.$/).waitFor();
+  await assertFits(page, `the show page with the fan on the waitlist (${where})`);
+  await shot(page, `waitlist-phone-${width}-waiting`, {fullPage: true});
+  await centre(panel);
+  await audit(page, `the show page with the fan on the waitlist (${where})`);
+
+  const rivalToken = await token(fanName(`${who}-rival`));
+  const released = await call('DELETE', `/v1/holds/${rival.holdId}`, {token: rivalToken});
+  assert.equal(released.status, 204, JSON.stringify(released.body));
+  await panel.getByRole('link', {name: 'Buy now'}).waitFor({timeout: 20_000});
+  await assertFits(page, `the show page with a waitlist offer (${where})`);
+  await shot(page, `waitlist-phone-${width}-offer`, {fullPage: true});
+  await centre(panel);
+  await audit(page, `the show page with a waitlist offer (${where})`);
+  await panel.getByRole('button', {name: 'Decline the offer'}).tap();
+  await panel.waitFor({state: 'hidden'});
+  assert.equal((await call('GET', `/v1/shows/${showId}/waitlist/me`, {token: await token(fanName(who))})).body.status, 'DECLINED');
+  assertNoErrors(fan);
+}
+
+journey(test, 'a sold-out standing area: the fan joins its waitlist, is told when tickets are back, is offered them when another fan releases, and takes the offer to checkout', {timeout: 300_000}, async () => {
+  const admin = await token('ops', ['admin']);
+  const showId = await standingShow(admin, 'waitlist');
+  // another fan holds the whole pit (3)
+  const rival = await holdElsewhere(showId, 'PIT', 3, 'wl-rival');
+  const rivalToken = await token(fanName('wl-rival'));
+  const fan = await newFan(browser, {account: fanName('wendy'), viewport: {width: 1360, height: 900}});
+  const {page} = fan;
+  await page.goto(`${BASE}/#/show/${showId}`);
+  await mapReady(page);
+  const pit = areaCard(page, 'PIT');
+  await pit.getByText('Sold out').waitFor();
+  const join = pit.getByRole('button', {name: 'Join the waitlist for PIT'});
+  await join.waitFor();
+  // the waitlist asks for up to the show's tickets per hold, not for what is left
+  assert.deepEqual(await pit.getByLabel('Tickets', {exact: true}).locator('option').allTextContents(), ['1', '2', '3', '4', '5', '6']);
+  await shot(page, 'waitlist-sold-out');
+  await audit(page, 'the show page with a sold-out area');
+
+  // one comes back while the page still says sold out: joining for one is refused with the API's
+  // 409 SEATS_AVAILABLE, which the page turns into "back on sale, hold it"
+  await page.evaluate(() => window.boxoffice.page.liveAreas.stop());
+  assert.equal((await call('DELETE', `/v1/holds/${rival.holdId}`, {token: rivalToken})).status, 204);
+  const one = await call('POST', `/v1/shows/${showId}/holds`, {token: rivalToken, body: {area: 'PIT', quantity: 2},
+    headers: {'Idempotency-Key': fanName('wl-rival-smaller')}});
+  assert.equal(one.status, 201, JSON.stringify(one.body));
+  assert.equal(await left(showId, 'PIT'), 1);
+  await pit.getByLabel('Tickets', {exact: true}).selectOption('1');
+  await join.click();
+  const back = page.getByRole('alert').filter({hasText: 'Tickets for PIT are back on sale'});
+  await back.waitFor();
+  await back.getByText('1 left right now').waitFor();
+  await back.getByRole('button', {name: 'Hold 1 ticket for PIT'}).waitFor();
+  await pit.getByText('1 of 3 left').waitFor();
+  await shot(page, 'waitlist-back-on-sale');
+
+  // someone else is quicker: the fan's hold of the one that came back is refused, sold out again,
+  // and the refusal offers the waitlist
+  const quick = await holdElsewhere(showId, 'PIT', 1, 'wl-quick');
+  await back.getByRole('button', {name: 'Hold 1 ticket for PIT'}).click();
+  const soldOut = page.getByRole('alert').filter({hasText: 'PIT is sold out'});
+  await soldOut.waitFor();
+  await pit.getByText('Sold out').waitFor();
+  await soldOut.getByRole('button', {name: 'Join the waitlist for 1 ticket'}).click();
+  const panel = page.locator('#waitlist');
+  await panel.getByText('You are next in line for 1 ticket for PIT.').waitFor();
+  await pit.getByRole('button', {name: 'You are on the waitlist for PIT'}).waitFor();
+  assert.ok(await pit.getByRole('button', {name: 'You are on the waitlist for PIT'}).isDisabled());
+  assert.equal((await call('GET', `/v1/shows/${showId}/waitlist/me`, {token: await token(fanName('wendy'))})).body.status, 'WAITING');
+  await shot(page, 'waitlist-waiting');
+  await audit(page, 'the show page with the fan on the waitlist');
+
+  // a second fan joins behind
+  const second = await call('POST', `/v1/shows/${showId}/waitlist`, {token: await token(fanName('wl-second')), body: {area: 'PIT', quantity: 1}});
+  assert.equal(second.status, 201, JSON.stringify(second.body));
+  assert.equal(second.body.position, 2);
+
+  // the other fan gives back their two: one is held for this fan, and the open page shows the offer
+  const started = Date.now();
+  assert.equal((await call('DELETE', `/v1/holds/${one.body.holdId}`, {token: rivalToken})).status, 204);
+  const buy = panel.getByRole('link', {name: 'Buy now'});
+  await buy.waitFor({timeout: 20_000});
+  console.log(`  the offer appeared on the open page ${Date.now() - started} ms after the release`);
+  await panel.getByText('Good news: tickets are held for you').waitFor();
+  await panel.getByText('1 ticket for PIT · €45.00.').waitFor();
+  const expiry = await panel.locator('.waitlist__expiry').textContent();
+  assert.match(expiry, /^Yours until \d\d:\d\d · \d+:\d\d left$/, expiry);
+  const mine = await call('GET', `/v1/shows/${showId}/waitlist/me`, {token: await token(fanName('wendy'))});
+  assert.equal(mine.body.status, 'OFFERED');
+  const lasts = seconds(expiry.replace(/^.* · /, '').replace(' left', ''));
+  const fromApi = (Date.parse(mine.body.offer.expiresAt) - Date.now()) / 1000;
+  assert.ok(Math.abs(lasts - fromApi) <= 3, `the page counts down to the offer's expiry (${lasts} s, the API says ${fromApi} s)`);
+  await shot(page, 'waitlist-offer');
+  await audit(page, 'the show page with a waitlist offer');
+
+  // taking it: the offer is a hold, so it is the same checkout as any hold
+  await buy.click();
+  await page.waitForURL(new RegExp(`#/hold/${mine.body.offer.holdId}$`));
+  await page.getByRole('heading', {name: /^1 standing ticket for /}).waitFor();
+  await page.locator('.checkout__summary').getByText('PIT × 1').waitFor();
+  await page.getByText('Your tickets are held for').waitFor();
+  const first = seconds(await page.locator('#countdown').textContent());
+  const now = (Date.parse(mine.body.offer.expiresAt) - Date.now()) / 1000;
+  assert.ok(first > 0 && Math.abs(first - now) <= 5, `the checkout counts down to the offer's expiry (${first} s, the API says ${now} s)`);
+  await page.locator('#pay-button').waitFor();
+  await shot(page, 'waitlist-checkout');
+  await audit(page, 'the checkout of a waitlist offer');
+
+  // an open offer is under My tickets too, whatever page the fan is on
+  await page.getByRole('link', {name: 'My tickets'}).click();
+  const held = page.locator('#waitlist-offers');
+  await held.getByText(/1 ticket for PIT · €45\.00 · until \d\d:\d\d$/).first().waitFor();
+  await held.getByRole('link', {name: /^Buy now 1 ticket for PIT for /}).waitFor();
+  await shot(page, 'waitlist-my-tickets');
+  await audit(page, 'My tickets with a waitlist offer');
+  assertNoErrors(fan);
+  assert.ok(quick.holdId);
+});
+
+journey(test, 'a sold-out standing area\'s waitlist on phones: the place and the offer fit at 390 and 320 px and pass axe', {timeout: 300_000}, async () => {
+  const showId = await standingShow(await token('ops', ['admin']), 'waitlist-phones');
+  await waitlistOnPhone(browser, showId, {width: 390, height: 844, who: 'wl-phone', font: FONTS.typical});
+  wideBrowser = wideBrowser || await launch({font: FONTS.wide});
+  await waitlistOnPhone(wideBrowser, showId, {width: 320, height: 640, who: 'wl-wide', font: FONTS.wide});
+});
+
+journey(test, 'a sold-out seated show: the fan joins the waitlist for two seats together, sees their place and leaves again', {timeout: 120_000}, async () => {
+  const admin = await token('ops', ['admin']);
+  const showId = `seats-waitlist-${RUN}`;
+  const made = await call('POST', '/v1/admin/shows', {token: admin, body: {showId, eventId: 'berlin-comedy',
+    startsAt: new Date(Date.now() + 20 * 86_400_000).toISOString(), maxSeatsPerHold: 4, maxPerAccount: 8,
+    sections: [{name: 'A', price: '30.00', rows: 1, seatsPerRow: 4}]}});
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const held = await call('POST', `/v1/shows/${showId}/holds`, {token: await token(fanName('ws-rival')),
+    body: {seatIds: ['A-1-1', 'A-1-2', 'A-1-3', 'A-1-4']}, headers: {'Idempotency-Key': fanName('ws-rival')}});
+  assert.equal(held.status, 201, JSON.stringify(held.body));
+
+  const fan = await newFan(browser, {account: fanName('sam'), viewport: {width: 390, height: 844}, phone: true});
+  const {page} = fan;
+  await page.goto(`${BASE}/#/show/${showId}`);
+  // the map's statuses say every seat is taken: the page offers the waitlist
+  const join = page.locator('#waitlist-join');
+  await join.getByRole('heading', {name: 'Sold out: join the waitlist'}).waitFor({timeout: 45_000});
+  await mapReady(page);
+  await join.getByLabel('Seats together').selectOption('2');
+  await join.getByLabel('In section').selectOption('A');
+  await join.getByRole('button', {name: 'Join the waitlist'}).tap();
+  const panel = page.locator('#waitlist');
+  await panel.getByText('You are next in line for 2 seats together in section A.').waitFor();
+  assert.ok(await join.isHidden(), 'a fan in line is not offered to join again');
+  await assertFits(page, 'a sold-out seated show with the fan on the waitlist (390 px)');
+  await shot(page, 'waitlist-seats-waiting', {fullPage: true});
+  await centre(panel);
+  await audit(page, 'a sold-out seated show with the fan on the waitlist');
+
+  await panel.getByRole('button', {name: 'Leave the waitlist'}).tap();
+  await join.getByRole('heading', {name: 'Sold out: join the waitlist'}).waitFor();
+  assert.ok(await panel.isHidden(), 'nothing to say once the fan left');
+  assert.equal((await call('GET', `/v1/shows/${showId}/waitlist/me`, {token: await token(fanName('sam'))})).body.status, 'LEFT');
+  assertNoErrors(fan);
 });

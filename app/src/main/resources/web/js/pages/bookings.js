@@ -1,9 +1,9 @@
-// The fan's bookings.
+// The fan's bookings, and what is held for them from waitlists.
 
 import {api, ApiError, session} from '../api.js';
-import {h, clear, icon, money, plural, dateTime, dateBadge, announce} from '../dom.js';
+import {h, clear, icon, money, plural, dateTime, dateBadge, time, announce} from '../dom.js';
 import {liveCode} from '../livecode.js';
-import {admissionOf, ticketName, ticketTitle} from '../areas.js';
+import {admissionOf, ticketName, ticketTitle, areaLabel} from '../areas.js';
 
 const shows = new Map();
 
@@ -33,12 +33,15 @@ export async function render(main) {
     throw e;
   }
   const infos = await Promise.all(list.map(b => showInfo(b.showId).catch(() => ({}))));
-  const [{transfers}, {tickets: given}] = await Promise.all([
-    api('/v1/accounts/me/transfers', {auth: true}), api('/v1/accounts/me/tickets', {auth: true})]);
+  const [{transfers}, {tickets: given}, {offers: held}] = await Promise.all([
+    api('/v1/accounts/me/transfers', {auth: true}), api('/v1/accounts/me/tickets', {auth: true}),
+    api('/v1/accounts/me/offers', {auth: true}).catch(() => ({offers: []}))]);
+  const heldShows = await Promise.all(held.map(o => showInfo(o.showId).catch(() => ({}))));
   const me = session.get()?.accountId;
   const codes = [];
   // Element.append writes null as the text "null": the parts this fan lacks are left out first
   main.append(...[h('header', {class: 'page-head'}, h('h1', {}, 'My tickets')),
+    waitlistOffers(held, heldShows),
     offers(transfers.filter(t => t.toAccountId === me && t.status === 'OFFERED')),
     passedOn(given, codes),
     list.length
@@ -61,6 +64,24 @@ export async function render(main) {
   tick();
   const timer = setInterval(tick, 250);
   return () => clearInterval(timer);
+}
+
+/**
+ * Holds the service made for this fan from a show's waitlist (GET /v1/accounts/me/offers): each is
+ * bought at its checkout before it lapses, or declined on the show page.
+ */
+function waitlistOffers(held, infos) {
+  if (!held.length) return null;
+  return h('section', {class: 'panel transfers', id: 'waitlist-offers'},
+    h('h2', {class: 'panel__title'}, 'Held for you from the waitlist'),
+    h('ul', {role: 'list'}, held.map((o, n) => {
+      const title = infos[n].title || o.showId;
+      const what = o.area ? `${plural(o.quantity, 'ticket', 'tickets')} for ${areaLabel(o.area)}` : plural(o.quantity, 'seat', 'seats');
+      return h('li', {class: 'transfer__offer'},
+        h('span', {}, h('strong', {}, title), ` · ${what} · ${money(o.totalAmount, o.currency)} · until ${time(o.expiresAt)}`),
+        h('a', {class: 'btn btn--primary btn--small', href: `#/hold/${encodeURIComponent(o.holdId)}`},
+          'Buy now', h('span', {class: 'visually-hidden'}, ` ${what} for ${title}`)));
+    })));
 }
 
 /** Tickets offered to this fan: accepting makes them theirs, with a new code. */

@@ -1,5 +1,5 @@
 // The show page: live seat map, prices, legend, the fan's selection, best available, standing
-// areas sold by count, and holding.
+// areas sold by count, holding, and the waitlist when seats or an area are sold out.
 
 import {api, ApiError, newKey, requireSession, room} from '../api.js';
 import {h, clear, icon, money, count, plural, dateTime, date, announce, toast} from '../dom.js';
@@ -7,6 +7,7 @@ import {ShowModel, LiveSeats, AVAILABLE, STATUS_NAMES, requestAvailability} from
 import {SeatMap, SEAT_COLORS} from '../seatmap.js';
 import {rememberHold} from './hold.js';
 import {LiveAreas, areaLabel, holdWhat} from '../areas.js';
+import {Waitlist, WaitlistPanel, MOST, isLive, waitingFor, announceChange} from '../waitlist.js';
 
 export async function render(main, [showId]) {
   const id = encodeURIComponent(showId);
@@ -38,11 +39,19 @@ class ShowPage {
     // a show may be standing only: then there is no seat map, only its areas
     this.seated = show.layout.seatCount > 0;
     this.areaCards = new Map();
+    this.waitlist = new Waitlist(show.showId, (entry, before) => this.waitlistChanged(entry, before));
+    this.waitlistPanel = new WaitlistPanel({currency: show.currency, price: entry => this.offerPrice(entry),
+      leave: () => this.leaveWaitlist()});
     this.build(main);
     this.liveAreas = show.areas && show.areas.length
       ? new LiveAreas(show.showId, show.areas, areas => this.renderAreas(areas)) : null;
     window.boxoffice.page = this;
-    const stopAreas = () => this.liveAreas?.stop();
+    this.askWaitlist();
+    const stopAreas = () => {
+      this.liveAreas?.stop();
+      this.waitlist.stop();
+      this.waitlistPanel.stop();
+    };
     if (!this.seated) {
       this.cleanup = stopAreas;
       return;
@@ -94,11 +103,13 @@ class ShowPage {
         this.mapPanel(),
         h('aside', {class: 'sidebar', 'aria-label': areas ? 'Your tickets and prices' : 'Your seats and prices'},
           this.noticeBox,
+          this.waitlistPanel.el,
+          this.seatsWaitlistPanel(),
           areas,
           h('section', {class: 'panel'}, h('h2', {class: 'panel__title'}, 'Your seats'), this.selectionBox),
           this.bestAvailable(),
           h('section', {class: 'panel'}, h('h2', {class: 'panel__title'}, 'Prices'), this.pricesBox)))
-      : h('div', {class: 'standing-only'}, this.noticeBox,
+      : h('div', {class: 'standing-only'}, this.noticeBox, this.waitlistPanel.el,
         areas || h('p', {class: 'notice notice--info'}, 'This show has nothing on sale yet.'));
 
     main.append(
@@ -185,6 +196,7 @@ class ShowPage {
       card.area = a;
       this.updateArea(card);
     }
+    this.askWaitlist();
   }
 
   areaCard(area) {
@@ -193,6 +205,8 @@ class ShowPage {
     const card = {
       name: area.name, label, max: -1,
       left: h('p', {class: 'area__left', id: `area-left-${area.name}`}),
+      hint: h('p', {class: 'muted small area__hint', hidden: true},
+        'When tickets come back, we hold them for the first fan in line on the waitlist.'),
       select: h('select', {id, name: 'quantity', 'aria-describedby': `area-left-${area.name}`}),
       total: h('strong', {class: 'area__sum'}),
       button: h('button', {class: 'btn btn--primary btn--block', type: 'submit'}),
@@ -204,9 +218,13 @@ class ShowPage {
         h('h3', {class: 'area__name'}, label),
         h('span', {class: 'area__price'}, money(area.price, this.show.currency), h('span', {class: 'muted small'}, ' each'))),
       card.left,
+      card.hint,
       h('form', {class: 'area__form', 'aria-label': `Standing tickets for ${label}`, onsubmit: e => {
         e.preventDefault();
-        this.hold({area: area.name, quantity: Number(card.select.value)});
+        const request = {area: area.name, quantity: Number(card.select.value)};
+        // sold out, the card's button joins the waitlist for that many instead
+        if (card.area.left === 0) this.joinWaitlist(request);
+        else this.hold(request);
       }},
       h('div', {class: 'field field--inline'}, h('label', {class: 'field__label', for: id}, 'Tickets'), card.select),
       h('p', {class: 'area__total'}, h('span', {class: 'muted small'}, 'Total'), card.total),
@@ -215,12 +233,18 @@ class ShowPage {
   }
 
   /**
-   * An area's card after what it has left, the fan's choice or a hold on its way changed: up to the
-   * show's tickets per hold and per account, and no more than are left.
+   * An area's card after what it has left, the fan's choice, the fan's waitlist entry or a request on
+   * its way changed: up to the show's tickets per hold and per account, and no more than are left.
+   * Sold out while on sale, the card offers the waitlist for as many as a hold may take.
    */
   updateArea(card) {
     const {area, select, button} = card;
-    const max = Math.max(0, Math.min(this.limit, this.show.maxPerAccount, area.left));
+    const soldOut = area.left === 0;
+    const entry = this.waitlist.entry;
+    const joinable = soldOut && this.show.onSale;
+    // while some are left the fan may hold them, waiting or not
+    const waiting = joinable && isLive(entry) && entry.area === area.name;
+    const max = Math.max(0, Math.min(this.limit, this.show.maxPerAccount, joinable ? MOST : area.left));
     if (max !== card.max) {
       const wanted = select.value ? Number(select.value) : 2;
       card.max = max;
@@ -228,18 +252,22 @@ class ShowPage {
       select.value = String(Math.max(1, Math.min(wanted, max)));
     }
     const quantity = Number(select.value) || 0;
-    const soldOut = area.left === 0;
     card.el.classList.toggle('area--soldout', soldOut);
+    card.hint.hidden = !joinable || waiting;
     clear(card.left).append(soldOut
       ? h('span', {class: 'badge badge--soldout'}, 'Sold out')
       : h('span', {}, h('strong', {}, count(area.left)), ` of ${count(area.capacity)} left`));
     card.total.textContent = money(area.price * quantity, this.show.currency);
-    select.disabled = soldOut || !this.show.onSale;
-    button.disabled = soldOut || !this.show.onSale || this.busy;
-    clear(button).append(...(soldOut ? ['Sold out']
-      : !this.show.onSale ? [`On sale ${dateTime(this.show.saleOpensAt)}`]
-        : this.busy ? ['Holding…']
-          : [`Hold ${plural(quantity, 'ticket', 'tickets')}`, h('span', {class: 'visually-hidden'}, ` for ${card.label}`)]));
+    select.disabled = !this.show.onSale || waiting;
+    button.disabled = !this.show.onSale || this.busy || waiting;
+    button.classList.toggle('btn--primary', !joinable);
+    button.classList.toggle('btn--secondary', joinable);
+    const forArea = h('span', {class: 'visually-hidden'}, ` for ${card.label}`);
+    clear(button).append(...(!this.show.onSale ? [`On sale ${dateTime(this.show.saleOpensAt)}`]
+      : waiting ? ['You are on the waitlist', forArea]
+        : this.busy ? [joinable ? 'Joining…' : 'Holding…']
+          : joinable ? ['Join the waitlist', forArea]
+            : [`Hold ${plural(quantity, 'ticket', 'tickets')}`, forArea]));
   }
 
   /** From the legend: brings an area's card into view with its quantity ready to choose. */
@@ -267,6 +295,170 @@ class ShowPage {
       h('h2', {class: 'panel__title'}, 'Best available'),
       h('p', {class: 'muted small'}, 'We pick adjacent seats in one row, nearest the stage, and hold them for you.'),
       this.bestForm);
+  }
+
+  // ---- the waitlist ---------------------------------------------------------------------------------
+
+  /**
+   * Joining the waitlist for seats: shown while every seat is taken (held, sold or not for sale), the
+   * sale is on and the fan is not in line already. Seats come back when holds end or bookings are
+   * cancelled; the waitlist holds them for the first fan in line they fit.
+   */
+  seatsWaitlistPanel() {
+    const quantity = h('select', {name: 'quantity', id: 'waitlist-qty'},
+      Array.from({length: Math.min(this.limit, MOST)}, (_, i) => h('option', {value: i + 1, selected: i === 1}, i + 1)));
+    const section = h('select', {name: 'section', id: 'waitlist-section'},
+      h('option', {value: ''}, 'Any section'),
+      this.model.sections.map(s => h('option', {value: s.name}, `Section ${s.name} · ${money(s.price, this.model.currency)}`)));
+    this.seatsWaitlistButton = h('button', {class: 'btn btn--secondary btn--block', type: 'submit'}, 'Join the waitlist');
+    this.seatsWaitlistBox = h('section', {class: 'panel', id: 'waitlist-join', 'aria-labelledby': 'waitlist-join-title', hidden: true},
+      h('h2', {class: 'panel__title', id: 'waitlist-join-title'}, 'Sold out: join the waitlist'),
+      h('p', {class: 'muted small'}, 'When seats come back, we hold them for the first fan in line they fit and tell you '
+        + 'by email and here. You then have a few minutes to buy them.'),
+      h('form', {class: 'best', onsubmit: e => {
+        e.preventDefault();
+        this.joinWaitlist({quantity: Number(quantity.value), ...(section.value ? {section: section.value} : {})});
+      }},
+      h('div', {class: 'field field--inline'}, h('label', {class: 'field__label', for: 'waitlist-qty'}, 'Seats together'), quantity),
+      h('div', {class: 'field field--grow'}, h('label', {class: 'field__label', for: 'waitlist-section'}, 'In section'), section),
+      this.seatsWaitlistButton));
+    return this.seatsWaitlistBox;
+  }
+
+  renderSeatsWaitlist() {
+    if (!this.seatsWaitlistBox) return;
+    this.askWaitlist();
+    const m = this.model;
+    this.seatsWaitlistBox.hidden = !(m.loaded && m.available === 0 && this.show.onSale && !isLive(this.waitlist.entry));
+    this.seatsWaitlistButton.disabled = Boolean(this.busy);
+    this.seatsWaitlistButton.textContent = this.busy ? 'Joining…' : 'Join the waitlist';
+  }
+
+  /**
+   * Asks for the fan's place on the waitlist once there is a reason to: something is sold out, or
+   * this device saw them join. Not on every view of a show on sale, which would cost the service a
+   * read of its database per page view during an on-sale.
+   */
+  askWaitlist() {
+    if (this.waitlistAsked || !this.waitlist) return;
+    const soldOut = [...this.areaCards.values()].some(card => card.area && card.area.left === 0)
+      || (this.seated && this.model.loaded && this.model.available === 0);
+    if (!soldOut && !this.waitlist.remembered()) return;
+    this.waitlistAsked = true;
+    this.waitlist.load().catch(() => { this.waitlistAsked = false; });
+  }
+
+  /** The fan's entry changed (joined, moved up, offered, ended): every place that shows it follows. */
+  waitlistChanged(entry, before) {
+    this.waitlistPanel.render(entry, {busy: this.leaving});
+    this.areaCards.forEach(card => this.updateArea(card));
+    this.renderSeatsWaitlist();
+    announceChange(entry, before);
+  }
+
+  /** What an offer costs: its admissions at the area's price, or its seats at their sections' prices. */
+  offerPrice(entry) {
+    if (entry.area) {
+      const area = (this.show.areas || []).find(a => a.name === entry.area);
+      return area ? area.price * entry.quantity : null;
+    }
+    const seats = (entry.offer?.seatIds || []).map(id => this.model.indexOf(id));
+    return seats.length && seats.every(i => i >= 0) ? seats.reduce((sum, i) => sum + this.model.price(i), 0) : null;
+  }
+
+  async joinWaitlist(request) {
+    if (this.busy) return;
+    try {
+      await requireSession();
+    } catch {
+      return;
+    }
+    this.busy = true;
+    this.clearNotices();
+    this.renderBusy();
+    try {
+      const entry = await this.waitlist.join(request);
+      announce(`You are on the waitlist for ${waitingFor(entry)}.`);
+      this.waitlistPanel.el.scrollIntoView({block: 'nearest', behavior: 'smooth'});
+    } catch (e) {
+      this.waitlistRefused(e, request);
+    } finally {
+      this.busy = false;
+      if (this.noticeBox.isConnected) this.renderBusy();
+    }
+  }
+
+  waitlistRefused(e, request) {
+    if (!(e instanceof ApiError)) throw e;
+    const label = request.area ? areaLabel(request.area) : null;
+    switch (e.code) {
+      case 'SEATS_AVAILABLE': {
+        // not sold out for this request any more: buy instead of waiting
+        if (request.area) {
+          const left = Number(e.body.left) || 0;
+          if (this.liveAreas) this.liveAreas.set(this.liveAreas.areas.map(a => a.name === request.area ? {...a, left} : a));
+          this.notice({kind: 'info', title: `Tickets for ${label} are back on sale`,
+            text: `${count(left)} left right now, so there is no need to wait: hold them before someone else does.`,
+            actions: [{label: `Hold ${plural(request.quantity, 'ticket', 'tickets')} for ${label}`, primary: true,
+              onClick: () => this.hold({area: request.area, quantity: request.quantity})}]});
+          return;
+        }
+        const seatIds = e.body.seatIds || [];
+        this.live?.refresh().catch(() => {});
+        this.notice({kind: 'info', title: 'Seats are back on sale',
+          text: `There is no need to wait: ${seatIds.length ? this.describeRun(seatIds) : 'seats'} ${seatIds.length === 1 ? 'is' : 'are'} free right now.`,
+          actions: seatIds.length ? [{label: `Hold ${plural(seatIds.length, 'seat', 'seats')}`, primary: true,
+            onClick: () => this.hold({seatIds})}] : []});
+        return;
+      }
+      case 'ALREADY_ON_WAITLIST':
+        if (e.body.entry) this.waitlist.set(e.body.entry);
+        else this.waitlist.load().catch(() => {});
+        this.notice({kind: 'warn', title: 'You are already on this show’s waitlist',
+          text: e.body.entry && e.body.entry.status === 'OFFERED'
+            ? 'Tickets are held for you: buy or decline them first.'
+            : `You wait for ${e.body.entry ? waitingFor(e.body.entry) : 'something else'}. Leave the waitlist first to ask for something else.`});
+        return;
+      case 'TOO_MANY_SEATS': {
+        const most = e.body.maxQuantity || e.body.maxSeatsPerHold;
+        this.notice({kind: 'warn', title: 'That is more than one fan can wait for',
+          text: most ? `Choose ${count(most)} or fewer.` : e.message});
+        return;
+      }
+      case 'WAITLIST_UNAVAILABLE':
+        this.notice({kind: 'error', title: 'The waitlist cannot be joined right now',
+          text: `Nothing was changed. Please try again in ${e.body.retryAfterSeconds || 'a few'} seconds.`});
+        return;
+      case 'UNAUTHORIZED':
+        return;
+      default:
+        this.notice({kind: 'error', title: 'Could not join the waitlist', text: e.message});
+    }
+  }
+
+  async leaveWaitlist() {
+    if (this.leaving) return;
+    const offered = this.waitlist.entry?.status === 'OFFERED';
+    this.leaving = true;
+    this.waitlistPanel.render(this.waitlist.entry, {busy: true});
+    try {
+      await this.waitlist.leave();
+      announce(offered ? 'You declined the offer; the tickets go to the next fan in line.' : 'You left the waitlist.');
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      if (e.code === 'HOLD_CONFIRMED') {
+        this.notice({kind: 'info', title: 'You already bought these tickets', text: 'They are under “My tickets”.'});
+      } else if (e.code === 'PAYMENT_IN_PROGRESS') {
+        this.notice({kind: 'warn', title: 'A payment for this offer is under way',
+          text: 'It cannot be declined until your bank decides.'});
+      } else if (e.code !== 'UNAUTHORIZED') {
+        this.notice({kind: 'error', title: 'Could not leave the waitlist', text: e.message});
+      }
+      this.waitlist.load().catch(() => {});
+    } finally {
+      this.leaving = false;
+      this.waitlistPanel.render(this.waitlist.entry);
+    }
   }
 
   // ---- describing seats -------------------------------------------------------------------------
@@ -391,6 +583,7 @@ class ShowPage {
       box.append(h('p', {class: 'muted small prices__total'},
         `${count(m.available)} of ${count(m.seatCount)} seats available`));
     }
+    this.renderSeatsWaitlist();
   }
 
   // ---- live changes -------------------------------------------------------------------------------
@@ -465,6 +658,7 @@ class ShowPage {
   renderBusy() {
     if (this.seated) this.renderSelection();
     this.areaCards.forEach(card => this.updateArea(card));
+    this.renderSeatsWaitlist();
   }
 
   refused(e, request) {
@@ -479,9 +673,12 @@ class ShowPage {
         this.live.refresh().catch(() => {});
         const alternatives = (e.body.alternatives || []).filter(a => a.length);
         if (request.bestAvailable) {
+          const {quantity, section} = request.bestAvailable;
           this.notice({kind: 'warn', title: 'Not enough seats together',
-            text: `There are no ${request.bestAvailable.quantity} adjacent seats left${request.bestAvailable.section
-              ? ` in section ${request.bestAvailable.section}` : ''}. Try fewer seats or another section.`});
+            text: `There are no ${quantity} adjacent seats left${section ? ` in section ${section}` : ''}. `
+              + 'Try fewer seats or another section, or wait for seats to come back.',
+            actions: this.show.onSale ? [{label: `Join the waitlist for ${quantity} seats together${section ? ` in section ${section}` : ''}`,
+              onClick: () => this.joinWaitlist(section ? {quantity, section} : {quantity})}] : []});
           return;
         }
         this.notice({kind: 'warn', title: taken.length === 1 ? 'That seat was just taken' : 'Those seats were just taken',
@@ -506,8 +703,10 @@ class ShowPage {
           this.liveAreas.set(this.liveAreas.areas.map(a => a.name === request.area ? {...a, left} : a));
         }
         this.notice({kind: 'warn', title: left ? `Only ${plural(left, 'ticket', 'tickets')} left for ${label}` : `${label} is sold out`,
-          text: left ? `Nothing was held. Choose ${count(left)} or fewer and try again.`
-            : 'Nothing was held. Tickets come back when other fans’ holds end, so it may be worth looking again in a few minutes.'});
+          text: left ? `Nothing was held. Choose ${count(left)} or fewer and try again, or wait for more to come back.`
+            : 'Nothing was held. Tickets come back when other fans’ holds end: join the waitlist and we hold them for you.',
+          actions: [{label: `Join the waitlist for ${plural(request.quantity, 'ticket', 'tickets')}`, primary: !left,
+            onClick: () => this.joinWaitlist({area: request.area, quantity: request.quantity})}]});
         return;
       }
       case 'ACCOUNT_LIMIT':

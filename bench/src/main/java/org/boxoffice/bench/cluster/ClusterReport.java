@@ -148,7 +148,7 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
     /**
      * One second of the elastic run: answers, errors (all, 5xx, connections lost at the client),
      * hold p99 and how many members were ready (a member counts as ready in a second when every look
-     * at it in that second found it ready).
+     * at it in that second found it ready, or, not looked at in it, when its last look did).
      */
     public record Second(int second, double attempts, double errors, double serverErrors, double transportErrors,
                          double holdP99Ms, int membersReady, int membersWatched) {
@@ -162,30 +162,37 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
         public static Elastic of(RunResult run, Map<String, Double> cpu, Map<String, Long> requests, List<Event> events,
                                  List<MemberHealth.Sample> health, long runStart, long violations) {
             List<Second> seconds = new ArrayList<>();
+            // each watched member's last look, as the Service stand-in follows it: a member keeps the
+            // state its last look gave it until the next look, and leaves when it is unwatched
+            Map<String, Boolean> last = new LinkedHashMap<>();
+            List<MemberHealth.Sample> looks = health.stream().sorted(java.util.Comparator.comparingLong(MemberHealth.Sample::atNanos)).toList();
+            int next = 0;
             for (RunStats.TimelinePoint p : run.timeline()) {
                 int s = (int) Math.ceil(p.t()) - 1;
                 long from = runStart + s * 1_000_000_000L;
                 long to = from + 1_000_000_000L;
-                Map<String, Boolean> last = new LinkedHashMap<>();
-                // a member counts as ready in a second if every look at it in that second found it ready
-                Map<String, Boolean> all = new LinkedHashMap<>();
-                for (MemberHealth.Sample h : health) {
-                    if (h.atNanos() >= from && h.atNanos() < to) {
-                        all.merge(h.member(), h.ready(), Boolean::logicalAnd);
-                        last.put(h.member(), h.ready());
+                // a member looked at in this second counts as ready if every look at it found it ready;
+                // one not looked at (the watching thread was held up by a slow answer) as its last look said
+                Map<String, Boolean> inSecond = new LinkedHashMap<>();
+                while (next < looks.size() && looks.get(next).atNanos() < to) {
+                    MemberHealth.Sample h = looks.get(next++);
+                    if (h.unwatched()) {
+                        last.remove(h.member());
+                        if (h.atNanos() >= from) {
+                            inSecond.remove(h.member());
+                        }
+                        continue;
                     }
+                    if (h.atNanos() >= from) {
+                        inSecond.merge(h.member(), h.ready(), Boolean::logicalAnd);
+                    }
+                    last.put(h.member(), h.ready());
                 }
-                int ready = (int) all.values().stream().filter(b -> b).count();
-                int watched = all.size();
-                if (all.isEmpty() && !seconds.isEmpty()) {
-                    // no look at all in this second (the watching thread was held up): the Service keeps
-                    // the endpoints its last looks gave it, and so does the count
-                    Second before = seconds.getLast();
-                    ready = before.membersReady();
-                    watched = before.membersWatched();
-                }
+                Map<String, Boolean> state = new LinkedHashMap<>(last);
+                state.putAll(inSecond);
+                int ready = (int) state.values().stream().filter(b -> b).count();
                 seconds.add(new Second(s + 1, p.attemptsPerSecond(), p.errorsPerSecond(), p.serverErrorsPerSecond(),
-                        p.transportErrorsPerSecond(), p.holdP99Ms(), ready, watched));
+                        p.transportErrorsPerSecond(), p.holdP99Ms(), ready, state.size()));
             }
             // the steady p99: the median second outside every event's window, the first two seconds left out
             List<Double> outside = seconds.stream().filter(s -> s.second() > 2 && events.stream()

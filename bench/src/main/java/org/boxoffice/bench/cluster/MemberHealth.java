@@ -23,8 +23,21 @@ import java.util.function.Predicate;
  */
 public final class MemberHealth implements AutoCloseable {
 
-    /** One look at one member; {@code members} is the cluster size it sees (-1: no answer). */
+    /**
+     * One look at one member; {@code members} is the cluster size it sees (-1: no answer), or
+     * {@link #UNWATCHED}: the member was taken out of the Service then and is not looked at any more.
+     */
     public record Sample(long atNanos, String member, boolean ready, int members) {
+
+        public static final int UNWATCHED = -2;
+
+        static Sample unwatched(String member) {
+            return new Sample(System.nanoTime(), member, false, UNWATCHED);
+        }
+
+        public boolean unwatched() {
+            return members == UNWATCHED;
+        }
     }
 
     static final long PERIOD_MILLIS = 250;
@@ -52,6 +65,9 @@ public final class MemberHealth implements AutoCloseable {
 
     public void unwatch(String member) {
         watched.remove(member);
+        synchronized (this) {
+            samples.add(Sample.unwatched(member));
+        }
     }
 
     public synchronized List<Sample> samples() {

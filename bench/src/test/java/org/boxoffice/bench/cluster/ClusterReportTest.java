@@ -111,4 +111,33 @@ class ClusterReportTest {
         assertEquals(List.of(3, 3, 2, 2), ready);
         assertEquals(List.of(3, 3, 3, 3), watched);
     }
+
+    @Test
+    void aMemberNotLookedAtInASecond_countsAsItsLastLookSaid_andAnUnwatchedMemberLeavesTheCount() {
+        List<org.boxoffice.bench.load.RunStats.TimelinePoint> timeline = new java.util.ArrayList<>();
+        for (int t = 1; t <= 3; t++) {
+            timeline.add(new org.boxoffice.bench.load.RunStats.TimelinePoint(t, 300, 10, 5, 0, 60, 20, 70, 30, 0, 0));
+        }
+        org.boxoffice.bench.load.Latency none = new org.boxoffice.bench.load.Latency(0, 0, 0, 0, 0, 0, 0);
+        org.boxoffice.bench.load.RunResult run = new org.boxoffice.bench.load.RunResult("s", "show", 100, 8, 300, 3, false,
+                null, false, 900, 30, 30, 20, 0, Map.of(), 0, 0, 0, 0, none, none, none, none, timeline, null, List.of(),
+                java.util.Set.of(), null, List.of(), java.util.Set.of(), null);
+        long start = 1_000_000_000_000L;
+        long second = 1_000_000_000L;
+        List<MemberHealth.Sample> health = List.of(
+                new MemberHealth.Sample(start + 100_000_000L, "member-1", true, 3),
+                new MemberHealth.Sample(start + 200_000_000L, "member-2", true, 3),
+                new MemberHealth.Sample(start + 300_000_000L, "member-3", true, 3),
+                // second 2: one slow answer held the watching thread up; only the joining member was looked at
+                new MemberHealth.Sample(start + second + 900_000_000L, "member-4", false, 4),
+                // second 3: member-3 is taken out of the Service; the others are looked at again
+                new MemberHealth.Sample(start + 2 * second + 100_000_000L, "member-3", false, MemberHealth.Sample.UNWATCHED),
+                new MemberHealth.Sample(start + 2 * second + 200_000_000L, "member-1", true, 4),
+                new MemberHealth.Sample(start + 2 * second + 300_000_000L, "member-2", true, 4));
+
+        ClusterReport.Elastic elastic = ClusterReport.Elastic.of(run, Map.of(), Map.of(), List.of(), health, start, 0);
+
+        assertEquals(List.of(3, 3, 2), elastic.seconds().stream().map(ClusterReport.Second::membersReady).toList());
+        assertEquals(List.of(3, 4, 3), elastic.seconds().stream().map(ClusterReport.Second::membersWatched).toList());
+    }
 }
