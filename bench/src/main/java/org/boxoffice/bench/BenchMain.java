@@ -13,7 +13,8 @@ import java.util.logging.Logger;
 
 /**
  * {@code ./boxoffice bench}: parses the command line and runs {@link FlashSaleBench} (or, with
- * {@code --reads}, {@link ReadBench}; with {@code --members}, {@link ClusterBench}).
+ * {@code --reads}, {@link ReadBench}; with {@code --sms-outage}, {@link SmsOutageBench}; with {@code --members},
+ * {@link ClusterBench}).
  * Exit codes: 0 done, 1 an invariant was violated or the run failed, 2 a bad command line.
  */
 public final class BenchMain {
@@ -52,6 +53,8 @@ public final class BenchMain {
                 code = new ClusterBench(options).run();
             } else if (options.reads) {
                 code = new ReadBench(options).run();
+            } else if (options.smsOutage) {
+                code = new SmsOutageBench(options).run();
             } else {
                 code = new FlashSaleBench(options).run();
             }

@@ -56,6 +56,10 @@ public final class BenchOptions {
     boolean profile;
     /** The read benchmark ({@link ReadBench}) instead of the flash sale. */
     boolean reads;
+    /** The SMS outage scenario ({@link SmsOutageBench}) instead of the flash sale. */
+    boolean smsOutage;
+    /** --sms-outage: seconds into the failing phase's sale at which the stub recovers; null: once the sale is over. */
+    Integer smsRecoverAt;
     String serviceOpts = "-Xmx2g";
     long seed = 42;
     Path out;
@@ -162,6 +166,15 @@ public final class BenchOptions {
         option("--reads", null, "the read benchmark instead: every read endpoint and the on-sale's read mix beside an empty"
                         + " handler (--duration: seconds per pass, default 5; --profile: one profile per endpoint)",
                 (o, v) -> o.reads = true);
+        option("--sms-outage", null, "instead of the flash sale: does a booking wait for the SMS channel? The service sends"
+                        + " tickets by SMS through its HTTP provider adapter to a stub on loopback, every buyer has a phone number;"
+                        + " four closed-loop sales with checkouts (--pay, default 1), same crowd and warm-up: the stub answering"
+                        + " at once, then after 5 s, then failing (503) until it recovers, then at once again; hold and checkout"
+                        + " p50/p99 of each against the first, and every SMS counted at the stub (delivered once, none lost, how long after"
+                        + " the recovery)", (o, v) -> o.smsOutage = true);
+        option("--sms-recover-at", "SECONDS", "--sms-outage: the failing stub answers at once again this many seconds into"
+                        + " its sale (default: once that sale and its checks are over)",
+                (o, v) -> o.smsRecoverAt = intIn(v, "--sms-recover-at", 0, 3600));
         option("--profile", null, "record a Flight Recorder profile of the service during its run and summarize it", (o, v) -> o.profile = true);
         option("--service-opts", "OPTS", "JVM options of the service and the baseline server (default -Xmx2g)", (o, v) -> o.serviceOpts = v);
         option("--seed", "N", "seed of the crowd's wishes and choices (default 42)", (o, v) -> o.seed = longValue(v, "--seed"));
@@ -269,6 +282,12 @@ public final class BenchOptions {
         if (o.rehearsal && o.members == null) {
             throw new UsageException("--rehearsal belongs to --members (--warm-start measures the rehearsal on one member)");
         }
+        if (o.smsRecoverAt != null && !o.smsOutage) {
+            throw new UsageException("--sms-recover-at belongs to --sms-outage");
+        }
+        if (o.smsOutage) {
+            o.smsOutageRules();
+        }
         if (o.members != null) {
             // several members are measured under the stampede only
             o.stampede = true;
@@ -338,6 +357,21 @@ public final class BenchOptions {
         }
         stampede = true;
         seats = generalAdmission;
+    }
+
+    /** --sms-outage: closed-loop sales of one member that pay, so every booking has a text message to send. */
+    private void smsOutageRules() throws UsageException {
+        for (String other : List.of("--stampede", "--members", "--reads", "--general-admission", "--waiting-room", "--url",
+                "--warm-start", "--aot-train")) {
+            if (given.contains(other)) {
+                throw new UsageException(other + " does not go with --sms-outage (closed-loop sales on one member it starts)");
+            }
+        }
+        if (!given.contains("--pay")) {
+            pay = 1;
+        } else if (pay == 0) {
+            throw new UsageException("--sms-outage needs buyers who pay (--pay above 0): a booking is what sends a text message");
+        }
     }
 
     /** The stampede's defaults for what the command line left open. */

@@ -3,9 +3,12 @@ package org.boxoffice.bench;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -156,6 +159,28 @@ class BenchOptionsTest {
         assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--members", "3", "--cpu-period", "10"),
                 "a period belongs to a quota");
         assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--rehearsal"));
+    }
+
+    @Test
+    void smsOutage_paysByDefault_andRecoveryBelongsToIt() throws Exception {
+        BenchOptions o = BenchOptions.parse("--sms-outage", "--seats", "2000");
+        assertTrue(o.smsOutage);
+        assertEquals(1, o.pay, "every keeper pays: a booking is what sends a text message");
+        assertNull(o.smsRecoverAt, "the failing stub recovers once its sale is over");
+        assertEquals(0.5, BenchOptions.parse("--sms-outage", "--pay", "0.5").pay);
+        assertEquals(12, BenchOptions.parse("--sms-outage", "--sms-recover-at", "12").smsRecoverAt);
+
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--sms-outage", "--pay", "0"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--sms-recover-at", "12"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--sms-outage", "--stampede"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--sms-outage", "--url", "http://h:1"));
+    }
+
+    @Test
+    void smsOutage_givesEveryBuyerADistinctE164Number() {
+        List<String> phones = SmsOutageBench.phones(1_000);
+        assertEquals(1_000, new HashSet<>(phones).size());
+        assertTrue(phones.stream().allMatch(p -> p.matches("\\+[1-9][0-9]{6,14}")), phones.get(999));
     }
 
     @Test

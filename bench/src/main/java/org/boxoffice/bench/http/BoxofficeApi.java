@@ -96,6 +96,13 @@ public final class BoxofficeApi {
         return Arrays.asList(out);
     }
 
+    /** Gives account {@code i} (by its token) the phone number {@code phones.get(i)}, over {@code parallelism} connections. */
+    public void phones(List<String> tokens, List<String> phones, int parallelism) throws InterruptedException {
+        overConnections(tokens.size(), parallelism, "setting the buyers' phone numbers",
+                (c, i) -> c.send("PUT", "/v1/accounts/me/phone", tokens.get(i), null, null,
+                        "{\"phone\":\"" + phones.get(i) + "\"}").expect(200, "phone number " + i));
+    }
+
     /** One call per index in {@code [0, count)}, spread over {@code parallelism} connections of their own. */
     private void overConnections(int count, int parallelism, String what, Call call) throws InterruptedException {
         int workers = Math.max(1, Math.min(parallelism, count));

@@ -80,6 +80,9 @@ public final class LatestFigures {
         if (command.contains("--reads")) {
             return "reads";
         }
+        if (command.contains("--sms-outage")) {
+            return "sms outage";
+        }
         if (command.contains("--general-admission")) {
             return "general admission";
         }

@@ -74,6 +74,7 @@ class LatestFiguresTest {
         assertEquals("bots", LatestFigures.scenario("./boxoffice bench --stampede --waiting-room 400 --bots 0.3"));
         assertEquals("several members", LatestFigures.scenario("./boxoffice bench --members 3 --kill-at 285"));
         assertEquals("scaling curve", LatestFigures.scenario("./boxoffice bench --members 3 --cpu-quota 0.4 --sweep"));
+        assertEquals("sms outage", LatestFigures.scenario("./boxoffice bench --sms-outage --seats 2000"));
         assertEquals("closed loop", LatestFigures.scenario("./boxoffice bench"));
     }
 
