@@ -28,6 +28,18 @@ class ClusterReportTest {
                 Map.of(CpuMeter.JIT, jitMicros, "virtual-thread carriers (request handlers)", membersLoad - jitMicros), null);
     }
 
+    /** A run of {@code seconds} seconds at 300 attempts a second, for the timeline only. */
+    private static org.boxoffice.bench.load.RunResult runOfSeconds(int seconds) {
+        List<org.boxoffice.bench.load.RunStats.TimelinePoint> timeline = new java.util.ArrayList<>();
+        for (int t = 1; t <= seconds; t++) {
+            timeline.add(new org.boxoffice.bench.load.RunStats.TimelinePoint(t, 300, 10, 5, 0, 60, 20, 70, 30, 0, 0));
+        }
+        org.boxoffice.bench.load.Latency none = new org.boxoffice.bench.load.Latency(0, 0, 0, 0, 0, 0, 0);
+        return new org.boxoffice.bench.load.RunResult("s", "show", 100, 8, 100 * seconds, seconds, false,
+                null, false, 300L * seconds, 10L * seconds, 10L * seconds, 20, 0, Map.of(), 0, 0, 0, 0, none, none, none, none,
+                timeline, null, List.of(), java.util.Set.of(), null, List.of(), java.util.Set.of(), null);
+    }
+
     private static ClusterReport.EventOutcome event(String kind, double ratio, long serverErrors, int fewestReady) {
         return new ClusterReport.EventOutcome(new ClusterReport.Event(kind, "member-1", 50, null, 30.0, null, 30.0, null),
                 ratio * 98, ratio, serverErrors, serverErrors, 0, fewestReady, 3);
@@ -84,14 +96,7 @@ class ClusterReportTest {
 
     @Test
     void aSecondWithoutAnyReadinessLook_keepsTheCountTheLastLooksGave_andASecondWithLooksCountsThem() {
-        List<org.boxoffice.bench.load.RunStats.TimelinePoint> timeline = new java.util.ArrayList<>();
-        for (int t = 1; t <= 4; t++) {
-            timeline.add(new org.boxoffice.bench.load.RunStats.TimelinePoint(t, 300, 10, 5, 0, 60, 20, 70, 30, 0, 0));
-        }
-        org.boxoffice.bench.load.Latency none = new org.boxoffice.bench.load.Latency(0, 0, 0, 0, 0, 0, 0);
-        org.boxoffice.bench.load.RunResult run = new org.boxoffice.bench.load.RunResult("s", "show", 100, 8, 400, 4, false,
-                null, false, 1_200, 40, 40, 20, 0, Map.of(), 0, 0, 0, 0, none, none, none, none, timeline, null, List.of(),
-                java.util.Set.of(), null, List.of(), java.util.Set.of(), null);
+        org.boxoffice.bench.load.RunResult run = runOfSeconds(4);
         long start = 1_000_000_000_000L;
         long second = 1_000_000_000L;
         List<MemberHealth.Sample> health = List.of(
@@ -114,14 +119,7 @@ class ClusterReportTest {
 
     @Test
     void aMemberNotLookedAtInASecond_countsAsItsLastLookSaid_andAnUnwatchedMemberLeavesTheCount() {
-        List<org.boxoffice.bench.load.RunStats.TimelinePoint> timeline = new java.util.ArrayList<>();
-        for (int t = 1; t <= 3; t++) {
-            timeline.add(new org.boxoffice.bench.load.RunStats.TimelinePoint(t, 300, 10, 5, 0, 60, 20, 70, 30, 0, 0));
-        }
-        org.boxoffice.bench.load.Latency none = new org.boxoffice.bench.load.Latency(0, 0, 0, 0, 0, 0, 0);
-        org.boxoffice.bench.load.RunResult run = new org.boxoffice.bench.load.RunResult("s", "show", 100, 8, 300, 3, false,
-                null, false, 900, 30, 30, 20, 0, Map.of(), 0, 0, 0, 0, none, none, none, none, timeline, null, List.of(),
-                java.util.Set.of(), null, List.of(), java.util.Set.of(), null);
+        org.boxoffice.bench.load.RunResult run = runOfSeconds(3);
         long start = 1_000_000_000_000L;
         long second = 1_000_000_000L;
         List<MemberHealth.Sample> health = List.of(
