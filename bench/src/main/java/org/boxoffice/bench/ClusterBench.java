@@ -63,6 +63,12 @@ final class ClusterBench {
     /** The base StatefulSet's preStop sleep: endpoints drop a leaving member this long before SIGTERM. */
     private static final Duration PRE_STOP = Duration.ofSeconds(5);
     /**
+     * The base StatefulSet's minReadySeconds: a rolling update takes the next pod only once the one
+     * before has been ready this long, which also gives the endpoints (here the Service stand-in's
+     * next readiness look) time to list it again.
+     */
+    private static final Duration MIN_READY = Duration.ofSeconds(5);
+    /**
      * Requests per client connection (on average) before the fan's connection ends and a new one is
      * spread: a few seconds per connection at the stampede's rates, so a member that joins gets its
      * share within seconds.
@@ -291,7 +297,11 @@ final class ClusterBench {
                         case "join" -> events.add(cluster.join(start[0]));
                         case "leave" -> events.add(cluster.leave(start[0]));
                         case "roll" -> {
-                            for (Member m : List.copyOf(cluster.members).reversed()) {
+                            List<Member> order = List.copyOf(cluster.members).reversed();
+                            for (Member m : order) {
+                                if (m != order.getFirst()) {
+                                    cluster.minReady();
+                                }
                                 events.add(cluster.restart(m, start[0]));
                             }
                         }
@@ -700,11 +710,29 @@ final class ClusterBench {
                     seconds(settled, t), null);
         }
 
-        /** Waits until every member is ready and sees all the others, and the cluster is safe. */
+        /**
+         * Waits until every member is ready and sees all the others, the cluster is safe, and the
+         * Service lists every member (as a StatefulSet waits for the pod to be available): the
+         * bench's own look can see a member ready up to 250 ms before the Service's does.
+         */
         private long settle() throws InterruptedException {
             int target = members.size();
             MemberHealth.await(ports(members), s -> s.ready() && s.members() == target, READY_TIMEOUT_MS);
-            return MemberHealth.awaitSafe(members.getFirst().httpPort, READY_TIMEOUT_MS);
+            long safe = MemberHealth.awaitSafe(members.getFirst().httpPort, READY_TIMEOUT_MS);
+            long deadline = System.nanoTime() + READY_TIMEOUT_MS * 1_000_000;
+            while (!members.stream().allMatch(mb -> proxy.lists(mb.name))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the Service did not list every member within "
+                            + READY_TIMEOUT_MS / 1000 + " s");
+                }
+                Thread.sleep(20);
+            }
+            return safe;
+        }
+
+        /** A rolling update's pause between pods: the one before must have been listed MIN_READY. */
+        private void minReady() throws InterruptedException {
+            Thread.sleep(MIN_READY.toMillis());
         }
 
         /** The same member started again in its place: name, grid port and data folder; a new HTTP port. */

@@ -90,6 +90,8 @@ class OverlayContractTest {
         StatefulSetSpec spec = Kustomize.overlay(overlay).members().getSpec();
         assertAll(
                 () -> assertEquals("OrderedReady", spec.getPodManagementPolicy()),
+                // the restarted pod is listed again by every endpoint before its neighbour leaves
+                () -> assertTrue(spec.getMinReadySeconds() != null && spec.getMinReadySeconds() >= 5, "minReadySeconds"),
                 () -> assertEquals("RollingUpdate", spec.getUpdateStrategy().getType()),
                 () -> {
                     var rolling = spec.getUpdateStrategy().getRollingUpdate();

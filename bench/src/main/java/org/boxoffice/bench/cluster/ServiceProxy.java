@@ -53,6 +53,8 @@ public final class ServiceProxy implements AutoCloseable {
     private final Thread thread;
     private final ConcurrentLinkedQueue<Runnable> commands = new ConcurrentLinkedQueue<>();
     private final List<Backend> listed = new ArrayList<>();
+    /** The listed members' names as the proxy's own thread last changed them, for other threads to read. */
+    private final java.util.Set<String> listedNames = ConcurrentHashMap.newKeySet();
     private final List<Pair> pairs = new ArrayList<>();
     private final Map<String, LongAdder> requests = new ConcurrentHashMap<>();
     private final Map<String, LongAdder> connections = new ConcurrentHashMap<>();
@@ -86,7 +88,13 @@ public final class ServiceProxy implements AutoCloseable {
         command(() -> {
             listed.removeIf(b -> b.name().equals(backend.name()));
             listed.add(backend);
+            listedNames.add(backend.name());
         });
+    }
+
+    /** Whether new connections may go to this member now (the proxy's thread has applied its listing). */
+    public boolean lists(String name) {
+        return listedNames.contains(name);
     }
 
     /**
@@ -105,6 +113,7 @@ public final class ServiceProxy implements AutoCloseable {
     public void remove(String name) {
         command(() -> {
             listed.removeIf(b -> b.name().equals(name));
+            listedNames.remove(name);
             for (Pair p : pairs) {
                 if (p.backend.name().equals(name)) {
                     p.closeAfter = 0;
