@@ -160,7 +160,8 @@ public final class BenchOptions {
                         + " controller, no think time, skipping the room, replaying and sharing passes and challenges);"
                         + " reports seats per account, their refusals by reason and what they cost the service",
                 (o, v) -> o.bots = share(v, "--bots"));
-        option("--no-baselines", null, "skip the PostgreSQL-only baselines", (o, v) -> o.baselines = false);
+        option("--no-baselines", null, "skip the PostgreSQL-only baselines (with --members: the one-member run)",
+                (o, v) -> o.baselines = false);
         option("--no-expiry", null, "skip the expiry check", (o, v) -> o.expiry = false);
         option("--no-memory", null, "skip the heap measurement", (o, v) -> o.memory = false);
         option("--reads", null, "the read benchmark instead: every read endpoint and the on-sale's read mix beside an empty"

@@ -107,7 +107,7 @@ final class ClusterBench {
             FlashSaleBench.log("PostgreSQL (embedded) in " + work);
             boolean scaling = quota != null && o.sweep;
             List<Integer> sizes = scaling ? java.util.stream.IntStream.rangeClosed(1, o.members).boxed().toList()
-                    : o.members == 1 ? List.of(1) : List.of(1, o.members);
+                    : o.members == 1 || !o.baselines ? List.of(o.members) : List.of(1, o.members);
             boolean events = o.scaleUpAt != null || o.scaleDownAt != null || o.rollingRestartAt != null || o.killAt != null;
             for (int n : sizes) {
                 boolean last = n == sizes.getLast();
