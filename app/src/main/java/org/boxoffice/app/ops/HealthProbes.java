@@ -30,7 +30,10 @@ import java.util.logging.Logger;
  *       answering, catalog loaded, warm). The check runs on a thread of its own once per
  *       {@code every}, never on a request; requests get the last answer from memory. It is at most
  *       one period plus one check old. It does not ask whether partitions are migrating: a join or
- *       a leave must not take every member out of the load balancer at once.
+ *       a leave must not take every member out of the load balancer at once. A member whose process
+ *       was stopped (a frozen VM, SIGSTOP, a pause of seconds) wakes up with an answer from before,
+ *       about a cluster that may have taken it out meanwhile: a ticker notices the lost time, and the
+ *       member answers 503 at once and for {@code holdDown} after, until checks made since tell.
  *   <li>{@code /observe/health/safe}: "the next member may go" (no partition migrating, every
  *       backup in sync), for an operator or a script pacing a scale-down or a rolling restart. Also
  *       checked off the request path, on a thread of its own: the cluster-wide question can wait
@@ -48,6 +51,15 @@ import java.util.logging.Logger;
 public final class HealthProbes implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(HealthProbes.class.getName());
+    /** How often the ticker notes that the process runs, and how much lost time means it was stopped. */
+    private static final Duration TICK = Duration.ofMillis(250);
+    private static final Duration STOPPED = Duration.ofSeconds(2);
+    /**
+     * How long a member that was stopped stays not ready: long enough for the grid to show what
+     * happened meanwhile (the quorum counts a member's heartbeats over 5 s; a member taken out
+     * finds out within a heartbeat or two and merges back).
+     */
+    private static final Duration HOLD_DOWN = Duration.ofSeconds(6);
 
     /** A check's outcome: up or down, and what it saw. */
     public record Check(String name, boolean up, Map<String, Object> data) {
@@ -86,6 +98,12 @@ public final class HealthProbes implements AutoCloseable {
     private volatile Probe bothProbe;
     private volatile Check safe;
     private volatile Probe safeProbe;
+    private final ScheduledExecutorService ticker;
+    private final long holdDownNanos;
+    /** The ticker's last run (nanoTime), the end of a hold-down, and a count of wake-ups that voids checks begun before one. */
+    private volatile long lastTick = System.nanoTime();
+    private volatile long heldDownUntil = System.nanoTime();
+    private final java.util.concurrent.atomic.AtomicLong wakeUps = new java.util.concurrent.atomic.AtomicLong();
 
     /**
      * Runs the readiness and the safety checks once now, then every {@code every}, each on a daemon
@@ -97,6 +115,12 @@ public final class HealthProbes implements AutoCloseable {
      */
     public HealthProbes(String liveName, BooleanSupplier live, Supplier<Check> readiness, Supplier<Check> safety,
                         Duration every) {
+        this(liveName, live, readiness, safety, every, HOLD_DOWN);
+    }
+
+    HealthProbes(String liveName, BooleanSupplier live, Supplier<Check> readiness, Supplier<Check> safety,
+                 Duration every, Duration holdDown) {
+        this.holdDownNanos = holdDown.toNanos();
         this.liveName = liveName;
         this.live = live;
         this.readiness = readiness;
@@ -112,6 +136,36 @@ public final class HealthProbes implements AutoCloseable {
         checker.scheduleWithFixedDelay(this::refresh, period, period, TimeUnit.MILLISECONDS);
         this.safetyChecker = Daemons.scheduler("safety-probe");
         safetyChecker.scheduleWithFixedDelay(this::refreshSafety, 0, period, TimeUnit.MILLISECONDS);
+        // a thread of its own: a slow readiness check must not look like a stopped process
+        this.ticker = Daemons.scheduler("health-ticker");
+        ticker.scheduleAtFixedRate(this::tick, TICK.toMillis(), TICK.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void tick() {
+        long now = System.nanoTime();
+        long lost = now - lastTick;
+        lastTick = now;
+        if (lost > STOPPED.toNanos()) {
+            wokeUp(Duration.ofNanos(lost));
+        }
+    }
+
+    /**
+     * The process ran nothing for {@code stopped}: the last answer is void, the member is not ready
+     * for the hold-down, and a check runs at once (checks begun before this one are dropped).
+     */
+    void wokeUp(Duration stopped) {
+        wakeUps.incrementAndGet();
+        heldDownUntil = System.nanoTime() + holdDownNanos;
+        LOG.warning(() -> String.format(java.util.Locale.ROOT, "this process was stopped for %.1f s: not ready for"
+                + " the next %d s, until the grid has shown what happened meanwhile", stopped.toMillis() / 1000.0,
+                holdDownNanos / 1_000_000_000L));
+        keep(woken(stopped.toMillis()));
+        checker.execute(this::refresh);
+    }
+
+    private static Check woken(long stoppedMillis) {
+        return new Check("boxoffice", false, Map.of("resumedAfterStopMillis", stoppedMillis));
     }
 
     /** Runs the safety check and keeps its answer. */
@@ -132,12 +186,35 @@ public final class HealthProbes implements AutoCloseable {
 
     /** Runs the readiness check and keeps its answer (the checker thread calls this; so may a change of state that must show at once). */
     public void refresh() {
+        long wakeUp = wakeUps.get();
         Check c = run(readiness, "boxoffice");
         checks.increment();
+        if (wakeUps.get() != wakeUp) {
+            return; // begun before the process was stopped: it may describe a cluster that is gone
+        }
+        if (c.up() && System.nanoTime() - heldDownUntil < 0) {
+            Map<String, Object> data = new LinkedHashMap<>(c.data());
+            data.put("heldDownAfterStop", true);
+            c = new Check(c.name(), false, data);
+        }
+        keep(c);
+    }
+
+    private void keep(Check c) {
         Check liveCheck = new Check(liveName, true, Map.of());
         ready = c;
         readyProbe = Probe.of(List.of(c));
         bothProbe = Probe.of(List.of(liveCheck, c));
+    }
+
+    /** The answer to give now: the last one, unless the ticker has not run for so long that the process was stopped. */
+    private Probe readyNow(Probe last, boolean withLive) {
+        long lost = System.nanoTime() - lastTick;
+        if (lost <= STOPPED.toNanos()) {
+            return last;
+        }
+        Check stopped = woken(lost / 1_000_000);
+        return Probe.of(withLive ? List.of(new Check(liveName, true, Map.of()), stopped) : List.of(stopped));
     }
 
     /** How many times the readiness check has run (tests: requests never run it). */
@@ -157,9 +234,9 @@ public final class HealthProbes implements AutoCloseable {
 
     public void routing(HttpRouting.Builder routing) {
         routing.get("/observe/health/live", (req, res) -> send(res, live.getAsBoolean() ? liveUp : liveDown))
-                .get("/observe/health/ready", (req, res) -> send(res, readyProbe))
+                .get("/observe/health/ready", (req, res) -> send(res, readyNow(readyProbe, false)))
                 .get("/observe/health/safe", (req, res) -> send(res, safeProbe))
-                .get("/observe/health", (req, res) -> send(res, live.getAsBoolean() ? bothProbe : liveDown));
+                .get("/observe/health", (req, res) -> send(res, live.getAsBoolean() ? readyNow(bothProbe, true) : liveDown));
     }
 
     private static void send(ServerResponse res, Probe probe) {
@@ -171,5 +248,6 @@ public final class HealthProbes implements AutoCloseable {
     public void close() {
         checker.shutdownNow();
         safetyChecker.shutdownNow();
+        ticker.shutdownNow();
     }
 }

@@ -205,6 +205,33 @@ final class Member {
     }
 
     /**
+     * SIGSTOP: the member stops answering but closes nothing, as a member on a node that died or
+     * behind a cut link looks to the others (no reset, no FIN): only missing heartbeats tell.
+     */
+    void freeze() {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #freeze()}: the member goes on where it stopped, unaware of the time that passed. */
+    void thaw() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        try {
+            Process p = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+            if (p.waitFor() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
      * SIGTERM: the shutdown hook stops the web server, leaves the cluster gracefully (handing its
      * partitions over) and closes the pool. Falls back to SIGKILL after {@code timeout}.
      *
@@ -224,6 +251,11 @@ final class Member {
     /** For clean-up: stops the process whatever state it is in. */
     void destroyQuietly() {
         if (process.isAlive()) {
+            try {
+                signal("CONT"); // a frozen member would keep SIGTERM pending
+            } catch (RuntimeException e) {
+                // it exited meanwhile
+            }
             process.destroy();
             if (!waitExit(Duration.ofSeconds(20))) {
                 process.destroyForcibly();

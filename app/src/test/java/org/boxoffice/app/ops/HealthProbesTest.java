@@ -81,4 +81,63 @@ class HealthProbesTest {
             assertEquals("pool closed", probes.ready().data().get("error"));
         }
     }
+
+    @Test
+    void aMemberThatWasStopped_isNotReadyAtOnce_andForTheHoldDown_thenAsItsChecksSay() throws InterruptedException {
+        try (HealthProbes probes = new HealthProbes("member", () -> true,
+                () -> new HealthProbes.Check("boxoffice", true, Map.of("members", 3)), HealthProbesTest::safe,
+                Duration.ofHours(1), Duration.ofMillis(300))) {
+            assertTrue(probes.ready().up());
+            probes.wokeUp(Duration.ofSeconds(17));
+            assertFalse(probes.ready().up(), "the answer from before the stop is void at once");
+            assertEquals(17_000L, probes.ready().data().get("resumedAfterStopMillis"));
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (probes.checks() < 2 && System.currentTimeMillis() < deadline) {
+                Thread.sleep(5); // the check the wake-up asked for
+            }
+            probes.refresh();
+            assertFalse(probes.ready().up(), "a check within the hold-down does not make it ready");
+            assertEquals(true, probes.ready().data().get("heldDownAfterStop"));
+            Thread.sleep(400);
+            probes.refresh();
+            assertTrue(probes.ready().up(), "after the hold-down its checks tell again");
+        }
+    }
+
+    @Test
+    void aCheckBegunBeforeTheStop_isDropped_evenWhenItEndsAfterTheHoldDown() throws Exception {
+        java.util.concurrent.CountDownLatch begun = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        AtomicBoolean before = new AtomicBoolean(false);
+        try (HealthProbes probes = new HealthProbes("member", () -> true, () -> {
+            runs.incrementAndGet();
+            if (before.getAndSet(false)) {
+                begun.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return new HealthProbes.Check("boxoffice", true, Map.of("members", 3)); // the cluster as it was
+            }
+            return new HealthProbes.Check("boxoffice", false, Map.of("members", 1)); // as it is after the stop
+        }, HealthProbesTest::safe, Duration.ofHours(1), Duration.ZERO)) {
+            before.set(true);
+            Thread slow = new Thread(probes::refresh);
+            slow.start();
+            begun.await();
+            int runsBefore = runs.get();
+            probes.wokeUp(Duration.ofSeconds(20));
+            long deadline = System.currentTimeMillis() + 10_000;
+            while (runs.get() == runsBefore && System.currentTimeMillis() < deadline) {
+                Thread.sleep(5);
+            }
+            Thread.sleep(50);
+            release.countDown();
+            slow.join(10_000);
+            assertFalse(probes.ready().up(), "a check from before the stop must not speak for the member after it");
+            assertEquals(1, probes.ready().data().get("members"));
+        }
+    }
 }

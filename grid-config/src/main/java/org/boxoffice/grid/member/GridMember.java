@@ -137,6 +137,15 @@ public final class GridMember {
     static final int RETRY_PAUSE_MILLIS = 50;
     /** How often Hazelcast collects its metrics (for Management Center). */
     static final int METRICS_SECONDS = 15;
+    /**
+     * A member that sends no heartbeat for this long is taken out of the cluster and its partitions
+     * are served from their backups (Hazelcast's default: 60 s, with a heartbeat every 5 s). A member
+     * that dies with its node or behind a cut link closes no connection: until it is taken out, every
+     * claim on its partitions waits. {@code -Dhazelcast.max.no.heartbeat.seconds} overrides it.
+     */
+    static final int NO_HEARTBEAT_SECONDS = 10;
+    /** A member counts towards the quorum while its last heartbeat (one a second) is at most this old. */
+    static final int QUORUM_HEARTBEAT_TOLERANCE_MILLIS = 5_000;
     /** The longest a leaving member waits for its partitions to be handed over (Hazelcast's default: 600 s). */
     public static final int GRACEFUL_SHUTDOWN_SECONDS = 100;
 
@@ -243,6 +252,12 @@ public final class GridMember {
         // half a second. The retry count keeps the total wait Hazelcast's (250 x 500 ms).
         config.setProperty("hazelcast.invocation.retry.pause.millis", String.valueOf(RETRY_PAUSE_MILLIS));
         config.setProperty("hazelcast.invocation.max.retry.count", String.valueOf(125_000 / RETRY_PAUSE_MILLIS));
+        // a heartbeat every second, and a member silent for NO_HEARTBEAT_SECONDS is out; a -D wins,
+        // because a member's own configuration would otherwise win over it
+        config.setProperty("hazelcast.heartbeat.interval.seconds",
+                System.getProperty("hazelcast.heartbeat.interval.seconds", "1"));
+        config.setProperty("hazelcast.max.no.heartbeat.seconds",
+                System.getProperty("hazelcast.max.no.heartbeat.seconds", String.valueOf(NO_HEARTBEAT_SECONDS)));
         config.setProperty("hazelcast.merge.first.run.delay.seconds", "5");
         config.setProperty("hazelcast.merge.next.run.delay.seconds", "5");
 
@@ -286,8 +301,13 @@ public final class GridMember {
         // Below a quorum of members, seat writes are refused rather than risked (split-brain
         // protection). With a quorum of 1 there is nothing to protect, and Hazelcast reports a
         // fresh single member as below any protection until its first heartbeat, so it is left out.
+        // Members count only while their heartbeats arrive (recently active), not while they are
+        // on the member list: a member that was stopped (a long pause, a frozen VM) and wakes up
+        // still lists the members that took it out, and must refuse writes from its first moment.
         if (settings.quorum() > 1) {
-            config.addSplitBrainProtectionConfig(new SplitBrainProtectionConfig(GridMaps.QUORUM, true, settings.quorum())
+            config.addSplitBrainProtectionConfig(SplitBrainProtectionConfig.newRecentlyActiveSplitBrainProtectionConfigBuilder(
+                            GridMaps.QUORUM, settings.quorum(), QUORUM_HEARTBEAT_TOLERANCE_MILLIS).build()
+                    .setEnabled(true)
                     .setProtectOn(SplitBrainProtectionOn.WRITE));
         }
         GridSerializers.register(config.getSerializationConfig().getCompactSerializationConfig());
