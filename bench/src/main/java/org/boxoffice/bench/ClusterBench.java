@@ -318,12 +318,34 @@ final class ClusterBench {
         // the fans' web app sends every hold with an Idempotency-Key, and sends a hold or a read again once when its connection is lost
         OpenLoopRun.Settings resending = new OpenLoopRun.Settings(settings.attemptsPerSecond(), settings.limit(),
                 settings.connections(), settings.retries(), settings.bestAvailableShare(), settings.readEvery(), settings.seed(), true);
+        if (o.profile) {
+            // every member's profile over the whole run, members started during it from the moment
+            // they serve HTTP, to read what the members did in the slow seconds of each change
+            for (Member mb : cluster.members) {
+                JfrProfile.start(jcmd(), mb.pid());
+            }
+            cluster.profileNewMembers = true;
+        }
+        long startEpochMillis = System.currentTimeMillis();
         Measured m = measure(cluster, db, () -> {
             start[0] = System.nanoTime();
             scaler.start();
             return new OpenLoopRun(show, crowd, resending, null).run();
         });
         scaler.join();
+        if (o.profile) {
+            cluster.profileNewMembers = false;
+            for (Member mb : cluster.members) {
+                Path file = out.resolve("profile-elastic-" + mb.name + "-pid" + mb.pid() + ".jfr");
+                try {
+                    JfrProfile.dumpAndStop(jcmd(), mb.pid(), file);
+                } catch (IOException e) {
+                    FlashSaleBench.log("no profile of " + mb.name + ": " + e.getMessage());
+                }
+            }
+            FlashSaleBench.log(String.format(Locale.ROOT, "elastic profiles: second 0 of the run is %d ms after the epoch"
+                    + " (a JFR event's start time minus this, in seconds, is the second of the per-second table)", startEpochMillis));
+        }
         double runSeconds = (System.nanoTime() - start[0]) / 1e9;
         for (ClusterReport.Event e : events) {
             if (e.failure() == null && e.settledAtSecond() > o.duration.toSeconds()) {
@@ -569,6 +591,8 @@ final class ClusterBench {
         /** Members on their way out (endpoint removed as the pod terminates): the Service no longer follows their readiness. */
         final java.util.Set<String> leaving = java.util.concurrent.ConcurrentHashMap.newKeySet();
         final CpuQuota quota;
+        /** --profile during the elastic run: a member started from now on is profiled once it serves HTTP. */
+        volatile boolean profileNewMembers;
         private final Map<String, Integer> starts = new java.util.concurrent.ConcurrentHashMap<>();
 
         Cluster(int size, int maxMembers, Database db, Path dir, CpuQuota quota) {
@@ -616,6 +640,7 @@ final class ClusterBench {
             int index = members.size();
             FlashSaleBench.log("scale-up: starting member " + (index + 1));
             Member m = launch(index);
+            profileOnceLive(m);
             health.watch(m.name, m.httpPort);
             int target = members.size();
             Map<String, Integer> old = ports(members.subList(0, index));
@@ -676,6 +701,7 @@ final class ClusterBench {
             long term = stop[0];
             long exited = stop[1];
             Member again = relaunch(m);
+            profileOnceLive(again);
             leaving.remove(m.name);
             health.watch(again.name, again.httpPort);
             long ready = MemberHealth.await(Map.of(again.name, again.httpPort), MemberHealth.Sample::ready, READY_TIMEOUT_MS);
@@ -700,6 +726,7 @@ final class ClusterBench {
             m.process.kill();
             long gone = System.nanoTime();
             Member again = relaunch(m);
+            profileOnceLive(again);
             health.watch(again.name, again.httpPort);
             long ready = MemberHealth.await(Map.of(again.name, again.httpPort), MemberHealth.Sample::ready, READY_TIMEOUT_MS);
             long settled = settle();
@@ -708,6 +735,20 @@ final class ClusterBench {
                     members.size(), (settled - t) / 1e9));
             return new ClusterReport.Event("kill", m.name, seconds(t, runStart), null, seconds(ready, t), seconds(gone, t),
                     seconds(settled, t), null);
+        }
+
+        private void profileOnceLive(Member m) {
+            if (!profileNewMembers) {
+                return;
+            }
+            Thread.ofVirtual().name("profile-" + m.name).start(() -> {
+                try {
+                    awaitLive(m);
+                    JfrProfile.start(jcmd(), m.pid());
+                } catch (Exception e) {
+                    FlashSaleBench.log("no profile of " + m.name + ": " + e.getMessage());
+                }
+            });
         }
 
         /**
