@@ -1227,8 +1227,52 @@ async function seatedOfferOnPhone(browser, {width, height, who, font}) {
   await fan.context.close();
 }
 
+/**
+ * A show of standing areas only has no seat map, so no stream until the fan joins a waitlist: then
+ * the page follows the show's stream with the fan's key, and the offer comes over it too.
+ */
+async function standingOnlyOffer(browser) {
+  const admin = await token('ops', ['admin']);
+  const showId = `offer-standing-${RUN}`;
+  const made = await call('POST', '/v1/admin/shows', {token: admin, body: {showId, eventId: 'berlin-comedy',
+    startsAt: new Date(Date.now() + 20 * 86_400_000).toISOString(), maxSeatsPerHold: 6, maxPerAccount: 8, sections: []}});
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const area = await call('POST', `/v1/admin/shows/${showId}/areas`, {token: admin, body: {name: 'PIT', capacity: 2, price: '45.00'}});
+  assert.equal(area.status, 201, JSON.stringify(area.body));
+  const deadline = Date.now() + 15_000;
+  while (await left(showId, 'PIT') !== 2) {
+    assert.ok(Date.now() < deadline, 'the pit has both left');
+    await new Promise(resolve => setTimeout(resolve, 250));
+  }
+  const rival = await holdElsewhere(showId, 'PIT', 2, 'offer-standing-rival');
+
+  const fan = await newFan(browser, {account: fanName('offer-standing')});
+  const {page} = fan;
+  await page.goto(`${BASE}/#/show/${showId}`);
+  const pit = areaCard(page, 'PIT');
+  await pit.getByText('Sold out').waitFor({timeout: 15_000});
+  await pit.getByLabel('Tickets', {exact: true}).selectOption('1');
+  await pit.getByRole('button', {name: 'Join the waitlist for PIT'}).click();
+  const panel = page.locator('#waitlist');
+  await panel.getByText('You are next in line for 1 ticket for PIT.').waitFor();
+  await page.waitForFunction(() => window.boxoffice.page.live?.keyed && window.boxoffice.page.waitlist.streamed, null, {timeout: 15_000});
+  await page.route('**/waitlist/me', () => {}); // held: never answered
+
+  const started = Date.now();
+  assert.equal((await call('DELETE', `/v1/holds/${rival.holdId}`, {token: await token(fanName('offer-standing-rival'))})).status, 204);
+  await panel.getByRole('link', {name: 'Buy now'}).waitFor({timeout: 10_000});
+  const took = Date.now() - started;
+  console.log(`  standing areas only: the offer reached the open page over the stream ${took} ms after the release`);
+  assert.ok(took < 5_000, `the offer came sooner than the 5 s poll would have brought it (${took} ms)`);
+  await panel.getByText('1 ticket for PIT · €45.00.').waitFor();
+  await page.unrouteAll({behavior: 'ignoreErrors'});
+  assertNoErrors(fan);
+  await fan.context.close();
+}
+
 journey(test, 'a waitlist offer reaches the fan\'s open page over the live stream, without the poll, and its checkout says it came from the waitlist; phones at 390 and 320 px fit and pass axe', {timeout: 300_000}, async () => {
   await seatedOfferOnPhone(browser, {width: 390, height: 844, who: 'offer-phone', font: FONTS.typical});
   wideBrowser = wideBrowser || await launch({font: FONTS.wide});
   await seatedOfferOnPhone(wideBrowser, {width: 320, height: 640, who: 'offer-wide', font: FONTS.wide});
+  await standingOnlyOffer(browser);
 });
