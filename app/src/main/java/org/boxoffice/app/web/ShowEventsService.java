@@ -19,6 +19,7 @@ import org.boxoffice.app.http.Refusals;
 import org.boxoffice.domain.Show;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -57,7 +58,7 @@ public final class ShowEventsService implements HttpService {
      * How long a stream key opens streams: a page open longer asks for another when its stream has to
      * be opened again. An open stream is not cut when its key expires.
      */
-    static final Duration KEY_TTL = Duration.ofHours(1);
+    private static final Duration KEY_TTL = Duration.ofHours(1);
 
     private final ShowDirectory shows;
     private final ShowEvents events;
@@ -114,7 +115,7 @@ public final class ShowEventsService implements HttpService {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("key", key);
         out.put("showId", id);
-        out.put("expiresAt", java.time.Instant.ofEpochMilli(keys.verify(key, STREAM_KEY).claims().expiresAt()));
+        out.put("expiresAt", Instant.ofEpochMilli(keys.verify(key, STREAM_KEY).claims().expiresAt()));
         out.put("events", "/v1/shows/" + id + "/events?key=" + key);
         Json.send(res, 200, out);
     }
