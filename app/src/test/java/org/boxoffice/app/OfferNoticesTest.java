@@ -15,6 +15,7 @@ import java.util.List;
 
 import static org.boxoffice.app.TestApp.assertError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -66,6 +67,7 @@ class OfferNoticesTest {
             assertEquals(1, made.get("quantity").asInt());
             assertEquals(Instant.parse(offer.get("expiresAt").asText()).toEpochMilli(), made.get("expiresAt").asLong());
             assertTrue(made.get("message").asText().contains("A-1-1"), made.toString());
+            assertFalse(made.has("accountId"), "a page is not told whose account the notice is addressed to");
 
             JsonNode lapsing = nextNotice(ann, Duration.ofSeconds(30)).data();
             assertEquals("OFFER_LAPSING", lapsing.get("kind").asText(), "the offer lapses within the notices' lead");
@@ -101,6 +103,23 @@ class OfferNoticesTest {
         try (EventStream page = new EventStream(base, "/v1/shows/on-2/events?key=" + key)) {
             assertEquals(ShowEvents.AVAILABILITY, page.next(Duration.ofSeconds(5)).name());
         }
+    }
+
+    @Test
+    void anOffersHoldAndItsBooking_sayTheyCameFromTheWaitlist_andAFansOwnHoldSaysItIsTheirs() {
+        w.createShow("on-4", 1, 2, null);
+        String held = w.hold("holder", "on-4", "A-1-1", "A-1-2");
+        assertEquals("fan", w.http.get("/v1/holds/" + held, app.token("holder")).json().get("origin").asText());
+        w.joined("cid", "on-4", 2);
+        w.release("holder", held);
+
+        String offer = w.awaitStatus("cid", "on-4", "OFFERED").get("offer").get("holdId").asText();
+        assertEquals("waitlist-offer", w.http.get("/v1/holds/" + offer, app.token("cid")).json().get("origin").asText());
+        TestApp.Http.Reply paid = w.f.checkout(app.token("cid"), offer, "card_ok");
+        assertEquals(200, paid.status(), paid.body());
+        TestApp.Http.Reply booking = w.http.get("/v1/bookings/" + paid.json().get("bookingId").asLong(), app.token("cid"));
+        assertEquals(200, booking.status(), booking.body());
+        assertEquals("waitlist-offer", booking.json().get("origin").asText());
     }
 
     /** The address of the fan's own stream of the show, with a key asked for with the fan's token. */
