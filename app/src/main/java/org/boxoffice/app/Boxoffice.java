@@ -199,7 +199,7 @@ public final class Boxoffice implements AutoCloseable {
                 clock);
         this.notify = new NotifyModule(settings.notices(), settings.checkout().mail(), dataSource, hz, directory,
                 checkout.bookings(), checkout.codes(), authenticator, clock);
-        notify.onPageNotice(n -> showEvents.notice(n.showId(), n.holdId(), n.accountId(), n.json()));
+        notify.onPageNotice(n -> showEvents.notice(n.showId(), n.holdPage(), n.accountId(), n.pageJson()));
         this.waitlistMeter = new WaitlistMeter(waitlistRepository::lineLengths, metrics).start(WAITLIST_METER_MILLIS);
         this.invariants = new InvariantChecker(dataSource, metrics, () -> org.boxoffice.grid.Membership.oldest(hz.getCluster()),
                 hz.getMap(GridMaps.INVARIANT_FINDINGS)).start(settings.ops().invariantEvery().toMillis(), 2_000);

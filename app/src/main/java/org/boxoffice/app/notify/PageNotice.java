@@ -22,12 +22,35 @@ import java.util.Map;
 public record PageNotice(String kind, String showId, String holdId, String accountId, long expiresAt,
                          Message.Offered offer, String message) {
 
+    /** As it travels between members: with the account it is addressed to. */
     public String json() {
+        return json(true);
+    }
+
+    /**
+     * As the page reads it: without the account, which a page that names a hold id proves nothing
+     * about (hold ids are not secrets).
+     */
+    public String pageJson() {
+        return json(false);
+    }
+
+    /**
+     * The hold whose page is told too, or null: an offer made is told to its fan's keyed pages alone,
+     * since a page that names the offer's hold id before it was made proves nothing about who it is.
+     */
+    public String holdPage() {
+        return "OFFER_MADE".equals(kind) ? null : holdId;
+    }
+
+    private String json(boolean withAccount) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("kind", kind);
         m.put("showId", showId);
         m.put("holdId", holdId);
-        m.put("accountId", accountId);
+        if (withAccount) {
+            m.put("accountId", accountId);
+        }
         if (expiresAt > 0) {
             m.put("expiresAt", expiresAt);
         }
