@@ -129,7 +129,7 @@ class HoldPage {
           h('p', {class: 'eyebrow'}, 'Checkout'),
           this.offer ? h('div', {class: 'offer-origin', id: 'offer-origin'},
             h('p', {class: 'offer-origin__title'}, icon('people'), h('strong', {}, 'Offered from the waitlist')),
-            h('p', {class: 'small'}, `You were next in line, so these ${this.what} are held for you until ${time(hold.expiresAt)}. `
+            this.offerNote = h('p', {class: 'small'}, `You were next in line, so these ${this.what} are held for you until ${time(hold.expiresAt)}. `
               + 'If you do not buy them by then, they go to the next fan on the waitlist.')) : null,
           h('h1', {}, hold.area ? plural(hold.quantity, 'standing ticket', 'standing tickets') : plural(hold.seatIds.length, 'seat', 'seats'),
             ' for ', show.title || show.showId),
@@ -195,6 +195,7 @@ class HoldPage {
     this.countdown.textContent = '0:00';
     this.countdownBar.style.transform = 'scaleX(0)';
     this.form.hidden = true;
+    if (this.offerNote) this.offerNote.hidden = true; // "held for you until …" is over
     this.status('error', title, text, h('a', {class: 'btn btn--primary btn--small', href: `#/show/${encodeURIComponent(this.show.showId)}`},
       this.hold.area || this.offer ? 'Back to the show' : 'Back to the seat map'));
   }
