@@ -892,7 +892,10 @@ journey(test, 'a standing floor: the fan sees what is left live, picks a quantit
   await page.getByRole('heading', {name: /^3 standing tickets for /}).waitFor();
   await page.locator('.checkout__summary').getByText('Floor × 3').waitFor();
   await page.getByText('€75.00').first().waitFor();
-  await page.getByText('Your tickets are held for').waitFor();
+  // the checkout says where the hold came from, and counts down to the offer's own lapse
+  await page.locator('#offer-origin').getByText('Offered from the waitlist').waitFor();
+  await page.getByText('Your offer lapses in').waitFor();
+  await page.getByRole('button', {name: 'Decline the offer'}).waitFor();
   const first = seconds(await page.locator('#countdown').textContent());
   assert.ok(first > 0 && first <= 420, `the countdown runs (${first} s)`);
   await shot(page, 'standing-hold');
@@ -1069,7 +1072,10 @@ journey(test, 'a sold-out standing area: the fan joins its waitlist, is told whe
   await page.waitForURL(new RegExp(`#/hold/${mine.body.offer.holdId}$`));
   await page.getByRole('heading', {name: /^1 standing ticket for /}).waitFor();
   await page.locator('.checkout__summary').getByText('PIT × 1').waitFor();
-  await page.getByText('Your tickets are held for').waitFor();
+  // the checkout says where the hold came from, and counts down to the offer's own lapse
+  await page.locator('#offer-origin').getByText('Offered from the waitlist').waitFor();
+  await page.getByText('Your offer lapses in').waitFor();
+  await page.getByRole('button', {name: 'Decline the offer'}).waitFor();
   const first = seconds(await page.locator('#countdown').textContent());
   const now = (Date.parse(mine.body.offer.expiresAt) - Date.now()) / 1000;
   assert.ok(first > 0 && Math.abs(first - now) <= 5, `the checkout counts down to the offer's expiry (${first} s, the API says ${now} s)`);
@@ -1129,4 +1135,144 @@ journey(test, 'a sold-out seated show: the fan joins the waitlist for two seats 
   assert.ok(await panel.isHidden(), 'nothing to say once the fan left');
   assert.equal((await call('GET', `/v1/shows/${showId}/waitlist/me`, {token: await token(fanName('sam'))})).body.status, 'LEFT');
   assertNoErrors(fan);
+});
+
+/**
+ * On a phone, a seated show sold out by another fan: the fan joins its waitlist for two seats
+ * together. The page then follows the show's stream with the fan's key, and its poll of the entry
+ * is held (its answers never come), so when the other fan releases two seats the offer can only
+ * reach the page over the stream. The checkout marks the offer, counts down to its lapse, and when
+ * it lapses says it passed to the next fan. Each state fits the screen and passes axe.
+ */
+async function seatedOfferOnPhone(browser, {width, height, who, font}) {
+  const admin = await token('ops', ['admin']);
+  const showId = `offer-${width}-${RUN}`;
+  const made = await call('POST', '/v1/admin/shows', {token: admin, body: {showId, eventId: 'berlin-comedy',
+    startsAt: new Date(Date.now() + 20 * 86_400_000).toISOString(), maxSeatsPerHold: 4, maxPerAccount: 8,
+    sections: [{name: 'A', price: '30.00', rows: 1, seatsPerRow: 4}]}});
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const rivalToken = await token(fanName(`${who}-rival`));
+  const holds = [];
+  for (const seatIds of [['A-1-1', 'A-1-2'], ['A-1-3', 'A-1-4']]) {
+    const held = await call('POST', `/v1/shows/${showId}/holds`, {token: rivalToken, body: {seatIds},
+      headers: {'Idempotency-Key': fanName(`${who}-${seatIds[0]}`)}});
+    assert.equal(held.status, 201, JSON.stringify(held.body));
+    holds.push(held.body.holdId);
+  }
+
+  const fan = await newFan(browser, {account: fanName(who), viewport: {width, height}, phone: true});
+  const {page} = fan;
+  const where = `${width} px, ${font.family}`;
+  await page.goto(`${BASE}/#/show/${showId}`);
+  const join = page.locator('#waitlist-join');
+  await join.getByRole('heading', {name: 'Sold out: join the waitlist'}).waitFor({timeout: 45_000});
+  await mapReady(page);
+  await join.getByLabel('Seats together').selectOption('2');
+  await join.getByRole('button', {name: 'Join the waitlist'}).tap();
+  const panel = page.locator('#waitlist');
+  await panel.getByText('You are next in line for 2 seats together.').waitFor();
+  // joined: the page opens the stream again with the fan's key, and then asks for the entry rarely
+  await page.waitForFunction(() => window.boxoffice.page.live.keyed && window.boxoffice.page.waitlist.streamed, null, {timeout: 15_000});
+  let polled = 0;
+  await page.route('**/waitlist/me', () => { polled++; }); // held: never answered
+
+  const started = Date.now();
+  assert.equal((await call('DELETE', `/v1/holds/${holds[0]}`, {token: rivalToken})).status, 204);
+  const buy = panel.getByRole('link', {name: 'Buy now'});
+  await buy.waitFor({timeout: 10_000});
+  const took = Date.now() - started;
+  console.log(`  ${where}: the offer reached the open page over the stream ${took} ms after the release (the poll held, asked ${polled} times)`);
+  assert.ok(took < 5_000, `the offer came sooner than the 5 s poll would have brought it (${took} ms)`);
+  await panel.getByText('Good news: tickets are held for you').waitFor();
+  await panel.getByText('2 seats together (A-1-1, A-1-2) · €60.00.').waitFor();
+  const mine = await call('GET', `/v1/shows/${showId}/waitlist/me`, {token: await token(fanName(who))});
+  assert.equal(mine.body.status, 'OFFERED');
+  const expiry = await panel.locator('.waitlist__expiry').textContent();
+  const lasts = seconds(expiry.replace(/^.* · /, '').replace(' left', ''));
+  const fromApi = (Date.parse(mine.body.offer.expiresAt) - Date.now()) / 1000;
+  assert.ok(Math.abs(lasts - fromApi) <= 3, `the stream's offer counts down to its expiry (${lasts} s, the API says ${fromApi} s)`);
+  await page.unrouteAll({behavior: 'ignoreErrors'});
+  await assertFits(page, `a seated show with a waitlist offer (${where})`);
+  await shot(page, `offer-phone-${width}-offered`, {fullPage: true});
+  await centre(panel);
+  await audit(page, `a seated show with a waitlist offer (${where})`);
+
+  // the checkout of the offer: marked, with its own lapse time
+  await buy.tap();
+  await page.waitForURL(new RegExp(`#/hold/${mine.body.offer.holdId}$`));
+  const origin = page.locator('#offer-origin');
+  await origin.getByText('Offered from the waitlist').waitFor();
+  await page.getByText('Your offer lapses in').waitFor();
+  const hold = await call('GET', `/v1/holds/${mine.body.offer.holdId}`, {token: await token(fanName(who))});
+  assert.equal(hold.body.origin, 'waitlist-offer');
+  const first = seconds(await page.locator('#countdown').textContent());
+  const now = (Date.parse(hold.body.expiresAt) - Date.now()) / 1000;
+  assert.ok(first > 0 && Math.abs(first - now) <= 5, `the checkout counts down to the offer's lapse (${first} s, the API says ${now} s)`);
+  await assertFits(page, `the checkout of a waitlist offer (${where})`);
+  await shot(page, `offer-phone-${width}-checkout`, {fullPage: true});
+  await audit(page, `the checkout of a waitlist offer (${where})`);
+
+  // the offer's time runs out on the page's clock: it says the offer passed on, not a generic error
+  await page.clock.install();
+  await page.clock.fastForward(`${Math.ceil(now / 60) + 1}:00`);
+  const passed = page.getByRole('alert').filter({hasText: 'Your offer passed to the next fan'});
+  await passed.waitFor();
+  await passed.getByText(/go to the next fan on the waitlist/).waitFor();
+  await passed.getByRole('link', {name: 'Back to the show'}).waitFor();
+  assert.ok(await page.locator('#pay-button').isHidden(), 'a lapsed offer cannot be paid');
+  await assertFits(page, `a lapsed waitlist offer (${where})`);
+  await shot(page, `offer-phone-${width}-lapsed`, {fullPage: true});
+  await audit(page, `a lapsed waitlist offer (${where})`);
+  assertNoErrors(fan);
+  await fan.context.close();
+}
+
+/**
+ * A show of standing areas only has no seat map, so no stream until the fan joins a waitlist: then
+ * the page follows the show's stream with the fan's key, and the offer comes over it too.
+ */
+async function standingOnlyOffer(browser) {
+  const admin = await token('ops', ['admin']);
+  const showId = `offer-standing-${RUN}`;
+  const made = await call('POST', '/v1/admin/shows', {token: admin, body: {showId, eventId: 'berlin-comedy',
+    startsAt: new Date(Date.now() + 20 * 86_400_000).toISOString(), maxSeatsPerHold: 6, maxPerAccount: 8, sections: []}});
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  const area = await call('POST', `/v1/admin/shows/${showId}/areas`, {token: admin, body: {name: 'PIT', capacity: 2, price: '45.00'}});
+  assert.equal(area.status, 201, JSON.stringify(area.body));
+  const deadline = Date.now() + 15_000;
+  while (await left(showId, 'PIT') !== 2) {
+    assert.ok(Date.now() < deadline, 'the pit has both left');
+    await new Promise(resolve => setTimeout(resolve, 250));
+  }
+  const rival = await holdElsewhere(showId, 'PIT', 2, 'offer-standing-rival');
+
+  const fan = await newFan(browser, {account: fanName('offer-standing')});
+  const {page} = fan;
+  await page.goto(`${BASE}/#/show/${showId}`);
+  const pit = areaCard(page, 'PIT');
+  await pit.getByText('Sold out').waitFor({timeout: 15_000});
+  await pit.getByLabel('Tickets', {exact: true}).selectOption('1');
+  await pit.getByRole('button', {name: 'Join the waitlist for PIT'}).click();
+  const panel = page.locator('#waitlist');
+  await panel.getByText('You are next in line for 1 ticket for PIT.').waitFor();
+  await page.waitForFunction(() => window.boxoffice.page.live?.keyed && window.boxoffice.page.waitlist.streamed, null, {timeout: 15_000});
+  await page.route('**/waitlist/me', () => {}); // held: never answered
+
+  const started = Date.now();
+  assert.equal((await call('DELETE', `/v1/holds/${rival.holdId}`, {token: await token(fanName('offer-standing-rival'))})).status, 204);
+  await panel.getByRole('link', {name: 'Buy now'}).waitFor({timeout: 10_000});
+  const took = Date.now() - started;
+  console.log(`  standing areas only: the offer reached the open page over the stream ${took} ms after the release`);
+  assert.ok(took < 5_000, `the offer came sooner than the 5 s poll would have brought it (${took} ms)`);
+  await panel.getByText('1 ticket for PIT · €45.00.').waitFor();
+  await page.unrouteAll({behavior: 'ignoreErrors'});
+  assertNoErrors(fan);
+  await fan.context.close();
+}
+
+journey(test, 'a waitlist offer reaches the fan\'s open page over the live stream, without the poll, and its checkout says it came from the waitlist; phones at 390 and 320 px fit and pass axe', {timeout: 300_000}, async () => {
+  await seatedOfferOnPhone(browser, {width: 390, height: 844, who: 'offer-phone', font: FONTS.typical});
+  wideBrowser = wideBrowser || await launch({font: FONTS.wide});
+  await seatedOfferOnPhone(wideBrowser, {width: 320, height: 640, who: 'offer-wide', font: FONTS.wide});
+  await standingOnlyOffer(browser);
 });

@@ -158,13 +158,21 @@ export function requestAvailability(showId, etag = null) {
  *
  * onLoad() runs once the first map is in, onChange(changedIndexes) after each change,
  * onState('connecting'|'live'|'reconnecting'|'polling') when the connection changes.
+ * key() answers the signed-in fan's stream key (or null): the stream then also carries the fan's own
+ * notices, each passed to onNotice(notice), and onKeyed(true) says so (onKeyed(false) when it went
+ * down); rekey() opens the stream again when the key changed.
  */
 export class LiveSeats {
-  constructor(model, {onLoad = () => {}, onChange = () => {}, onState = () => {}} = {}) {
+  constructor(model, {onLoad = () => {}, onChange = () => {}, onState = () => {}, onNotice = () => {}, onKeyed = () => {},
+    key = async () => null} = {}) {
     this.model = model;
     this.onLoad = onLoad;
     this.onChange = onChange;
     this.onState = onState;
+    this.onNotice = onNotice;
+    this.onKeyed = onKeyed;
+    this.key = key;
+    this.keyed = false;
     this.etag = null;
     this.source = null;
     this.pollTimer = null;
@@ -206,26 +214,38 @@ export class LiveSeats {
     if (first) this.onLoad();
   }
 
-  connect() {
+  async connect() {
     if (this.stopped || typeof EventSource === 'undefined') {
       this.poll();
       return;
     }
     const id = encodeURIComponent(this.model.show.showId);
-    const source = new EventSource(`/v1/shows/${id}/events`);
+    // a key that cannot be had now (signed out, no answer) leaves the stream anonymous: the fan's
+    // own notices then come by the waitlist's poll
+    const key = await this.key().catch(() => null);
+    if (this.stopped) return;
+    if (this.source) this.source.close();
+    const source = new EventSource(`/v1/shows/${id}/events${key ? `?key=${encodeURIComponent(key)}` : ''}`);
     this.source = source;
+    this.keyed = false;
     source.addEventListener('open', () => {
+      this.keyed = Boolean(key);
+      this.onKeyed(this.keyed);
       this.setState('live');
       this.stopPolling();
     });
+    source.addEventListener('notice', e => this.onNotice(JSON.parse(e.data)));
     source.addEventListener('availability', e => this.whole(JSON.parse(e.data)));
     source.addEventListener('changes', e => {
       this.publish(this.model.apply(JSON.parse(e.data).changes));
     });
     source.addEventListener('error', () => {
-      if (this.stopped) return;
+      if (this.stopped || source !== this.source) return;
+      if (this.keyed) this.onKeyed(false);
+      this.keyed = false;
       if (source.readyState === EventSource.CLOSED) {
-        // not an event stream (an error answer): poll, and try the stream again later
+        // not an event stream (an error answer, such as an expired key): poll, and try the stream
+        // again later, with a fresh key
         this.setState('polling');
         this.poll();
         clearTimeout(this.retryTimer);
@@ -234,6 +254,13 @@ export class LiveSeats {
         this.setState('reconnecting'); // EventSource reconnects by itself
       }
     });
+  }
+
+  /** Opens the stream again, with the key as it is now (the fan signed in, joined a waitlist). */
+  rekey() {
+    if (this.stopped || typeof EventSource === 'undefined') return;
+    clearTimeout(this.retryTimer);
+    this.connect();
   }
 
   poll() {

@@ -1,13 +1,18 @@
 // The fan's place on a sold-out show's waitlist: joining (seats, or a quantity of a standing area),
 // where they stand, leaving, and the offer once one is made. An offer is an ordinary hold the service
-// made for the fan; taking it is its checkout (#/hold/<holdId>). The API tells nobody of an offer but
-// by mail, so the show page asks for the fan's entry every few seconds while it is live and visible.
+// made for the fan; taking it is its checkout (#/hold/<holdId>). The service tells the fan's open page
+// of an offer as it is made, over the show's live stream opened with the fan's key (a notice); the
+// page also asks for the fan's entry while it is live and visible: every few seconds while that
+// stream is down, rarely while it is up.
 
 import {api, ApiError, session, serverNow} from './api.js';
 import {h, clear, icon, money, plural, clock, time, announce} from './dom.js';
 import {areaLabel} from './areas.js';
 
+/** How often the entry is asked for while the fan's stream is down: the offer is known by this. */
 const POLL_MS = 5000;
+/** ... and while the stream carries the fan's notices: only to catch what a notice could not say. */
+const STREAMED_POLL_MS = 60_000;
 
 /** The most seats or admissions one entry may wait for (the API's own bound, beside the show's limits). */
 export const MOST = 10;
@@ -45,6 +50,37 @@ export class Waitlist {
     this.entry = null;
     this.onVisible = () => { if (!document.hidden && isLive(this.entry)) this.load().catch(() => {}); };
     document.addEventListener('visibilitychange', this.onVisible);
+  }
+
+  /**
+   * Whether the show's live stream carries this fan's notices now: then an offer arrives on it as
+   * it is made, and the entry is asked for rarely; otherwise every POLL_MS.
+   */
+  streaming(on) {
+    if (this.streamed === on) return;
+    this.streamed = on;
+    if (!on && isLive(this.entry)) this.load().catch(() => this.set(this.entry));
+    else this.set(this.entry);
+  }
+
+  /**
+   * A notice from the fan's stream: an offer made for them is shown at once, from the notice (what
+   * it holds, until when), and then asked for; a lapse of their offer is asked for too.
+   */
+  notice(n) {
+    if (!n || n.showId !== this.showId || this.stopped) return;
+    const offered = this.entry?.offer?.holdId;
+    if (n.kind === 'OFFER_MADE' && this.entry && offered !== n.holdId) {
+      this.set({...this.entry, status: 'OFFERED', position: 0, offer: {holdId: n.holdId, seatIds: n.seatIds || [],
+        expiresAt: new Date(n.expiresAt).toISOString(), checkout: `/v1/holds/${encodeURIComponent(n.holdId)}/checkout`}});
+      this.load().catch(() => {});
+    } else if (n.kind === 'OFFER_MADE' && !this.entry) {
+      this.load().catch(() => {});
+    } else if (n.kind === 'OFFER_LAPSING' && offered === n.holdId && this.entry.status === 'OFFERED') {
+      announce(`Your waitlist offer lapses at ${time(new Date(n.expiresAt).toISOString())}. Buy it before then, or it goes to the next fan in line.`);
+    } else if (n.kind === 'HOLD_LAPSED' && offered === n.holdId) {
+      this.load().catch(() => {});
+    }
   }
 
   /** Where this device notes that the signed-in fan is in this show's line. */
@@ -100,7 +136,7 @@ export class Waitlist {
       this.timer = setTimeout(() => {
         if (document.hidden) return; // picked up again by onVisible
         this.load().catch(() => this.set(this.entry));
-      }, POLL_MS);
+      }, this.streamed ? STREAMED_POLL_MS : POLL_MS);
     }
     if (JSON.stringify(entry) !== JSON.stringify(before)) this.onChange(entry, before);
   }

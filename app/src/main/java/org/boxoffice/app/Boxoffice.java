@@ -190,7 +190,8 @@ public final class Boxoffice implements AutoCloseable {
                         door.accountPerMinute(), door.addressPerMinute(), door.trustForwarded(), door.issuePerSecond()),
                 metrics, showId -> directory.find(showId).isPresent());
         this.showEvents = new ShowEvents(snapshots, java.time.Duration.ofMillis(100));
-        this.streams = new ShowEventsService(directory, showEvents, admission.streamsPerMember(), metrics);
+        this.streams = new ShowEventsService(directory, showEvents, admission.streamsPerMember(), metrics, authenticator,
+                passTokens);
         this.checkout = new CheckoutModule(settings.checkout(), dataSource, hz, directory, seats, admissions, inventoryRepository,
                 authenticator, idempotency, clock, metrics);
         this.waitlist = new WaitlistModule(settings.waitlist(), settings.checkout().mail(), dataSource, hz, directory,
@@ -198,7 +199,7 @@ public final class Boxoffice implements AutoCloseable {
                 clock);
         this.notify = new NotifyModule(settings.notices(), settings.checkout().mail(), dataSource, hz, directory,
                 checkout.bookings(), checkout.codes(), authenticator, clock);
-        notify.onPageNotice(n -> showEvents.notice(n.showId(), n.holdId(), n.json()));
+        notify.onPageNotice(n -> showEvents.notice(n.showId(), n.holdPage(), n.accountId(), n.pageJson()));
         this.waitlistMeter = new WaitlistMeter(waitlistRepository::lineLengths, metrics).start(WAITLIST_METER_MILLIS);
         this.invariants = new InvariantChecker(dataSource, metrics, () -> org.boxoffice.grid.Membership.oldest(hz.getCluster()),
                 hz.getMap(GridMaps.INVARIANT_FINDINGS)).start(settings.ops().invariantEvery().toMillis(), 2_000);

@@ -1,7 +1,9 @@
 // The hold: the seats (or the admissions to a standing area), a countdown to the server's expiresAt, payment (the simulated provider), release.
+// A hold the waitlist made for the fan (origin "waitlist-offer") says so, counts down to the offer's
+// lapse, and when it lapses or is declined says that it passed to the next fan in line.
 
 import {api, ApiError, newKey, serverNow} from '../api.js';
-import {h, clear, icon, money, plural, clock, dateTime, announce} from '../dom.js';
+import {h, clear, icon, money, plural, clock, dateTime, time, announce} from '../dom.js';
 import {areaLabel} from '../areas.js';
 
 const PAYMENT_METHODS = [
@@ -41,6 +43,7 @@ class HoldPage {
     this.show = show;
     this.path = path;
     this.what = hold.area ? 'tickets' : 'seats'; // a hold of admissions to a standing area has no seats
+    this.offer = hold.origin === 'waitlist-offer';
     this.attemptKey = null; // the idempotency key of the payment attempt without an answer yet
     this.build(main);
     this.tick();
@@ -68,10 +71,10 @@ class HoldPage {
       const notice = JSON.parse(e.data);
       if (notice.holdId !== this.hold.holdId) return;
       if (notice.kind === 'HOLD_LAPSED' && !this.paying) {
-        this.ended('Your hold expired', notice.message);
+        this.lapsed(notice.message);
         source.close();
-      } else if (notice.kind === 'OFFER_LAPSING' && !this.done) {
-        announce('Your waitlist offer lapses soon.');
+      } else if (notice.kind === 'OFFER_LAPSING' && !this.done && !this.paying) {
+        this.status('warn', 'Your offer lapses soon', `Pay before ${time(this.hold.expiresAt)}, or the ${this.what} go to the next fan in line.`);
       }
     });
     return source;
@@ -85,14 +88,14 @@ class HoldPage {
     this.countdownBox = h('div', {class: 'countdown', role: 'timer', 'aria-live': 'off', 'aria-labelledby': 'countdown-label'},
       icon('clock'),
       h('div', {},
-        h('span', {class: 'countdown__label', id: 'countdown-label'}, `Your ${this.what} are held for`),
+        h('span', {class: 'countdown__label', id: 'countdown-label'}, this.offer ? 'Your offer lapses in' : `Your ${this.what} are held for`),
         this.countdown),
       h('span', {class: 'countdown__track', 'aria-hidden': 'true'}, this.countdownBar));
     this.statusBox = h('div', {class: 'notices'});
     this.payButton = h('button', {class: 'btn btn--primary btn--block btn--large', type: 'submit', id: 'pay-button'},
       `Pay ${money(hold.totalAmount, hold.currency)}`);
     this.releaseButton = h('button', {class: 'btn btn--ghost btn--block', type: 'button', onclick: () => this.release()},
-      `Release these ${this.what}`);
+      this.offer ? 'Decline the offer' : `Release these ${this.what}`);
     this.form = h('form', {class: 'pay', onsubmit: e => {
       e.preventDefault();
       this.pay(new FormData(this.form).get('method'));
@@ -124,6 +127,10 @@ class HoldPage {
       h('div', {class: 'checkout'},
         h('section', {class: 'panel checkout__main'},
           h('p', {class: 'eyebrow'}, 'Checkout'),
+          this.offer ? h('div', {class: 'offer-origin', id: 'offer-origin'},
+            h('p', {class: 'offer-origin__title'}, icon('people'), h('strong', {}, 'Offered from the waitlist')),
+            this.offerNote = h('p', {class: 'small'}, `You were next in line, so these ${this.what} are held for you until ${time(hold.expiresAt)}. `
+              + 'If you do not buy them by then, they go to the next fan on the waitlist.')) : null,
           h('h1', {}, hold.area ? plural(hold.quantity, 'standing ticket', 'standing tickets') : plural(hold.seatIds.length, 'seat', 'seats'),
             ' for ', show.title || show.showId),
           h('p', {class: 'muted'}, dateTime(show.startsAt), show.venue ? ` · ${show.venue.name}, ${show.venue.city}` : ''),
@@ -140,14 +147,17 @@ class HoldPage {
   update(fresh) {
     this.hold = {...this.hold, ...fresh};
     if (fresh.status === 'CONFIRMED') this.findBooking();
-    else if (fresh.status === 'RELEASED') this.ended(`These ${this.what} were released`, 'They are back on sale.');
+    else if (fresh.status === 'RELEASED') this.released();
+    else if (fresh.status === 'EXPIRED' && !this.paying) this.lapsed(`The ${this.what} went back on sale. You can choose again.`);
     this.tick();
   }
 
   tick() {
     if (this.done) return;
-    const total = this.show.holdSeconds * 1000;
     const left = Date.parse(this.hold.expiresAt) - serverNow();
+    // an offer lasts its own window (the waitlist's, not the show's hold time): the bar starts full
+    this.total = this.total || (this.offer ? Math.max(left, 1000) : this.show.holdSeconds * 1000);
+    const total = this.total;
     this.countdown.textContent = clock(left / 1000);
     this.countdownBar.style.transform = `scaleX(${Math.max(0, Math.min(1, left / total))})`;
     this.countdownBox.classList.toggle('countdown--low', left < 60_000);
@@ -156,8 +166,24 @@ class HoldPage {
       announce(`One minute left to pay for your ${this.what}.`);
     }
     if (left <= 0 && !this.paying) {
-      this.ended('Your hold expired', `The ${this.what} went back on sale. You can choose again.`);
+      this.lapsed(`The ${this.what} went back on sale. You can choose again.`);
     }
+  }
+
+  /** The hold lapsed: a fan's hold went back on sale; an offer passed to the next fan in line. */
+  lapsed(text) {
+    if (this.offer) {
+      this.ended('Your offer passed to the next fan', `It lapsed before it was bought: the ${this.what} go to the next fan `
+        + 'on the waitlist (back on sale if nobody else is waiting). You can join the waitlist again from the show page.');
+    } else {
+      this.ended('Your hold expired', text);
+    }
+  }
+
+  /** The hold was released (here or elsewhere): an offer then went to the next fan in line. */
+  released() {
+    if (this.offer) this.ended('You declined the offer', `The ${this.what} went to the next fan on the waitlist.`);
+    else this.ended(`These ${this.what} were released`, 'They are back on sale.');
   }
 
   /** The hold cannot be paid any more: say why and offer the way back. */
@@ -169,8 +195,9 @@ class HoldPage {
     this.countdown.textContent = '0:00';
     this.countdownBar.style.transform = 'scaleX(0)';
     this.form.hidden = true;
+    if (this.offerNote) this.offerNote.hidden = true; // "held for you until …" is over
     this.status('error', title, text, h('a', {class: 'btn btn--primary btn--small', href: `#/show/${encodeURIComponent(this.show.showId)}`},
-      this.hold.area ? 'Back to the show' : 'Back to the seat map'));
+      this.hold.area || this.offer ? 'Back to the show' : 'Back to the seat map'));
   }
 
   status(kind, title, text, action) {
@@ -219,10 +246,12 @@ class HoldPage {
         this.status('warn', 'Your payment was declined', `Your ${this.what} are still held. Try another payment method.`);
         break;
       case 'HOLD_EXPIRED':
-        this.ended('Your hold expired', e.body.refunded ? 'Any money taken has been refunded. You can choose again.' : 'You can choose again.');
+        if (this.offer) this.lapsed();
+        else this.ended('Your hold expired', e.body.refunded ? 'Any money taken has been refunded. You can choose again.' : 'You can choose again.');
         break;
       case 'HOLD_RELEASED':
-        this.ended(`These ${this.what} were released`, 'You can choose again.');
+        if (this.offer) this.released();
+        else this.ended(`These ${this.what} were released`, 'You can choose again.');
         break;
       case 'NOT_ALLOWED':
         // the service does not take payment for this hold (standing tickets, until checkout sells them): nothing was charged
@@ -284,7 +313,7 @@ class HoldPage {
     try {
       await api(this.path, {method: 'DELETE', auth: true});
       sessionStorage.removeItem(`boxoffice.hold.${this.hold.holdId}`);
-      announce(`Your ${this.what} were released.`);
+      announce(this.offer ? `You declined the offer; the ${this.what} go to the next fan in line.` : `Your ${this.what} were released.`);
       location.hash = `#/show/${encodeURIComponent(this.show.showId)}`;
     } catch (e) {
       this.busy(false);

@@ -1,7 +1,7 @@
 // The show page: live seat map, prices, legend, the fan's selection, best available, standing
 // areas sold by count, holding, and the waitlist when seats or an area are sold out.
 
-import {api, ApiError, newKey, requireSession, room} from '../api.js';
+import {api, ApiError, newKey, requireSession, room, session, serverNow} from '../api.js';
 import {h, clear, icon, money, count, plural, dateTime, date, announce, toast} from '../dom.js';
 import {ShowModel, LiveSeats, AVAILABLE, STATUS_NAMES, requestAvailability} from '../seats.js';
 import {SeatMap, SEAT_COLORS} from '../seatmap.js';
@@ -51,6 +51,7 @@ class ShowPage {
       this.liveAreas?.stop();
       this.waitlist.stop();
       this.waitlistPanel.stop();
+      this.live?.stop(); // a standing-only page's stream, followed while the fan is in line
     };
     if (!this.seated) {
       this.cleanup = stopAreas;
@@ -71,6 +72,7 @@ class ShowPage {
       onLoad: () => this.loaded(),
       onChange: changed => this.changed(changed),
       onState: state => this.liveState(state),
+      ...this.fansNotices(),
     });
     this.live.start(availability).catch(e => this.notice({kind: 'error', title: 'The seat map could not be loaded yet', text: e.message}));
 
@@ -348,8 +350,36 @@ class ShowPage {
     this.waitlist.load().catch(() => { this.waitlistAsked = false; });
   }
 
+  /** A fan on the waitlist follows the stream with their key: an offer made for them comes on it. */
+  fansNotices() {
+    return {key: () => this.streamKey(), onNotice: n => this.waitlist.notice(n), onKeyed: on => this.waitlist.streaming(on)};
+  }
+
+  /**
+   * The signed-in fan's key for this show's stream, while they are on its waitlist (else null: the
+   * stream stays anonymous, as every other fan's). Asked for once and again shortly before it expires.
+   */
+  async streamKey() {
+    const s = session.get();
+    if (!s || !(isLive(this.waitlist.entry) || this.waitlist.remembered())) return null;
+    const kept = this.keptKey;
+    if (kept && kept.accountId === s.accountId && Date.parse(kept.expiresAt) - serverNow() > 60_000) return kept.key;
+    const fresh = await api(`/v1/shows/${encodeURIComponent(this.show.showId)}/events/key`, {method: 'POST', auth: true});
+    this.keptKey = {...fresh, accountId: s.accountId};
+    return fresh.key;
+  }
+
   /** The fan's entry changed (joined, moved up, offered, ended): every place that shows it follows. */
   waitlistChanged(entry, before) {
+    if (!this.seated && !this.live && isLive(entry)) {
+      // a show of standing areas only has no seat map to follow: while the fan is in line its
+      // stream (an empty map) is followed for the fan's notices, so an offer comes at once there too
+      this.live = new LiveSeats(this.model, this.fansNotices());
+      this.live.start().catch(() => {});
+    } else if (this.live && isLive(entry) && !this.live.keyed && !isLive(before)) {
+      // joined (or found in line) while the stream is anonymous: open it again with the fan's key
+      this.live.rekey();
+    }
     this.waitlistPanel.render(entry, {busy: this.leaving});
     this.areaCards.forEach(card => this.updateArea(card));
     this.renderSeatsWaitlist();

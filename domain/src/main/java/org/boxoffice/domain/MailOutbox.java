@@ -41,26 +41,34 @@ public interface MailOutbox<M extends MailOutbox.Mail> {
     }
 
     /**
-     * A message of the shared outbox, told by one channel: a booking's tickets by SMS, or a notice
-     * that a hold lapsed or that a waitlist offer is about to. One per kind, subject and channel,
-     * whoever found the fact first.
+     * A message of the shared outbox, told by one channel: a booking's tickets by SMS, a notice that
+     * a hold lapsed, or a waitlist offer made (to the fan's page only) or about to lapse. One per kind,
+     * subject and channel, whoever found the fact first.
      *
      * @param subject   the booking id ({@link Kind#TICKETS}) or the hold id
      * @param recipient the phone number (SMS), the address (email; null: the account's default) or null (a page)
-     * @param expiresAt when the offer lapses ({@link Kind#OFFER_LAPSING}), else 0
+     * @param expiresAt when the offer lapses ({@link Kind#OFFER_MADE}, {@link Kind#OFFER_LAPSING}), else 0
+     * @param offer     what the offer holds ({@link Kind#OFFER_MADE}, {@link Kind#OFFER_LAPSING}), else null
      */
     record Message(long mailId, Kind kind, Channel channel, String subject, String showId, String accountId,
-                   String recipient, long expiresAt, int attempts) implements Mail {
+                   String recipient, long expiresAt, Offered offer, int attempts) implements Mail {
 
         /** What a message tells of. */
-        public enum Kind { TICKETS, HOLD_LAPSED, OFFER_LAPSING }
+        public enum Kind { TICKETS, HOLD_LAPSED, OFFER_MADE, OFFER_LAPSING }
 
         /** How it reaches the fan: their page open on the show (the live stream), email or SMS. */
         public enum Channel { PAGE, EMAIL, SMS }
 
+        /** What a waitlist offer holds: its seats, or (then {@code seatIds} is empty) {@code quantity} admissions to {@code area}. */
+        public record Offered(List<String> seatIds, String area, int quantity) {
+            public Offered {
+                seatIds = List.copyOf(seatIds);
+            }
+        }
+
         /** The same message to {@code recipient}. */
         public Message to(String recipient) {
-            return new Message(mailId, kind, channel, subject, showId, accountId, recipient, expiresAt, attempts);
+            return new Message(mailId, kind, channel, subject, showId, accountId, recipient, expiresAt, offer, attempts);
         }
     }
 

@@ -66,8 +66,9 @@ public interface WaitlistRepository {
     boolean beginOffer(long entryId, String holdId, long now);
 
     /**
-     * OFFERING (with {@code holdId}) to OFFERED, and the offer mail into the outbox, in one
-     * transaction; false if the entry was not offering with that hold.
+     * OFFERING (with {@code holdId}) to OFFERED, and the offer mail and the notice for the fan's open
+     * page ({@link MailOutbox.Message.Kind#OFFER_MADE}) into their outboxes, in one transaction; false
+     * if the entry was not offering with that hold.
      */
     boolean offered(long entryId, String holdId, List<String> seatIds, long expiresAt, long now);
 

@@ -22,7 +22,7 @@ import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
  * A mail outbox on PostgreSQL, one table per kind of mail: {@code ticket_mail} (written with the
  * booking by {@link PostgresBookingRepository#book}), {@code waitlist_mail} (written with the
  * offer by {@link PostgresWaitlistRepository#offered}) and {@code messages}, one outbox per channel
- * (written with the booking, by the hold's lapse, by {@link PostgresContactRepository#noteLapsingOffers}).
+ * (written with the booking, by the hold's lapse, with a waitlist offer, by {@link PostgresContactRepository#noteLapsingOffers}).
  * The tables share the outbox columns
  * ({@code mail_id, recipient, attempts, due_at, sent_at, failed, last_error}); a kind adds only how
  * its claimed rows are read.
@@ -98,17 +98,21 @@ public final class PostgresMailOutbox<M extends MailOutbox.Mail> implements Mail
                                                        UnaryOperator<String> defaultAddress) {
         return new PostgresMailOutbox<>(dataSource, "messages", "channel = '" + channel.name() + "'",
                 channel.name().toLowerCase(java.util.Locale.ROOT) + " message", """
-                SELECT mail_id, kind, channel, subject, show_id, account_id, recipient,
-                       coalesce(epoch_ms(expires_at), 0), attempts
-                FROM claimed""",
+                SELECT m.mail_id, m.kind, m.channel, m.subject, m.show_id, m.account_id, m.recipient,
+                       coalesce(epoch_ms(m.expires_at), 0), m.attempts, e.entry_id, e.seat_ids, e.area, e.quantity
+                FROM claimed m
+                LEFT JOIN waitlist_entries e ON m.kind IN ('OFFER_MADE', 'OFFER_LAPSING') AND e.hold_id = m.subject""",
                 rs -> {
                     String account = rs.getString(6);
                     String recipient = rs.getString(7);
                     Message.Channel ch = Message.Channel.valueOf(rs.getString(3));
+                    rs.getLong(10);
+                    Message.Offered offer = rs.wasNull() ? null : new Message.Offered(
+                            List.of(strings(rs.getArray(11))), rs.getString(12), rs.getInt(13));
                     return new Message(rs.getLong(1), Message.Kind.valueOf(rs.getString(2)), ch, rs.getString(4),
                             rs.getString(5), account,
                             recipient == null && ch == Message.Channel.EMAIL ? defaultAddress.apply(account) : recipient,
-                            rs.getLong(8), rs.getInt(9));
+                            rs.getLong(8), offer, rs.getInt(9));
                 });
     }
 

@@ -215,7 +215,11 @@ public final class PostgresWaitlistRepository implements WaitlistRepository {
                     UPDATE waitlist_entries
                     SET state = 'OFFERED', seat_ids = ?, offer_expires_at = ?, offered_at = ?, updated_at = ?
                     WHERE entry_id = ? AND state = 'OFFERING' AND hold_id = ?
-                    RETURNING entry_id, hold_id, recipient)
+                    RETURNING entry_id, hold_id, recipient, show_id, account_id, offer_expires_at),
+                notice AS (
+                    INSERT INTO messages (kind, channel, subject, show_id, account_id, expires_at, due_at)
+                    SELECT 'OFFER_MADE', 'PAGE', hold_id, show_id, account_id, offer_expires_at, ? FROM offered
+                    ON CONFLICT ON CONSTRAINT messages_once DO NOTHING)
                 INSERT INTO waitlist_mail (entry_id, hold_id, recipient, due_at)
                 SELECT entry_id, hold_id, recipient, ? FROM offered""")) {
             ps.setArray(1, c.createArrayOf("text", seatIds.toArray()));
@@ -225,6 +229,7 @@ public final class PostgresWaitlistRepository implements WaitlistRepository {
             ps.setLong(5, entryId);
             ps.setString(6, holdId);
             ps.setObject(7, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setObject(8, timestamp(now), Types.TIMESTAMP_WITH_TIMEZONE);
             return ps.executeUpdate() == 1;
         } catch (SQLException e) {
             throw new DatabaseException("recording the offer " + holdId + " of waitlist entry " + entryId, e);

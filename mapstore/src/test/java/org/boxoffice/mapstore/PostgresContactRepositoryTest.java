@@ -106,8 +106,31 @@ class PostgresContactRepositoryTest {
         assertEquals(T0 + 60_000, mail.get(0).expiresAt());
 
         assertEquals(2, contacts.noteLapsingOffers(T0 + 500_000, T0 + 620_000));
-        assertEquals(List.of("PAGE", "SMS +4915100000002"), strings(
-                "SELECT channel || coalesce(' ' || recipient, '') FROM messages WHERE subject = 'W-later' ORDER BY 1"));
+        assertEquals(List.of("PAGE", "SMS +4915100000002"), strings("SELECT channel || coalesce(' ' || recipient, '') "
+                + "FROM messages WHERE subject = 'W-later' AND kind = 'OFFER_LAPSING' ORDER BY 1"));
+    }
+
+    @Test
+    void anOffer_isNotedForTheFansPageAlone_byTheStatementThatRecordsIt_withWhatItHolds() throws Exception {
+        // lapsing long after the other test's look at offers about to lapse
+        offer("ct-2", "uma", "W-made", T0 + 3_600_000);
+
+        assertEquals(List.of("OFFER_MADE PAGE uma"), strings("SELECT kind || ' ' || channel || ' ' || account_id "
+                + "FROM messages WHERE subject = 'W-made'"), "the page's notice, and no other channel's (the offer is mailed)");
+        List<Message> page = PostgresMailOutbox.messages(db, Message.Channel.PAGE, a -> a).claim(50, T0 + 1, 30_000)
+                .stream().filter(m -> m.subject().equals("W-made")).toList();
+        assertEquals(1, page.size());
+        assertEquals(Message.Kind.OFFER_MADE, page.get(0).kind());
+        assertEquals("ct-2", page.get(0).showId());
+        assertEquals(T0 + 3_600_000, page.get(0).expiresAt());
+        assertEquals(new Message.Offered(List.of("A-1-1"), null, 1), page.get(0).offer());
+
+        long id = Math.abs((long) "W-undone".hashCode()) + 1;
+        waitlist.enqueue(id, new WaitlistEntry(id, "ct-2", "vic", 1, null, T0, "vic@example.test"));
+        assertTrue(waitlist.beginOffer(id, "W-undone", T0));
+        assertTrue(waitlist.abandonOffer(id, "W-undone", T0));
+        assertFalse(waitlist.offered(id, "W-undone", List.of("A-1-2"), T0 + 600_000, T0));
+        assertEquals(0, strings("SELECT kind FROM messages WHERE subject = 'W-undone'").size(), "no offer, no notice");
     }
 
     private static void offer(String show, String account, String holdId, long expiresAt) {

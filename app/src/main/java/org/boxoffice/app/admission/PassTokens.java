@@ -15,14 +15,18 @@ import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
- * Signs and checks the waiting room's two tokens, both HS256 JWTs bound to an account
- * ({@code sub}) and a show ({@code aud}):
+ * Signs and checks the waiting room's two tokens and the live stream's key, all HS256 JWTs bound to
+ * an account ({@code sub}) and a show ({@code aud}):
  * <ul>
  *   <li>the <em>queue token</em> ({@code typ=queue}) names the holder's place ({@code pos}, 0 while
  *       in the pre-queue), so a waiting page can show progress from the public room summary alone;</li>
  *   <li>the <em>pass</em> ({@code typ=pass}) proves admission and is required on holds during a rush,
  *       valid for about ten minutes from the admission. One admission has one pass: it is signed from
  *       the admission (its time and position), so asking again returns the same pass.</li>
+ *   <li>the <em>stream key</em> ({@code typ=stream}) lets a page's live stream of the show carry the
+ *       fan's own notices (a waitlist offer made for them): an {@code EventSource} sends no
+ *       {@code Authorization} header, so the page names the key in the stream's address instead of
+ *       its bearer token, and the key opens nothing else.</li>
  * </ul>
  */
 public final class PassTokens {
@@ -67,6 +71,11 @@ public final class PassTokens {
      */
     public String pass(String accountId, String showId, long position, long admittedAt, long ttlMillis) {
         return sign("pass", accountId, showId, position, admittedAt, ttlMillis);
+    }
+
+    /** A key for {@code accountId}'s live stream of {@code showId}, valid for {@code ttlMillis} from now. */
+    public String streamKey(String accountId, String showId, long ttlMillis) {
+        return sign("stream", accountId, showId, 0, clock.getAsLong(), ttlMillis);
     }
 
     /** Checks signature, type and expiry; binding to an account and show is the caller's check. */

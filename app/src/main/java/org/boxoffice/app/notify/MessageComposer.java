@@ -16,7 +16,8 @@ import java.util.Locale;
 
 /**
  * Writes the messages of one channel: a booking's tickets (short, for SMS: the seats and their
- * codes), a lapsed hold's notice and an offer's coming lapse (for a page: a {@link PageNotice}).
+ * codes), a lapsed hold's notice, a waitlist offer made (for a page only: its mail is the offer
+ * mail) and an offer's coming lapse (for a page: a {@link PageNotice}).
  */
 final class MessageComposer implements MailComposer<Message> {
 
@@ -53,10 +54,26 @@ final class MessageComposer implements MailComposer<Message> {
             case HOLD_LAPSED -> content(m, "Your hold for " + title + " lapsed",
                     "Your seats for " + when + " were held for you until now and are back on sale. "
                             + "Pick seats again if you still want to go.");
+            case OFFER_MADE -> content(m, (m.offer() != null && m.offer().area() != null ? "Admissions" : "Seats")
+                            + " are held for you: " + title,
+                    "Tickets came back for " + when + " and you were next on the waitlist: " + offered(m)
+                            + " held for you until " + Instant.ofEpochMilli(m.expiresAt())
+                            + ". Buy or decline them before then, or they go to the next fan in line.");
             case OFFER_LAPSING -> content(m, "Your waitlist offer for " + title + " lapses soon",
                     "The seats offered to you for " + when + " are held until " + Instant.ofEpochMilli(m.expiresAt())
                             + ". Buy or decline them before then, or they go to the next fan in line.");
         };
+    }
+
+    /** "A-1-1, A-1-2" or "2 admissions to FLOOR"; "tickets" when the entry is not known any more. */
+    private static String offered(Message m) {
+        if (m.offer() == null) {
+            return "tickets";
+        }
+        if (m.offer().area() != null) {
+            return m.offer().quantity() + (m.offer().quantity() == 1 ? " admission" : " admissions") + " to " + m.offer().area();
+        }
+        return String.join(", ", m.offer().seatIds());
     }
 
     private MailContent tickets(Message m, String title, String when) {
@@ -70,8 +87,8 @@ final class MessageComposer implements MailComposer<Message> {
 
     private MailContent content(Message m, String subject, String text) {
         if (channel == Message.Channel.PAGE) {
-            return new MailContent(subject, new PageNotice(m.kind().name(), m.showId(), m.subject(), m.expiresAt(), text)
-                    .json(), List.of());
+            return new MailContent(subject, new PageNotice(m.kind().name(), m.showId(), m.subject(), m.accountId(),
+                    m.expiresAt(), m.offer(), text).json(), List.of());
         }
         return new MailContent(subject, text, List.of());
     }

@@ -34,7 +34,8 @@ import java.util.logging.Logger;
  * outbox (page, email, SMS), plus the look for waitlist offers about to lapse and the periodic
  * delete of messages sent longer ago than {@code boxoffice.notices.keepsentdays}. A hold's lapse is
  * written to the outbox by PostgreSQL itself, with the expiry (migration V18), so every expiry path
- * of every member tells it, once. Built once per member by {@code Boxoffice}; stops on {@link #close}.
+ * of every member tells it, once; a waitlist offer's notice for the page is written by the statement
+ * that records the offer (V23). Built once per member by {@code Boxoffice}; stops on {@link #close}.
  */
 public final class NotifyModule implements AutoCloseable {
 

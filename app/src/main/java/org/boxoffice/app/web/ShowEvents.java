@@ -48,8 +48,9 @@ public final class ShowEvents implements AutoCloseable {
     /** Event name of a list of changed seats, {@code [[seatIndex, status], ...]}. */
     public static final String CHANGES = "changes";
     /**
-     * Event name of a notice for the one page that follows a hold (its hold lapsed, its offer is about
-     * to): the JSON is the notice's, and its id the last map event's.
+     * Event name of a notice for the pages of one fan: the page that follows a hold (its hold lapsed,
+     * its offer is about to), and the pages the fan opened with their key (a waitlist offer was made
+     * for them, or one of their holds lapsed). The JSON is the notice's, and its id the last map event's.
      */
     public static final String NOTICE = "notice";
 
@@ -97,8 +98,17 @@ public final class ShowEvents implements AutoCloseable {
      * sent that hold's {@link #notice notices}.
      */
     public Subscription subscribe(Show show, String holdId) {
+        return subscribe(show, holdId, null);
+    }
+
+    /**
+     * Starts following {@code show} for the page that holds {@code holdId} (null: none) and that
+     * {@code accountId} opened (null: an anonymous page; the caller has verified it): it is also sent
+     * the {@link #notice notices} of that hold and those addressed to that account.
+     */
+    public Subscription subscribe(Show show, String holdId, String accountId) {
         ShowSnapshot first = snapshots.get(show);
-        Subscription sub = new Subscription(show.showId(), holdId);
+        Subscription sub = new Subscription(show.showId(), holdId, accountId);
         Channel channel = channels.compute(show.showId(), (id, existing) -> {
             Channel ch = existing != null ? existing : new Channel(show, first);
             ch.subscribers.add(sub);
@@ -111,15 +121,16 @@ public final class ShowEvents implements AutoCloseable {
 
     /**
      * Sends {@code json} as a {@value #NOTICE} event to the pages on this member that follow
-     * {@code showId} for {@code holdId}; nobody else hears of it.
+     * {@code showId} for {@code holdId} or were opened by {@code accountId} (either may be null);
+     * nobody else hears of it, and a page that is both hears it once.
      */
-    public void notice(String showId, String holdId, String json) {
+    public void notice(String showId, String holdId, String accountId, String json) {
         Channel ch = channels.get(showId);
-        if (ch == null || holdId == null) {
+        if (ch == null || (holdId == null && accountId == null)) {
             return;
         }
         for (Subscription sub : ch.subscribers) {
-            if (holdId.equals(sub.holdId)) {
+            if ((holdId != null && holdId.equals(sub.holdId)) || (accountId != null && accountId.equals(sub.accountId))) {
                 sub.offer(new Event(NOTICE, -1, json));
             }
         }
@@ -258,14 +269,16 @@ public final class ShowEvents implements AutoCloseable {
     public final class Subscription implements AutoCloseable {
         private final String showId;
         private final String holdId;
+        private final String accountId;
         private final BlockingQueue<Event> queue = new ArrayBlockingQueue<>(queueCapacity);
         private volatile boolean overflowed;
         private Channel channel;
         private long sentSeq = -1;
 
-        private Subscription(String showId, String holdId) {
+        private Subscription(String showId, String holdId, String accountId) {
             this.showId = showId;
             this.holdId = holdId;
+            this.accountId = accountId;
         }
 
         private void start(Channel ch) {

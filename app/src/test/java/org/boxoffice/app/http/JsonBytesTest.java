@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class JsonBytesTest {
 
@@ -54,6 +55,11 @@ class JsonBytesTest {
                 org.boxoffice.domain.HoldState.HELD, java.time.Instant.parse("2026-12-01T12:00:00Z"),
                 new java.math.BigDecimal("90.00"), "EUR");
         assertEquals(Json.MAPPER.writeValueAsString(admissions), new String(admissions.json(), StandardCharsets.UTF_8));
+        var offer = new org.boxoffice.app.holds.HoldView("W4", "s", "d", List.of("A-1-1"), org.boxoffice.domain.HoldState.HELD,
+                java.time.Instant.ofEpochSecond(1_900_000_000L), new java.math.BigDecimal("45.00"), "EUR");
+        assertEquals(Json.MAPPER.writeValueAsString(offer), new String(offer.json(), StandardCharsets.UTF_8));
+        assertTrue(new String(offer.json(), StandardCharsets.UTF_8).endsWith(",\"origin\":\"waitlist-offer\"}"));
+        assertTrue(new String(view.json(), StandardCharsets.UTF_8).endsWith(",\"origin\":\"fan\"}"));
     }
 
     @Test

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Base64;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -73,8 +74,8 @@ class ShowEventsTest {
             other.next(Duration.ofSeconds(1));
             anonymous.next(Duration.ofSeconds(1));
 
-            events.notice("jazz-1", "H-mine", "{\"kind\":\"HOLD_LAPSED\",\"holdId\":\"H-mine\"}");
-            events.notice("other-show", "H-mine", "{}");
+            events.notice("jazz-1", "H-mine", null, "{\"kind\":\"HOLD_LAPSED\",\"holdId\":\"H-mine\"}");
+            events.notice("other-show", "H-mine", null, "{}");
             ShowEvents.Event notice = mine.next(Duration.ofSeconds(1));
             assertEquals(ShowEvents.NOTICE, notice.name());
             assertEquals("HOLD_LAPSED", json(notice).get("kind").asText());
@@ -84,6 +85,26 @@ class ShowEventsTest {
 
             holdAndPoll(show, 21);
             assertEquals(ShowEvents.CHANGES, mine.next(Duration.ofSeconds(1)).name(), "the map goes on after it");
+        }
+    }
+
+    @Test
+    void aNoticeToAFan_reachesOnlyThePagesThatFanOpened_once_evenWhenOneAlsoFollowsItsHold() throws Exception {
+        Show show = show("jazz-1");
+        try (ShowEvents.Subscription ann = events.subscribe(show, null, "ann");
+             ShowEvents.Subscription annsHold = events.subscribe(show, "W-ann", "ann");
+             ShowEvents.Subscription bob = events.subscribe(show, null, "bob");
+             ShowEvents.Subscription anonymous = events.subscribe(show)) {
+            for (ShowEvents.Subscription s : List.of(ann, annsHold, bob, anonymous)) {
+                s.next(Duration.ofSeconds(1));
+            }
+
+            events.notice("jazz-1", "W-ann", "ann", "{\"kind\":\"OFFER_MADE\",\"holdId\":\"W-ann\"}");
+            assertEquals("OFFER_MADE", json(ann.next(Duration.ofSeconds(1))).get("kind").asText());
+            assertEquals("W-ann", json(annsHold.next(Duration.ofSeconds(1))).get("holdId").asText());
+            assertNull(annsHold.next(Duration.ofMillis(200)), "once, though it follows the hold and is the fan's");
+            assertNull(bob.next(Duration.ofMillis(200)), "another fan's page hears nothing of it");
+            assertNull(anonymous.next(Duration.ofMillis(200)), "nor does a page nobody signed");
         }
     }
 

@@ -42,7 +42,9 @@ class VanishedStreamTest {
     static void server(WebServerConfig.Builder server) {
         app = TestApp.start();
         events = new ShowEvents(app.app.snapshots(), Duration.ofMillis(100));
-        streams = new ShowEventsService(app.app.directory(), events, 10, KEEP_ALIVE);
+        streams = new ShowEventsService(app.app.directory(), events, 10, KEEP_ALIVE, app.app.authenticator(),
+                new org.boxoffice.app.admission.PassTokens(org.boxoffice.app.admission.AdmissionSettings.DEMO_ROOM_SECRET,
+                        System::currentTimeMillis));
         server.routing(r -> r.register("/v1", streams));
     }
 
