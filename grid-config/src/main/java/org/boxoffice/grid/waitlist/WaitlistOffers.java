@@ -470,7 +470,7 @@ public final class WaitlistOffers implements AutoCloseable {
     }
 
     private String newHoldId() {
-        return "W" + Long.toString(holdIds.newId(), 36).toUpperCase();
+        return org.boxoffice.domain.HoldOrigin.WAITLIST_OFFER_PREFIX + Long.toString(holdIds.newId(), 36).toUpperCase();
     }
 
     /** WAITING to OFFERING under {@code holdId}; empty if that happened, else why the entry is not offered now. */
