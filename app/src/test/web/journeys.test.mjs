@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   BASE, launch, newFan, assertNoErrors, shot, call, token, joinRoom, mapReady, openSection, clickSeat, seatState,
-  freeSeats, GREY, hexToRgb, sameColor, fanName, journey, FONTS, assertDrawnIn, assertFits, audit, RUN,
+  freeSeats, GREY, hexToRgb, sameColor, fanName, journey, FONTS, assertDrawnIn, assertFits, audit, RUN, SHOTS,
+  cameraFilming, qrVideo,
 } from './harness.mjs';
 
 let browser;
@@ -635,12 +636,17 @@ journey(test, 'on a phone a ticket shows a live code that changes every 15 secon
   assert.deepEqual(errors, [], errors.join('\n'));
 });
 
-/** The ticket's signed code for the step `ahead` steps from now, as the fan's app shows it then. */
-async function signedCode(b, seatId, ahead = 0) {
+/** The ticket's signed code and its QR modules for the step `ahead` steps from now, as the fan's app shows them then. */
+async function signedEntry(b, seatId, ahead = 0) {
   const r = await call('GET', `/v1/bookings/${b.bookingId}/tickets/${encodeURIComponent(seatId)}/rotating`, {token: b.fanToken});
   assert.equal(r.status, 200, JSON.stringify(r.body));
   const step = Math.floor(Date.now() / (r.body.stepSeconds * 1000)) + ahead;
-  return r.body.signed.find(s => s.step === step).code;
+  return r.body.signed.find(s => s.step === step);
+}
+
+/** The ticket's signed code for the step `ahead` steps from now. */
+async function signedCode(b, seatId, ahead = 0) {
+  return (await signedEntry(b, seatId, ahead)).code;
 }
 
 /** Types a code at the gate page, checks it and waits for the verdict, given `checked` online or offline. */
@@ -655,13 +661,17 @@ async function scanAt(gate, code, expected, checked = 'offline') {
   assert.equal(await page.locator('.verdict').getAttribute('data-checked'), checked, said);
 }
 
-async function openGate(name, width, height) {
+/** A door phone on the gate page (on `on`, a browser). */
+async function openGate(name, width, height, on = browser) {
   const gateId = fanName(name);
-  const gate = await newFan(browser, {account: fanName(`${name}-staff`), roles: ['staff'], viewport: {width, height}, phone: true});
+  const gate = await newFan(on, {account: fanName(`${name}-staff`), roles: ['staff'], viewport: {width, height}, phone: true});
   await gate.page.goto(`${BASE}/#/gate/comedy-1?gate=${gateId}`);
   await gate.page.getByText(/^Key and revocations from/).waitFor();
   return {...gate, gateId};
 }
+
+/** The page's errors, less those of requests that the missing network failed. */
+const errorsBesidesNetwork = gate => gate.errors.filter(e => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e));
 
 const waiting = gate => gate.page.locator('[data-waiting]').getAttribute('data-waiting').then(Number);
 
@@ -770,9 +780,56 @@ journey(test, 'door staff check live codes online while the service answers and 
   const dup = await seen();
   assert.deepEqual([...dup.gates].sort(), [north.gateId, south.gateId].sort());
   assert.deepEqual(dup.scans.map(s => s.verdict).sort(), ['ACCEPT', 'ACCEPT', 'ALREADY_SCANNED_HERE'], 'each scan kept once');
-  for (const gate of [north, south]) {
-    const errors = gate.errors.filter(e => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e));
-    assert.deepEqual(errors, [], errors.join('\n'));
+  for (const gate of [north, south]) assert.deepEqual(errorsBesidesNetwork(gate), [], errorsBesidesNetwork(gate).join('\n'));
+});
+
+test('the gate page reads QR codes with jsQR exactly as the npm package ships it (js/vendor/jsQR.js, its licence beside it)', () => {
+  const vendored = new URL('../../main/resources/web/js/vendor/', import.meta.url);
+  const shipped = new URL('./node_modules/jsqr/', import.meta.url);
+  assert.ok(fs.readFileSync(new URL('jsQR.js', vendored)).equals(fs.readFileSync(new URL('dist/jsQR.js', shipped))),
+    'js/vendor/jsQR.js is dist/jsQR.js of the jsqr package in package.json');
+  assert.ok(fs.readFileSync(new URL('jsQR.LICENSE.txt', vendored)).equals(fs.readFileSync(new URL('LICENSE', shipped))));
+});
+
+journey(test, 'door staff scan a fan\'s live code with the phone camera: the page reads it from the video, admits it, and reads it again as already in, online and offline', {timeout: 120_000}, async () => {
+  const gus = await booked('comedy-1', 'STALLS', 'gate-gus');
+  const [seat] = gus.seatIds;
+  // the code of the next step: the gate admits it from now until two steps later (30 to 45 s)
+  const entry = await signedEntry(gus, seat, 1);
+  const video = qrVideo(path.join(SHOTS, '..', `gate-camera-${RUN}.y4m`), entry.qr);
+  const filming = await launch({args: cameraFilming(video)});
+  try {
+    const gate = await openGate('camera', 390, 844, filming);
+    const {page, context} = gate;
+    await page.getByText('Online: the service checks each code').waitFor();
+    await page.getByRole('button', {name: 'Scan with the camera'}).tap();
+    await page.getByRole('button', {name: 'Stop the camera'}).waitFor();
+    // Debian's Chromium has no BarcodeDetector (nor has Chrome on a desktop, Firefox or, by default,
+    // Safari on an iPhone): the page reads frames with jsQR in its worker, as such a phone would
+    assert.equal(await page.locator('.gate__camera').getAttribute('data-reader'), 'jsqr', 'the page reads codes with jsQR here');
+    const admitted = page.locator('.verdict[data-verdict="ACCEPT"]');
+    await admitted.waitFor({timeout: 15_000});
+    assert.equal(await admitted.getAttribute('data-checked'), 'online');
+    await page.getByText(`Seat ${seat} · booking ${gus.bookingId}`).waitFor();
+    await assertFits(page, 'the gate page with the camera on (390 px)');
+    await audit(page, 'the gate page with the camera on (390 px)');
+    await shot(page, 'gate-camera-admit', {fullPage: true});
+    // the fan is still in front of the camera: a moment later the same code is read again
+    await page.locator('.verdict[data-verdict="ALREADY_USED"][data-checked="online"]').waitFor({timeout: 10_000});
+    await page.getByText(/admitted before, at this door or another\. First at/).waitFor();
+    // the network goes: the page's own check refuses the ticket it admitted
+    await context.setOffline(true);
+    await page.locator('.verdict[data-verdict="ALREADY_SCANNED_HERE"][data-checked="offline"]').waitFor({timeout: 10_000});
+    await shot(page, 'gate-camera-already-in-offline');
+    const scans = await page.evaluate(() => window.boxoffice.page.gate.scans());
+    assert.deepEqual(scans.map(s => s.code).filter(c => c !== entry.code), [], 'every scan is of the filmed code');
+    await context.setOffline(false);
+    await page.getByRole('button', {name: 'Stop the camera'}).tap();
+    await page.getByRole('button', {name: 'Scan with the camera'}).waitFor();
+    assert.deepEqual(errorsBesidesNetwork(gate), [], errorsBesidesNetwork(gate).join('\n'));
+  } finally {
+    await filming.close();
+    fs.rmSync(video, {force: true});
   }
 });
 

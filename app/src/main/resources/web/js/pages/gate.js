@@ -7,7 +7,8 @@
 // (gatecheck.js) and the scan kept in localStorage with its own scan id; kept scans are uploaded
 // whenever the network is there (each scan id once: the service keeps a scan once per id anyway), and
 // the duplicates the service reports (a ticket admitted at more than one gate, or twice) are shown.
-// The camera scans where the browser has a BarcodeDetector; typing or pasting a code always works.
+// The camera reads codes with the browser's BarcodeDetector where it has one and with jsQR in a worker
+// elsewhere (qr-worker.js); typing or pasting a code always works.
 
 import {api, ApiError, session, serverNow, signIn} from '../api.js';
 import {h, clear, time, plural} from '../dom.js';
@@ -325,38 +326,82 @@ function staffSignIn(showId) {
     error));
 }
 
-/** The camera, where the browser can read QR codes itself (BarcodeDetector); otherwise nothing. */
+/** The longest side a camera frame is scaled down to before jsQR reads it: a live code a third as wide still has 5 px a module. */
+const MAX_FRAME = 800;
+
+/**
+ * What reads a QR code from the camera's video: the browser's own BarcodeDetector where it reads QR
+ * codes (Chrome on Android, Safari on a Mac), and jsQR in a worker everywhere else. `read(video)`
+ * resolves to the code's text or null.
+ */
+async function codeReader() {
+  if ('BarcodeDetector' in window && (await window.BarcodeDetector.getSupportedFormats().catch(() => [])).includes('qr_code')) {
+    const detector = new window.BarcodeDetector({formats: ['qr_code']});
+    return {kind: 'barcode-detector', read: video => detector.detect(video).then(found => found[0]?.rawValue || null, () => null), close() {}};
+  }
+  const worker = new Worker('/js/qr-worker.js');
+  const canvas = document.createElement('canvas');
+  const context = canvas.getContext('2d', {willReadFrequently: true});
+  return {
+    kind: 'jsqr',
+    read(video) {
+      const scale = Math.min(1, MAX_FRAME / Math.max(video.videoWidth, video.videoHeight));
+      const width = Math.round(video.videoWidth * scale);
+      const height = Math.round(video.videoHeight * scale);
+      if (!width || !height) return Promise.resolve(null);
+      canvas.width = width;
+      canvas.height = height;
+      context.drawImage(video, 0, 0, width, height);
+      const pixels = context.getImageData(0, 0, width, height).data.buffer;
+      return new Promise(resolve => {
+        worker.onmessage = e => resolve(e.data);
+        worker.onerror = () => resolve(null);
+        worker.postMessage({width, height, pixels}, [pixels]);
+      });
+    },
+    close: () => worker.terminate(),
+  };
+}
+
+/** The camera: reads each code held up to it (see codeReader); typing a code works whatever happens here. */
 function cameraBox(onCode) {
-  if (!('BarcodeDetector' in window) || !navigator.mediaDevices?.getUserMedia) {
-    const box = h('p', {class: 'muted small'}, 'This browser cannot read QR codes from the camera: type the code instead.');
-    return box;
+  if (!navigator.mediaDevices?.getUserMedia) {
+    return h('p', {class: 'muted small'}, 'This browser cannot use the camera here: type the code instead.');
   }
   const video = h('video', {class: 'gate__video', muted: true, playsinline: true, hidden: true, 'aria-label': 'Camera view'});
   const error = h('p', {class: 'field__error', role: 'alert'});
   let stream = null;
+  let reader = null;
   let timer = null;
+  let busy = false;
   let lastCode = '';
   let lastAt = 0;
   const stop = () => {
     clearInterval(timer);
     stream?.getTracks().forEach(t => t.stop());
+    reader?.close();
     stream = null;
+    reader = null;
     video.hidden = true;
+    delete box.dataset.reader;
     button.textContent = 'Scan with the camera';
   };
   const start = async () => {
     try {
-      const detector = new window.BarcodeDetector({formats: ['qr_code']});
+      reader = await codeReader();
       stream = await navigator.mediaDevices.getUserMedia({video: {facingMode: 'environment'}});
       video.srcObject = stream;
       video.hidden = false;
       await video.play();
       button.textContent = 'Stop the camera';
+      box.dataset.reader = reader.kind;
+      const current = reader;
       timer = setInterval(async () => {
-        const found = await detector.detect(video).catch(() => []);
-        const code = found[0]?.rawValue;
+        if (busy) return;  // a slow phone reads every frame it can, never two at once
+        busy = true;
+        const code = await current.read(video).finally(() => { busy = false; });
         // the same code in front of the camera is read again only after a pause
-        if (code && (code !== lastCode || Date.now() - lastAt > 3000)) {
+        if (code && reader === current && (code !== lastCode || Date.now() - lastAt > 3000)) {
           lastCode = code;
           lastAt = Date.now();
           onCode(code);
