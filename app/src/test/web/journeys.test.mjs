@@ -661,12 +661,13 @@ async function scanAt(gate, code, expected, checked = 'offline') {
   assert.equal(await page.locator('.verdict').getAttribute('data-checked'), checked, said);
 }
 
-/** A door phone on the gate page (on `on`, a browser). */
+/** A door phone on the gate page, opened by the link door staff are given (/#/gate/…, which moves to /gate/). */
 async function openGate(name, width, height, on = browser) {
   const gateId = fanName(name);
   const gate = await newFan(on, {account: fanName(`${name}-staff`), roles: ['staff'], viewport: {width, height}, phone: true});
   await gate.page.goto(`${BASE}/#/gate/comedy-1?gate=${gateId}`);
   await gate.page.getByText(/^Key and revocations from/).waitFor();
+  assert.equal(new URL(gate.page.url()).pathname, '/gate/', 'the gate page lives at /gate/, where its service worker works');
   return {...gate, gateId};
 }
 
@@ -831,6 +832,72 @@ journey(test, 'door staff scan a fan\'s live code with the phone camera: the pag
     await filming.close();
     fs.rmSync(video, {force: true});
   }
+});
+
+journey(test, 'door phones reloaded without network still open the gate page from its service worker, check codes with the kept key, upload the scans when the network is back and report a ticket admitted at both as a duplicate; the fan\'s pages stay out of it', {timeout: 180_000}, async () => {
+  const hal = await booked('comedy-1', 'STALLS', 'gate-hal');
+  const [halSeat] = hal.seatIds;
+  const north = await openGate('reload-north', 390, 844);
+  const south = await openGate('reload-south', 320, 640);
+  for (const gate of [north, south]) {
+    await gate.page.locator('[data-offline-ready="true"]').waitFor({timeout: 20_000});
+    await gate.page.getByText('This page opens without network too: a reload keeps checking codes.').waitFor();
+  }
+  // the worker answers for /gate/ only: the fan's pages at / come from the service, never from a kept copy
+  const scope = await north.page.evaluate(async () => ({
+    gate: (await navigator.serviceWorker.getRegistration('/gate/'))?.scope,
+    fans: (await navigator.serviceWorker.getRegistration('/'))?.scope ?? null,
+  }));
+  assert.deepEqual(scope, {gate: `${BASE}/gate/`, fans: null});
+  const fanTab = await north.context.newPage();
+  await fanTab.goto(`${BASE}/#/`);
+  assert.equal(await fanTab.evaluate(() => navigator.serviceWorker.controller), null, 'no service worker serves the fan\'s app');
+  await fanTab.close();
+
+  const code = await signedCode(hal, halSeat, 1);
+  for (const gate of [north, south]) {
+    await gate.context.setOffline(true);
+    await gate.page.reload();
+    await gate.page.getByText('Offline: checking with the stored key').waitFor();
+    await gate.page.getByText(/^Key and revocations from/).waitFor();
+    // the page came from the worker's copy, and the worker had no network either
+    assert.equal(await gate.page.evaluate(() => fetch('/js/challenge-worker.js').then(() => 'reached', () => 'offline')), 'offline',
+      'the service worker cannot reach the service');
+    assert.ok(await gate.page.evaluate(() => navigator.serviceWorker.controller !== null), 'the worker serves the page');
+  }
+  await assertFits(north.page, 'the gate page reloaded offline (390 px)');
+  await audit(north.page, 'the gate page reloaded offline (390 px)');
+  await shot(north.page, 'gate-reloaded-offline', {fullPage: true});
+  await scanAt(north, code, 'ACCEPT');
+  await scanAt(north, code, 'ALREADY_SCANNED_HERE');
+  await scanAt(south, code, 'ACCEPT');
+  await assertFits(south.page, 'the gate page reloaded offline, admitting (320 px)');
+  await audit(south.page, 'the gate page reloaded offline, admitting (320 px)');
+
+  // reloaded again, still offline: the scans waiting to upload are still there, and still refuse the ticket
+  await north.page.reload();
+  await north.page.getByText('Offline: checking with the stored key').waitFor();
+  assert.equal(await waiting(north), 2);
+  await scanAt(north, code, 'ALREADY_SCANNED_HERE');
+  assert.equal(await waiting(north), 3);
+  const staff = await token(fanName('reload-lead'), ['staff']);
+  const seen = async () => (await call('GET', '/v1/gates/comedy-1/duplicates', {token: staff})).body.duplicates
+    .find(d => String(d.bookingId) === String(hal.bookingId));
+  assert.equal(await seen(), undefined, 'nothing reached the service while the gates were offline');
+
+  // the network comes back: each page uploads by itself, and the ticket admitted at both gates is a duplicate
+  await north.context.setOffline(false);
+  await north.page.waitForFunction(() => document.querySelector('[data-waiting]').dataset.waiting === '0', null, {timeout: 20_000});
+  await south.context.setOffline(false);
+  await south.page.waitForFunction(() => document.querySelector('[data-waiting]').dataset.waiting === '0', null, {timeout: 20_000});
+  await south.page.locator('.gate__dup').filter({hasText: `Seat ${halSeat} · booking ${hal.bookingId}`}).waitFor();
+  const dup = await seen();
+  assert.deepEqual([...dup.gates].sort(), [north.gateId, south.gateId].sort());
+  assert.deepEqual(dup.scans.map(s => s.verdict).sort(), ['ACCEPT', 'ACCEPT', 'ALREADY_SCANNED_HERE', 'ALREADY_SCANNED_HERE'],
+    'each scan kept once');
+  await assertFits(south.page, 'the gate page back online with a duplicate (320 px)');
+  await audit(south.page, 'the gate page back online with a duplicate (320 px)');
+  for (const gate of [north, south]) assert.deepEqual(errorsBesidesNetwork(gate), [], errorsBesidesNetwork(gate).join('\n'));
 });
 
 // ---- standing areas (general admission), sold by count --------------------------------------------

@@ -98,6 +98,8 @@ export async function render(main, [showId], query) {
   const network = h('p', {class: 'gate__network'});
   const bundleLine = h('p', {class: 'small'});
   const scansLine = h('p', {class: 'small'});
+  const reloadLine = h('p', {class: 'small'});
+  let offlineReady = null;  // null while the service worker is being set up
   const syncError = h('p', {class: 'field__error', role: 'alert'});
   const syncButton = h('button', {class: 'btn btn--ghost btn--small', type: 'button', onclick: () => sync(true)}, 'Sync now');
   const duplicatesBox = h('section', {class: 'panel gate__duplicates', 'aria-labelledby': 'gate-dup-title'});
@@ -106,7 +108,7 @@ export async function render(main, [showId], query) {
   main.append(head, verdictBox,
     h('section', {class: 'panel gate__check'}, form, camera),
     h('section', {class: 'panel gate__status', 'aria-label': 'Bundle and uploads'},
-      network, bundleLine, scansLine, syncError, syncButton),
+      network, bundleLine, scansLine, reloadLine, syncError, syncButton),
     duplicatesBox,
     h('section', {class: 'panel'}, h('h2', {class: 'panel__title'}, 'Last scans'), history));
 
@@ -229,9 +231,15 @@ export async function render(main, [showId], query) {
   function drawStatus() {
     network.textContent = navigator.onLine ? 'Online: the service checks each code' : 'Offline: checking with the stored key';
     network.className = `gate__network ${navigator.onLine ? 'is-online' : 'is-offline'}`;
+    const age = bundle ? Math.floor((serverNow() - Date.parse(bundle.generatedAt)) / 60_000) : 0;
     bundleLine.textContent = bundle
-      ? `Key and revocations from ${time(bundle.generatedAt)}: ${plural(bundle.revoked.length, 'ticket', 'tickets')} revoked.`
+      ? `Key and revocations from ${time(bundle.generatedAt)}${age >= 1 ? ` (${plural(age, 'minute', 'minutes')} ago)` : ''}: `
+        + `${plural(bundle.revoked.length, 'ticket', 'tickets')} revoked.`
       : 'No key yet: connect to the internet to download it.';
+    reloadLine.textContent = offlineReady == null ? 'Getting this page ready to open without network\u2026'
+      : offlineReady ? 'This page opens without network too: a reload keeps checking codes.'
+        : 'This browser cannot keep this page: do not reload it without network.';
+    reloadLine.dataset.offlineReady = String(Boolean(offlineReady));
     const waiting = scans.filter(s => !s.uploaded).length;
     scansLine.textContent = `${plural(scans.length, 'scan', 'scans')} here, ${waiting ? `${waiting} waiting to upload` : 'all uploaded'}.`;
     scansLine.dataset.waiting = String(waiting);
@@ -292,8 +300,15 @@ export async function render(main, [showId], query) {
   };
   addEventListener('online', onNetwork);
   addEventListener('offline', onNetwork);
-  const timer = setInterval(() => { if (navigator.onLine) sync(false); }, SYNC_EVERY_MS);
+  const timer = setInterval(() => {
+    if (navigator.onLine) sync(false);
+    else drawStatus();  // the bundle's age
+  }, SYNC_EVERY_MS);
   drawStatus();
+  keepForOffline().then(ready => {
+    offlineReady = ready;
+    if (!left) drawStatus();
+  });
   await sync(false);
   window.boxoffice.page = {gate: {gateId, showId, sync: () => sync(true), scans: () => scans, bundle: () => bundle}};
   return () => {
@@ -303,6 +318,24 @@ export async function render(main, [showId], query) {
     removeEventListener('offline', onNetwork);
     camera.stop?.();
   };
+}
+
+/**
+ * Has the gate's service worker (gate/sw.js) keep this page, so that a phone reloading it without
+ * network gets it back, with the bundle and scans it kept in localStorage. Resolves to whether a reload
+ * offline will open the page. Only at /gate/, the worker's scope (app.js sends the gate page there).
+ */
+async function keepForOffline() {
+  if (!('serviceWorker' in navigator) || location.pathname !== '/gate/') return false;
+  const kept = Boolean(navigator.serviceWorker.controller);  // this very load came through it
+  try {
+    await navigator.serviceWorker.register('/gate/sw.js', {scope: '/gate/'});
+    await navigator.serviceWorker.ready;
+    return true;
+  } catch {
+    // offline the worker cannot be checked for an update: the one already there still serves the page
+    return kept || Boolean((await navigator.serviceWorker.getRegistration('/gate/').catch(() => null))?.active);
+  }
 }
 
 /** Signing in as door staff (the demo's tokens; a real deployment signs staff in through its provider). */
