@@ -10,7 +10,7 @@
 // The camera reads codes with the browser's BarcodeDetector where it has one and with jsQR in a worker
 // elsewhere (qr-worker.js); typing or pasting a code always works.
 
-import {api, ApiError, session, serverNow, signIn} from '../api.js';
+import {api, ApiError, session, serverNow, serverClockOffset, assumeServerClockOffset, signIn} from '../api.js';
 import {h, clear, time, plural} from '../dom.js';
 import {VERDICTS, importKey, isSigned, verify} from '../gatecheck.js';
 
@@ -52,6 +52,8 @@ function nextScanId() {
 }
 
 const GATE_ID = /^[A-Za-z0-9._~@:-]{1,64}$/;
+/** The service's clock as this device last learned it: a reload offline checks codes' steps by it, not by a phone's wrong clock. */
+const CLOCK_KEY = 'boxoffice.gate.clockOffset';
 
 // ---- the page -----------------------------------------------------------------------------------
 
@@ -74,6 +76,7 @@ export async function render(main, [showId], query) {
     return null;
   }
 
+  assumeServerClockOffset(store.read(CLOCK_KEY, null));
   let bundle = store.read(keys.bundle, null);
   let key = bundle ? await importKey(bundle.publicKey).catch(() => null) : null;
   let scans = store.read(keys.scans, []);
@@ -267,6 +270,7 @@ export async function render(main, [showId], query) {
       bundle = fresh;
       key = freshKey;
       store.write(keys.bundle, bundle);
+      store.write(CLOCK_KEY, serverClockOffset());
       const waiting = scans.filter(s => !s.uploaded).slice(0, MAX_UPLOAD);
       if (waiting.length) {
         const r = await api(`/v1/gates/${encodeURIComponent(showId)}/scans`, {method: 'POST', auth: true,
