@@ -834,8 +834,14 @@ journey(test, 'door staff scan a fan\'s live code with the phone camera: the pag
     const scans = await page.evaluate(() => window.boxoffice.page.gate.scans());
     assert.deepEqual(scans.map(s => s.code).filter(c => c !== entry.code), [], 'every scan is of the filmed code');
     await context.setOffline(false);
+    // stopped and started again, the camera reads again
+    await page.getByRole('button', {name: 'Stop the camera'}).tap();
+    await page.getByRole('button', {name: 'Scan with the camera'}).tap();
+    await page.evaluate(() => document.querySelector('.verdict').removeAttribute('data-verdict'));
+    await page.locator('.verdict[data-verdict="ALREADY_USED"][data-checked="online"]').waitFor({timeout: 10_000});
     await page.getByRole('button', {name: 'Stop the camera'}).tap();
     await page.getByRole('button', {name: 'Scan with the camera'}).waitFor();
+    assert.equal(await page.locator('video.gate__video').isHidden(), true, 'the camera is off');
     assert.deepEqual(errorsBesidesNetwork(gate), [], errorsBesidesNetwork(gate).join('\n'));
   } finally {
     await filming.close();

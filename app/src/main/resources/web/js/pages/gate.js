@@ -410,7 +410,6 @@ function cameraBox(onCode) {
   let stream = null;
   let reader = null;
   let timer = null;
-  let busy = false;
   let lastCode = '';
   let lastAt = 0;
   const stop = () => {
@@ -433,6 +432,8 @@ function cameraBox(onCode) {
       button.textContent = 'Stop the camera';
       box.dataset.reader = reader.kind;
       const current = reader;
+      // this camera's own: a read cut short by stop() never settles, and must not hold up the next start
+      let busy = false;
       timer = setInterval(async () => {
         if (busy) return;  // a slow phone reads every frame it can, never two at once
         busy = true;
