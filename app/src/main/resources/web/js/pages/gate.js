@@ -400,7 +400,15 @@ async function codeReader() {
   };
 }
 
-/** The camera: reads each code held up to it (see codeReader); typing a code works whatever happens here. */
+/**
+ * How long the camera must have seen a code missing before the code counts as taken away, so that held
+ * up again it is checked again. A fan who keeps the phone up after the green Admit is not checked a
+ * second time (offline, such a second check would be uploaded as a second admission at this gate, and
+ * reported as a duplicate).
+ */
+const GONE_MS = 1000;
+
+/** The camera: checks each code held up to it once (see codeReader); typing a code works whatever happens here. */
 function cameraBox(onCode) {
   if (!navigator.mediaDevices?.getUserMedia) {
     return h('p', {class: 'muted small'}, 'This browser cannot use the camera here: type the code instead.');
@@ -410,14 +418,15 @@ function cameraBox(onCode) {
   let stream = null;
   let reader = null;
   let timer = null;
-  let lastCode = '';
-  let lastAt = 0;
+  let inView = '';  // the code in front of the camera, checked once
+  let missingSince = null;  // since when the camera has not seen it
   const stop = () => {
     clearInterval(timer);
     stream?.getTracks().forEach(t => t.stop());
     reader?.close();
     stream = null;
     reader = null;
+    inView = '';  // started again, the camera checks what it sees
     video.hidden = true;
     delete box.dataset.reader;
     button.textContent = 'Scan with the camera';
@@ -438,12 +447,19 @@ function cameraBox(onCode) {
         if (busy) return;  // a slow phone reads every frame it can, never two at once
         busy = true;
         const code = await current.read(video).finally(() => { busy = false; });
-        // the same code in front of the camera is read again only after a pause
-        if (code && reader === current && (code !== lastCode || Date.now() - lastAt > 3000)) {
-          lastCode = code;
-          lastAt = Date.now();
-          onCode(code);
+        if (reader !== current) return;
+        if (!code) {
+          // taken away only once frames without it span GONE_MS: a phone too busy to read frames for a
+          // while (a long check, the page drawing) has not seen the code go
+          missingSince ??= Date.now();
+          if (Date.now() - missingSince >= GONE_MS) inView = '';
+          return;
         }
+        missingSince = null;
+        if (code === inView) return;
+        inView = code;
+        box.dataset.reads = String(Number(box.dataset.reads || 0) + 1);  // for the browser tests: when each code was taken
+        onCode(code);
       }, 250);
     } catch (e) {
       stop();
