@@ -148,7 +148,9 @@ class WebAppApiTest {
         assertTrue(worker.headers().firstValue("Content-Type").orElse("").contains("javascript"), "a service worker must be JavaScript");
         assertEquals("no-cache", worker.headers().firstValue("Cache-Control").orElse(null), "a new worker reaches the phones");
         for (String elsewhere : new String[] {"/gate", "/gate/index", "/js/", "/gate/x/"}) {
-            assertEquals(404, http.get(elsewhere, null).status(), elsewhere);
+            TestApp.Http.Reply none = http.get(elsewhere, null);
+            assertEquals(404, none.status(), elsewhere);
+            assertEquals("NOT_FOUND", none.json().path("error").asText(), elsewhere + ": " + none.body());
         }
     }
 }
