@@ -7,7 +7,7 @@
 // (gatecheck.js) and the scan kept in localStorage with its own scan id; kept scans are uploaded
 // whenever the network is there (each scan id once: the service keeps a scan once per id anyway), and
 // the duplicates the service reports (a ticket admitted at more than one gate, or twice) are shown.
-// The camera reads codes with the browser's BarcodeDetector where it has one and with jsQR in a worker
+// The camera reads codes with the browser's BarcodeDetector where it has one and with jsQR (in a worker)
 // elsewhere (qr-worker.js); typing or pasting a code always works.
 
 import {api, ApiError, session, serverNow, serverClockOffset, assumeServerClockOffset, signIn} from '../api.js';
@@ -368,36 +368,78 @@ const MAX_FRAME = 800;
 
 /**
  * What reads a QR code from the camera's video: the browser's own BarcodeDetector where it reads QR
- * codes (Chrome on Android, Safari on a Mac), and jsQR in a worker everywhere else. `read(video)`
- * resolves to the code's text or null.
+ * codes (Chrome on Android, Safari on a Mac), and jsQR everywhere else: in a worker (qr-worker.js), or
+ * on the page's own thread where the worker does not start (in Chromium offline, after a reload from
+ * the service worker, the worker's script is not loaded: its requests miss the service worker's copy,
+ * while the page's own module requests get it). `read(video)` resolves to the code's text or null.
  */
 async function codeReader() {
   if ('BarcodeDetector' in window && (await window.BarcodeDetector.getSupportedFormats().catch(() => [])).includes('qr_code')) {
     const detector = new window.BarcodeDetector({formats: ['qr_code']});
     return {kind: 'barcode-detector', read: video => detector.detect(video).then(found => found[0]?.rawValue || null, () => null), close() {}};
   }
-  const worker = new Worker('/js/qr-worker.js');
   const canvas = document.createElement('canvas');
   const context = canvas.getContext('2d', {willReadFrequently: true});
-  return {
-    kind: 'jsqr',
-    read(video) {
-      const scale = Math.min(1, MAX_FRAME / Math.max(video.videoWidth, video.videoHeight));
-      const width = Math.round(video.videoWidth * scale);
-      const height = Math.round(video.videoHeight * scale);
-      if (!width || !height) return Promise.resolve(null);
-      canvas.width = width;
-      canvas.height = height;
-      context.drawImage(video, 0, 0, width, height);
-      const pixels = context.getImageData(0, 0, width, height).data.buffer;
-      return new Promise(resolve => {
-        worker.onmessage = e => resolve(e.data);
-        worker.onerror = () => resolve(null);
-        worker.postMessage({width, height, pixels}, [pixels]);
-      });
-    },
-    close: () => worker.terminate(),
+  /** The video's current frame, scaled down to MAX_FRAME, or null before the first frame. */
+  const frameOf = video => {
+    const scale = Math.min(1, MAX_FRAME / Math.max(video.videoWidth, video.videoHeight));
+    const width = Math.round(video.videoWidth * scale);
+    const height = Math.round(video.videoHeight * scale);
+    if (!width || !height) return null;
+    canvas.width = width;
+    canvas.height = height;
+    context.drawImage(video, 0, 0, width, height);
+    return {width, height, pixels: context.getImageData(0, 0, width, height).data.buffer};
   };
+  const worker = await startedWorker();
+  if (worker) {
+    return {
+      kind: 'jsqr-worker',
+      read(video) {
+        const frame = frameOf(video);
+        return frame ? ask(worker, frame) : Promise.resolve(null);
+      },
+      close: () => worker.terminate(),
+    };
+  }
+  await import('../vendor/jsQR.js');  // not a module: it sets self.jsQR, as in the worker
+  return {
+    kind: 'jsqr-page',
+    async read(video) {
+      const frame = frameOf(video);
+      const found = frame && window.jsQR(new Uint8ClampedArray(frame.pixels), frame.width, frame.height, {inversionAttempts: 'dontInvert'});
+      return found ? found.data : null;
+    },
+    close() {},
+  };
+}
+
+/** The worker's answer to one frame: the code's text or null. */
+function ask(worker, frame) {
+  return new Promise(resolve => {
+    worker.onmessage = e => resolve(e.data);
+    worker.onerror = () => resolve(null);
+    worker.postMessage(frame, [frame.pixels]);
+  });
+}
+
+/** qr-worker.js once it has read a first (empty) frame, or null if it does not start. */
+async function startedWorker() {
+  let worker;
+  try {
+    worker = new Worker('/js/qr-worker.js');
+  } catch {
+    return null;
+  }
+  const answered = await new Promise(resolve => {
+    worker.onmessage = () => resolve(true);
+    worker.onerror = () => resolve(false);
+    const pixels = new Uint8ClampedArray(4).buffer;
+    worker.postMessage({width: 1, height: 1, pixels}, [pixels]);
+  });
+  if (answered) return worker;
+  worker.terminate();
+  return null;
 }
 
 /**
