@@ -7,8 +7,9 @@
 // (gatecheck.js) and the scan kept in localStorage with its own scan id; kept scans are uploaded
 // whenever the network is there (each scan id once: the service keeps a scan once per id anyway), and
 // the duplicates the service reports (a ticket admitted at more than one gate, or twice) are shown.
-// The camera reads codes with the browser's BarcodeDetector where it has one and with jsQR (in a worker)
-// elsewhere (qr-worker.js); typing or pasting a code always works.
+// The camera reads codes with the browser's BarcodeDetector where it has one and with jsQR elsewhere
+// (in qr-worker.js, or on this thread where the worker does not start); typing or pasting a code
+// always works.
 
 import {api, ApiError, session, serverNow, serverClockOffset, assumeServerClockOffset, signIn} from '../api.js';
 import {h, clear, time, plural} from '../dom.js';
