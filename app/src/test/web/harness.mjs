@@ -84,11 +84,59 @@ function fontConfig(font) {
 
 /**
  * A headless Chromium that draws every text in `font` (one of FONTS); launch() gives it a fresh
- * temporary profile (user data dir) of its own.
+ * temporary profile (user data dir) of its own. `args` are added to Chromium's command line (a camera
+ * that films a file: cameraFilming()).
  */
-export function launch({font = FONTS.typical} = {}) {
-  return chromium.launch({executablePath: CHROMIUM, headless: true, args: ARGS,
+export function launch({font = FONTS.typical, args = []} = {}) {
+  return chromium.launch({executablePath: CHROMIUM, headless: true, args: [...ARGS, ...args],
     env: {...process.env, FONTCONFIG_FILE: fontConfig(font)}});
+}
+
+/**
+ * Chromium's switches for a camera that films `y4mFile` over and over (qrVideo() writes one), granted
+ * to every page without asking: getUserMedia gets it as a real camera, and the page's code reads it as
+ * it reads a phone's.
+ */
+export function cameraFilming(y4mFile) {
+  return ['--use-fake-ui-for-media-stream', '--use-fake-device-for-media-stream', `--use-file-for-fake-video-capture=${y4mFile}`];
+}
+
+/**
+ * Writes a Y4M video (YUV 4:2:0, the format Chromium's fake camera plays, over and over) of a QR code
+ * held up to the camera for `shownSeconds`, then taken away for `awaySeconds`: `qr` as the service
+ * hands it out ({size, modules: base64url of the modules row by row, the first in the high bit, 1
+ * dark}), black on white, `moduleSize` pixels a module, centred with a quiet zone in a grey frame.
+ * Without `qr`, nothing is held up.
+ */
+export function qrVideo(file, qr, {width = 480, height = 360, moduleSize = 6, fps = 5, shownSeconds = 3.5, awaySeconds = 2} = {}) {
+  const chroma = Buffer.alloc((width >> 1) * (height >> 1) * 2, 128);  // no colour: U and V at their middle
+  const frame = luma => Buffer.concat([Buffer.from('FRAME\n'), luma, chroma]);
+  const away = Buffer.alloc(width * height, 96);  // the grey of whatever is behind the phone
+  const frames = [];
+  if (qr) {
+    const bits = Buffer.from(qr.modules, 'base64url');
+    const side = qr.size * moduleSize;
+    const quiet = 4 * moduleSize;
+    assert.ok(side + 2 * quiet <= Math.min(width, height), `a ${qr.size}-module code fits the ${width}x${height} frame`);
+    const shown = Buffer.from(away);
+    const left = (width - side) >> 1;
+    const top = (height - side) >> 1;
+    for (let y = top - quiet; y < top + side + quiet; y++) shown.fill(255, y * width + left - quiet, y * width + left + side + quiet);
+    for (let row = 0; row < qr.size; row++) {
+      for (let col = 0; col < qr.size; col++) {
+        const i = row * qr.size + col;
+        if (!((bits[i >> 3] >> (7 - (i & 7))) & 1)) continue;
+        for (let y = 0; y < moduleSize; y++) {
+          const at = (top + row * moduleSize + y) * width + left + col * moduleSize;
+          shown.fill(0, at, at + moduleSize);
+        }
+      }
+    }
+    frames.push(...Array(Math.round(shownSeconds * fps)).fill(frame(shown)));
+  }
+  frames.push(...Array(Math.max(1, Math.round(awaySeconds * fps))).fill(frame(away)));
+  fs.writeFileSync(file, Buffer.concat([Buffer.from(`YUV4MPEG2 W${width} H${height} F${fps}:1 Ip A1:1 C420jpeg\n`), ...frames]));
+  return file;
 }
 
 /** Fails unless the element's text is drawn in the given font family (as Chromium reports it, not as CSS asks). */

@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {
   BASE, launch, newFan, assertNoErrors, shot, call, token, joinRoom, mapReady, openSection, clickSeat, seatState,
-  freeSeats, GREY, hexToRgb, sameColor, fanName, journey, FONTS, assertDrawnIn, assertFits, audit, RUN,
+  freeSeats, GREY, hexToRgb, sameColor, fanName, journey, FONTS, assertDrawnIn, assertFits, audit, RUN, SHOTS,
+  cameraFilming, qrVideo,
 } from './harness.mjs';
 
 let browser;
@@ -635,12 +636,17 @@ journey(test, 'on a phone a ticket shows a live code that changes every 15 secon
   assert.deepEqual(errors, [], errors.join('\n'));
 });
 
-/** The ticket's signed code for the step `ahead` steps from now, as the fan's app shows it then. */
-async function signedCode(b, seatId, ahead = 0) {
+/** The ticket's signed code and its QR modules for the step `ahead` steps from now, as the fan's app shows them then. */
+async function signedEntry(b, seatId, ahead = 0) {
   const r = await call('GET', `/v1/bookings/${b.bookingId}/tickets/${encodeURIComponent(seatId)}/rotating`, {token: b.fanToken});
   assert.equal(r.status, 200, JSON.stringify(r.body));
   const step = Math.floor(Date.now() / (r.body.stepSeconds * 1000)) + ahead;
-  return r.body.signed.find(s => s.step === step).code;
+  return r.body.signed.find(s => s.step === step);
+}
+
+/** The ticket's signed code for the step `ahead` steps from now. */
+async function signedCode(b, seatId, ahead = 0) {
+  return (await signedEntry(b, seatId, ahead)).code;
 }
 
 /** Types a code at the gate page, checks it and waits for the verdict, given `checked` online or offline. */
@@ -655,13 +661,27 @@ async function scanAt(gate, code, expected, checked = 'offline') {
   assert.equal(await page.locator('.verdict').getAttribute('data-checked'), checked, said);
 }
 
-async function openGate(name, width, height) {
+/**
+ * A door phone on the gate page, opened by the link door staff are given (/#/gate/…, which moves to
+ * /gate/), in the browser `on`; with `clockBehindMs`, the phone's clock is that far behind.
+ */
+async function openGate(name, width, height, {on = browser, clockBehindMs = 0} = {}) {
   const gateId = fanName(name);
-  const gate = await newFan(browser, {account: fanName(`${name}-staff`), roles: ['staff'], viewport: {width, height}, phone: true});
+  const gate = await newFan(on, {account: fanName(`${name}-staff`), roles: ['staff'], viewport: {width, height}, phone: true});
+  if (clockBehindMs) {
+    await gate.context.addInitScript(ms => {
+      const now = Date.now;
+      Date.now = () => now() - ms;
+    }, clockBehindMs);
+  }
   await gate.page.goto(`${BASE}/#/gate/comedy-1?gate=${gateId}`);
   await gate.page.getByText(/^Key and revocations from/).waitFor();
+  assert.equal(new URL(gate.page.url()).pathname, '/gate/', 'the gate page lives at /gate/, where its service worker works');
   return {...gate, gateId};
 }
+
+/** The page's errors, less those of requests that the missing network failed. */
+const errorsBesidesNetwork = gate => gate.errors.filter(e => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e));
 
 const waiting = gate => gate.page.locator('[data-waiting]').getAttribute('data-waiting').then(Number);
 
@@ -770,10 +790,168 @@ journey(test, 'door staff check live codes online while the service answers and 
   const dup = await seen();
   assert.deepEqual([...dup.gates].sort(), [north.gateId, south.gateId].sort());
   assert.deepEqual(dup.scans.map(s => s.verdict).sort(), ['ACCEPT', 'ACCEPT', 'ALREADY_SCANNED_HERE'], 'each scan kept once');
-  for (const gate of [north, south]) {
-    const errors = gate.errors.filter(e => !/ERR_INTERNET_DISCONNECTED|Failed to load resource/.test(e));
-    assert.deepEqual(errors, [], errors.join('\n'));
+  for (const gate of [north, south]) assert.deepEqual(errorsBesidesNetwork(gate), [], errorsBesidesNetwork(gate).join('\n'));
+});
+
+test('the gate page reads QR codes with jsQR exactly as the npm package ships it (js/vendor/jsQR.js, its licence beside it)', () => {
+  const vendored = new URL('../../main/resources/web/js/vendor/', import.meta.url);
+  const shipped = new URL('./node_modules/jsqr/', import.meta.url);
+  assert.ok(fs.readFileSync(new URL('jsQR.js', vendored)).equals(fs.readFileSync(new URL('dist/jsQR.js', shipped))),
+    'js/vendor/jsQR.js is dist/jsQR.js of the jsqr package in package.json');
+  assert.ok(fs.readFileSync(new URL('jsQR.LICENSE.txt', vendored)).equals(fs.readFileSync(new URL('LICENSE', shipped))));
+});
+
+journey(test, 'door staff scan a fan\'s live code with the phone camera: the page reads it from the video, admits it once while it is held up, and shown again it is already in, online and offline', {timeout: 120_000}, async () => {
+  const gus = await booked('comedy-1', 'STALLS', 'gate-gus');
+  const [seat] = gus.seatIds;
+  // nothing in front of the camera yet: Chromium reads the file when the camera starts
+  const video = qrVideo(path.join(SHOTS, '..', `gate-camera-${RUN}.y4m`), null);
+  const filming = await launch({args: cameraFilming(video)});
+  try {
+    const gate = await openGate('camera', 390, 844, {on: filming});
+    const {page, context} = gate;
+    await page.getByText('Online: the service checks each code').waitFor();
+    // the fan walks up with the code of the next step (the gate admits it from now until two steps
+    // later: 30 to 45 s), holds the phone up for 6 s, lowers it for 1.5 s, and again
+    const entry = await signedEntry(gus, seat, 1);
+    qrVideo(video, entry.qr, {shownSeconds: 6, awaySeconds: 1.5});
+    // when the camera takes a code (the check's answer may come a while later on a busy machine)
+    await page.evaluate(() => {
+      window.cameraReads = [];
+      new MutationObserver(() => window.cameraReads.push(performance.now()))
+        .observe(document.querySelector('.gate__camera'), {attributeFilter: ['data-reads']});
+    });
+    await page.getByRole('button', {name: 'Scan with the camera'}).tap();
+    await page.getByRole('button', {name: 'Stop the camera'}).waitFor();
+    // Debian's Chromium has no BarcodeDetector (nor has Chrome on a desktop, Firefox or, by default,
+    // Safari on an iPhone): the page reads frames with jsQR in its worker, as such a phone would
+    assert.equal(await page.locator('.gate__camera').getAttribute('data-reader'), 'jsqr-worker', 'the page reads codes with jsQR here');
+    const admitted = page.locator('.verdict[data-verdict="ACCEPT"]');
+    await admitted.waitFor({timeout: 15_000});
+    assert.equal(await admitted.getAttribute('data-checked'), 'online');
+    await page.getByText(`Seat ${seat} · booking ${gus.bookingId}`).waitFor();
+    await assertFits(page, 'the gate page with the camera on (390 px)');
+    await audit(page, 'the gate page with the camera on (390 px)');
+    await shot(page, 'gate-camera-admit', {fullPage: true});
+    // the fan shows the code again: it is read again, and the ticket is in
+    await page.locator('.verdict[data-verdict="ALREADY_USED"][data-checked="online"]').waitFor({timeout: 15_000});
+    await page.getByText(/admitted before, at this door or another\. First at/).waitFor();
+    // the network goes: the page's own check refuses the ticket it admitted
+    await context.setOffline(true);
+    await page.locator('.verdict[data-verdict="ALREADY_SCANNED_HERE"][data-checked="offline"]').waitFor({timeout: 15_000});
+    await shot(page, 'gate-camera-already-in-offline');
+    const scans = await page.evaluate(() => window.boxoffice.page.gate.scans());
+    assert.deepEqual(scans.map(s => s.code).filter(c => c !== entry.code), [], 'every scan is of the filmed code');
+    // admitted once, then already in each time it is shown again (as often as a slow machine takes to get here)
+    assert.match(scans.map(s => s.verdict).join(' '), /^ACCEPT( ALREADY_USED)+( ALREADY_SCANNED_HERE)+$/);
+    // one check each time the code is shown (every 7.5 s), none while it stays up (6 s)
+    const reads = await page.evaluate(() => window.cameraReads);
+    assert.ok(reads.length >= scans.length, `${reads.length} codes taken, ${scans.length} checked`);
+    const apart = reads.slice(1).map((t, i) => Math.round(t - reads[i]));
+    assert.ok(apart.every(ms => ms > 4500), `codes taken ${apart.join(', ')} ms apart`);
+    await context.setOffline(false);
+    // stopped and started again, the camera reads again (on a slow machine the code may have expired by now)
+    await page.getByRole('button', {name: 'Stop the camera'}).tap();
+    const taken = await page.evaluate(() => window.cameraReads.length);
+    await page.getByRole('button', {name: 'Scan with the camera'}).tap();
+    await page.waitForFunction(n => window.cameraReads.length > n, taken, {timeout: 15_000});
+    await page.getByRole('button', {name: 'Stop the camera'}).tap();
+    await page.getByRole('button', {name: 'Scan with the camera'}).waitFor();
+    assert.equal(await page.locator('video.gate__video').isHidden(), true, 'the camera is off');
+
+    // reloaded with no network, the page (from its service worker) still reads codes with the camera
+    await page.locator('[data-offline-ready="true"]').waitFor({timeout: 20_000});
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByText('Offline: checking with the stored key').waitFor();
+    await page.getByRole('button', {name: 'Scan with the camera'}).tap();
+    await page.getByRole('button', {name: 'Stop the camera'}).waitFor();
+    // Chromium does not load the worker's script from the service worker's copy here: the page then reads on its own thread
+    const reader = await page.locator('.gate__camera').getAttribute('data-reader');
+    assert.match(reader, /^jsqr-(worker|page)$/);
+    const offline = page.locator('.verdict[data-verdict][data-checked="offline"]');
+    await offline.waitFor({timeout: 15_000});
+    // already scanned here, or on a slow machine, 30 s after the code's step, outside the window
+    assert.match(await offline.getAttribute('data-verdict'), /^(ALREADY_SCANNED_HERE|EXPIRED_WINDOW)$/);
+    await shot(page, `gate-camera-reloaded-offline-${reader}`);
+    await context.setOffline(false);
+    assert.deepEqual(errorsBesidesNetwork(gate), [], errorsBesidesNetwork(gate).join('\n'));
+  } finally {
+    await filming.close();
+    fs.rmSync(video, {force: true});
   }
+});
+
+journey(test, 'door phones reloaded without network still open the gate page from its service worker, check codes with the kept key and clock, upload the scans when the network is back and report a ticket admitted at both as a duplicate; the fan\'s pages stay out of it', {timeout: 180_000}, async () => {
+  const hal = await booked('comedy-1', 'STALLS', 'gate-hal');
+  const [halSeat] = hal.seatIds;
+  const north = await openGate('reload-north', 390, 844);
+  // the south phone's clock is two minutes behind: the page checks steps on the service's clock, which
+  // it learned online and kept for the reload (on its own clock every code would be EXPIRED_WINDOW)
+  const south = await openGate('reload-south', 320, 640, {clockBehindMs: 120_000});
+  for (const gate of [north, south]) {
+    await gate.page.locator('[data-offline-ready="true"]').waitFor({timeout: 20_000});
+    await gate.page.getByText('This page opens without network too: a reload keeps checking codes.').waitFor();
+  }
+  // the worker answers for /gate/ only: the fan's pages at / come from the service, never from a kept copy
+  const scope = await north.page.evaluate(async () => ({
+    gate: (await navigator.serviceWorker.getRegistration('/gate/'))?.scope,
+    fans: (await navigator.serviceWorker.getRegistration('/'))?.scope ?? null,
+  }));
+  assert.deepEqual(scope, {gate: `${BASE}/gate/`, fans: null});
+  const fanTab = await north.context.newPage();
+  await fanTab.goto(`${BASE}/#/`);
+  assert.equal(await fanTab.evaluate(() => navigator.serviceWorker.controller), null, 'no service worker serves the fan\'s app');
+  await fanTab.close();
+
+  const code = await signedCode(hal, halSeat, 1);
+  for (const gate of [north, south]) {
+    await gate.context.setOffline(true);
+    await gate.page.reload();
+    await gate.page.getByText('Offline: checking with the stored key').waitFor();
+    await gate.page.getByText(/^Key and revocations from/).waitFor();
+    // the page came from the worker's copy, and the worker had no network either
+    assert.equal(await gate.page.evaluate(() => fetch('/js/challenge-worker.js').then(() => 'reached', () => 'offline')), 'offline',
+      'the service worker cannot reach the service');
+    assert.ok(await gate.page.evaluate(() => navigator.serviceWorker.controller !== null), 'the worker serves the page');
+    // and the camera's reader, which the page loads only when the camera starts, is kept too (the
+    // camera journey reads codes with it after a reload offline)
+    assert.deepEqual(await gate.page.evaluate(() => Promise.all(['/js/qr-worker.js', '/js/vendor/jsQR.js']
+      .map(file => fetch(file).then(r => r.status, () => 'offline')))), [200, 200]);
+  }
+  await assertFits(north.page, 'the gate page reloaded offline (390 px)');
+  await audit(north.page, 'the gate page reloaded offline (390 px)');
+  await shot(north.page, 'gate-reloaded-offline', {fullPage: true});
+  await scanAt(north, code, 'ACCEPT');
+  await scanAt(north, code, 'ALREADY_SCANNED_HERE');
+  await scanAt(south, code, 'ACCEPT');
+  await assertFits(south.page, 'the gate page reloaded offline, admitting (320 px)');
+  await audit(south.page, 'the gate page reloaded offline, admitting (320 px)');
+
+  // reloaded again, still offline: the scans waiting to upload are still there, and still refuse the ticket
+  await north.page.reload();
+  await north.page.getByText('Offline: checking with the stored key').waitFor();
+  assert.equal(await waiting(north), 2);
+  await scanAt(north, code, 'ALREADY_SCANNED_HERE');
+  assert.equal(await waiting(north), 3);
+  const staff = await token(fanName('reload-lead'), ['staff']);
+  const seen = async () => (await call('GET', '/v1/gates/comedy-1/duplicates', {token: staff})).body.duplicates
+    .find(d => String(d.bookingId) === String(hal.bookingId));
+  assert.equal(await seen(), undefined, 'nothing reached the service while the gates were offline');
+
+  // the network comes back: each page uploads by itself, and the ticket admitted at both gates is a duplicate
+  await north.context.setOffline(false);
+  await north.page.waitForFunction(() => document.querySelector('[data-waiting]').dataset.waiting === '0', null, {timeout: 20_000});
+  await south.context.setOffline(false);
+  await south.page.waitForFunction(() => document.querySelector('[data-waiting]').dataset.waiting === '0', null, {timeout: 20_000});
+  await south.page.locator('.gate__dup').filter({hasText: `Seat ${halSeat} · booking ${hal.bookingId}`}).waitFor();
+  const dup = await seen();
+  assert.deepEqual([...dup.gates].sort(), [north.gateId, south.gateId].sort());
+  assert.deepEqual(dup.scans.map(s => s.verdict).sort(), ['ACCEPT', 'ACCEPT', 'ALREADY_SCANNED_HERE', 'ALREADY_SCANNED_HERE'],
+    'each scan kept once');
+  await assertFits(south.page, 'the gate page back online with a duplicate (320 px)');
+  await audit(south.page, 'the gate page back online with a duplicate (320 px)');
+  for (const gate of [north, south]) assert.deepEqual(errorsBesidesNetwork(gate), [], errorsBesidesNetwork(gate).join('\n'));
 });
 
 // ---- standing areas (general admission), sold by count --------------------------------------------

@@ -14,10 +14,24 @@ export class ApiError extends Error {
 }
 
 let clockOffset = 0;
+let clockLearned = false;
 
 /** Now on the server's clock (milliseconds): holds and passes expire by it, not by the device's. */
 export function serverNow() {
   return Date.now() + clockOffset;
+}
+
+/** How far the server's clock is ahead of this device's (milliseconds; negative if behind), as last learned. */
+export function serverClockOffset() {
+  return clockOffset;
+}
+
+/**
+ * Starts from an offset learned before this page loaded (the gate page keeps one, for a reload without
+ * network), until the service's first answer says what it is now.
+ */
+export function assumeServerClockOffset(offset) {
+  if (!clockLearned && Number.isFinite(offset)) clockOffset = offset;
 }
 
 /**
@@ -33,6 +47,7 @@ function learnClock(response, sentAt, receivedAt) {
   if (/\bpublic\b/.test(response.headers.get('Cache-Control') || '')) return;
   const date = Date.parse(response.headers.get('Date') || '');
   if (Number.isNaN(date)) return;
+  clockLearned = true;
   if (date > receivedAt) clockOffset = date - receivedAt;             // the server is ahead
   else if (date + 1000 < sentAt) clockOffset = date + 1000 - sentAt;  // the server is behind
   else clockOffset = 0;

@@ -23,6 +23,12 @@ const routes = [
   {pattern: /^\/gate\/([^/]+)$/, page: gate, nav: 'gate'},
 ];
 
+/**
+ * Where the gate page is served: its own path, so its service worker (/gate/sw.js, scope /gate/) keeps
+ * it for a reload without network while no service worker ever answers for the fan's pages at /.
+ */
+const GATE_PATH = '/gate/';
+
 const main = document.getElementById('main');
 let cleanup = null;
 let renderCount = 0;
@@ -35,6 +41,11 @@ async function route() {
   const [path, search = ''] = hash.split('?');
   const query = new URLSearchParams(search);
   const match = routes.map(r => ({r, m: path.match(r.pattern)})).find(x => x.m);
+  const gatePage = match?.r.page === gate;
+  if (gatePage !== (location.pathname === GATE_PATH)) {
+    location.replace(`${gatePage ? GATE_PATH : '/'}${location.hash}`);
+    return;
+  }
   if (cleanup) {
     try { cleanup(); } catch { /* a page that fails to clean up must not block the next */ }
     cleanup = null;

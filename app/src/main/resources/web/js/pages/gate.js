@@ -7,9 +7,11 @@
 // (gatecheck.js) and the scan kept in localStorage with its own scan id; kept scans are uploaded
 // whenever the network is there (each scan id once: the service keeps a scan once per id anyway), and
 // the duplicates the service reports (a ticket admitted at more than one gate, or twice) are shown.
-// The camera scans where the browser has a BarcodeDetector; typing or pasting a code always works.
+// The camera reads codes with the browser's BarcodeDetector where it has one and with jsQR elsewhere
+// (in qr-worker.js, or on this thread where the worker does not start); typing or pasting a code
+// always works.
 
-import {api, ApiError, session, serverNow, signIn} from '../api.js';
+import {api, ApiError, session, serverNow, serverClockOffset, assumeServerClockOffset, signIn} from '../api.js';
 import {h, clear, time, plural} from '../dom.js';
 import {VERDICTS, importKey, isSigned, verify} from '../gatecheck.js';
 
@@ -51,6 +53,8 @@ function nextScanId() {
 }
 
 const GATE_ID = /^[A-Za-z0-9._~@:-]{1,64}$/;
+/** The service's clock as this device last learned it: a reload offline checks codes' steps by it, not by a phone's wrong clock. */
+const CLOCK_KEY = 'boxoffice.gate.clockOffset';
 
 // ---- the page -----------------------------------------------------------------------------------
 
@@ -73,6 +77,7 @@ export async function render(main, [showId], query) {
     return null;
   }
 
+  assumeServerClockOffset(store.read(CLOCK_KEY, null));
   let bundle = store.read(keys.bundle, null);
   let key = bundle ? await importKey(bundle.publicKey).catch(() => null) : null;
   let scans = store.read(keys.scans, []);
@@ -97,6 +102,8 @@ export async function render(main, [showId], query) {
   const network = h('p', {class: 'gate__network'});
   const bundleLine = h('p', {class: 'small'});
   const scansLine = h('p', {class: 'small'});
+  const reloadLine = h('p', {class: 'small'});
+  let offlineReady = null;  // null while the service worker is being set up
   const syncError = h('p', {class: 'field__error', role: 'alert'});
   const syncButton = h('button', {class: 'btn btn--ghost btn--small', type: 'button', onclick: () => sync(true)}, 'Sync now');
   const duplicatesBox = h('section', {class: 'panel gate__duplicates', 'aria-labelledby': 'gate-dup-title'});
@@ -105,7 +112,7 @@ export async function render(main, [showId], query) {
   main.append(head, verdictBox,
     h('section', {class: 'panel gate__check'}, form, camera),
     h('section', {class: 'panel gate__status', 'aria-label': 'Bundle and uploads'},
-      network, bundleLine, scansLine, syncError, syncButton),
+      network, bundleLine, scansLine, reloadLine, syncError, syncButton),
     duplicatesBox,
     h('section', {class: 'panel'}, h('h2', {class: 'panel__title'}, 'Last scans'), history));
 
@@ -228,9 +235,15 @@ export async function render(main, [showId], query) {
   function drawStatus() {
     network.textContent = navigator.onLine ? 'Online: the service checks each code' : 'Offline: checking with the stored key';
     network.className = `gate__network ${navigator.onLine ? 'is-online' : 'is-offline'}`;
+    const age = bundle ? Math.floor((serverNow() - Date.parse(bundle.generatedAt)) / 60_000) : 0;
     bundleLine.textContent = bundle
-      ? `Key and revocations from ${time(bundle.generatedAt)}: ${plural(bundle.revoked.length, 'ticket', 'tickets')} revoked.`
+      ? `Key and revocations from ${time(bundle.generatedAt)}${age >= 1 ? ` (${plural(age, 'minute', 'minutes')} ago)` : ''}: `
+        + `${plural(bundle.revoked.length, 'ticket', 'tickets')} revoked.`
       : 'No key yet: connect to the internet to download it.';
+    reloadLine.textContent = offlineReady == null ? 'Getting this page ready to open without network\u2026'
+      : offlineReady ? 'This page opens without network too: a reload keeps checking codes.'
+        : 'This browser cannot keep this page: do not reload it without network.';
+    reloadLine.dataset.offlineReady = String(Boolean(offlineReady));
     const waiting = scans.filter(s => !s.uploaded).length;
     scansLine.textContent = `${plural(scans.length, 'scan', 'scans')} here, ${waiting ? `${waiting} waiting to upload` : 'all uploaded'}.`;
     scansLine.dataset.waiting = String(waiting);
@@ -258,6 +271,7 @@ export async function render(main, [showId], query) {
       bundle = fresh;
       key = freshKey;
       store.write(keys.bundle, bundle);
+      store.write(CLOCK_KEY, serverClockOffset());
       const waiting = scans.filter(s => !s.uploaded).slice(0, MAX_UPLOAD);
       if (waiting.length) {
         const r = await api(`/v1/gates/${encodeURIComponent(showId)}/scans`, {method: 'POST', auth: true,
@@ -291,8 +305,15 @@ export async function render(main, [showId], query) {
   };
   addEventListener('online', onNetwork);
   addEventListener('offline', onNetwork);
-  const timer = setInterval(() => { if (navigator.onLine) sync(false); }, SYNC_EVERY_MS);
+  const timer = setInterval(() => {
+    if (navigator.onLine) sync(false);
+    else drawStatus();  // the bundle's age
+  }, SYNC_EVERY_MS);
   drawStatus();
+  keepForOffline().then(ready => {
+    offlineReady = ready;
+    if (!left) drawStatus();
+  });
   await sync(false);
   window.boxoffice.page = {gate: {gateId, showId, sync: () => sync(true), scans: () => scans, bundle: () => bundle}};
   return () => {
@@ -302,6 +323,24 @@ export async function render(main, [showId], query) {
     removeEventListener('offline', onNetwork);
     camera.stop?.();
   };
+}
+
+/**
+ * Has the gate's service worker (gate/sw.js) keep this page, so that a phone reloading it without
+ * network gets it back, with the bundle and scans it kept in localStorage. Resolves to whether a reload
+ * offline will open the page. Only at /gate/, the worker's scope (app.js sends the gate page there).
+ */
+async function keepForOffline() {
+  if (!('serviceWorker' in navigator) || location.pathname !== '/gate/') return false;
+  const kept = Boolean(navigator.serviceWorker.controller);  // this very load came through it
+  try {
+    await navigator.serviceWorker.register('/gate/sw.js', {scope: '/gate/'});
+    await navigator.serviceWorker.ready;
+    return true;
+  } catch {
+    // offline the worker cannot be checked for an update: the one already there still serves the page
+    return kept || Boolean((await navigator.serviceWorker.getRegistration('/gate/').catch(() => null))?.active);
+  }
 }
 
 /** Signing in as door staff (the demo's tokens; a real deployment signs staff in through its provider). */
@@ -325,42 +364,145 @@ function staffSignIn(showId) {
     error));
 }
 
-/** The camera, where the browser can read QR codes itself (BarcodeDetector); otherwise nothing. */
+/** The longest side a camera frame is scaled down to before jsQR reads it: a live code a third as wide still has 5 px a module. */
+const MAX_FRAME = 800;
+
+/**
+ * What reads a QR code from the camera's video: the browser's own BarcodeDetector where it reads QR
+ * codes (Chrome on Android, Safari on a Mac), and jsQR everywhere else: in a worker (qr-worker.js), or
+ * on the page's own thread where the worker does not start (in Chromium offline, after a reload from
+ * the service worker, the worker's script is not loaded: its requests miss the service worker's copy,
+ * while the page's own module requests get it). `read(video)` resolves to the code's text or null.
+ */
+async function codeReader() {
+  if ('BarcodeDetector' in window && (await window.BarcodeDetector.getSupportedFormats().catch(() => [])).includes('qr_code')) {
+    const detector = new window.BarcodeDetector({formats: ['qr_code']});
+    return {kind: 'barcode-detector', read: video => detector.detect(video).then(found => found[0]?.rawValue || null, () => null), close() {}};
+  }
+  const canvas = document.createElement('canvas');
+  const context = canvas.getContext('2d', {willReadFrequently: true});
+  /** The video's current frame, scaled down to MAX_FRAME, or null before the first frame. */
+  const frameOf = video => {
+    const scale = Math.min(1, MAX_FRAME / Math.max(video.videoWidth, video.videoHeight));
+    const width = Math.round(video.videoWidth * scale);
+    const height = Math.round(video.videoHeight * scale);
+    if (!width || !height) return null;
+    canvas.width = width;
+    canvas.height = height;
+    context.drawImage(video, 0, 0, width, height);
+    return {width, height, pixels: context.getImageData(0, 0, width, height).data.buffer};
+  };
+  const worker = await startedWorker();
+  if (worker) {
+    return {
+      kind: 'jsqr-worker',
+      read(video) {
+        const frame = frameOf(video);
+        return frame ? ask(worker, frame) : Promise.resolve(null);
+      },
+      close: () => worker.terminate(),
+    };
+  }
+  await import('../vendor/jsQR.js');  // not a module: it sets self.jsQR, as in the worker
+  return {
+    kind: 'jsqr-page',
+    async read(video) {
+      const frame = frameOf(video);
+      const found = frame && window.jsQR(new Uint8ClampedArray(frame.pixels), frame.width, frame.height, {inversionAttempts: 'dontInvert'});
+      return found ? found.data : null;
+    },
+    close() {},
+  };
+}
+
+/** The worker's answer to one frame: the code's text or null. */
+function ask(worker, frame) {
+  return new Promise(resolve => {
+    worker.onmessage = e => resolve(e.data);
+    worker.onerror = () => resolve(null);
+    worker.postMessage(frame, [frame.pixels]);
+  });
+}
+
+/** qr-worker.js once it has read a first (empty) frame, or null if it does not start. */
+async function startedWorker() {
+  let worker;
+  try {
+    worker = new Worker('/js/qr-worker.js');
+  } catch {
+    return null;
+  }
+  const answered = await new Promise(resolve => {
+    worker.onmessage = () => resolve(true);
+    worker.onerror = () => resolve(false);
+    const pixels = new Uint8ClampedArray(4).buffer;
+    worker.postMessage({width: 1, height: 1, pixels}, [pixels]);
+  });
+  if (answered) return worker;
+  worker.terminate();
+  return null;
+}
+
+/**
+ * How long the camera must have seen a code missing before the code counts as taken away, so that held
+ * up again it is checked again. A fan who keeps the phone up after the green Admit is not checked a
+ * second time (offline, such a second check would be uploaded as a second admission at this gate, and
+ * reported as a duplicate).
+ */
+const GONE_MS = 1000;
+
+/** The camera: checks each code held up to it once (see codeReader); typing a code works whatever happens here. */
 function cameraBox(onCode) {
-  if (!('BarcodeDetector' in window) || !navigator.mediaDevices?.getUserMedia) {
-    const box = h('p', {class: 'muted small'}, 'This browser cannot read QR codes from the camera: type the code instead.');
-    return box;
+  if (!navigator.mediaDevices?.getUserMedia) {
+    return h('p', {class: 'muted small'}, 'This browser cannot use the camera here: type the code instead.');
   }
   const video = h('video', {class: 'gate__video', muted: true, playsinline: true, hidden: true, 'aria-label': 'Camera view'});
   const error = h('p', {class: 'field__error', role: 'alert'});
   let stream = null;
+  let reader = null;
   let timer = null;
-  let lastCode = '';
-  let lastAt = 0;
+  let inView = '';  // the code in front of the camera, checked once
+  let missingSince = null;  // since when the camera has not seen it
   const stop = () => {
     clearInterval(timer);
     stream?.getTracks().forEach(t => t.stop());
+    reader?.close();
     stream = null;
+    reader = null;
+    inView = '';  // started again, the camera checks what it sees
     video.hidden = true;
+    delete box.dataset.reader;
     button.textContent = 'Scan with the camera';
   };
   const start = async () => {
     try {
-      const detector = new window.BarcodeDetector({formats: ['qr_code']});
+      reader = await codeReader();
       stream = await navigator.mediaDevices.getUserMedia({video: {facingMode: 'environment'}});
       video.srcObject = stream;
       video.hidden = false;
       await video.play();
       button.textContent = 'Stop the camera';
+      box.dataset.reader = reader.kind;
+      const current = reader;
+      // this camera's own: a read cut short by stop() never settles, and must not hold up the next start
+      let busy = false;
       timer = setInterval(async () => {
-        const found = await detector.detect(video).catch(() => []);
-        const code = found[0]?.rawValue;
-        // the same code in front of the camera is read again only after a pause
-        if (code && (code !== lastCode || Date.now() - lastAt > 3000)) {
-          lastCode = code;
-          lastAt = Date.now();
-          onCode(code);
+        if (busy) return;  // a slow phone reads every frame it can, never two at once
+        busy = true;
+        const code = await current.read(video).finally(() => { busy = false; });
+        if (reader !== current) return;
+        if (!code) {
+          // taken away only once frames without it span GONE_MS: a phone too busy to read frames for a
+          // while (a long check, the page drawing) has not seen the code go
+          missingSince ??= Date.now();
+          if (Date.now() - missingSince >= GONE_MS) inView = '';
+          return;
         }
+        missingSince = null;
+        if (code === inView) return;
+        inView = code;
+        box.dataset.reads = String(Number(box.dataset.reads || 0) + 1);  // for the browser tests: when each code was taken
+        onCode(code);
       }, 250);
     } catch (e) {
       stop();

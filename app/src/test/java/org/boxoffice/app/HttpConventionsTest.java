@@ -138,7 +138,8 @@ class HttpConventionsTest {
 
     @Test
     void everyAnswer_isNosniff_everyClientError_isNoStore_andTheWebAppCarriesItsPolicy() throws Exception {
-        for (String path : new String[] {"/", "/index.html", "/js/app.js", "/js/challenge-worker.js", "/css/app.css"}) {
+        for (String path : new String[] {"/", "/index.html", "/js/app.js", "/js/challenge-worker.js", "/css/app.css", "/gate/",
+                "/gate/sw.js", "/js/qr-worker.js", "/js/vendor/jsQR.js"}) {
             HttpResponse<String> page = send("GET", path, null);
             assertEquals(200, page.statusCode(), path);
             String policy = page.headers().firstValue("Content-Security-Policy").orElse("");

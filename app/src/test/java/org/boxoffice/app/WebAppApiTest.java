@@ -136,4 +136,21 @@ class WebAppApiTest {
         assertEquals(304, http.get("/js/app.js", null, "If-None-Match", etag).status(), "the browser's copy is still good");
         assertEquals(404, http.get("/js/no-such-module.js", null).status());
     }
+
+    @Test
+    void theGatePage_isTheSameIndexAtGate_whereItsServiceWorkerLives() {
+        TestApp.Http.Reply index = http.get("/", null);
+        TestApp.Http.Reply gate = http.get("/gate/", null);
+        assertEquals(200, gate.status());
+        assertEquals(index.body(), gate.body(), "one index.html: the router shows the gate page there");
+        TestApp.Http.Reply worker = http.get("/gate/sw.js", null);
+        assertEquals(200, worker.status());
+        assertTrue(worker.headers().firstValue("Content-Type").orElse("").contains("javascript"), "a service worker must be JavaScript");
+        assertEquals("no-cache", worker.headers().firstValue("Cache-Control").orElse(null), "a new worker reaches the phones");
+        for (String elsewhere : new String[] {"/gate", "/gate/index", "/js/", "/gate/x/"}) {
+            TestApp.Http.Reply none = http.get(elsewhere, null);
+            assertEquals(404, none.status(), elsewhere);
+            assertEquals("NOT_FOUND", none.json().path("error").asText(), elsewhere + ": " + none.body());
+        }
+    }
 }

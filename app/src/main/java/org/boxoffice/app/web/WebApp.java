@@ -17,7 +17,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * The fan's web app: plain ES modules, CSS and one {@code index.html} from {@code web/} on the
  * classpath ({@code app/src/main/resources/web}), served at {@code /}. Pages are addressed by the
  * URL fragment ({@code /#/show/echoes-berlin-1}), so every page loads the same {@code index.html}
- * and no server route is needed per page.
+ * and no server route is needed per page; the door staff's gate page loads it at {@code /gate/}
+ * ({@code /gate/#/gate/fado-1}), where its service worker works ({@link #GATE}).
  *
  * <p>Each file is read once, on its first request, and kept with its strong ETag and (from 1 KB) a
  * gzipped copy, as the API's public reads are ({@link HttpCaching#sendTagged}). The names carry no
@@ -31,6 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * <pre>
  * curl localhost:8080/            # index.html
  * curl localhost:8080/js/app.js   # the entry module
+ * curl localhost:8080/gate/       # index.html again, for the gate page
  * </pre>
  */
 public final class WebApp implements HttpService {
@@ -46,6 +48,13 @@ public final class WebApp implements HttpService {
             "ico", "image/x-icon",
             "json", "application/json",
             "txt", "text/plain; charset=utf-8");
+
+    /**
+     * The gate page's own path: the same {@code index.html}, at a path of its own so that the gate's
+     * service worker ({@code /gate/sw.js}, whose scope is this path) serves the door staff's page when
+     * a phone reloads it offline, and never the fan's pages at {@code /}.
+     */
+    static final String GATE = "/gate/";
 
     private final String root;
     private final Map<String, File> files = new ConcurrentHashMap<>();
@@ -73,7 +82,7 @@ public final class WebApp implements HttpService {
             res.next(); // the observe feature's routes (metrics) come after the routing's
             return;
         }
-        File file = find(path.equals("/") ? "/index.html" : path);
+        File file = find(path.equals("/") || path.equals(GATE) ? "/index.html" : path);
         if (file == null) {
             HttpConventions.unrouted(req, res);
             return;
