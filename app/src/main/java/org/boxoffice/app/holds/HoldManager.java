@@ -199,7 +199,7 @@ public final class HoldManager {
      * flight, or the grid) comes back as SEATS_UNAVAILABLE without details.
      */
     private Outcome<HoldView> claim(Principal caller, Show show, List<String> seatIds, List<ShowLayout.SeatRef> refs, long now,
-                              Runnable permit) {
+                                    Runnable permit) {
         String holdId = newHoldId();
         long expiresAt = show.policy().expiresAt(now);
         return switch (seats.holdIfFree(show, holdId, caller.accountId(), ShowLayout.byBlock(refs), expiresAt, now,
