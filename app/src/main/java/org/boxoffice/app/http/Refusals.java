@@ -89,12 +89,8 @@ public final class Refusals {
         return body(refused.reason(), refused.message(), refused.details());
     }
 
-    public static void send(ServerResponse res, Rejection reason, String message, Map<String, Object> details) {
-        Json.send(res, status(reason), body(reason, message, details));
-    }
-
     public static void send(ServerResponse res, Outcome.Refused<?> refused) {
-        send(res, refused.reason(), refused.message(), refused.details());
+        Json.send(res, status(refused.reason()), body(refused));
     }
 
     /** The refusal to throw from a handler; {@link ErrorHandlers} answers it. */
