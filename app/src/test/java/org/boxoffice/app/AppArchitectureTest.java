@@ -18,6 +18,8 @@ import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.app.ops.RefereeMetrics;
 import org.boxoffice.app.payments.PaymentProvider;
 import org.boxoffice.domain.HoldPolicy;
+import org.boxoffice.domain.Outcome;
+import org.boxoffice.domain.Rejection;
 import org.boxoffice.grid.Allowances;
 import org.boxoffice.grid.Inventory;
 import org.boxoffice.grid.Seats;
@@ -29,6 +31,7 @@ import java.util.Set;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noFields;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -155,6 +158,18 @@ class AppArchitectureTest {
                     }
                 })
                 .check(APP);
+    }
+
+    /**
+     * One refusal vocabulary: a business refusal travels as the domain's {@link Outcome.Refused},
+     * whatever was asked (a hold, a checkout, a waitlist join), up to the one table that answers it.
+     * A sealed outcome of the app's own could not have that record as a case (a sealed type's cases
+     * sit in its package), so a second {@code Refused} record would keep its {@link Rejection} in a
+     * field: no class in the app does.
+     */
+    @Test
+    void aRefusal_isTheDomainsOutcomeRefused_noTypeOfTheAppKeepsARejection() {
+        noFields().should().haveRawType(Rejection.class).check(APP);
     }
 
     /**

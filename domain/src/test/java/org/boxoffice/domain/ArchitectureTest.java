@@ -1,9 +1,14 @@
 package org.boxoffice.domain;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaField;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.Test;
+
+import java.util.Set;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -30,5 +35,28 @@ class ArchitectureTest {
         rule.check(new ClassFileImporter()
                 .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("org.boxoffice.domain"));
+    }
+
+    /**
+     * A refusal for the buyer (a {@link Rejection} and a message) is {@link Outcome.Refused}, declared
+     * once. Other decisions carry their reason with what their caller needs instead of a message (the
+     * seats taken, the allowance left), and the web layer words them.
+     */
+    @Test
+    void aRejectionWithAMessage_isOutcomeRefused_declaredOnce() {
+        // the referee's answer to a ticket transfer came before Outcome; its repository's tests name it
+        Set<String> notYet = Set.of(TransferRepository.Outcome.Refused.class.getName());
+        classes().that(new DescribedPredicate<JavaClass>("keep a Rejection and a message") {
+                    @Override
+                    public boolean test(JavaClass c) {
+                        return c.getFields().stream().map(JavaField::getRawType).anyMatch(t -> t.isEquivalentTo(Rejection.class))
+                                && c.getFields().stream().map(JavaField::getRawType).anyMatch(t -> t.isEquivalentTo(String.class))
+                                && !notYet.contains(c.getName());
+                    }
+                })
+                .should().be(Outcome.Refused.class)
+                .check(new ClassFileImporter()
+                        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                        .importPackages("org.boxoffice.domain"));
     }
 }

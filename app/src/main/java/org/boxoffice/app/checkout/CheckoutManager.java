@@ -4,6 +4,7 @@ import com.hazelcast.core.HazelcastException;
 import com.hazelcast.core.HazelcastInstanceNotActiveException;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.domain.AdmissionArea;
@@ -55,19 +56,12 @@ public final class CheckoutManager implements AutoCloseable {
     /** How long a checkout waits for a settlement someone else (the webhook) is running. */
     private static final long SETTLE_WAIT_NANOS = TimeUnit.SECONDS.toNanos(3);
 
-    /** What the buyer is told. */
-    public sealed interface Result {
-        record Booked(long bookingId, String paymentId) implements Result {
+    /** Where a checkout that was not refused leaves the payment, as the buyer is told. */
+    public sealed interface Payment {
+        record Booked(long bookingId, String paymentId) implements Payment {
         }
 
-        record Pending(String paymentId) implements Result {
-        }
-
-        /** Turned down; {@code details} go into the answer beside the message. */
-        record Refused(Rejection reason, String message, Map<String, Object> details) implements Result {
-            Refused(Rejection reason, String message) {
-                this(reason, message, Map.of());
-            }
+        record Pending(String paymentId) implements Payment {
         }
     }
 
@@ -98,16 +92,16 @@ public final class CheckoutManager implements AutoCloseable {
         this.clock = clock;
     }
 
-    /** Pays for {@code holdId} with {@code method}; every refusal is a {@link Result.Refused}. */
-    public Result checkout(Principal caller, String holdId, String method, String recipient) {
+    /** Pays for {@code holdId} with {@code method}; every refusal is an {@link Outcome.Refused}. */
+    public Outcome<Payment> checkout(Principal caller, String holdId, String method, String recipient) {
         Optional<HoldRecord> owned = ownedHold(caller, holdId);
         if (owned.isEmpty()) {
-            return new Result.Refused(Rejection.HOLD_NOT_FOUND, "hold " + holdId + " not found");
+            return new Outcome.Refused<>(Rejection.HOLD_NOT_FOUND, "hold " + holdId + " not found");
         }
         HoldRecord hold = owned.get();
         Optional<Booking> booked = bookings.bookingOfHold(holdId);
         if (booked.isPresent()) {
-            return new Result.Booked(booked.get().bookingId(), booked.get().paymentId());
+            return booked(booked.get().bookingId(), booked.get().paymentId());
         }
         for (PaymentAttempt a : bookings.attemptsOf(holdId)) {
             if (a.live() && !abandonedBeforeTheProvider(a)) {
@@ -116,7 +110,7 @@ public final class CheckoutManager implements AutoCloseable {
         }
         Optional<Show> found = shows.find(hold.showId());
         if (found.isEmpty()) {
-            return new Result.Refused(Rejection.UNKNOWN_SHOW, "show " + hold.showId() + " not found");
+            return new Outcome.Refused<>(Rejection.UNKNOWN_SHOW, "show " + hold.showId() + " not found");
         }
         Show show = found.get();
         long now = clock.getAsLong();
@@ -124,17 +118,17 @@ public final class CheckoutManager implements AutoCloseable {
             case HELD -> {
             }
             case RELEASED -> {
-                return new Result.Refused(Rejection.HOLD_RELEASED, "this hold was released; hold the seats again");
+                return new Outcome.Refused<>(Rejection.HOLD_RELEASED, "this hold was released; hold the seats again");
             }
             case EXPIRED, CONFIRMED -> {
-                return new Result.Refused(Rejection.HOLD_EXPIRED, "this hold expired; hold the seats again");
+                return new Outcome.Refused<>(Rejection.HOLD_EXPIRED, "this hold expired; hold the seats again");
             }
         }
         if (!extendOnce(show, hold, now)) {
             if (holds.findHold(holdId).map(h -> h.status() == HoldStatus.RELEASED).orElse(false)) {
-                return new Result.Refused(Rejection.HOLD_RELEASED, "this hold was released; hold the seats again");
+                return new Outcome.Refused<>(Rejection.HOLD_RELEASED, "this hold was released; hold the seats again");
             }
-            return new Result.Refused(Rejection.HOLD_EXPIRED,
+            return new Outcome.Refused<>(Rejection.HOLD_EXPIRED,
                     "this hold expired before the payment could start; hold the seats again");
         }
         // A hold extended before (a second attempt) made no grid write above: a member cut off from
@@ -144,8 +138,8 @@ public final class CheckoutManager implements AutoCloseable {
             case BookingRepository.AttemptStart.Started started -> pay(started.attempt());
             case BookingRepository.AttemptStart.InFlight other -> inFlight(other.other());
             case BookingRepository.AttemptStart.HoldEnded ended -> ended.status() == HoldStatus.RELEASED
-                    ? new Result.Refused(Rejection.HOLD_RELEASED, "this hold was released; hold the seats again")
-                    : new Result.Refused(Rejection.HOLD_EXPIRED, "this hold expired; hold the seats again");
+                    ? new Outcome.Refused<>(Rejection.HOLD_RELEASED, "this hold was released; hold the seats again")
+                    : new Outcome.Refused<>(Rejection.HOLD_EXPIRED, "this hold expired; hold the seats again");
         };
     }
 
@@ -154,11 +148,11 @@ public final class CheckoutManager implements AutoCloseable {
      * provider: captured money is settled, or its settlement (the booking) reported; an undecided
      * charge is a 409 PAYMENT_IN_PROGRESS naming it, so a second tab never charges the card again.
      */
-    private Result inFlight(PaymentAttempt a) {
+    private Outcome<Payment> inFlight(PaymentAttempt a) {
         if (a.status() == PaymentAttempt.Status.CAPTURED) {
             return settled(a.paymentId());
         }
-        return new Result.Refused(Rejection.PAYMENT_IN_PROGRESS, "a payment for this hold is already in progress ("
+        return new Outcome.Refused<>(Rejection.PAYMENT_IN_PROGRESS, "a payment for this hold is already in progress ("
                 + a.paymentId() + "); wait for its outcome (GET the hold) instead of paying again",
                 Map.of("paymentId", a.paymentId()));
     }
@@ -208,7 +202,7 @@ public final class CheckoutManager implements AutoCloseable {
                 "lapsed before payment");
     }
 
-    private Result pay(PaymentAttempt p) {
+    private Outcome<Payment> pay(PaymentAttempt p) {
         ChargeResult result;
         try {
             result = charge(p);
@@ -224,7 +218,7 @@ public final class CheckoutManager implements AutoCloseable {
                     LOG.log(Level.WARNING, "payment " + p.paymentId() + ": could not mark its outcome unknown (" + db + ")");
                 }
                 countPayment("unknown");
-                return new Result.Pending(p.paymentId());
+                return pending(p.paymentId());
             }
             PaymentGateway.ChargeStatus s = status.get();
             result = s.state() == PaymentGateway.ChargeStatus.State.CAPTURED
@@ -244,11 +238,11 @@ public final class CheckoutManager implements AutoCloseable {
                 Map<String, Object> details = new LinkedHashMap<>();
                 details.put("paymentId", p.paymentId());
                 details.put("reason", declined.reason());
-                yield new Result.Refused(Rejection.PAYMENT_DECLINED,
+                yield new Outcome.Refused<>(Rejection.PAYMENT_DECLINED,
                         "the payment was declined (" + declined.reason() + "); the hold is kept, try another payment method",
                         details);
             }
-            case ChargeResult.Pending pending -> new Result.Pending(p.paymentId());
+            case ChargeResult.Pending pending -> pending(p.paymentId());
         };
     }
 
@@ -262,7 +256,7 @@ public final class CheckoutManager implements AutoCloseable {
      * the provider's webhook and the reconciliation pass settle it later. So the buyer hears PENDING
      * with the payment id to follow, never a 503 that reads as "nothing happened".
      */
-    private Result capturedNow(PaymentAttempt p, ChargeResult.Captured captured, long now) {
+    private Outcome<Payment> capturedNow(PaymentAttempt p, ChargeResult.Captured captured, long now) {
         try {
             bookings.report(null, null, p.idempotencyKey(), PaymentAttempt.Report.CAPTURED, captured.chargeId(), null, now);
             return settled(p.paymentId());
@@ -270,7 +264,7 @@ public final class CheckoutManager implements AutoCloseable {
                  | HazelcastInstanceNotActiveException e) {
             LOG.log(Level.WARNING, "payment " + p.paymentId() + " captured (" + captured.chargeId()
                     + ") but could not be settled now (" + e + "); the webhook or reconciliation settles it");
-            return new Result.Pending(p.paymentId());
+            return pending(p.paymentId());
         }
     }
 
@@ -279,7 +273,7 @@ public final class CheckoutManager implements AutoCloseable {
      * settling it (the provider's webhook often arrives while the charge call returns), waits a
      * moment for that settlement rather than answering PENDING at once.
      */
-    private Result settled(String paymentId) {
+    private Outcome<Payment> settled(String paymentId) {
         Settlement.Result result = settlement.settle(paymentId);
         long deadline = System.nanoTime() + SETTLE_WAIT_NANOS;
         while (result instanceof Settlement.Result.InProgress && System.nanoTime() < deadline) {
@@ -296,13 +290,13 @@ public final class CheckoutManager implements AutoCloseable {
             }
         }
         return switch (result) {
-            case Settlement.Result.Booked booked -> new Result.Booked(booked.booking().bookingId(), paymentId);
-            case Settlement.Result.Refused refused -> new Result.Refused(Rejection.HOLD_EXPIRED,
-                    "the seats could not be sold (" + refused.reason() + "); the payment "
-                            + (refused.refunded() ? "was refunded" : "is being refunded"),
-                    Map.of("paymentId", paymentId, "refunded", refused.refunded()));
-            case Settlement.Result.InProgress p -> new Result.Pending(paymentId);
-            case Settlement.Result.NotCaptured n -> new Result.Pending(paymentId);
+            case Settlement.Result.Booked settled -> booked(settled.booking().bookingId(), paymentId);
+            case Settlement.Result.NotBooked notBooked -> new Outcome.Refused<>(Rejection.HOLD_EXPIRED,
+                    "the seats could not be sold (" + notBooked.reason() + "); the payment "
+                            + (notBooked.refunded() ? "was refunded" : "is being refunded"),
+                    Map.of("paymentId", paymentId, "refunded", notBooked.refunded()));
+            case Settlement.Result.InProgress p -> pending(paymentId);
+            case Settlement.Result.NotCaptured n -> pending(paymentId);
         };
     }
 
@@ -350,6 +344,14 @@ public final class CheckoutManager implements AutoCloseable {
     private Optional<HoldRecord> ownedHold(Principal caller, String holdId) {
         Optional<HoldRecord> hold = holdId == null || holdId.length() > 64 ? Optional.empty() : holds.findHold(holdId);
         return hold.filter(h -> h.accountId().equals(caller.accountId()) || caller.isAdmin());
+    }
+
+    private static Outcome<Payment> booked(long bookingId, String paymentId) {
+        return new Outcome.Done<>(new Payment.Booked(bookingId, paymentId));
+    }
+
+    private static Outcome<Payment> pending(String paymentId) {
+        return new Outcome.Done<>(new Payment.Pending(paymentId));
     }
 
     @Override

@@ -15,6 +15,7 @@ import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Json;
 import org.boxoffice.app.http.Refusals;
 import org.boxoffice.app.ops.OpsMetrics;
+import org.boxoffice.domain.Outcome;
 
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -90,20 +91,19 @@ public final class CheckoutService implements HttpService {
         String[] outcome = {"replayed"};    // stays so when the key's kept answer is replayed
         Idempotency.Reply reply = idempotency.execute(caller.accountId(), key.get(), fingerprint, () ->
                 switch (checkout.checkout(caller, holdId, method, recipient)) {
-                    case CheckoutManager.Result.Booked booked -> {
+                    case Outcome.Done(CheckoutManager.Payment.Booked booked) -> {
                         outcome[0] = "booked";
                         yield new Idempotency.Reply(200, Json.write(ordered("status", "BOOKED", "bookingId",
                                 booked.bookingId(), "paymentId", booked.paymentId())));
                     }
-                    case CheckoutManager.Result.Pending pending -> {
+                    case Outcome.Done(CheckoutManager.Payment.Pending pending) -> {
                         outcome[0] = "pending";
                         yield new Idempotency.Reply(202, Json.write(ordered("status", "PENDING", "paymentId",
                                 pending.paymentId())));
                     }
-                    case CheckoutManager.Result.Refused refused -> {
+                    case Outcome.Refused<CheckoutManager.Payment> refused -> {
                         outcome[0] = Refusals.code(refused.reason());
-                        yield new Idempotency.Reply(Refusals.status(refused.reason()),
-                                Json.write(Refusals.body(refused.reason(), refused.message(), refused.details())));
+                        yield new Idempotency.Reply(Refusals.status(refused.reason()), Json.write(Refusals.body(refused)));
                     }
                 });
         Json.sendRaw(res, reply.status(), reply.body());

@@ -326,7 +326,7 @@ public final class Reconciliation implements AutoCloseable {
         if (p.settlement() == PaymentAttempt.Settlement.NONE || p.settlement() == PaymentAttempt.Settlement.SETTLING) {
             switch (settlement.settle(p.paymentId())) {
                 case Settlement.Result.Booked booked -> counts[1]++;
-                case Settlement.Result.Refused refused -> counts[2]++;
+                case Settlement.Result.NotBooked notBooked -> counts[2]++;
                 default -> {
                 }
             }

@@ -68,7 +68,7 @@ public final class Settlement {
         }
 
         /** The money was not turned into a booking; it is refunded (or will be, if {@code refunded} is false). */
-        record Refused(String reason, boolean refunded) implements Result {
+        record NotBooked(String reason, boolean refunded) implements Result {
         }
 
         /** Someone else is settling, or the grid or database failed: reconciliation finishes it. */
@@ -116,7 +116,7 @@ public final class Settlement {
                 bookings.reject(paymentId, reason, List.of(), now);
                 countRefused("already_paid");
                 LOG.info(() -> "payment " + paymentId + " refused: " + reason);
-                yield new Result.Refused(reason, refund(bookings.payment(paymentId).orElseThrow()));
+                yield new Result.NotBooked(reason, refund(bookings.payment(paymentId).orElseThrow()));
             }
             case SettlementClaim.Claimed claimed -> {
                 try {
@@ -132,7 +132,7 @@ public final class Settlement {
     private Result ended(PaymentAttempt p) {
         return switch (p.settlement()) {
             case BOOKED -> new Result.Booked(bookings.booking(p.bookingId()).orElseThrow());
-            case REJECTED -> new Result.Refused(p.reason(), refund(p));
+            case REJECTED -> new Result.NotBooked(p.reason(), refund(p));
             case SETTLING -> new Result.InProgress();
             case NONE -> new Result.NotCaptured();
         };
@@ -198,7 +198,7 @@ public final class Settlement {
             admissions.release(show, area, hold.holdId(), hold.accountId(), now);
             bookings.reject(p.paymentId(), reason, List.of(hold.holdId()), now);
             LOG.info(() -> "payment " + p.paymentId() + " for hold " + hold.holdId() + " refused and refunded: " + reason);
-            return new Result.Refused(reason, refund(bookings.payment(p.paymentId()).orElseThrow()));
+            return new Result.NotBooked(reason, refund(bookings.payment(p.paymentId()).orElseThrow()));
         }
         Booking booking = bookings.book(p.paymentId(), bookingId, now);
         metrics.count(OpsMetrics.BOOKINGS, "on_time");
@@ -233,7 +233,7 @@ public final class Settlement {
         }
         bookings.reject(p.paymentId(), reason, holdIds, now);
         LOG.info(() -> "payment " + p.paymentId() + " for hold " + hold.holdId() + " refused and refunded: " + reason);
-        return new Result.Refused(reason, refund(bookings.payment(p.paymentId()).orElseThrow()));
+        return new Result.NotBooked(reason, refund(bookings.payment(p.paymentId()).orElseThrow()));
     }
 
     private static String reasonFor(Rejection failure) {

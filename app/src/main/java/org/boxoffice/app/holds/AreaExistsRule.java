@@ -1,6 +1,7 @@
 package org.boxoffice.app.holds;
 
 import org.boxoffice.domain.AdmissionArea;
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Rejection;
 
 import java.util.Optional;
@@ -17,13 +18,13 @@ final class AreaExistsRule implements HoldRule {
     }
 
     @Override
-    public Optional<HoldOutcome.Refused> check(HoldAttempt attempt) {
+    public Optional<Outcome.Refused<HoldView>> check(HoldAttempt attempt) {
         if (!(attempt.request() instanceof HoldRequest.Admissions asked)) {
             return Optional.empty();
         }
         Optional<AdmissionArea> area = areas.apply(attempt.showId(), asked.area());
         if (area.isEmpty()) {
-            return Optional.of(new HoldOutcome.Refused(Rejection.UNKNOWN_AREA, "this show has no area " + asked.area()));
+            return Optional.of(new Outcome.Refused<>(Rejection.UNKNOWN_AREA, "this show has no area " + asked.area()));
         }
         attempt.found(area.get());
         return Optional.empty();

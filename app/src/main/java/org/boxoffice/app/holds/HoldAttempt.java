@@ -1,6 +1,7 @@
 package org.boxoffice.app.holds;
 
 import org.boxoffice.domain.AdmissionArea;
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
 
@@ -22,7 +23,7 @@ public final class HoldAttempt {
     private Show show;
     private List<ShowLayout.SeatRef> places;
     private AdmissionArea area;
-    private HoldOutcome.Refused refusal;
+    private Outcome.Refused<HoldView> refusal;
     private boolean refusedAtTheGate;
 
     HoldAttempt(String showId, HoldRequest request, long now) {
@@ -69,7 +70,7 @@ public final class HoldAttempt {
     }
 
     /** Why the rules refused the attempt; empty if it passed them all. */
-    public Optional<HoldOutcome.Refused> refusal() {
+    public Optional<Outcome.Refused<HoldView>> refusal() {
         return Optional.ofNullable(refusal);
     }
 
@@ -90,7 +91,7 @@ public final class HoldAttempt {
         this.area = area;
     }
 
-    void refuse(HoldOutcome.Refused refusal, boolean atTheGate) {
+    void refuse(Outcome.Refused<HoldView> refusal, boolean atTheGate) {
         this.refusal = refusal;
         this.refusedAtTheGate = atTheGate;
     }

@@ -8,6 +8,7 @@ import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.HoldRecord;
 import org.boxoffice.domain.HoldState;
 import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SeatPicker;
 import org.boxoffice.domain.Show;
@@ -33,7 +34,7 @@ import java.util.function.LongSupplier;
  * the account's allowance, then the blocks' processors on the grid, where the referee confirms.
  * Only then is the hold acknowledged. The web layer answers a seat-map refusal at once and puts
  * everything else, after the account's rate limit, through {@link #hold}. Every refusal is a value
- * ({@link HoldOutcome.Refused}); the web layer turns it into an answer. Thread-safe; called on the
+ * ({@link Outcome.Refused}); the web layer turns it into an answer. Thread-safe; called on the
  * web server's virtual threads.
  */
 public final class HoldManager {
@@ -104,7 +105,7 @@ public final class HoldManager {
      * Holds seats for {@code caller} as {@code attempt} ({@link #check}) asks, as of the moment it
      * was checked, or says why not: the rules' refusal, or the claim's.
      */
-    public HoldOutcome hold(Principal caller, HoldAttempt attempt) {
+    public Outcome<HoldView> hold(Principal caller, HoldAttempt attempt) {
         return hold(caller, attempt, () -> { });
     }
 
@@ -113,8 +114,8 @@ public final class HoldManager {
      * (it throws to stop the hold): the account's rate limit, asked for before and answered while
      * the allowance is reserved. A permit that throws after the reservation has it given back.
      */
-    public HoldOutcome hold(Principal caller, HoldAttempt attempt, Runnable permit) {
-        Optional<HoldOutcome.Refused> refused = attempt.refusal();
+    public Outcome<HoldView> hold(Principal caller, HoldAttempt attempt, Runnable permit) {
+        Optional<Outcome.Refused<HoldView>> refused = attempt.refusal();
         if (refused.isPresent()) {
             return refused.get();
         }
@@ -133,10 +134,10 @@ public final class HoldManager {
      * under a new hold id while claims in flight keep the admissions the area has left: a buyer hears
      * "sold out" only when the referee counts too few, and a 503 if the claims never stop meeting.
      */
-    private HoldOutcome holdAdmissions(Principal caller, Show show, AdmissionArea area, int quantity, long now) {
+    private Outcome<HoldView> holdAdmissions(Principal caller, Show show, AdmissionArea area, int quantity, long now) {
         long expiresAt = show.policy().expiresAt(now);
         return switch (admissions.hold(show, area, this::newHoldId, caller.accountId(), quantity, expiresAt, now)) {
-            case Admissions.Claim.Held held -> new HoldOutcome.Held(new HoldView(held.holdId(), show.showId(),
+            case Admissions.Claim.Held held -> new Outcome.Done<>(new HoldView(held.holdId(), show.showId(),
                     caller.accountId(), List.of(), area.name(), quantity, HoldState.HELD, Instant.ofEpochMilli(expiresAt),
                     BigDecimal.valueOf(area.priceCents() * quantity, 2), show.currency()));
             case Admissions.Claim.OverLimit over -> overLimit(show, over.remaining());
@@ -145,13 +146,13 @@ public final class HoldManager {
         };
     }
 
-    private static HoldOutcome.Refused soldOut(AdmissionArea area, int quantity, int left) {
-        return new HoldOutcome.Refused(Rejection.SOLD_OUT, "area " + area.name() + " has " + left + " admissions left, "
+    private static Outcome.Refused<HoldView> soldOut(AdmissionArea area, int quantity, int left) {
+        return new Outcome.Refused<>(Rejection.SOLD_OUT, "area " + area.name() + " has " + left + " admissions left, "
                 + "fewer than the " + quantity + " asked for", Map.of("left", left));
     }
 
-    private static HoldOutcome.Refused overLimit(Show show, int remaining) {
-        return new HoldOutcome.Refused(Rejection.ACCOUNT_LIMIT, "an account may have at most "
+    private static Outcome.Refused<HoldView> overLimit(Show show, int remaining) {
+        return new Outcome.Refused<>(Rejection.ACCOUNT_LIMIT, "an account may have at most "
                 + show.policy().maxPerAccount() + " seats and admissions of this show in holds and bookings",
                 Map.of("remaining", remaining));
     }
@@ -160,17 +161,17 @@ public final class HoldManager {
         return "H" + Long.toString(holdIds.newId(), 36).toUpperCase();
     }
 
-    private HoldOutcome holdNamed(Principal caller, HoldAttempt attempt, List<String> seatIds, Runnable permit) {
+    private Outcome<HoldView> holdNamed(Principal caller, HoldAttempt attempt, List<String> seatIds, Runnable permit) {
         Show show = attempt.show();
-        HoldOutcome claimed = claim(caller, show, seatIds, attempt.places(), attempt.now(), permit);
-        if (claimed instanceof HoldOutcome.Refused r && r.reason() == Rejection.SEATS_UNAVAILABLE) {
+        Outcome<HoldView> claimed = claim(caller, show, seatIds, attempt.places(), attempt.now(), permit);
+        if (claimed instanceof Outcome.Refused<HoldView> r && r.reason() == Rejection.SEATS_UNAVAILABLE) {
             // the claim's outcome is on this member's map now: say what it shows taken, with alternatives
             return SeatsFreeRule.claimRefused(show, snapshots.get(show), seatIds, attempt.places());
         }
         return claimed;
     }
 
-    private HoldOutcome holdBest(Principal caller, Show show, HoldRequest.BestAvailable best, long now, Runnable permit) {
+    private Outcome<HoldView> holdBest(Principal caller, Show show, HoldRequest.BestAvailable best, long now, Runnable permit) {
         for (int attempt = 0; attempt < BEST_AVAILABLE_TRIES; attempt++) {
             ShowSnapshot snapshot = snapshots.get(show);
             if (snapshot.available() < best.quantity()) {
@@ -183,12 +184,12 @@ public final class HoldManager {
             }
             List<String> ids = candidate.get().seatIds();
             List<ShowLayout.SeatRef> refs = ids.stream().map(id -> show.layout().locate(id).orElseThrow()).toList();
-            HoldOutcome claimed = claim(caller, show, ids, refs, now, permit);
-            if (!(claimed instanceof HoldOutcome.Refused r && r.reason() == Rejection.SEATS_UNAVAILABLE)) {
+            Outcome<HoldView> claimed = claim(caller, show, ids, refs, now, permit);
+            if (!(claimed instanceof Outcome.Refused<HoldView> r && r.reason() == Rejection.SEATS_UNAVAILABLE)) {
                 return claimed;
             }
         }
-        return new HoldOutcome.Refused(Rejection.SEATS_UNAVAILABLE,
+        return new Outcome.Refused<>(Rejection.SEATS_UNAVAILABLE,
                 "no " + best.quantity() + " adjacent seats are available" + (best.section() == null ? "" : " in section " + best.section()),
                 Map.of("unavailable", List.of(), "alternatives", List.of()));
     }
@@ -197,18 +198,18 @@ public final class HoldManager {
      * Claims the seats through {@link Seats#holdIfFree}; a refusal (by this member's map, a claim of its own in
      * flight, or the grid) comes back as SEATS_UNAVAILABLE without details.
      */
-    private HoldOutcome claim(Principal caller, Show show, List<String> seatIds, List<ShowLayout.SeatRef> refs, long now,
-                              Runnable permit) {
+    private Outcome<HoldView> claim(Principal caller, Show show, List<String> seatIds, List<ShowLayout.SeatRef> refs, long now,
+                                    Runnable permit) {
         String holdId = newHoldId();
         long expiresAt = show.policy().expiresAt(now);
         return switch (seats.holdIfFree(show, holdId, caller.accountId(), ShowLayout.byBlock(refs), expiresAt, now,
                 seatIds.toArray(String[]::new), permit)) {
-            case Seats.Claim.Held held -> new HoldOutcome.Held(new HoldView(holdId, show.showId(), caller.accountId(), seatIds,
+            case Seats.Claim.Held held -> new Outcome.Done<>(new HoldView(holdId, show.showId(), caller.accountId(), seatIds,
                     HoldState.HELD, Instant.ofEpochMilli(expiresAt), amount(show, refs), show.currency()));
             case Seats.Claim.OverLimit over -> overLimit(show, over.remaining());
             case Seats.Claim.Refused refused -> refused.reason() == Rejection.SEATS_UNAVAILABLE
-                    ? new HoldOutcome.Refused(Rejection.SEATS_UNAVAILABLE, "the seats were just taken")
-                    : new HoldOutcome.Refused(refused.reason(), "the seats cannot be held: " + refused.reason());
+                    ? new Outcome.Refused<>(Rejection.SEATS_UNAVAILABLE, "the seats were just taken")
+                    : new Outcome.Refused<>(refused.reason(), "the seats cannot be held: " + refused.reason());
         };
     }
 

@@ -1,5 +1,7 @@
 package org.boxoffice.app.holds;
 
+import org.boxoffice.domain.Outcome;
+
 import java.util.Optional;
 
 /**
@@ -16,7 +18,7 @@ import java.util.Optional;
 public interface HoldRule {
 
     /** Why the attempt is refused, or empty to let it go on to the next rule. */
-    Optional<HoldOutcome.Refused> check(HoldAttempt attempt);
+    Optional<Outcome.Refused<HoldView>> check(HoldAttempt attempt);
 
     /**
      * Whether this rule's refusal is answered at once, ahead of the account's hold rate limit and

@@ -1,6 +1,7 @@
 package org.boxoffice.app.holds;
 
 import org.boxoffice.domain.AdmissionArea;
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Show;
 import org.boxoffice.grid.ShowSnapshot;
 
@@ -65,7 +66,7 @@ public final class HoldRules {
     HoldAttempt evaluate(String showId, HoldRequest request) {
         HoldAttempt attempt = new HoldAttempt(showId, request, clock.getAsLong());
         for (HoldRule rule : order) {
-            Optional<HoldOutcome.Refused> refused = rule.check(attempt);
+            Optional<Outcome.Refused<HoldView>> refused = rule.check(attempt);
             if (refused.isPresent()) {
                 attempt.refuse(refused.get(), rule.answeredAtTheGate());
                 break;

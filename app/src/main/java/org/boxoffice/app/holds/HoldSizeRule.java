@@ -1,6 +1,7 @@
 package org.boxoffice.app.holds;
 
 import org.boxoffice.domain.HoldPolicy;
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Rejection;
 
 import java.util.Map;
@@ -10,13 +11,13 @@ import java.util.Optional;
 final class HoldSizeRule implements HoldRule {
 
     @Override
-    public Optional<HoldOutcome.Refused> check(HoldAttempt attempt) {
+    public Optional<Outcome.Refused<HoldView>> check(HoldAttempt attempt) {
         HoldPolicy policy = attempt.show().policy();
         Optional<Rejection> tooMany = policy.checkSize(attempt.seatCount());
         if (tooMany.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new HoldOutcome.Refused(tooMany.get(), "a hold takes 1 to " + policy.maxSeatsPerHold() + " seats",
+        return Optional.of(new Outcome.Refused<>(tooMany.get(), "a hold takes 1 to " + policy.maxSeatsPerHold() + " seats",
                 Map.of("maxSeatsPerHold", policy.maxSeatsPerHold())));
     }
 }

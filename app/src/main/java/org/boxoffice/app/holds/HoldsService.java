@@ -16,6 +16,7 @@ import org.boxoffice.app.http.Json;
 import org.boxoffice.app.http.JsonBytes;
 
 import org.boxoffice.app.ops.OpsMetrics;
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.grid.InventoryUnavailableException;
 import org.boxoffice.grid.room.WaitingRooms;
@@ -102,7 +103,7 @@ public final class HoldsService implements HttpService {
         // the snapshot shows as taken) gets that request's answer.
         HoldAttempt attempt = holds.check(showId, request);
         if (attempt.refusedAtTheGate() && (key.isEmpty() || !idempotency.known(caller.accountId(), key.get()))) {
-            HoldOutcome.Refused refused = attempt.refusal().orElseThrow();
+            Outcome.Refused<HoldView> refused = attempt.refusal().orElseThrow();
             Json.sendBytes(res, Refusals.status(refused.reason()), gateAnswer(refused));
             return Refusals.code(refused.reason());
         }
@@ -110,10 +111,10 @@ public final class HoldsService implements HttpService {
         // is asked for now and waited for just before the claim (see AdmissionGate.holdPermit)
         Runnable permit = gate.holdPermit(caller, showId);
         if (key.isEmpty()) {
-            HoldOutcome outcome = hold(caller, attempt, throughRoom, permit);
-            if (outcome instanceof HoldOutcome.Held held) {
-                res.header(HeaderNames.LOCATION, "/v1/holds/" + held.hold().holdId());
-                Json.sendBytes(res, 201, held.hold().json());
+            Outcome<HoldView> outcome = hold(caller, attempt, throughRoom, permit);
+            if (outcome instanceof Outcome.Done<HoldView> held) {
+                res.header(HeaderNames.LOCATION, "/v1/holds/" + held.value().holdId());
+                Json.sendBytes(res, 201, held.value().json());
             } else {
                 Idempotency.Reply reply = reply(outcome);
                 Json.sendRaw(res, reply.status(), reply.body());
@@ -126,7 +127,7 @@ public final class HoldsService implements HttpService {
         String fingerprint = "POST /v1/shows/" + showId + "/holds " + Json.write(body);
         String[] name = {"replayed"};   // stays so when the key's kept answer is replayed: not a new hold
         Idempotency.Reply reply = idempotency.execute(caller.accountId(), key.get(), fingerprint, () -> {
-            HoldOutcome outcome = hold(caller, attempt, throughRoom, permit);
+            Outcome<HoldView> outcome = hold(caller, attempt, throughRoom, permit);
             name[0] = outcomeName(outcome);
             return reply(outcome);
         });
@@ -144,18 +145,18 @@ public final class HoldsService implements HttpService {
      * waits for it too, so an account over its limit hears 429 whatever else stopped the hold, as
      * when the token was taken first.
      */
-    private HoldOutcome hold(Principal caller, HoldAttempt attempt, OptionalLong throughRoom, Runnable permit) {
-        HoldOutcome outcome;
+    private Outcome<HoldView> hold(Principal caller, HoldAttempt attempt, OptionalLong throughRoom, Runnable permit) {
+        Outcome<HoldView> outcome;
         try {
             outcome = holds.hold(caller, attempt, permit);
         } catch (RuntimeException e) {
             permit.run();
             throw e;
         }
-        if (!(outcome instanceof HoldOutcome.Held)) {
+        if (!(outcome instanceof Outcome.Done<HoldView>)) {
             permit.run();
         }
-        if (throughRoom.isPresent() && outcome instanceof HoldOutcome.Held) {
+        if (throughRoom.isPresent() && outcome instanceof Outcome.Done<HoldView>) {
             rooms.converted(attempt.showId(), throughRoom.getAsLong());
         }
         return outcome;
@@ -167,7 +168,7 @@ public final class HoldsService implements HttpService {
      * bytes as {@link #reply} writes for it.
      */
     @SuppressWarnings("unchecked")
-    static byte[] gateAnswer(HoldOutcome.Refused refused) {
+    static byte[] gateAnswer(Outcome.Refused<HoldView> refused) {
         return new JsonBytes()
                 .field("error", Refusals.code(refused.reason()))
                 .field("message", refused.message())
@@ -177,17 +178,16 @@ public final class HoldsService implements HttpService {
     }
 
     /** The answer to an outcome, as the idempotency record keeps it. */
-    private static Idempotency.Reply reply(HoldOutcome outcome) {
+    private static Idempotency.Reply reply(Outcome<HoldView> outcome) {
         return switch (outcome) {
-            case HoldOutcome.Held held -> new Idempotency.Reply(201, new String(held.hold().json(),
+            case Outcome.Done<HoldView> held -> new Idempotency.Reply(201, new String(held.value().json(),
                     java.nio.charset.StandardCharsets.UTF_8));
-            case HoldOutcome.Refused r -> new Idempotency.Reply(Refusals.status(r.reason()),
-                    Json.write(Refusals.body(r.reason(), r.message(), r.details())));
+            case Outcome.Refused<HoldView> r -> new Idempotency.Reply(Refusals.status(r.reason()), Json.write(Refusals.body(r)));
         };
     }
 
-    private static String outcomeName(HoldOutcome outcome) {
-        return outcome instanceof HoldOutcome.Refused r ? Refusals.code(r.reason()) : "held";
+    private static String outcomeName(Outcome<HoldView> outcome) {
+        return outcome instanceof Outcome.Refused<HoldView> r ? Refusals.code(r.reason()) : "held";
     }
 
     private void get(ServerRequest req, ServerResponse res) {

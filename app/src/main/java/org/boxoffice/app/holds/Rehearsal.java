@@ -12,6 +12,7 @@ import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.CatalogRepository;
 import org.boxoffice.domain.HoldPolicy;
 import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.SaleWindow;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
@@ -298,14 +299,14 @@ public final class Rehearsal {
                 } else {
                     // past the fast gate a fan's hold takes from its account's cluster-wide bucket,
                     // answered while the allowance is reserved
-                    HoldOutcome outcome = holds.hold(buyer, attempt, admission.holdPermit(buyer, show.showId()));
-                    if (outcome instanceof HoldOutcome.Held h) {
-                        Json.bytes(h.hold());
+                    Outcome<HoldView> outcome = holds.hold(buyer, attempt, admission.holdPermit(buyer, show.showId()));
+                    if (outcome instanceof Outcome.Done<HoldView> h) {
+                        Json.bytes(h.value());
                         held.incrementAndGet();
                         if (random.nextInt(3) == 0) {
-                            release(show, buyer, h.hold(), random);
+                            release(show, buyer, h.value(), random);
                         }
-                    } else if (outcome instanceof HoldOutcome.Refused r) {
+                    } else if (outcome instanceof Outcome.Refused<HoldView> r) {
                         Json.bytes(Map.of("error", r.reason().name(), "message", r.message(), "details", r.details()));
                         refused.incrementAndGet();
                     }

@@ -1,5 +1,6 @@
 package org.boxoffice.app.holds;
 
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SaleWindow;
 
@@ -11,12 +12,12 @@ import java.util.Optional;
 final class SaleOpenRule implements HoldRule {
 
     @Override
-    public Optional<HoldOutcome.Refused> check(HoldAttempt attempt) {
+    public Optional<Outcome.Refused<HoldView>> check(HoldAttempt attempt) {
         SaleWindow sale = attempt.show().sale();
         if (sale.isOpen(attempt.now())) {
             return Optional.empty();
         }
-        return Optional.of(new HoldOutcome.Refused(Rejection.SALE_NOT_OPEN, "seats of this show are not on sale now",
+        return Optional.of(new Outcome.Refused<>(Rejection.SALE_NOT_OPEN, "seats of this show are not on sale now",
                 Map.of("saleOpensAt", Instant.ofEpochMilli(sale.opensAt()),
                         "saleClosesAt", Instant.ofEpochMilli(sale.closesAt()))));
     }

@@ -1,5 +1,6 @@
 package org.boxoffice.app.holds;
 
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.ShowLayout;
 
@@ -15,7 +16,7 @@ import java.util.Optional;
 final class SeatsExistRule implements HoldRule {
 
     @Override
-    public Optional<HoldOutcome.Refused> check(HoldAttempt attempt) {
+    public Optional<Outcome.Refused<HoldView>> check(HoldAttempt attempt) {
         if (!(attempt.request() instanceof HoldRequest.Seats named)) {
             return Optional.empty();
         }
@@ -35,7 +36,7 @@ final class SeatsExistRule implements HoldRule {
             }
         }
         if (unknown != null) {
-            return Optional.of(new HoldOutcome.Refused(Rejection.UNKNOWN_SEAT,
+            return Optional.of(new Outcome.Refused<>(Rejection.UNKNOWN_SEAT,
                     "this show has no seat " + String.join(", ", unknown), Map.of("unknown", unknown)));
         }
         attempt.located(places);

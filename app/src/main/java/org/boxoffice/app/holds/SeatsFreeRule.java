@@ -1,5 +1,6 @@
 package org.boxoffice.app.holds;
 
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SeatPicker;
 import org.boxoffice.domain.Show;
@@ -32,7 +33,7 @@ final class SeatsFreeRule implements HoldRule {
     }
 
     @Override
-    public Optional<HoldOutcome.Refused> check(HoldAttempt attempt) {
+    public Optional<Outcome.Refused<HoldView>> check(HoldAttempt attempt) {
         if (!(attempt.request() instanceof HoldRequest.Seats named)) {
             return Optional.empty();
         }
@@ -52,7 +53,7 @@ final class SeatsFreeRule implements HoldRule {
      * own: what {@code current} (this member's seat map once the claim's outcome is on it) shows
      * taken, and alternatives from it.
      */
-    static HoldOutcome.Refused claimRefused(Show show, ShowSnapshot current, List<String> seatIds,
+    static Outcome.Refused<HoldView> claimRefused(Show show, ShowSnapshot current, List<String> seatIds,
                                             List<ShowLayout.SeatRef> places) {
         return unavailable(show, current, seatIds, taken(show, current, seatIds, places));
     }
@@ -72,13 +73,13 @@ final class SeatsFreeRule implements HoldRule {
         return taken;
     }
 
-    private static HoldOutcome.Refused unavailable(Show show, ShowSnapshot snapshot, List<String> requested, List<String> taken) {
+    private static Outcome.Refused<HoldView> unavailable(Show show, ShowSnapshot snapshot, List<String> requested, List<String> taken) {
         List<List<String>> alternatives = snapshot.available() < requested.size() ? List.of()
                 : new SeatPicker(show.layout(), snapshot::free).alternatives(requested, ALTERNATIVES);
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("unavailable", taken);
         details.put("alternatives", alternatives);
-        return new HoldOutcome.Refused(Rejection.SEATS_UNAVAILABLE,
+        return new Outcome.Refused<>(Rejection.SEATS_UNAVAILABLE,
                 "some of these seats were just taken: " + String.join(", ", taken), details);
     }
 }

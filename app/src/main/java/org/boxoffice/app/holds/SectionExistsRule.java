@@ -1,5 +1,6 @@
 package org.boxoffice.app.holds;
 
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Rejection;
 
 import java.util.Optional;
@@ -8,11 +9,11 @@ import java.util.Optional;
 final class SectionExistsRule implements HoldRule {
 
     @Override
-    public Optional<HoldOutcome.Refused> check(HoldAttempt attempt) {
+    public Optional<Outcome.Refused<HoldView>> check(HoldAttempt attempt) {
         if (!(attempt.request() instanceof HoldRequest.BestAvailable best) || best.section() == null
                 || attempt.show().layout().section(best.section()).isPresent()) {
             return Optional.empty();
         }
-        return Optional.of(new HoldOutcome.Refused(Rejection.UNKNOWN_SECTION, "this show has no section " + best.section()));
+        return Optional.of(new Outcome.Refused<>(Rejection.UNKNOWN_SECTION, "this show has no section " + best.section()));
     }
 }

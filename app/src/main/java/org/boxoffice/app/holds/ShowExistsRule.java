@@ -1,5 +1,6 @@
 package org.boxoffice.app.holds;
 
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.Show;
 
@@ -17,10 +18,10 @@ final class ShowExistsRule implements HoldRule {
     }
 
     @Override
-    public Optional<HoldOutcome.Refused> check(HoldAttempt attempt) {
+    public Optional<Outcome.Refused<HoldView>> check(HoldAttempt attempt) {
         Optional<Show> found = shows.apply(attempt.showId());
         if (found.isEmpty()) {
-            return Optional.of(new HoldOutcome.Refused(Rejection.UNKNOWN_SHOW, "show " + attempt.showId() + " not found"));
+            return Optional.of(new Outcome.Refused<>(Rejection.UNKNOWN_SHOW, "show " + attempt.showId() + " not found"));
         }
         attempt.found(found.get());
         return Optional.empty();

@@ -2,6 +2,7 @@ package org.boxoffice.app.http;
 
 import io.helidon.webserver.http.ServerResponse;
 import org.boxoffice.domain.BotRefusal;
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Rejection;
 
 import java.util.LinkedHashMap;
@@ -10,8 +11,8 @@ import java.util.Map;
 /**
  * The one table that turns a refusal into an HTTP answer: its status and the error code clients
  * see, for the business's {@link Rejection}s, the door's {@link BotRefusal}s and the web layer's own
- * {@link Refusal}s. Managers return refusals as values; services send them through here, or throw
- * the {@link ApiException} it makes ({@link #of}); nothing else names a status.
+ * {@link Refusal}s. Managers return refusals as values ({@link Outcome.Refused}); services send them
+ * through here, or throw the {@link ApiException} it makes ({@link #of}); nothing else names a status.
  */
 public final class Refusals {
 
@@ -83,8 +84,13 @@ public final class Refusals {
         return body;
     }
 
-    public static void send(ServerResponse res, Rejection reason, String message, Map<String, Object> details) {
-        Json.send(res, status(reason), body(reason, message, details));
+    /** The JSON error body of a business refusal: its reason's code, its message and its details. */
+    public static Map<String, Object> body(Outcome.Refused<?> refused) {
+        return body(refused.reason(), refused.message(), refused.details());
+    }
+
+    public static void send(ServerResponse res, Outcome.Refused<?> refused) {
+        Json.send(res, status(refused.reason()), body(refused));
     }
 
     /** The refusal to throw from a handler; {@link ErrorHandlers} answers it. */

@@ -7,6 +7,8 @@ import org.boxoffice.app.holds.HoldManager;
 import org.boxoffice.app.holds.HoldView;
 import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.HoldState;
+import org.boxoffice.domain.Outcome;
+import org.boxoffice.domain.Outcome.Refused;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SeatPicker;
 import org.boxoffice.domain.Show;
@@ -75,19 +77,8 @@ public final class WaitlistManager {
         }
     }
 
-    /** What became of a join. */
-    public sealed interface JoinOutcome {
-    }
-
     /** The entry after a join, and whether this join made it. */
-    public record Joined(StandingView standing, boolean created) implements JoinOutcome {
-    }
-
-    /** Turned down; nothing changed. {@code details} go into the answer beside the message. */
-    public record Refused(Rejection reason, String message, Map<String, Object> details) implements JoinOutcome {
-        Refused(Rejection reason, String message) {
-            this(reason, message, Map.of());
-        }
+    public record Joined(StandingView standing, boolean created) {
     }
 
     /** What became of leaving. */
@@ -104,15 +95,15 @@ public final class WaitlistManager {
      *
      * @throws WaitlistUnavailableException if the waitlist cannot be reached (nothing changed)
      */
-    public JoinOutcome join(Principal caller, String showId, JoinRequest request, String recipient) {
+    public Outcome<Joined> join(Principal caller, String showId, JoinRequest request, String recipient) {
         Optional<Show> found = shows.find(showId);
         if (found.isEmpty()) {
-            return new Refused(Rejection.UNKNOWN_SHOW, "show " + showId + " not found");
+            return new Refused<>(Rejection.UNKNOWN_SHOW, "show " + showId + " not found");
         }
         Show show = found.get();
         long now = clock.getAsLong();
         if (!show.sale().isOpen(now)) {
-            return new Refused(Rejection.SALE_NOT_OPEN, "the waitlist is open only while the show is on sale",
+            return new Refused<>(Rejection.SALE_NOT_OPEN, "the waitlist is open only while the show is on sale",
                     Map.of("saleOpensAt", Instant.ofEpochMilli(show.sale().opensAt()),
                             "saleClosesAt", Instant.ofEpochMilli(show.sale().closesAt())));
         }
@@ -121,20 +112,20 @@ public final class WaitlistManager {
         }
         Optional<Rejection> tooMany = show.policy().checkSize(request.quantity());
         if (tooMany.isPresent()) {
-            return new Refused(tooMany.get(), "this show holds at most " + show.policy().maxSeatsPerHold()
+            return new Refused<>(tooMany.get(), "this show holds at most " + show.policy().maxSeatsPerHold()
                     + " seats at a time", Map.of("maxSeatsPerHold", show.policy().maxSeatsPerHold()));
         }
         if (request.section() != null && show.layout().section(request.section()).isEmpty()) {
-            return new Refused(Rejection.UNKNOWN_SECTION, "this show has no section " + request.section());
+            return new Refused<>(Rejection.UNKNOWN_SECTION, "this show has no section " + request.section());
         }
-        Optional<JoinOutcome> existing = existing(caller, show, request);
+        Optional<Outcome<Joined>> existing = existing(caller, show, request);
         if (existing.isPresent()) {
             return existing.get();
         }
         Optional<SeatPicker.Candidate> onSale = new SeatPicker(show.layout(), snapshots.get(show)::free)
                 .bestAvailable(request.quantity(), request.section());
         if (onSale.isPresent()) {
-            return new Refused(Rejection.SEATS_AVAILABLE, request.quantity() + " adjacent seats are on sale now;"
+            return new Refused<>(Rejection.SEATS_AVAILABLE, request.quantity() + " adjacent seats are on sale now;"
                     + " hold them instead of waiting", Map.of("seatIds", onSale.get().seatIds()));
         }
         return enqueue(caller, show, request, new WaitlistEntry(entryIds.newId(), showId, caller.accountId(),
@@ -145,40 +136,40 @@ public final class WaitlistManager {
      * Joins the line for admissions to {@code request.area()}: up to what one hold and one account
      * may take, and only while the area has fewer admissions left than asked for.
      */
-    private JoinOutcome joinArea(Principal caller, Show show, JoinRequest request, String recipient, long now) {
+    private Outcome<Joined> joinArea(Principal caller, Show show, JoinRequest request, String recipient, long now) {
         Optional<AdmissionArea> area = admissions == null ? Optional.empty() : admissions.area(show.showId(), request.area());
         if (area.isEmpty()) {
-            return new Refused(Rejection.UNKNOWN_AREA, "this show has no area " + request.area());
+            return new Refused<>(Rejection.UNKNOWN_AREA, "this show has no area " + request.area());
         }
         int most = Math.min(show.policy().maxSeatsPerHold(), show.policy().maxPerAccount());
         if (request.quantity() > most) {
-            return new Refused(Rejection.TOO_MANY_SEATS, "a waitlist entry of this show asks for at most " + most
+            return new Refused<>(Rejection.TOO_MANY_SEATS, "a waitlist entry of this show asks for at most " + most
                     + " admissions", Map.of("maxQuantity", most));
         }
-        Optional<JoinOutcome> existing = existing(caller, show, request);
+        Optional<Outcome<Joined>> existing = existing(caller, show, request);
         if (existing.isPresent()) {
             return existing.get();
         }
         int left = admissions.left(show, area.get());
         if (left >= request.quantity()) {
-            return new Refused(Rejection.SEATS_AVAILABLE, "area " + request.area() + " has " + left
+            return new Refused<>(Rejection.SEATS_AVAILABLE, "area " + request.area() + " has " + left
                     + " admissions on sale now; hold them instead of waiting", Map.of("left", left));
         }
         return enqueue(caller, show, request, new WaitlistEntry(entryIds.newId(), show.showId(), caller.accountId(),
                 request.quantity(), null, now, recipient, request.area()));
     }
 
-    private JoinOutcome enqueue(Principal caller, Show show, JoinRequest request, WaitlistEntry entry) {
+    private Outcome<Joined> enqueue(Principal caller, Show show, JoinRequest request, WaitlistEntry entry) {
         if (!waitlists.join(entry)) {
             // another join of this account won the race
-            return existing(caller, show, request).orElseGet(() -> new Refused(Rejection.ALREADY_ON_WAITLIST,
+            return existing(caller, show, request).orElseGet(() -> new Refused<>(Rejection.ALREADY_ON_WAITLIST,
                     "this account is already on the waitlist of this show"));
         }
-        return new Joined(standing(caller, show).orElseThrow(), true);
+        return new Outcome.Done<>(new Joined(standing(caller, show).orElseThrow(), true));
     }
 
     /** The account's live entry: the same request again answers it; another one is a conflict. */
-    private Optional<JoinOutcome> existing(Principal caller, Show show, JoinRequest request) {
+    private Optional<Outcome<Joined>> existing(Principal caller, Show show, JoinRequest request) {
         Optional<WaitlistStanding> live = repository.standing(show.showId(), caller.accountId())
                 .filter(s -> s.state().live());
         if (live.isEmpty()) {
@@ -187,11 +178,11 @@ public final class WaitlistManager {
         WaitlistStanding s = live.get();
         if (s.state().inLine() && s.entry().quantity() == request.quantity()
                 && Objects.equals(s.entry().section(), request.section()) && Objects.equals(s.entry().area(), request.area())) {
-            return Optional.of(new Joined(StandingView.of(s), false));
+            return Optional.of(new Outcome.Done<>(new Joined(StandingView.of(s), false)));
         }
         Map<String, Object> details = new LinkedHashMap<>();
         details.put("entry", StandingView.of(s));
-        return Optional.of(new Refused(Rejection.ALREADY_ON_WAITLIST, s.state() == State.OFFERED
+        return Optional.of(new Refused<>(Rejection.ALREADY_ON_WAITLIST, s.state() == State.OFFERED
                 ? "an offer is held for this account for this show; check out or decline the offer first"
                 : "this account is already on the waitlist of this show; leave it first to ask for something else",
                 details));

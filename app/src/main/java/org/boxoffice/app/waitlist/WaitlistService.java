@@ -12,6 +12,7 @@ import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Refusals;
 import org.boxoffice.app.http.Json;
 import org.boxoffice.domain.AdmissionArea;
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.WaitlistEntry;
 
@@ -60,13 +61,13 @@ public final class WaitlistService implements HttpService {
         Principal caller = auth.require(req);
         String showId = req.path().pathParameters().get("showId");
         switch (waitlist.join(caller, showId, parse(Json.body(req)), Recipients.of(req, caller, recipientPattern))) {
-            case WaitlistManager.Joined joined -> {
+            case Outcome.Done(WaitlistManager.Joined joined) -> {
                 if (joined.created()) {
                     res.header("Location", "/v1/shows/" + showId + "/waitlist/me");
                 }
                 Json.send(res, joined.created() ? 201 : 200, joined.standing());
             }
-            case WaitlistManager.Refused refused -> Refusals.send(res, refused.reason(), refused.message(), refused.details());
+            case Outcome.Refused<WaitlistManager.Joined> refused -> Refusals.send(res, refused);
         }
     }
 

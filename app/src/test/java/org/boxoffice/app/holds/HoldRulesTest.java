@@ -2,6 +2,7 @@ package org.boxoffice.app.holds;
 
 import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.HoldPolicy;
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.SaleWindow;
 import org.boxoffice.domain.SeatState;
@@ -53,7 +54,7 @@ class HoldRulesTest {
         return new HoldRequest.Seats(List.of(ids));
     }
 
-    private HoldOutcome.Refused refusal(HoldAttempt attempt) {
+    private Outcome.Refused<HoldView> refusal(HoldAttempt attempt) {
         return attempt.refusal().orElseThrow(() -> new AssertionError("the rules let the attempt pass"));
     }
 
@@ -124,7 +125,7 @@ class HoldRulesTest {
 
         HoldAttempt attempt = rules().evaluate("s1", seats("A-1-1", "A-1-2"));
 
-        HoldOutcome.Refused refused = refusal(attempt);
+        Outcome.Refused<HoldView> refused = refusal(attempt);
         assertEquals(Rejection.SEATS_UNAVAILABLE, refused.reason());
         assertEquals("some of these seats were just taken: A-1-2", refused.message());
         assertEquals(List.of("A-1-2"), refused.details().get("unavailable"));
@@ -136,7 +137,7 @@ class HoldRulesTest {
     @Test
     void aRefusalAtTheGate_isWrittenAsTheSameBytes_asTheSameRefusalAnsweredAfterTheClaim() {
         statuses[1] = TAKEN;
-        HoldOutcome.Refused refused = refusal(rules().evaluate("s1", seats("A-1-1", "A-1-2")));
+        Outcome.Refused<HoldView> refused = refusal(rules().evaluate("s1", seats("A-1-1", "A-1-2")));
 
         assertEquals(org.boxoffice.app.http.Json.write(org.boxoffice.app.http.Refusals.body(refused.reason(),
                         refused.message(), refused.details())),
@@ -169,7 +170,7 @@ class HoldRulesTest {
     @Test
     void theFirstRefusalDecides_andTheRulesAfterItAreNotAsked() {
         AtomicInteger asked = new AtomicInteger();
-        HoldRule refuses = a -> Optional.of(new HoldOutcome.Refused(Rejection.NOT_ALLOWED, "no"));
+        HoldRule refuses = a -> Optional.of(new Outcome.Refused<>(Rejection.NOT_ALLOWED, "no"));
         HoldRule counts = a -> {
             asked.incrementAndGet();
             return Optional.empty();
