@@ -105,13 +105,11 @@ class PostgresCatalogRepositoryTest {
     }
 
     @Test
-    void saveShow_createsTheSeatRowsOfA60000SeatStadium_inUnderTwoSeconds() throws SQLException {
+    void saveShow_createsTheSeatRowsOfA60000SeatStadium() throws SQLException {
         Show stadium = TestShows.stadium("cat-stadium", 60, 25, 40);
         TestShows.save(catalog, TestShows.small("warm-up"));
 
-        long start = System.nanoTime();
         TestShows.save(catalog, stadium);
-        long millis = (System.nanoTime() - start) / 1_000_000;
 
         assertEquals(60_000, stadium.layout().totalSeats());
         assertEquals(60_000, count("SELECT count(*) FROM seats WHERE show_id = 'cat-stadium'"));
@@ -120,7 +118,6 @@ class PostgresCatalogRepositoryTest {
         ShowLayout.Seat last = stadium.layout().seat(59_999);
         assertEquals(1, count("SELECT count(*) FROM seats WHERE show_id = 'cat-stadium' AND seat_id = '"
                 + last.seatId() + "' AND block_id = 59 AND idx = 999 AND price_cents = 4000"));
-        assertTrue(millis < 2_000, "saving 60,000 seats took " + millis + " ms");
     }
 
     @Test
