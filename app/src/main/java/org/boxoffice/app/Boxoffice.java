@@ -341,12 +341,7 @@ public final class Boxoffice implements AutoCloseable {
     private HealthProbes.Check readiness() {
         boolean running = hz.getLifecycleService().isRunning();
         int members = running ? hz.getCluster().getMembers().size() : 0;
-        // the split-brain protection counts members whose heartbeats arrive, not the member list:
-        // a member that wakes from a long stop still lists the members that took it out
-        boolean quorum = members >= settings.grid().quorum() && (!running || !hz.getConfig()
-                .getSplitBrainProtectionConfigs().containsKey(org.boxoffice.grid.GridMaps.QUORUM)
-                || hz.getSplitBrainProtectionService().getSplitBrainProtection(org.boxoffice.grid.GridMaps.QUORUM)
-                .hasMinimumSize());
+        boolean quorum = members >= settings.grid().quorum();
         boolean db;
         try (Connection c = dataSource.getConnection()) {
             db = c.isValid(2);

@@ -146,8 +146,6 @@ public final class GridMember {
     static final int NO_HEARTBEAT_SECONDS = 10;
     /** Partitions that move at the same time after a join or a leave. */
     static final int PARALLEL_MIGRATIONS = 1;
-    /** A member counts towards the quorum while its last heartbeat (one a second) is at most this old. */
-    static final int QUORUM_HEARTBEAT_TOLERANCE_MILLIS = 5_000;
     /** The longest a leaving member waits for its partitions to be handed over (Hazelcast's default: 600 s). */
     public static final int GRACEFUL_SHUTDOWN_SECONDS = 100;
 
@@ -308,13 +306,12 @@ public final class GridMember {
         // Below a quorum of members, seat writes are refused rather than risked (split-brain
         // protection). With a quorum of 1 there is nothing to protect, and Hazelcast reports a
         // fresh single member as below any protection until its first heartbeat, so it is left out.
-        // Members count only while their heartbeats arrive (recently active), not while they are
-        // on the member list: a member that was stopped (a long pause, a frozen VM) and wakes up
-        // still lists the members that took it out, and must refuse writes from its first moment.
+        // It counts the member list. Hazelcast's "recently active" function (members count while
+        // their heartbeats arrive) was tried for a member that wakes up from a stop with a stale
+        // list: under a sale it held seat writes on healthy members for 5 s at a time (backup
+        // timeouts); the health probes keep a woken member out of the load balancer instead.
         if (settings.quorum() > 1) {
-            config.addSplitBrainProtectionConfig(SplitBrainProtectionConfig.newRecentlyActiveSplitBrainProtectionConfigBuilder(
-                            GridMaps.QUORUM, settings.quorum(), QUORUM_HEARTBEAT_TOLERANCE_MILLIS).build()
-                    .setEnabled(true)
+            config.addSplitBrainProtectionConfig(new SplitBrainProtectionConfig(GridMaps.QUORUM, true, settings.quorum())
                     .setProtectOn(SplitBrainProtectionOn.WRITE));
         }
         GridSerializers.register(config.getSerializationConfig().getCompactSerializationConfig());
