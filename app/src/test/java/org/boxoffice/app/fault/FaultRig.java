@@ -287,6 +287,26 @@ final class FaultRig implements AutoCloseable {
         return adminToken;
     }
 
+    /** A sale under way on three members: the members, the show, whom the load balancer lists, the sale. */
+    record ThreeMemberSale(List<Member> members, ShowPlan plan, List<Member> targets, Sale sale, boolean checkout) {
+    }
+
+    /**
+     * PostgreSQL, three members, a show of 12,000 seats, and a sale from 24 buyers on all three (15 %
+     * paid when checkout works), running for 10 s before it returns: the start of the tests that
+     * take a member away mid-sale. {@code targets} is the load balancer's list, for the test to change.
+     */
+    ThreeMemberSale threeMemberSale(String showId) {
+        startDatabase();
+        List<Member> members = startCluster(3);
+        ShowPlan plan = createShow(members.get(0), showId, 4, 50, 60, members);
+        boolean checkout = checkoutWorks(members.get(1), plan);
+        List<Member> targets = new java.util.concurrent.CopyOnWriteArrayList<>(members);
+        Sale sale = new Sale(this, plan, () -> targets, new Sale.Options(24, 0.10, checkout ? 0.15 : 0.0, 60, 80)).start();
+        sleep(10_000);
+        return new ThreeMemberSale(members, plan, targets, sale, checkout);
+    }
+
     /**
      * Creates a dedicated show of the demo event "mahler-5" that is on sale now, holds lasting ten
      * minutes (nothing expires during a test), {@code sections} sections of {@code rows} x

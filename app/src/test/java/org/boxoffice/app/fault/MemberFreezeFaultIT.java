@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -32,18 +31,14 @@ class MemberFreezeFaultIT {
 
     private void run(FaultRig rig) {
         long t0 = System.nanoTime();
-        rig.startDatabase();
-        List<Member> members = rig.startCluster(3);
+        FaultRig.ThreeMemberSale started = rig.threeMemberSale("fault-freeze");
+        List<Member> members = started.members();
         Member m1 = members.get(0);
         Member m2 = members.get(1);
         Member m3 = members.get(2);
-
-        FaultRig.ShowPlan plan = rig.createShow(m1, "fault-freeze", 4, 50, 60, List.of(m1, m2, m3));
-        boolean checkout = rig.checkoutWorks(m2, plan);
-
-        List<Member> targets = new CopyOnWriteArrayList<>(List.of(m1, m2, m3));
-        Sale sale = new Sale(rig, plan, () -> targets, new Sale.Options(24, 0.10, checkout ? 0.15 : 0.0, 60, 80)).start();
-        FaultRig.sleep(10_000);
+        FaultRig.ShowPlan plan = started.plan();
+        List<Member> targets = started.targets();
+        Sale sale = started.sale();
 
         Member victim = m1;
         List<Member> survivors = List.of(m2, m3);
@@ -103,12 +98,7 @@ class MemberFreezeFaultIT {
                 "the sale did not go on within the heartbeat deadline: " + f.firstAckAfter() + " ms; " + sale.summary()
                         + rig.diagnostics());
 
-        new SaleAudit(rig, sale, plan)
-                .awaitSettlements(Duration.ofSeconds(40))
-                .checkReferee()
-                .checkHoldsApi(members)
-                .checkGridAgrees(members, Duration.ofSeconds(15))
-                .assertClean();
+        SaleAudit.everything(rig, sale, plan, members);
         rig.log("PASSED in " + FaultRig.millis(t0) + " ms: " + sale.summary());
     }
 }

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -32,18 +31,15 @@ class MemberKillFaultIT {
 
     private void run(FaultRig rig) {
         long t0 = System.nanoTime();
-        rig.startDatabase();
-        List<Member> members = rig.startCluster(3);
+        FaultRig.ThreeMemberSale started = rig.threeMemberSale("fault-kill");
+        List<Member> members = started.members();
         Member m1 = members.get(0);
         Member m2 = members.get(1);
         Member m3 = members.get(2);
-
-        FaultRig.ShowPlan plan = rig.createShow(m1, "fault-kill", 4, 50, 60, List.of(m1, m2, m3));
-        boolean checkout = rig.checkoutWorks(m2, plan);
-
-        List<Member> targets = new CopyOnWriteArrayList<>(List.of(m1, m2, m3));
-        Sale sale = new Sale(rig, plan, () -> targets, new Sale.Options(24, 0.10, checkout ? 0.15 : 0.0, 60, 80)).start();
-        FaultRig.sleep(10_000);
+        FaultRig.ShowPlan plan = started.plan();
+        boolean checkout = started.checkout();
+        List<Member> targets = started.targets();
+        Sale sale = started.sale();
 
         Member victim = m1;
         List<Member> survivors = List.of(m2, m3);
@@ -88,12 +84,7 @@ class MemberKillFaultIT {
         assertTrue(f.firstAckAfter() >= 0 && f.firstAckAfter() < 20_000,
                 "the sale did not go on after the kill: " + sale.summary() + rig.diagnostics());
 
-        new SaleAudit(rig, sale, plan)
-                .awaitSettlements(Duration.ofSeconds(40))
-                .checkReferee()
-                .checkHoldsApi(survivors)
-                .checkGridAgrees(survivors, Duration.ofSeconds(15))
-                .assertClean();
+        SaleAudit.everything(rig, sale, plan, survivors);
 
         killedWhileRehearsing_leavesNothingBehind(rig, m2, m3);
         rig.log("PASSED in " + FaultRig.millis(t0) + " ms: " + sale.summary());

@@ -30,6 +30,19 @@ final class SaleAudit {
     private final List<String> problems = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
 
+    /**
+     * Every check on {@code members} after the sale: settlements done, the referee, the holds API and
+     * each member's seat map; fails the test with every finding.
+     */
+    static void everything(FaultRig rig, Sale sale, FaultRig.ShowPlan plan, List<Member> members) {
+        new SaleAudit(rig, sale, plan)
+                .awaitSettlements(java.time.Duration.ofSeconds(40))
+                .checkReferee()
+                .checkHoldsApi(members)
+                .checkGridAgrees(members, java.time.Duration.ofSeconds(15))
+                .assertClean();
+    }
+
     SaleAudit(FaultRig rig, Sale sale, FaultRig.ShowPlan plan) {
         this.rig = rig;
         this.sale = sale;

@@ -253,12 +253,7 @@ class SplitBrainFaultIT {
         assertEquals(0, net.strangers(), "connections from unknown addresses reached the proxies");
 
         answersTheRefereeDidNotSee(rig, sale, plan, cutAt, healAt);
-        new SaleAudit(rig, sale, plan)
-                .awaitSettlements(Duration.ofSeconds(40))
-                .checkReferee()
-                .checkHoldsApi(members)
-                .checkGridAgrees(members, Duration.ofSeconds(15))
-                .assertClean();
+        SaleAudit.everything(rig, sale, plan, members);
         gauges.stop();
         Map<String, Long> last = gauges.readAll();
         rig.log("invariant gauges: highest seen " + gauges.highest() + " over " + gauges.samples() + " samples; now " + last);
