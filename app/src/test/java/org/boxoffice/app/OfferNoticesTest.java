@@ -117,6 +117,31 @@ class OfferNoticesTest {
     }
 
     @Test
+    void streamKeysAskedInParallel_areEachTheCallersAndEachOpensTheStream() throws Exception {
+        w.createShow("on-5", 1, 2, null);
+        w.createShow("on-6", 1, 2, null);
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(20);
+        try {
+            List<java.util.concurrent.Future<TestApp.Http.Reply>> asked = new java.util.ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                asked.add(pool.submit(() -> w.http.post("/v1/shows/on-5/events/key", app.token("ann"), null)));
+            }
+            for (var f : asked) {
+                TestApp.Http.Reply r = f.get();
+                assertEquals(200, r.status(), r.body());
+                String key = r.json().get("key").asText();
+                assertError(w.http.get("/v1/shows/on-6/events?key=" + key, null), 401, "UNAUTHORIZED");
+                try (EventStream page = new EventStream(base, "/v1/shows/on-5/events?key=" + key)) {
+                    assertEquals(200, page.response.statusCode());
+                    assertEquals(ShowEvents.AVAILABILITY, page.next(Duration.ofSeconds(5)).name());
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void anOffersHoldAndItsBooking_sayTheyCameFromTheWaitlist_andAFansOwnHoldSaysItIsTheirs() {
         w.createShow("on-4", 1, 2, null);
         String held = w.hold("holder", "on-4", "A-1-1", "A-1-2");
