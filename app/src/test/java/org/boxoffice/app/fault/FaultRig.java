@@ -535,7 +535,10 @@ final class FaultRig implements AutoCloseable {
         throw new IllegalStateException("no free port");
     }
 
-    /** Hazelcast and Helidon at INFO (membership and migrations are worth reading after a failure). */
+    /**
+     * Hazelcast and Helidon at INFO (membership and migrations are worth reading after a failure), plus
+     * the comma-separated lines of {@code -Dfault.log} (for example {@code com.hazelcast.level=FINE}).
+     */
     private void writeLogging() {
         String props = """
                 handlers=java.util.logging.ConsoleHandler
@@ -549,7 +552,7 @@ final class FaultRig implements AutoCloseable {
                 com.zaxxer.hikari.level=WARNING
                 org.flywaydb.level=WARNING
                 io.zonky.level=WARNING
-                """;
+                """ + String.join("\n", System.getProperty("fault.log", "").split(",")) + "\n";
         try {
             Files.writeString(dir.resolve("logging.properties"), props, StandardCharsets.UTF_8);
         } catch (IOException e) {

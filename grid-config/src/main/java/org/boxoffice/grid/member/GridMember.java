@@ -144,6 +144,13 @@ public final class GridMember {
      * claim on its partitions waits. {@code -Dhazelcast.max.no.heartbeat.seconds} overrides it.
      */
     static final int NO_HEARTBEAT_SECONDS = 10;
+    /**
+     * The longest a write waits for its backup's acknowledgement (Hazelcast's default: 5 s). A backup
+     * that reaches a replica which missed an earlier one (it was moving, or promoted) is dropped
+     * unanswered while the replica syncs, and the write waited all of it; every such write had been
+     * made durable in the referee already.
+     */
+    static final int BACKUP_ACK_MILLIS = 1_000;
     /** Partitions that move at the same time after a join or a leave. */
     static final int PARALLEL_MIGRATIONS = 1;
     /** The longest a leaving member waits for its partitions to be handed over (Hazelcast's default: 600 s). */
@@ -263,6 +270,10 @@ public final class GridMember {
         // claim in hundreds for a few seconds longer rather than one in five; a -D wins
         config.setProperty("hazelcast.partition.max.parallel.migrations",
                 System.getProperty("hazelcast.partition.max.parallel.migrations", String.valueOf(PARALLEL_MIGRATIONS)));
+        // a write whose backup was dropped (its replica is syncing after a migration or a promotion)
+        // waits this long for an answer that never comes, then completes; a -D wins
+        config.setProperty("hazelcast.operation.backup.timeout.millis",
+                System.getProperty("hazelcast.operation.backup.timeout.millis", String.valueOf(BACKUP_ACK_MILLIS)));
         config.setProperty("hazelcast.merge.first.run.delay.seconds", "5");
         config.setProperty("hazelcast.merge.next.run.delay.seconds", "5");
 
