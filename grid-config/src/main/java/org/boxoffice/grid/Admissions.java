@@ -5,6 +5,7 @@ import com.hazelcast.map.IMap;
 import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.AdmissionRepository;
 import org.boxoffice.domain.AdmissionStripe;
+import org.boxoffice.domain.HoldPolicy;
 import org.boxoffice.domain.Show;
 
 import java.util.ArrayList;
@@ -46,6 +47,7 @@ public final class Admissions {
     private final AdmissionRepository repository;
     private final Allowances allowances;
     private final Inventory inventory;
+    private final SoldOutMarks soldOut;
     private final LongSupplier clock;
     private final Map<String, Areas> areas = new ConcurrentHashMap<>();
     /** Areas this member is rebalancing now (one rebalancing per area and member at a time). */
@@ -74,6 +76,7 @@ public final class Admissions {
         this.repository = repository;
         this.allowances = allowances;
         this.inventory = inventory;
+        this.soldOut = new SoldOutMarks(hz);
         this.clock = clock;
     }
 
@@ -140,6 +143,7 @@ public final class Admissions {
             for (int s = 0; s < area.stripes(); s++) {
                 map.evict(new StripeKey(area.showId(), area.name(), s));
             }
+            soldOut.clear(area);
         }
         areas.remove(area.showId());
         return outcome;
@@ -166,6 +170,22 @@ public final class Admissions {
             throw new InventoryUnavailableException("area " + area.showId() + "/" + area.name() + " cannot be read now: "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The answer a claim of {@code quantity} admissions would get now, if the area is known to have
+     * fewer left ({@link SoldOutMarks}): one read of the area's mark, nothing claimed and nothing
+     * given back; empty if a claim must find out. A request that starts after admissions were given
+     * back (and the give-back acknowledged) is never refused here on a count from before it.
+     */
+    public Optional<Claim.SoldOut> knownSoldOut(AdmissionArea area, int quantity, long now) {
+        SoldOutMark mark;
+        try {
+            mark = soldOut.read(area);
+        } catch (RuntimeException e) {
+            return Optional.empty(); // unsure: the claim decides
+        }
+        return mark.fewerThan(quantity, now) ? Optional.of(new Claim.SoldOut(mark.left())) : Optional.empty();
     }
 
     /**
@@ -310,6 +330,7 @@ public final class Admissions {
      * admissions and those claims in flight keep are fewer than asked.
      */
     private Claim shortOf(Show show, AdmissionArea area, int quantity) {
+        SoldOutMark seen = soldOut.read(area); // before the count: a give-back after this read ends the mark written below
         long now = clock.getAsLong();
         long grace = show.policy().graceMillis();
         Map<Integer, AdmissionStripe> stripes = stripes(area);
@@ -319,7 +340,22 @@ public final class Admissions {
             return new Claim.Contended(free);
         }
         int left = leftCountingClaimsInFlight(area, stripes, free, now - grace);
-        return left >= quantity ? new Claim.Contended(left) : new Claim.SoldOut(left);
+        if (left >= quantity) {
+            return new Claim.Contended(left);
+        }
+        soldOut.mark(area, seen, left, firstLapse(stripes, grace), now);
+        return new Claim.SoldOut(left);
+    }
+
+    /** The earliest moment a part of the stripes lapses and its admissions are free with no command ({@link Long#MAX_VALUE}: none). */
+    private static long firstLapse(Map<Integer, AdmissionStripe> stripes, long grace) {
+        long first = Long.MAX_VALUE;
+        for (AdmissionStripe s : stripes.values()) {
+            for (AdmissionStripe.Part p : s.parts()) {
+                first = Math.min(first, HoldPolicy.lapsesAt(p.expiresAt(), grace));
+            }
+        }
+        return first;
     }
 
     /**
@@ -484,6 +520,7 @@ public final class Admissions {
         if (ended <= 0 && reloadIfUnchanged) {
             LOG.warning(() -> "grid and referee disagree on " + key + ": reloading it from the referee");
             map.evict(key);
+            soldOut.clear(key.showId(), key.area());
             ended = run(key, command);
         }
         return Math.max(0, ended);
@@ -598,6 +635,7 @@ public final class Admissions {
                 int got = repository.move(area.showId(), area.name(), from, to, Math.min(need, spare));
                 map.evict(new StripeKey(area.showId(), area.name(), from));
                 map.evict(new StripeKey(area.showId(), area.name(), to));
+                soldOut.clear(area);
                 if (got <= 0) {
                     return moved;
                 }
@@ -636,16 +674,18 @@ public final class Admissions {
     private int run(StripeKey key, StripeCommand command) {
         inventory.requireQuorum(); // as for seats: below its quorum a member changes nothing
         StripeProcessor processor = new StripeProcessor(command);
+        int moved;
         try {
-            return map.executeOnKey(key, processor);
+            moved = map.executeOnKey(key, processor);
         } catch (RuntimeException first) {
             if (!Inventory.isStale(first)) {
                 throw unavailable(key, first);
             }
             LOG.info(() -> "referee refused a change of " + key + ": reloading the stripe");
             map.evict(key);
+            soldOut.clear(key.showId(), key.area()); // the referee's copy may have more free than the one dropped
             try {
-                return map.executeOnKey(key, processor);
+                moved = map.executeOnKey(key, processor);
             } catch (RuntimeException second) {
                 if (Inventory.isStale(second)) {
                     map.evict(key);
@@ -654,6 +694,10 @@ public final class Admissions {
                 throw unavailable(key, second);
             }
         }
+        if (moved > 0 && command.givesBack()) {
+            soldOut.clear(key.showId(), key.area()); // before the caller hears that they are back
+        }
+        return moved;
     }
 
     private static InventoryUnavailableException unavailable(StripeKey key, RuntimeException e) {

@@ -37,7 +37,8 @@ public final class GridSerializers {
                 new org.boxoffice.grid.limits.TakeTokenProcessorSerializer(),
                 new StripeKeySerializer(),
                 new AdmissionStripeSerializer(),
-                new StripeProcessorSerializer());
+                new StripeProcessorSerializer(),
+                new SoldOutMarkSerializer());
     }
 
     public static void register(CompactSerializationConfig config) {
