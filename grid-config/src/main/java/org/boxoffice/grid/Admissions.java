@@ -5,7 +5,6 @@ import com.hazelcast.map.IMap;
 import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.AdmissionRepository;
 import org.boxoffice.domain.AdmissionStripe;
-import org.boxoffice.domain.HoldPolicy;
 import org.boxoffice.domain.Show;
 
 import java.util.ArrayList;
@@ -151,12 +150,32 @@ public final class Admissions {
 
     /** Admissions left in an area now: the sum of its stripes' free ones. */
     public int left(Show show, AdmissionArea area) {
-        long now = clock.getAsLong();
-        int left = 0;
-        for (AdmissionStripe s : stripes(area).values()) {
-            left += s.free(now, show.policy().graceMillis());
+        return free(counts(show, area));
+    }
+
+    /** The area's stripes' counts now, by stripe: what each has free, its capacity (see {@link StripeCount}). */
+    public Map<Integer, StripeCount> counts(Show show, AdmissionArea area) {
+        return counts(area, clock.getAsLong(), show.policy().graceMillis());
+    }
+
+    /**
+     * The area's stripes counted where they live at {@code now}: one read-only operation per stripe
+     * that sends back four numbers, where a read of the stripes ships every hold's part twice over
+     * (serialized by the owner, copied by the reader).
+     */
+    private Map<Integer, StripeCount> counts(AdmissionArea area, long now, long grace) {
+        try {
+            Map<Integer, StripeCount> out = new java.util.TreeMap<>();
+            map.executeOnKeys(keys(area), new StripeCountProcessor(now, grace)).forEach((k, v) -> {
+                if (v != null) {
+                    out.put(k.stripe(), v);
+                }
+            });
+            return out;
+        } catch (RuntimeException e) {
+            throw new InventoryUnavailableException("area " + area.showId() + "/" + area.name() + " cannot be counted now: "
+                    + e.getMessage(), e);
         }
-        return left;
     }
 
     /** The area's stripes as the grid has them now (loaded from the referee if they are not in memory). */
@@ -275,14 +294,14 @@ public final class Admissions {
      */
     private boolean takeAcross(AdmissionArea area, String holdId, String accountId, int quantity, long expiresAt,
                                long now, long grace, Map<Integer, Integer> took) {
-        if (free(stripes(area), now, grace) < quantity) {
+        if (free(counts(area, now, grace)) < quantity) {
             return false;
         }
         ReentrantLock lock = takingAcross.computeIfAbsent(area.showId() + "/" + area.name(), k -> new ReentrantLock());
         lock.lock();
         try {
-            Map<Integer, AdmissionStripe> stripes = stripes(area);
-            if (free(stripes, now, grace) < quantity) {
+            Map<Integer, StripeCount> counts = counts(area, now, grace);
+            if (free(counts) < quantity) {
                 return false;
             }
             List<Integer> order = new ArrayList<>();
@@ -290,7 +309,7 @@ public final class Admissions {
                 order.add(s);
             }
             order.sort(java.util.Comparator.comparingInt(
-                    (Integer s) -> stripes.get(s) == null ? 0 : stripes.get(s).free(now, grace)).reversed());
+                    (Integer s) -> counts.get(s) == null ? 0 : counts.get(s).free()).reversed());
             int wanted = quantity;
             for (int s : order) {
                 if (wanted == 0) {
@@ -309,10 +328,10 @@ public final class Admissions {
         }
     }
 
-    private static int free(Map<Integer, AdmissionStripe> stripes, long now, long grace) {
+    private static int free(Map<Integer, StripeCount> counts) {
         int free = 0;
-        for (AdmissionStripe s : stripes.values()) {
-            free += s.free(now, grace);
+        for (StripeCount c : counts.values()) {
+            free += c.free();
         }
         return free;
     }
@@ -333,40 +352,33 @@ public final class Admissions {
         SoldOutMark seen = soldOut.read(area); // before the count: a give-back after this read ends the mark written below
         long now = clock.getAsLong();
         long grace = show.policy().graceMillis();
-        Map<Integer, AdmissionStripe> stripes = stripes(area);
-        int free = free(stripes, now, grace);
+        Map<Integer, StripeCount> counts = counts(area, now, grace);
+        int free = free(counts);
         if (free >= quantity) {
             rebalanceSoon(show, area);
             return new Claim.Contended(free);
         }
-        int left = leftCountingClaimsInFlight(area, stripes, free, now - grace);
+        int left = leftCountingClaimsInFlight(area, counts, free, now - grace);
         if (left >= quantity) {
             return new Claim.Contended(left);
         }
-        soldOut.mark(area, seen, left, firstLapse(stripes, grace), now);
+        long firstLapse = Long.MAX_VALUE;
+        for (StripeCount c : counts.values()) {
+            firstLapse = Math.min(firstLapse, c.firstLapse());
+        }
+        soldOut.mark(area, seen, left, firstLapse, now);
         return new Claim.SoldOut(left);
     }
 
-    /** The earliest moment a part of the stripes lapses and its admissions are free with no command ({@link Long#MAX_VALUE}: none). */
-    private static long firstLapse(Map<Integer, AdmissionStripe> stripes, long grace) {
-        long first = Long.MAX_VALUE;
-        for (AdmissionStripe s : stripes.values()) {
-            for (AdmissionStripe.Part p : s.parts()) {
-                first = Math.min(first, HoldPolicy.lapsesAt(p.expiresAt(), grace));
-            }
-        }
-        return first;
-    }
-
     /**
-     * {@code free} (the grid's stripes {@code stripes}) plus what claims in flight keep, by the referee's
-     * count if it saw the stripes at their versions now; otherwise the referee's count of both, now.
+     * {@code free} (the grid's stripes, counted in {@code counts}) plus what claims in flight keep, by the
+     * referee's count if it saw the stripes at their versions now; otherwise the referee's count of both, now.
      */
-    private int leftCountingClaimsInFlight(AdmissionArea area, Map<Integer, AdmissionStripe> stripes, int free,
+    private int leftCountingClaimsInFlight(AdmissionArea area, Map<Integer, StripeCount> counts, int free,
                                            long lapsedBy) {
         List<Long> versions = new ArrayList<>(area.stripes());
         for (int s = 0; s < area.stripes(); s++) {
-            AdmissionStripe stripe = stripes.get(s);
+            StripeCount stripe = counts.get(s);
             versions.add(stripe == null ? -1 : stripe.version());
         }
         String id = area.showId() + "/" + area.name();
@@ -603,17 +615,15 @@ public final class Admissions {
      * and reload. Returns how many admissions of capacity moved.
      */
     public int rebalance(Show show, AdmissionArea area) {
-        long now = clock.getAsLong();
-        long grace = show.policy().graceMillis();
-        Map<Integer, AdmissionStripe> stripes = stripes(area);
+        Map<Integer, StripeCount> stripes = counts(show, area);
         int n = stripes.size();
         if (n < 2) {
             return 0;
         }
         int[] free = new int[area.stripes()];
         int total = 0;
-        for (Map.Entry<Integer, AdmissionStripe> e : stripes.entrySet()) {
-            free[e.getKey()] = e.getValue().free(now, grace);
+        for (Map.Entry<Integer, StripeCount> e : stripes.entrySet()) {
+            free[e.getKey()] = e.getValue().free();
             total += free[e.getKey()];
         }
         int average = total / n;

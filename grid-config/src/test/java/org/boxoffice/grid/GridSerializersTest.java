@@ -69,6 +69,12 @@ class GridSerializersTest {
     }
 
     @Test
+    void stripeCounts_andTheProcessorThatCountsThem_roundTrip() {
+        assertEquals(new StripeCount(3, 10, 7, Long.MAX_VALUE), roundTrip(new StripeCount(3, 10, 7, Long.MAX_VALUE)));
+        assertEquals(new StripeCountProcessor(12, 5), roundTrip(new StripeCountProcessor(12, 5)));
+    }
+
+    @Test
     void keys_roundTrip() {
         assertEquals(BlockKey.of("s", 3, 2), roundTrip(BlockKey.of("s", 3, 2)));
         assertEquals(new AllowanceKey("s", "alice"), roundTrip(new AllowanceKey("s", "alice")));

@@ -38,7 +38,9 @@ public final class GridSerializers {
                 new StripeKeySerializer(),
                 new AdmissionStripeSerializer(),
                 new StripeProcessorSerializer(),
-                new SoldOutMarkSerializer());
+                new SoldOutMarkSerializer(),
+                new StripeCountSerializer(),
+                new StripeCountProcessorSerializer());
     }
 
     public static void register(CompactSerializationConfig config) {
