@@ -699,6 +699,7 @@ public final class Admissions {
             } catch (RuntimeException second) {
                 if (Inventory.isStale(second)) {
                     map.evict(key);
+                    soldOut.clear(key.showId(), key.area());
                     return 0;
                 }
                 throw unavailable(key, second);
