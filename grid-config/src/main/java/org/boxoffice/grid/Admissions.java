@@ -49,6 +49,8 @@ public final class Admissions {
     private final SoldOutMarks soldOut;
     private final LongSupplier clock;
     private final Map<String, Areas> areas = new ConcurrentHashMap<>();
+    /** Areas whose sold-out mark this member is counting again before it ends ({@link #knownSoldOut}). */
+    private final Set<String> recounting = ConcurrentHashMap.newKeySet();
     /** Areas this member is rebalancing now (one rebalancing per area and member at a time). */
     private final Set<String> rebalancing = ConcurrentHashMap.newKeySet();
     /** By area: the referee's last count of what claims in flight keep, and the stripe versions it saw. */
@@ -196,15 +198,50 @@ public final class Admissions {
      * fewer left ({@link SoldOutMarks}): one read of the area's mark, nothing claimed and nothing
      * given back; empty if a claim must find out. A request that starts after admissions were given
      * back (and the give-back acknowledged) is never refused here on a count from before it.
+     *
+     * <p>A mark in the second half of its life is counted again, once per area and member, on a
+     * virtual thread, while it still answers: otherwise every request arriving between its end and
+     * the next claim's count (hundreds, in a crowd) would take the claim's whole path.
      */
-    public Optional<Claim.SoldOut> knownSoldOut(AdmissionArea area, int quantity, long now) {
+    public Optional<Claim.SoldOut> knownSoldOut(Show show, AdmissionArea area, int quantity, long now) {
         SoldOutMark mark;
         try {
             mark = soldOut.read(area);
         } catch (RuntimeException e) {
             return Optional.empty(); // unsure: the claim decides
         }
-        return mark.fewerThan(quantity, now) ? Optional.of(new Claim.SoldOut(mark.left())) : Optional.empty();
+        if (!mark.fewerThan(quantity, now)) {
+            return Optional.empty();
+        }
+        if (mark.until() - now < SoldOutMarks.TRUST_MILLIS / 2) {
+            recountSoon(show, area);
+        }
+        return Optional.of(new Claim.SoldOut(mark.left()));
+    }
+
+    private void recountSoon(Show show, AdmissionArea area) {
+        String id = area.showId() + "/" + area.name();
+        if (!recounting.add(id)) {
+            return;
+        }
+        Thread.ofVirtual().name("recount-" + id).start(() -> {
+            try {
+                recount(show, area);
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "counting " + id + " again failed; its mark ends, and the next claim counts", e);
+            } finally {
+                recounting.remove(id);
+            }
+        });
+    }
+
+    /** Counts what the area has left, as a claim that finds it short does, and marks it. */
+    void recount(Show show, AdmissionArea area) {
+        SoldOutMark seen = soldOut.read(area);
+        long now = clock.getAsLong();
+        long grace = show.policy().graceMillis();
+        Map<Integer, StripeCount> counts = counts(area, now, grace);
+        markLeft(area, seen, counts, free(counts), now, grace);
     }
 
     /**
@@ -358,16 +395,23 @@ public final class Admissions {
             rebalanceSoon(show, area);
             return new Claim.Contended(free);
         }
+        int left = markLeft(area, seen, counts, free, now, grace);
+        return left >= quantity ? new Claim.Contended(left) : new Claim.SoldOut(left);
+    }
+
+    /**
+     * What the area has left ({@link #leftCountingClaimsInFlight}), written as its sold-out mark over
+     * {@code seen} (read before {@code counts} were counted) until the first lapse they saw coming.
+     */
+    private int markLeft(AdmissionArea area, SoldOutMark seen, Map<Integer, StripeCount> counts, int free, long now,
+                         long grace) {
         int left = leftCountingClaimsInFlight(area, counts, free, now - grace);
-        if (left >= quantity) {
-            return new Claim.Contended(left);
-        }
         long firstLapse = Long.MAX_VALUE;
         for (StripeCount c : counts.values()) {
             firstLapse = Math.min(firstLapse, c.firstLapse());
         }
         soldOut.mark(area, seen, left, firstLapse, now);
-        return new Claim.SoldOut(left);
+        return left;
     }
 
     /**

@@ -367,7 +367,7 @@ class AdmissionsGridTest {
 
     /** A request as the service makes it: the area's sold-out mark first, then, unless it refuses, the claim. */
     private Admissions.Claim ask(Admissions admissions, Show show, AdmissionArea area, String account, int quantity) {
-        return admissions.knownSoldOut(area, quantity, clock.get()).map(Admissions.Claim.class::cast)
+        return admissions.knownSoldOut(show, area, quantity, clock.get()).map(Admissions.Claim.class::cast)
                 .orElseGet(() -> hold(admissions, show, area, account, quantity));
     }
 
@@ -389,18 +389,18 @@ class AdmissionsGridTest {
         Show show = newShow();
         AdmissionArea area = newArea(show, 8, 4);
         Admissions admissions = admissions(member);
-        assertEquals(java.util.Optional.empty(), admissions.knownSoldOut(area, 1, clock.get()), "a fresh area");
+        assertEquals(java.util.Optional.empty(), admissions.knownSoldOut(show, area, 1, clock.get()), "a fresh area");
         assertInstanceOf(Admissions.Claim.Held.class, hold(admissions, show, area, "ann", 3));
         assertInstanceOf(Admissions.Claim.Held.class, hold(admissions, show, area, "bob", 3));
-        assertEquals(java.util.Optional.empty(), admissions.knownSoldOut(area, 3, clock.get()), "no claim has been refused");
+        assertEquals(java.util.Optional.empty(), admissions.knownSoldOut(show, area, 3, clock.get()), "no claim has been refused");
 
         assertEquals(new Admissions.Claim.SoldOut(2), hold(admissions, show, area, "cid", 3));
 
-        assertEquals(java.util.Optional.of(new Admissions.Claim.SoldOut(2)), admissions.knownSoldOut(area, 3, clock.get()));
-        assertEquals(java.util.Optional.empty(), admissions.knownSoldOut(area, 2, clock.get()), "2 are left");
+        assertEquals(java.util.Optional.of(new Admissions.Claim.SoldOut(2)), admissions.knownSoldOut(show, area, 3, clock.get()));
+        assertEquals(java.util.Optional.empty(), admissions.knownSoldOut(show, area, 2, clock.get()), "2 are left");
         assertInstanceOf(Admissions.Claim.Held.class, ask(admissions, show, area, "cid", 2));
         assertEquals(new Admissions.Claim.SoldOut(0), hold(admissions, show, area, "dan", 1));
-        assertEquals(java.util.Optional.of(new Admissions.Claim.SoldOut(0)), admissions.knownSoldOut(area, 1, clock.get()));
+        assertEquals(java.util.Optional.of(new Admissions.Claim.SoldOut(0)), admissions.knownSoldOut(show, area, 1, clock.get()));
     }
 
     @Test
@@ -515,7 +515,7 @@ class AdmissionsGridTest {
                 }
                 Thread.sleep(5 + round * 3L);
                 sides.get(round % 2).release(show, area, holds.get(0), "ann-0", clock.get());
-                Admissions.Claim after = sides.get((round + 1) % 2).knownSoldOut(area, 1, clock.get())
+                Admissions.Claim after = sides.get((round + 1) % 2).knownSoldOut(show, area, 1, clock.get())
                         .map(Admissions.Claim.class::cast).orElse(null);
                 stop.set(true);
                 for (Future<?> f : refusers) {
@@ -527,5 +527,27 @@ class AdmissionsGridTest {
             }
         }
         assertEquals(List.of(), wrong, "requests told sold out after a release returned");
+    }
+
+    @Test
+    void aMarkInTheSecondHalfOfItsLife_isCountedAgain_andKeepsAnswering() throws Exception {
+        HazelcastInstance member = start(1).get(0);
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 4, 2);
+        Admissions admissions = admissions(member);
+        sellOut(admissions, show, area, 2, T0 + 600_000);
+        assertEquals(new Admissions.Claim.SoldOut(0), hold(admissions, show, area, "eve", 1)); // marked until T0 + 1 s
+        SoldOutMarks marks = new SoldOutMarks(member);
+
+        clock.set(T0 + SoldOutMarks.TRUST_MILLIS * 3 / 4);
+        assertEquals(java.util.Optional.of(new Admissions.Claim.SoldOut(0)), admissions.knownSoldOut(show, area, 1, clock.get()));
+
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (marks.read(area).until() <= T0 + SoldOutMarks.TRUST_MILLIS && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        clock.set(T0 + SoldOutMarks.TRUST_MILLIS + 1);
+        assertEquals(java.util.Optional.of(new Admissions.Claim.SoldOut(0)), admissions.knownSoldOut(show, area, 1, clock.get()),
+                "counted again before it ended: " + marks.read(area));
     }
 }

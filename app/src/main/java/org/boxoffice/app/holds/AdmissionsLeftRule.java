@@ -2,6 +2,7 @@ package org.boxoffice.app.holds;
 
 import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.Outcome;
+import org.boxoffice.domain.Show;
 import org.boxoffice.grid.Admissions;
 
 import java.util.Optional;
@@ -19,7 +20,7 @@ final class AdmissionsLeftRule implements HoldRule {
     /** What a claim of {@code quantity} admissions of an area would hear now, if that is already known. */
     @FunctionalInterface
     interface KnownSoldOut {
-        Optional<Admissions.Claim.SoldOut> of(AdmissionArea area, int quantity, long now);
+        Optional<Admissions.Claim.SoldOut> of(Show show, AdmissionArea area, int quantity, long now);
     }
 
     private final KnownSoldOut known;
@@ -33,7 +34,7 @@ final class AdmissionsLeftRule implements HoldRule {
         if (!(attempt.request() instanceof HoldRequest.Admissions asked)) {
             return Optional.empty();
         }
-        Optional<Admissions.Claim.SoldOut> soldOut = known.of(attempt.area(), asked.quantity(), attempt.now());
+        Optional<Admissions.Claim.SoldOut> soldOut = known.of(attempt.show(), attempt.area(), asked.quantity(), attempt.now());
         return soldOut.isEmpty() ? Optional.empty()
                 : Optional.of(HoldManager.soldOut(attempt.area(), asked.quantity(), soldOut.get().left()));
     }

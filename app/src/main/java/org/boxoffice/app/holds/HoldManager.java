@@ -65,7 +65,7 @@ public final class HoldManager {
         this.admissions = admissions;
         this.rules = HoldRules.standard(shows::find, snapshots::get,
                 admissions == null ? (showId, area) -> Optional.empty() : admissions::area,
-                admissions == null ? (area, quantity, now) -> Optional.empty() : admissions::knownSoldOut, clock);
+                admissions == null ? (show, area, quantity, now) -> Optional.empty() : admissions::knownSoldOut, clock);
         this.seats = seats;
         this.snapshots = snapshots;
         this.repository = repository;

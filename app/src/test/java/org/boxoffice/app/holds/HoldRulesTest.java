@@ -51,7 +51,7 @@ class HoldRulesTest {
                     return new ShowSnapshot(s.showId(), 1, NOW, statuses);
                 }, (showId, area) -> area.equals("FLOOR") ? Optional.of(new AdmissionArea(showId, "FLOOR", 100, 4_500, 4))
                         : Optional.empty(),
-                (area, quantity, now) -> quantity > floorLeft ? Optional.of(new Admissions.Claim.SoldOut(floorLeft)) : Optional.empty(),
+                (s, area, quantity, now) -> quantity > floorLeft ? Optional.of(new Admissions.Claim.SoldOut(floorLeft)) : Optional.empty(),
                 () -> NOW);
     }
 
