@@ -111,6 +111,7 @@ journey(test, 'a fan searches, picks two stadium seats on the map, pays and gets
   await page.waitForURL(/#\/booking\/\d+/);
   const bookingId = page.url().match(/#\/booking\/(\d+)/)[1];
   await page.getByText('You’re going!').waitFor();
+  assert.equal(await page.locator('#booking-origin').textContent(), 'Booked by you', 'a fan\'s own hold, bought');
   const tickets = page.getByRole('listitem').filter({has: page.locator('.ticket__qr')});
   assert.equal(await tickets.count(), 2);
   await page.waitForFunction(() => [...document.querySelectorAll('img.ticket__qr')]
@@ -1267,6 +1268,14 @@ journey(test, 'a sold-out standing area: the fan joins its waitlist, is told whe
   await held.getByRole('link', {name: /^Buy now 1 ticket for PIT for /}).waitFor();
   await shot(page, 'waitlist-my-tickets');
   await audit(page, 'My tickets with a waitlist offer');
+
+  // bought: the booking says it came from the waitlist
+  await held.getByRole('link', {name: /^Buy now 1 ticket for PIT for /}).click();
+  await page.getByLabel(/Test card — approved/).check();
+  await page.locator('#pay-button').click();
+  await page.waitForURL(/#\/booking\/\d+/);
+  await page.locator('#booking-origin').getByText('Booked from a waitlist offer').waitFor();
+  await audit(page, 'the booking page of a bought waitlist offer');
   assertNoErrors(fan);
   assert.ok(quick.holdId);
 });

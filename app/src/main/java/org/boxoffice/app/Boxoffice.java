@@ -191,7 +191,8 @@ public final class Boxoffice implements AutoCloseable {
                 metrics, showId -> directory.find(showId).isPresent());
         this.showEvents = new ShowEvents(snapshots, java.time.Duration.ofMillis(100));
         this.streams = new ShowEventsService(directory, showEvents, admission.streamsPerMember(), metrics, authenticator,
-                passTokens);
+                passTokens, (account, show, hold) -> inventoryRepository.findHold(hold)
+                        .filter(h -> h.showId().equals(show) && h.accountId().equals(account)).isPresent());
         this.checkout = new CheckoutModule(settings.checkout(), dataSource, hz, directory, seats, admissions, inventoryRepository,
                 authenticator, idempotency, clock, metrics);
         this.waitlist = new WaitlistModule(settings.waitlist(), settings.checkout().mail(), dataSource, hz, directory,

@@ -88,7 +88,11 @@ export async function render(main, [bookingId], query) {
       h('div', {},
         h('p', {class: 'eyebrow'}, `Booking ${booking.bookingId}`),
         h('h1', {}, show.title || booking.showId),
-        h('p', {class: 'muted'}, dateTime(show.startsAt), show.venue ? ` · ${show.venue.name}, ${show.venue.city}` : '')),
+        h('p', {class: 'muted'}, dateTime(show.startsAt), show.venue ? ` · ${show.venue.name}, ${show.venue.city}` : ''),
+        // where the booking came from: the fan's own hold, or a waitlist offer held for them
+        booking.origin === 'waitlist-offer'
+          ? h('p', {class: 'small', id: 'booking-origin'}, icon('people'), ' Booked from a waitlist offer')
+          : h('p', {class: 'small', id: 'booking-origin'}, 'Booked by you')),
       h('div', {class: 'booking-head__side'},
         h('span', {class: `badge ${live ? 'badge--ok' : ''}`}, statusText),
         h('strong', {class: 'booking-head__total'}, money(booking.totalAmount, booking.currency)))),

@@ -61,12 +61,22 @@ class HoldPage {
   }
 
   /**
-   * The show's live stream, naming this hold: the service says on it when the hold lapsed (at once,
-   * whatever this tab's clock says) and when a waitlist offer is about to.
+   * The show's live stream, naming this hold with the fan's stream key (a hold's notices are the
+   * fan's alone): the service says on it when the hold lapsed (at once, whatever this tab's clock
+   * says) and when a waitlist offer is about to. Without a key (the service cannot be asked now) the
+   * countdown and the hold's own answer still end the page.
    */
   follow() {
     if (this.done || typeof EventSource === 'undefined') return null;
-    const source = new EventSource(`/v1/shows/${encodeURIComponent(this.hold.showId)}/events?hold=${encodeURIComponent(this.hold.holdId)}`);
+    const stream = {source: null, closed: false, close() { this.closed = true; if (this.source) this.source.close(); }};
+    api(`/v1/shows/${encodeURIComponent(this.hold.showId)}/events/key`, {method: 'POST', auth: true})
+      .then(key => { if (!stream.closed && !this.done) stream.source = this.listen(`${key.events}&hold=${encodeURIComponent(this.hold.holdId)}`); })
+      .catch(() => {});
+    return stream;
+  }
+
+  listen(url) {
+    const source = new EventSource(url);
     source.addEventListener('notice', e => {
       const notice = JSON.parse(e.data);
       if (notice.holdId !== this.hold.holdId) return;

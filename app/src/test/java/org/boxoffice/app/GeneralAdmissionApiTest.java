@@ -248,6 +248,28 @@ class GeneralAdmissionApiTest {
     }
 
     @Test
+    void aSoldOutArea_isRefusedBeforeTheAccountLimit_andAReleaseIsHeldByTheNextRequestAtOnce() {
+        String showId = newShow(",\"maxPerAccount\":4");
+        newArea(showId, 6, 3);
+        String ann = app.token("ann-ga-out");
+        String bob = app.token("bob-ga-out");
+        String annHold = json(hold(showId, ann, "{\"area\":\"FLOOR\",\"quantity\":4}")).get("holdId").asText();
+        assertEquals(201, hold(showId, bob, "{\"area\":\"FLOOR\",\"quantity\":2}").status());
+        assertError(hold(showId, app.token("cat-ga-out"), "{\"area\":\"FLOOR\",\"quantity\":1}"), 409, "SOLD_OUT");
+
+        // ann is at her limit too: the area's answer comes first, from its mark, before her allowance is asked
+        TestApp.Http.Reply again = hold(showId, ann, "{\"area\":\"FLOOR\",\"quantity\":1}");
+        assertError(again, 409, "SOLD_OUT");
+        assertEquals(0, json(again).get("left").asInt());
+        assertEquals(204, http.delete("/v1/holds/" + annHold, ann).status());
+
+        TestApp.Http.Reply next = hold(showId, app.token("dan-ga-out"), "{\"area\":\"FLOOR\",\"quantity\":4}");
+
+        assertEquals(201, next.status(), next.body());
+        assertEquals(6, takenInReferee(showId, "FLOOR"));
+    }
+
+    @Test
     void theInvariantCheck_catchesAStripeCountingAdmissionsNoHoldBacks() throws Exception {
         String showId = newShow("");
         newArea(showId, 10, 2);

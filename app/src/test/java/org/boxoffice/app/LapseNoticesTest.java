@@ -56,7 +56,7 @@ class LapseNoticesTest {
         assertEquals(200, f.http.put("/v1/accounts/me/phone", token, "{\"phone\":\"" + phone + "\"}").status());
         String holdId = f.hold(token, SHOW, "A-1-1", "A-1-2");
 
-        try (EventStream page = new EventStream(base, "/v1/shows/" + SHOW + "/events?hold=" + holdId);
+        try (EventStream page = new EventStream(base, streamOf(SHOW, token) + "&hold=" + holdId);
              EventStream other = new EventStream(base, "/v1/shows/" + SHOW + "/events")) {
             assertEquals(ShowEvents.AVAILABILITY, page.next(Duration.ofSeconds(5)).name());
             assertEquals("HELD", f.http.get("/v1/holds/" + holdId, token).json().get("status").asText(),
@@ -90,6 +90,32 @@ class LapseNoticesTest {
         assertTrue(waitFor(() -> f.count("SELECT count(*) FROM messages WHERE subject = ? AND channel = 'EMAIL' "
                 + "AND sent_at IS NOT NULL", lapsing) == 1, Duration.ofSeconds(20)), "the lapse is mailed");
         assertEquals(0, f.count("SELECT count(*) FROM messages WHERE subject = ?", released));
+    }
+
+    @Test
+    void aHoldsNotices_comeOnlyOnAStreamOpenedWithTheKeyOfTheAccountThatHoldsIt() {
+        f.createShow("lapse-3", 2, 1);
+        f.createShow("lapse-4", 2, 1);
+        String owner = first.token("key-owner");
+        String holdId = f.hold(owner, "lapse-3", "A-1-1");
+
+        assertStatus(401, "UNAUTHORIZED", "/v1/shows/lapse-3/events?hold=" + holdId);
+        assertStatus(404, "NOT_FOUND", streamOf("lapse-3", first.token("key-stranger")) + "&hold=" + holdId);
+        assertStatus(404, "NOT_FOUND", streamOf("lapse-4", owner) + "&hold=" + holdId);
+        assertStatus(404, "NOT_FOUND", streamOf("lapse-3", owner) + "&hold=H-NO-SUCH-HOLD");
+    }
+
+    private void assertStatus(int status, String code, String path) {
+        TestApp.Http.Reply r = f.http.get(path, null);
+        assertEquals(status, r.status(), path + ": " + r.body());
+        assertEquals(code, r.json().get("error").asText());
+    }
+
+    /** The path of {@code account}'s stream of {@code show}, with the key it asked for. */
+    private String streamOf(String show, String token) {
+        TestApp.Http.Reply r = f.http.post("/v1/shows/" + show + "/events/key", token, null);
+        assertEquals(200, r.status(), r.body());
+        return r.json().get("events").asText();
     }
 
     private static EventStream.Event nextNotice(EventStream stream, Duration within) throws InterruptedException {

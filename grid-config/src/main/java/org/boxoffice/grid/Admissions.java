@@ -46,8 +46,11 @@ public final class Admissions {
     private final AdmissionRepository repository;
     private final Allowances allowances;
     private final Inventory inventory;
+    private final SoldOutMarks soldOut;
     private final LongSupplier clock;
     private final Map<String, Areas> areas = new ConcurrentHashMap<>();
+    /** Areas whose sold-out mark this member is counting again before it ends ({@link #knownSoldOut}). */
+    private final Set<String> recounting = ConcurrentHashMap.newKeySet();
     /** Areas this member is rebalancing now (one rebalancing per area and member at a time). */
     private final Set<String> rebalancing = ConcurrentHashMap.newKeySet();
     /** By area: the referee's last count of what claims in flight keep, and the stripe versions it saw. */
@@ -74,6 +77,7 @@ public final class Admissions {
         this.repository = repository;
         this.allowances = allowances;
         this.inventory = inventory;
+        this.soldOut = new SoldOutMarks(hz);
         this.clock = clock;
     }
 
@@ -140,6 +144,7 @@ public final class Admissions {
             for (int s = 0; s < area.stripes(); s++) {
                 map.evict(new StripeKey(area.showId(), area.name(), s));
             }
+            soldOut.clear(area);
         }
         areas.remove(area.showId());
         return outcome;
@@ -147,12 +152,32 @@ public final class Admissions {
 
     /** Admissions left in an area now: the sum of its stripes' free ones. */
     public int left(Show show, AdmissionArea area) {
-        long now = clock.getAsLong();
-        int left = 0;
-        for (AdmissionStripe s : stripes(area).values()) {
-            left += s.free(now, show.policy().graceMillis());
+        return free(counts(show, area));
+    }
+
+    /** The area's stripes' counts now, by stripe: what each has free, its capacity (see {@link StripeCount}). */
+    public Map<Integer, StripeCount> counts(Show show, AdmissionArea area) {
+        return counts(area, clock.getAsLong(), show.policy().graceMillis());
+    }
+
+    /**
+     * The area's stripes counted where they live at {@code now}: one read-only operation per stripe
+     * that sends back four numbers, where a read of the stripes ships every hold's part twice over
+     * (serialized by the owner, copied by the reader).
+     */
+    private Map<Integer, StripeCount> counts(AdmissionArea area, long now, long grace) {
+        try {
+            Map<Integer, StripeCount> out = new java.util.TreeMap<>();
+            map.executeOnKeys(keys(area), new StripeCountProcessor(now, grace)).forEach((k, v) -> {
+                if (v != null) {
+                    out.put(k.stripe(), v);
+                }
+            });
+            return out;
+        } catch (RuntimeException e) {
+            throw new InventoryUnavailableException("area " + area.showId() + "/" + area.name() + " cannot be counted now: "
+                    + e.getMessage(), e);
         }
-        return left;
     }
 
     /** The area's stripes as the grid has them now (loaded from the referee if they are not in memory). */
@@ -166,6 +191,57 @@ public final class Admissions {
             throw new InventoryUnavailableException("area " + area.showId() + "/" + area.name() + " cannot be read now: "
                     + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The answer a claim of {@code quantity} admissions would get now, if the area is known to have
+     * fewer left ({@link SoldOutMarks}): one read of the area's mark, nothing claimed and nothing
+     * given back; empty if a claim must find out. A request that starts after admissions were given
+     * back (and the give-back acknowledged) is never refused here on a count from before it.
+     *
+     * <p>A mark in the second half of its life is counted again, once per area and member, on a
+     * virtual thread, while it still answers: otherwise every request arriving between its end and
+     * the next claim's count (hundreds, in a crowd) would take the claim's whole path.
+     */
+    public Optional<Claim.SoldOut> knownSoldOut(Show show, AdmissionArea area, int quantity, long now) {
+        SoldOutMark mark;
+        try {
+            mark = soldOut.read(area);
+        } catch (RuntimeException e) {
+            return Optional.empty(); // unsure: the claim decides
+        }
+        if (!mark.fewerThan(quantity, now)) {
+            return Optional.empty();
+        }
+        if (mark.until() - now < SoldOutMarks.TRUST_MILLIS / 2) {
+            recountSoon(show, area);
+        }
+        return Optional.of(new Claim.SoldOut(mark.left()));
+    }
+
+    private void recountSoon(Show show, AdmissionArea area) {
+        String id = area.showId() + "/" + area.name();
+        if (!recounting.add(id)) {
+            return;
+        }
+        Thread.ofVirtual().name("recount-" + id).start(() -> {
+            try {
+                recount(show, area);
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "counting " + id + " again failed; its mark ends, and the next claim counts", e);
+            } finally {
+                recounting.remove(id);
+            }
+        });
+    }
+
+    /** Counts what the area has left, as a claim that finds it short does, and marks it. */
+    void recount(Show show, AdmissionArea area) {
+        SoldOutMark seen = soldOut.read(area);
+        long now = clock.getAsLong();
+        long grace = show.policy().graceMillis();
+        Map<Integer, StripeCount> counts = counts(area, now, grace);
+        markLeft(area, seen, counts, free(counts), now, grace);
     }
 
     /**
@@ -255,14 +331,14 @@ public final class Admissions {
      */
     private boolean takeAcross(AdmissionArea area, String holdId, String accountId, int quantity, long expiresAt,
                                long now, long grace, Map<Integer, Integer> took) {
-        if (free(stripes(area), now, grace) < quantity) {
+        if (free(counts(area, now, grace)) < quantity) {
             return false;
         }
         ReentrantLock lock = takingAcross.computeIfAbsent(area.showId() + "/" + area.name(), k -> new ReentrantLock());
         lock.lock();
         try {
-            Map<Integer, AdmissionStripe> stripes = stripes(area);
-            if (free(stripes, now, grace) < quantity) {
+            Map<Integer, StripeCount> counts = counts(area, now, grace);
+            if (free(counts) < quantity) {
                 return false;
             }
             List<Integer> order = new ArrayList<>();
@@ -270,7 +346,7 @@ public final class Admissions {
                 order.add(s);
             }
             order.sort(java.util.Comparator.comparingInt(
-                    (Integer s) -> stripes.get(s) == null ? 0 : stripes.get(s).free(now, grace)).reversed());
+                    (Integer s) -> counts.get(s) == null ? 0 : counts.get(s).free()).reversed());
             int wanted = quantity;
             for (int s : order) {
                 if (wanted == 0) {
@@ -289,10 +365,10 @@ public final class Admissions {
         }
     }
 
-    private static int free(Map<Integer, AdmissionStripe> stripes, long now, long grace) {
+    private static int free(Map<Integer, StripeCount> counts) {
         int free = 0;
-        for (AdmissionStripe s : stripes.values()) {
-            free += s.free(now, grace);
+        for (StripeCount c : counts.values()) {
+            free += c.free();
         }
         return free;
     }
@@ -310,27 +386,43 @@ public final class Admissions {
      * admissions and those claims in flight keep are fewer than asked.
      */
     private Claim shortOf(Show show, AdmissionArea area, int quantity) {
+        SoldOutMark seen = soldOut.read(area); // before the count: a give-back after this read ends the mark written below
         long now = clock.getAsLong();
         long grace = show.policy().graceMillis();
-        Map<Integer, AdmissionStripe> stripes = stripes(area);
-        int free = free(stripes, now, grace);
+        Map<Integer, StripeCount> counts = counts(area, now, grace);
+        int free = free(counts);
         if (free >= quantity) {
             rebalanceSoon(show, area);
             return new Claim.Contended(free);
         }
-        int left = leftCountingClaimsInFlight(area, stripes, free, now - grace);
+        int left = markLeft(area, seen, counts, free, now, grace);
         return left >= quantity ? new Claim.Contended(left) : new Claim.SoldOut(left);
     }
 
     /**
-     * {@code free} (the grid's stripes {@code stripes}) plus what claims in flight keep, by the referee's
-     * count if it saw the stripes at their versions now; otherwise the referee's count of both, now.
+     * What the area has left ({@link #leftCountingClaimsInFlight}), written as its sold-out mark over
+     * {@code seen} (read before {@code counts} were counted) until the first lapse they saw coming.
      */
-    private int leftCountingClaimsInFlight(AdmissionArea area, Map<Integer, AdmissionStripe> stripes, int free,
+    private int markLeft(AdmissionArea area, SoldOutMark seen, Map<Integer, StripeCount> counts, int free, long now,
+                         long grace) {
+        int left = leftCountingClaimsInFlight(area, counts, free, now - grace);
+        long firstLapse = Long.MAX_VALUE;
+        for (StripeCount c : counts.values()) {
+            firstLapse = Math.min(firstLapse, c.firstLapse());
+        }
+        soldOut.mark(area, seen, left, firstLapse, now);
+        return left;
+    }
+
+    /**
+     * {@code free} (the grid's stripes, counted in {@code counts}) plus what claims in flight keep, by the
+     * referee's count if it saw the stripes at their versions now; otherwise the referee's count of both, now.
+     */
+    private int leftCountingClaimsInFlight(AdmissionArea area, Map<Integer, StripeCount> counts, int free,
                                            long lapsedBy) {
         List<Long> versions = new ArrayList<>(area.stripes());
         for (int s = 0; s < area.stripes(); s++) {
-            AdmissionStripe stripe = stripes.get(s);
+            StripeCount stripe = counts.get(s);
             versions.add(stripe == null ? -1 : stripe.version());
         }
         String id = area.showId() + "/" + area.name();
@@ -484,6 +576,7 @@ public final class Admissions {
         if (ended <= 0 && reloadIfUnchanged) {
             LOG.warning(() -> "grid and referee disagree on " + key + ": reloading it from the referee");
             map.evict(key);
+            soldOut.clear(key.showId(), key.area());
             ended = run(key, command);
         }
         return Math.max(0, ended);
@@ -566,17 +659,15 @@ public final class Admissions {
      * and reload. Returns how many admissions of capacity moved.
      */
     public int rebalance(Show show, AdmissionArea area) {
-        long now = clock.getAsLong();
-        long grace = show.policy().graceMillis();
-        Map<Integer, AdmissionStripe> stripes = stripes(area);
+        Map<Integer, StripeCount> stripes = counts(show, area);
         int n = stripes.size();
         if (n < 2) {
             return 0;
         }
         int[] free = new int[area.stripes()];
         int total = 0;
-        for (Map.Entry<Integer, AdmissionStripe> e : stripes.entrySet()) {
-            free[e.getKey()] = e.getValue().free(now, grace);
+        for (Map.Entry<Integer, StripeCount> e : stripes.entrySet()) {
+            free[e.getKey()] = e.getValue().free();
             total += free[e.getKey()];
         }
         int average = total / n;
@@ -598,6 +689,7 @@ public final class Admissions {
                 int got = repository.move(area.showId(), area.name(), from, to, Math.min(need, spare));
                 map.evict(new StripeKey(area.showId(), area.name(), from));
                 map.evict(new StripeKey(area.showId(), area.name(), to));
+                soldOut.clear(area);
                 if (got <= 0) {
                     return moved;
                 }
@@ -636,24 +728,31 @@ public final class Admissions {
     private int run(StripeKey key, StripeCommand command) {
         inventory.requireQuorum(); // as for seats: below its quorum a member changes nothing
         StripeProcessor processor = new StripeProcessor(command);
+        int moved;
         try {
-            return map.executeOnKey(key, processor);
+            moved = map.executeOnKey(key, processor);
         } catch (RuntimeException first) {
             if (!Inventory.isStale(first)) {
                 throw unavailable(key, first);
             }
             LOG.info(() -> "referee refused a change of " + key + ": reloading the stripe");
             map.evict(key);
+            soldOut.clear(key.showId(), key.area()); // the referee's copy may have more free than the one dropped
             try {
-                return map.executeOnKey(key, processor);
+                moved = map.executeOnKey(key, processor);
             } catch (RuntimeException second) {
                 if (Inventory.isStale(second)) {
                     map.evict(key);
+                    soldOut.clear(key.showId(), key.area());
                     return 0;
                 }
                 throw unavailable(key, second);
             }
         }
+        if (moved > 0 && command.givesBack()) {
+            soldOut.clear(key.showId(), key.area()); // before the caller hears that they are back
+        }
+        return moved;
     }
 
     private static InventoryUnavailableException unavailable(StripeKey key, RuntimeException e) {

@@ -9,6 +9,11 @@ public final class GridMaps {
      * referee, loaded from it on first use.
      */
     public static final String ADMISSIONS = "admission-stripes";
+    /**
+     * One entry per general-admission area ({@link SoldOutMark}): how few admissions it had, while
+     * nothing has given any back since. A refusal of a sold-out area reads it and nothing else.
+     */
+    public static final String SOLD_OUT_MARKS = "sold-out-marks";
     /** One entry per account and show: seats held and bought, for the per-account limit. */
     public static final String ALLOWANCES = "allowances";
     /**

@@ -11,6 +11,11 @@ public sealed interface StripeCommand {
     /** The stripe's outcome: the new value (null: unchanged) and how many admissions the command moved. */
     AdmissionStripe.Taken decide(AdmissionStripe current);
 
+    /** Whether what the command moves goes back on sale (see {@link SoldOutMarks}). */
+    default boolean givesBack() {
+        return false;
+    }
+
     /**
      * Takes up to {@code wanted} admissions for a hold of {@code holdQuantity} in all, and nothing if
      * fewer than {@code atLeast} are free (with {@code atLeast == wanted}: all or nothing).
@@ -29,6 +34,11 @@ public sealed interface StripeCommand {
     /** Gives back what a hold took from the stripe (released, or a claim rolled back). */
     record Release(String holdId, long now) implements StripeCommand {
         @Override
+        public boolean givesBack() {
+            return true;
+        }
+
+        @Override
         public AdmissionStripe.Taken decide(AdmissionStripe current) {
             AdmissionStripe next = current.release(holdId, now);
             return new AdmissionStripe.Taken(next, next == null ? 0 : next.change().quantity());
@@ -37,6 +47,11 @@ public sealed interface StripeCommand {
 
     /** Ends the parts of lapsed holds (the sweeper's work). */
     record Expire(long now, long graceMillis) implements StripeCommand {
+        @Override
+        public boolean givesBack() {
+            return true;
+        }
+
         @Override
         public AdmissionStripe.Taken decide(AdmissionStripe current) {
             AdmissionStripe next = current.expire(now, graceMillis);
@@ -64,6 +79,11 @@ public sealed interface StripeCommand {
 
     /** Gives back {@code quantity} admissions sold to a hold here (a cancelled or refused sale). */
     record GiveBack(String holdId, int quantity, long now) implements StripeCommand {
+        @Override
+        public boolean givesBack() {
+            return true;
+        }
+
         @Override
         public AdmissionStripe.Taken decide(AdmissionStripe current) {
             AdmissionStripe next = current.giveBack(holdId, quantity, now);

@@ -63,6 +63,18 @@ class GridSerializersTest {
     }
 
     @Test
+    void soldOutMarks_roundTrip() {
+        assertEquals(new SoldOutMark(42, 3, 9_000), roundTrip(new SoldOutMark(42, 3, 9_000)));
+        assertEquals(SoldOutMark.cleared(7), roundTrip(SoldOutMark.cleared(7)));
+    }
+
+    @Test
+    void stripeCounts_andTheProcessorThatCountsThem_roundTrip() {
+        assertEquals(new StripeCount(3, 10, 7, Long.MAX_VALUE), roundTrip(new StripeCount(3, 10, 7, Long.MAX_VALUE)));
+        assertEquals(new StripeCountProcessor(12, 5), roundTrip(new StripeCountProcessor(12, 5)));
+    }
+
+    @Test
     void keys_roundTrip() {
         assertEquals(BlockKey.of("s", 3, 2), roundTrip(BlockKey.of("s", 3, 2)));
         assertEquals(new AllowanceKey("s", "alice"), roundTrip(new AllowanceKey("s", "alice")));

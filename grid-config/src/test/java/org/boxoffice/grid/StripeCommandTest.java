@@ -36,4 +36,16 @@ class StripeCommandTest {
         assertNull(again.next());
         assertEquals(3, again.quantity());
     }
+
+    @Test
+    void aStripesCount_saysWhatIsFree_andWhenTheNextHoldStillCountedLapses() {
+        AdmissionStripe stripe = THREE_FREE.take("h1", "ann", 1, 1, 900, 10, 0).next() // lapses at 905
+                .take("h2", "bob", 1, 1, 500, 10, 0).next();                        // lapses at 505
+
+        assertEquals(new StripeCount(1, 3, 2, 505), StripeCount.of(stripe, 100, 5));
+        assertEquals(new StripeCount(2, 3, 2, 905), StripeCount.of(stripe, 505, 5), "h2 lapsed: free, and no longer next");
+        assertEquals(new StripeCount(3, 3, 2, Long.MAX_VALUE), StripeCount.of(stripe, 905, 5));
+        assertEquals(new StripeCount(1, 3, 2, 505), new StripeCountProcessor(100, 5).process(java.util.Map.entry(
+                new StripeKey("s", "FLOOR", 0), stripe)));
+    }
 }

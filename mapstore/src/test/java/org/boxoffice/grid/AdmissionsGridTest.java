@@ -364,4 +364,190 @@ class AdmissionsGridTest {
         assertInstanceOf(Admissions.Claim.Held.class, hold(second, show, area, "bob", 6));
         assertEquals(10, admissionRepo.taken(show.showId(), "FLOOR"));
     }
+
+    /** A request as the service makes it: the area's sold-out mark first, then, unless it refuses, the claim. */
+    private Admissions.Claim ask(Admissions admissions, Show show, AdmissionArea area, String account, int quantity) {
+        return admissions.knownSoldOut(show, area, quantity, clock.get()).map(Admissions.Claim.class::cast)
+                .orElseGet(() -> hold(admissions, show, area, account, quantity));
+    }
+
+    /** Sells the whole area to {@code holds} accounts (ann-0, ann-1, ...), each taking capacity / holds; returns their hold ids. */
+    private List<String> sellOut(Admissions admissions, Show show, AdmissionArea area, int holds, long expiresAt) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < holds; i++) {
+            String id = "H" + i + "-" + show.showId();
+            assertInstanceOf(Admissions.Claim.Held.class, admissions.hold(show, area, id, "ann-" + i, area.capacity() / holds,
+                    expiresAt, clock.get()));
+            ids.add(id);
+        }
+        return ids;
+    }
+
+    @Test
+    void aSoldOutArea_isKnownSoldOut_onlyOnceAClaimFoundItSo_andOnlyForMoreThanItHasLeft() {
+        HazelcastInstance member = start(1).get(0);
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 8, 4);
+        Admissions admissions = admissions(member);
+        assertEquals(java.util.Optional.empty(), admissions.knownSoldOut(show, area, 1, clock.get()), "a fresh area");
+        assertInstanceOf(Admissions.Claim.Held.class, hold(admissions, show, area, "ann", 3));
+        assertInstanceOf(Admissions.Claim.Held.class, hold(admissions, show, area, "bob", 3));
+        assertEquals(java.util.Optional.empty(), admissions.knownSoldOut(show, area, 3, clock.get()), "no claim has been refused");
+
+        assertEquals(new Admissions.Claim.SoldOut(2), hold(admissions, show, area, "cid", 3));
+
+        assertEquals(java.util.Optional.of(new Admissions.Claim.SoldOut(2)), admissions.knownSoldOut(show, area, 3, clock.get()));
+        assertEquals(java.util.Optional.empty(), admissions.knownSoldOut(show, area, 2, clock.get()), "2 are left");
+        assertInstanceOf(Admissions.Claim.Held.class, ask(admissions, show, area, "cid", 2));
+        assertEquals(new Admissions.Claim.SoldOut(0), hold(admissions, show, area, "dan", 1));
+        assertEquals(java.util.Optional.of(new Admissions.Claim.SoldOut(0)), admissions.knownSoldOut(show, area, 1, clock.get()));
+    }
+
+    @Test
+    void aRelease_isVisibleToTheNextRequestAtOnce_onEveryMember() {
+        List<HazelcastInstance> grid = start(2);
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 4, 2);
+        Admissions here = admissions(grid.get(0));
+        Admissions there = admissions(grid.get(1));
+        List<String> holds = sellOut(here, show, area, 2, T0 + 600_000);
+        assertEquals(new Admissions.Claim.SoldOut(0), hold(there, show, area, "eve", 2));
+        assertEquals(new Admissions.Claim.SoldOut(0), ask(here, show, area, "eve", 2), "known sold out");
+
+        assertEquals(2, here.release(show, area, holds.get(0), "ann-0", clock.get()));
+
+        assertInstanceOf(Admissions.Claim.Held.class, ask(there, show, area, "eve", 2));
+    }
+
+    @Test
+    void aSaleGivenBack_isVisibleToTheNextRequestAtOnce() {
+        HazelcastInstance member = start(1).get(0);
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 4, 2);
+        Admissions admissions = admissions(member);
+        List<String> holds = sellOut(admissions, show, area, 2, T0 + 600_000);
+        assertEquals(Admissions.Confirmation.SOLD, admissions.confirm(show, area, holds.get(1), 2, clock.get()));
+        assertEquals(new Admissions.Claim.SoldOut(0), hold(admissions, show, area, "eve", 1));
+
+        assertEquals(2, admissions.giveBack(show, area, holds.get(1), "ann-1", clock.get()));
+
+        assertInstanceOf(Admissions.Claim.Held.class, ask(admissions, show, area, "eve", 2));
+    }
+
+    @Test
+    void aHoldThatLapses_isVisibleToTheNextRequestAtItsLapse_beforeAnySweep() {
+        HazelcastInstance member = start(1).get(0);
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 4, 2);
+        Admissions admissions = admissions(member);
+        long grace = show.policy().graceMillis();
+        sellOut(admissions, show, area, 2, T0 + 60_000);
+        long lapse = T0 + 60_000 + grace;
+        clock.set(lapse - 100); // counted sold out 100 ms before the first hold lapses
+        assertEquals(new Admissions.Claim.SoldOut(0), hold(admissions, show, area, "eve", 1));
+        assertEquals(new Admissions.Claim.SoldOut(0), ask(admissions, show, area, "eve", 1));
+
+        clock.set(lapse);
+
+        assertInstanceOf(Admissions.Claim.Held.class, ask(admissions, show, area, "eve", 2));
+    }
+
+    @Test
+    void aLargerCapacity_isVisibleToTheNextRequestAtOnce() {
+        HazelcastInstance member = start(1).get(0);
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 4, 2);
+        Admissions admissions = admissions(member);
+        sellOut(admissions, show, area, 2, T0 + 600_000);
+        assertEquals(new Admissions.Claim.SoldOut(0), hold(admissions, show, area, "eve", 1));
+
+        assertInstanceOf(org.boxoffice.domain.AdmissionRepository.Resize.Done.class, admissions.resize(area, 6));
+
+        assertInstanceOf(Admissions.Claim.Held.class, ask(admissions, show, area, "eve", 2));
+    }
+
+    @Test
+    void aMarkThatNothingEnded_isBelievedNoLongerThanItsTrustTime() {
+        HazelcastInstance member = start(1).get(0);
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 4, 2);
+        Admissions admissions = admissions(member);
+        sellOut(admissions, show, area, 2, T0 + 600_000);
+        assertEquals(new Admissions.Claim.SoldOut(0), hold(admissions, show, area, "eve", 1));
+        // more capacity behind the grid's back, its copies dropped, and no give-back told (what a failure could do)
+        assertInstanceOf(org.boxoffice.domain.AdmissionRepository.Resize.Done.class,
+                admissionRepo.resize(show.showId(), "FLOOR", 6));
+        member.getMap(GridMaps.ADMISSIONS).evictAll();
+        assertEquals(new Admissions.Claim.SoldOut(0), ask(admissions, show, area, "eve", 2));
+
+        clock.addAndGet(SoldOutMarks.TRUST_MILLIS);
+
+        assertInstanceOf(Admissions.Claim.Held.class, ask(admissions, show, area, "eve", 2));
+    }
+
+    /**
+     * Refusals that count the area while a release gives admissions back: a count taken before the
+     * release and written after it must not say "sold out" to a request that starts after the
+     * release returned.
+     */
+    @Test
+    void aCountTakenBeforeARelease_neverHidesItFromARequestThatStartsAfterIt() throws Exception {
+        List<HazelcastInstance> grid = start(2);
+        List<Admissions> sides = List.of(admissions(grid.get(0)), admissions(grid.get(1)));
+        List<String> wrong = new ArrayList<>();
+        for (int round = 0; round < 12; round++) {
+            Show show = newShow();
+            AdmissionArea area = newArea(show, 4, 4);
+            List<String> holds = sellOut(sides.get(0), show, area, 4, T0 + 600_000);
+            java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+            try (ExecutorService pool = Executors.newFixedThreadPool(6)) {
+                List<Future<?>> refusers = new ArrayList<>();
+                for (int t = 0; t < 6; t++) {
+                    int n = t;
+                    refusers.add(pool.submit(() -> {
+                        while (!stop.get()) {
+                            // the claim's full path: it counts, and marks the area sold out
+                            assertInstanceOf(Admissions.Claim.SoldOut.class, sides.get(n % 2).hold(show, area,
+                                    "R" + UUID.randomUUID(), "refused-" + n, 2, T0 + 600_000, clock.get()));
+                        }
+                        return null;
+                    }));
+                }
+                Thread.sleep(5 + round * 3L);
+                sides.get(round % 2).release(show, area, holds.get(0), "ann-0", clock.get());
+                Admissions.Claim after = sides.get((round + 1) % 2).knownSoldOut(show, area, 1, clock.get())
+                        .map(Admissions.Claim.class::cast).orElse(null);
+                stop.set(true);
+                for (Future<?> f : refusers) {
+                    f.get();
+                }
+                if (after != null) {
+                    wrong.add("round " + round + ": " + after);
+                }
+            }
+        }
+        assertEquals(List.of(), wrong, "requests told sold out after a release returned");
+    }
+
+    @Test
+    void aMarkInTheSecondHalfOfItsLife_isCountedAgain_andKeepsAnswering() throws Exception {
+        HazelcastInstance member = start(1).get(0);
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 4, 2);
+        Admissions admissions = admissions(member);
+        sellOut(admissions, show, area, 2, T0 + 600_000);
+        assertEquals(new Admissions.Claim.SoldOut(0), hold(admissions, show, area, "eve", 1)); // marked until T0 + 1 s
+        SoldOutMarks marks = new SoldOutMarks(member);
+
+        clock.set(T0 + SoldOutMarks.TRUST_MILLIS * 3 / 4);
+        assertEquals(java.util.Optional.of(new Admissions.Claim.SoldOut(0)), admissions.knownSoldOut(show, area, 1, clock.get()));
+
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (marks.read(area).until() <= T0 + SoldOutMarks.TRUST_MILLIS && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        clock.set(T0 + SoldOutMarks.TRUST_MILLIS + 1);
+        assertEquals(java.util.Optional.of(new Admissions.Claim.SoldOut(0)), admissions.knownSoldOut(show, area, 1, clock.get()),
+                "counted again before it ended: " + marks.read(area));
+    }
 }

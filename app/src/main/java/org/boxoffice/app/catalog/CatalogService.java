@@ -258,10 +258,9 @@ public final class CatalogService implements HttpService {
         for (AdmissionArea a : admissions.areas(s.showId())) {
             int capacity = 0;
             int left = 0;
-            long now = clock.getAsLong();
-            for (org.boxoffice.domain.AdmissionStripe stripe : admissions.stripes(a).values()) {
+            for (org.boxoffice.grid.StripeCount stripe : admissions.counts(s, a).values()) {
                 capacity += stripe.capacity();
-                left += stripe.free(now, s.policy().graceMillis());
+                left += stripe.free();
             }
             areas.add(object("name", a.name(), "capacity", capacity, "price", price(a.priceCents()), "left", left));
         }

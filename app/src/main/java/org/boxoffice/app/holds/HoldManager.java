@@ -64,7 +64,8 @@ public final class HoldManager {
         this.shows = shows;
         this.admissions = admissions;
         this.rules = HoldRules.standard(shows::find, snapshots::get,
-                admissions == null ? (showId, area) -> Optional.empty() : admissions::area, clock);
+                admissions == null ? (showId, area) -> Optional.empty() : admissions::area,
+                admissions == null ? (show, area, quantity, now) -> Optional.empty() : admissions::knownSoldOut, clock);
         this.seats = seats;
         this.snapshots = snapshots;
         this.repository = repository;
@@ -146,7 +147,8 @@ public final class HoldManager {
         };
     }
 
-    private static Outcome.Refused<HoldView> soldOut(AdmissionArea area, int quantity, int left) {
+    /** The refusal of {@code quantity} admissions of {@code area}, which has only {@code left}: the claim's, and the gate's ({@link AdmissionsLeftRule}). */
+    static Outcome.Refused<HoldView> soldOut(AdmissionArea area, int quantity, int left) {
         return new Outcome.Refused<>(Rejection.SOLD_OUT, "area " + area.name() + " has " + left + " admissions left, "
                 + "fewer than the " + quantity + " asked for", Map.of("left", left));
     }

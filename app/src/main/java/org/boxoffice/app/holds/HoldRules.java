@@ -25,6 +25,8 @@ import java.util.function.LongSupplier;
  *   <li>{@link SeatsExistRule}: named seats the show has ({@code 422 UNKNOWN_SEAT});</li>
  *   <li>{@link SeatsFreeRule}: named seats this member's seat map shows free ({@code 409 SEATS_UNAVAILABLE}
  *       with alternatives), answered at once, ahead of the account's rate limit: the fast gate.</li>
+ *   <li>{@link AdmissionsLeftRule}: admissions, unless the area is known to have fewer left
+ *       ({@code 409 SOLD_OUT}), answered at once as the seat map's refusal: general admission's fast gate.</li>
  * </ol>
  * After them comes the claim ({@link HoldManager#hold}), where the grid decides: the account's
  * allowance ({@code 422 ACCOUNT_LIMIT}), then the blocks' processors and the referee
@@ -49,9 +51,11 @@ public final class HoldRules {
      * @param shows     finds a show by id (this member's directory)
      * @param snapshots a show's current seat map on this member
      * @param areas     a show's general-admission area, by show id and name
+     * @param soldOut   what a claim on an area would hear now, if its sold-out mark already says so
      */
     static HoldRules standard(Function<String, Optional<Show>> shows, Function<Show, ShowSnapshot> snapshots,
-                              BiFunction<String, String, Optional<AdmissionArea>> areas, LongSupplier clock) {
+                              BiFunction<String, String, Optional<AdmissionArea>> areas,
+                              AdmissionsLeftRule.KnownSoldOut soldOut, LongSupplier clock) {
         return new HoldRules(List.of(
                 new ShowExistsRule(shows),
                 new SaleOpenRule(),
@@ -59,7 +63,8 @@ public final class HoldRules {
                 new SectionExistsRule(),
                 new AreaExistsRule(areas),
                 new SeatsExistRule(),
-                new SeatsFreeRule(snapshots)), clock);
+                new SeatsFreeRule(snapshots),
+                new AdmissionsLeftRule(soldOut)), clock);
     }
 
     /** Puts a new attempt for {@code request} through the rules, now. */

@@ -163,15 +163,19 @@ public final class HoldsService implements HttpService {
     }
 
     /**
-     * The body of a refusal at the gate ({@code 409 SEATS_UNAVAILABLE} with alternatives), written
-     * straight to bytes without a JSON tree: in an on-sale most attempts end with it. The same
-     * bytes as {@link #reply} writes for it.
+     * The body of a refusal at the gate ({@code 409 SEATS_UNAVAILABLE} with alternatives, or
+     * {@code 409 SOLD_OUT} with what is left), written straight to bytes without a JSON tree: in an
+     * on-sale most attempts end with it. The same bytes as {@link #reply} writes for it.
      */
     @SuppressWarnings("unchecked")
     static byte[] gateAnswer(Outcome.Refused<HoldView> refused) {
-        return new JsonBytes()
+        JsonBytes body = new JsonBytes()
                 .field("error", Refusals.code(refused.reason()))
-                .field("message", refused.message())
+                .field("message", refused.message());
+        if (refused.reason() == Rejection.SOLD_OUT) {
+            return body.field("left", (Integer) refused.details().get("left")).toBytes();
+        }
+        return body
                 .field("unavailable", (List<String>) refused.details().get("unavailable"))
                 .fieldOfLists("alternatives", (List<List<String>>) refused.details().get("alternatives"))
                 .toBytes();

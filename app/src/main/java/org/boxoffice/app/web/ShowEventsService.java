@@ -34,17 +34,18 @@ import java.util.logging.Logger;
  * connections stay open through proxies. A reconnecting {@code EventSource} starts again from the
  * whole map. Each member keeps at most {@code boxoffice.limits.streams} streams open; beyond
  * that it answers 503 {@code STREAMS_FULL} with Retry-After, and clients poll the seat map. A page
- * that holds seats names its hold ({@code ?hold=}) and is also told when it lapses
- * ({@code event: notice}). A signed-in fan's page names a key of theirs ({@code ?key=}, from
- * {@code POST .../events/key}: an {@code EventSource} cannot send the bearer token) and is also told
- * the fan's own notices, a waitlist offer made for them first of all; a key that is forged, expired
- * or another show's is a 401, so no page hears another fan's notices.
+ * A signed-in fan's page names a key of theirs ({@code ?key=}, from {@code POST .../events/key}: an
+ * {@code EventSource} cannot send the bearer token) and is also told the fan's own notices, a
+ * waitlist offer made for them first of all; a key that is forged, expired or another show's is a
+ * 401, so no page hears another fan's notices. A page that holds seats names its hold too
+ * ({@code ?hold=}, with the key of the account that holds it: 401 without a key, 404 for a hold of
+ * another account or show) and is also told when it lapses ({@code event: notice}).
  *
  * <pre>
  * curl -N localhost:8080/v1/shows/echoes-berlin-1/events
- * curl -N "localhost:8080/v1/shows/echoes-berlin-1/events?hold=$HOLD"
  * KEY=$(curl -s -X POST localhost:8080/v1/shows/echoes-berlin-1/events/key -H "Authorization: Bearer $TOKEN" | jq -r .key)
  * curl -N "localhost:8080/v1/shows/echoes-berlin-1/events?key=$KEY"
+ * curl -N "localhost:8080/v1/shows/echoes-berlin-1/events?key=$KEY&hold=$HOLD"
  * </pre>
  */
 public final class ShowEventsService implements HttpService {
@@ -64,6 +65,7 @@ public final class ShowEventsService implements HttpService {
     private final ShowEvents events;
     private final Authenticator auth;
     private final PassTokens keys;
+    private final HoldOwners holds;
     private final int maxStreams;
     private final Duration keepAlive;
     private final AtomicInteger open = new AtomicInteger();
@@ -73,9 +75,16 @@ public final class ShowEventsService implements HttpService {
      *                   a connection and a virtual thread; beyond the cap a client is told to poll
      *                   the seat map instead (the web app does so by itself and retries the stream).
      */
+    /** Whose holds are whose (the referee's holds). */
+    @FunctionalInterface
+    public interface HoldOwners {
+        /** Whether {@code holdId} is a hold of show {@code showId} by account {@code accountId}. */
+        boolean holds(String accountId, String showId, String holdId);
+    }
+
     public ShowEventsService(ShowDirectory shows, ShowEvents events, int maxStreams, OpsMetrics metrics,
-                             Authenticator auth, PassTokens keys) {
-        this(shows, events, maxStreams, KEEP_ALIVE, auth, keys);
+                             Authenticator auth, PassTokens keys, HoldOwners holds) {
+        this(shows, events, maxStreams, KEEP_ALIVE, auth, keys, holds);
         metrics.gauge("boxoffice_seatmap_streams", "live seat-map streams (Server-Sent Events) open on this member",
                 this::openStreams);
     }
@@ -86,11 +95,12 @@ public final class ShowEventsService implements HttpService {
      *                  comes back within two of these
      */
     ShowEventsService(ShowDirectory shows, ShowEvents events, int maxStreams, Duration keepAlive,
-                      Authenticator auth, PassTokens keys) {
+                      Authenticator auth, PassTokens keys, HoldOwners holds) {
         this.shows = shows;
         this.events = events;
         this.auth = auth;
         this.keys = keys;
+        this.holds = holds;
         this.maxStreams = maxStreams;
         this.keepAlive = keepAlive;
     }
@@ -134,13 +144,32 @@ public final class ShowEventsService implements HttpService {
                 + " stream key; ask POST /v1/shows/" + showId + "/events/key for a key of this show");
     }
 
+    /**
+     * The hold {@code req} names ({@code ?hold=}), or null if none; only for its own account's key: a
+     * hold id alone opens nothing (401), and a hold of another account or show is not found (404).
+     */
+    private String ownHold(ServerRequest req, String showId, String accountId) {
+        String holdId = req.query().first("hold").orElse(null);
+        if (holdId == null) {
+            return null;
+        }
+        if (accountId == null) {
+            throw Refusals.of(Refusal.UNAUTHORIZED, "a hold's notices come only with the stream key of the account that "
+                    + "holds it; ask POST /v1/shows/" + showId + "/events/key and name it as ?key=");
+        }
+        if (holdId.length() > HOLD_ID_MAX || !holds.holds(accountId, showId, holdId)) {
+            throw ApiException.notFound("hold " + holdId + " of this show");
+        }
+        return holdId;
+    }
+
     private void stream(ServerRequest req, ServerResponse res) {
         String id = req.path().pathParameters().get("showId");
         Show show = shows.find(id).orElseThrow(() -> ApiException.notFound("show " + id));
-        // the page's own hold, if it has one: its notices (a lapse) come on this stream too
-        String holdId = req.query().first("hold").filter(h -> h.length() <= HOLD_ID_MAX).orElse(null);
         // the fan who opened the page, if it names their key: the fan's own notices come on it too
         String accountId = keyHolder(req, id);
+        // the page's own hold, if it has one: its notices (a lapse) come on this stream too
+        String holdId = ownHold(req, id, accountId);
         if (open.incrementAndGet() > maxStreams && maxStreams > 0) {
             open.decrementAndGet();
             throw Refusals.of(Refusal.STREAMS_FULL, "this member follows as many seat maps as it is set to ("

@@ -8,6 +8,7 @@ import org.boxoffice.domain.SaleWindow;
 import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
+import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.ShowSnapshot;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +36,8 @@ class HoldRulesTest {
     private final AtomicInteger snapshotReads = new AtomicInteger();
     private byte[] statuses = new byte[LAYOUT.totalSeats()];
     private Show show = show(new SaleWindow(NOW - 1, NOW + 1), 4);
+    /** What FLOOR's sold-out mark says is left (its capacity: the mark says nothing). */
+    private int floorLeft = 100;
 
     private static Show show(SaleWindow sale, int maxSeatsPerHold) {
         return new Show("s1", "e1", "v1", NOW + 86_400_000, sale, new HoldPolicy(maxSeatsPerHold, 8, 600_000, 5_000),
@@ -47,7 +50,9 @@ class HoldRulesTest {
                     snapshotReads.incrementAndGet();
                     return new ShowSnapshot(s.showId(), 1, NOW, statuses);
                 }, (showId, area) -> area.equals("FLOOR") ? Optional.of(new AdmissionArea(showId, "FLOOR", 100, 4_500, 4))
-                        : Optional.empty(), () -> NOW);
+                        : Optional.empty(),
+                (s, area, quantity, now) -> quantity > floorLeft ? Optional.of(new Admissions.Claim.SoldOut(floorLeft)) : Optional.empty(),
+                () -> NOW);
     }
 
     private static HoldRequest seats(String... ids) {
@@ -59,9 +64,9 @@ class HoldRulesTest {
     }
 
     @Test
-    void rules_runInOneOrder_showSaleSizeSectionAreaSeatsSeatMap() {
+    void rules_runInOneOrder_showSaleSizeSectionAreaSeatsSeatMapAdmissionsLeft() {
         assertEquals(List.of("ShowExistsRule", "SaleOpenRule", "HoldSizeRule", "SectionExistsRule", "AreaExistsRule", "SeatsExistRule",
-                "SeatsFreeRule"), rules().names());
+                "SeatsFreeRule", "AdmissionsLeftRule"), rules().names());
     }
 
     @Test
@@ -138,6 +143,29 @@ class HoldRulesTest {
     void aRefusalAtTheGate_isWrittenAsTheSameBytes_asTheSameRefusalAnsweredAfterTheClaim() {
         statuses[1] = TAKEN;
         Outcome.Refused<HoldView> refused = refusal(rules().evaluate("s1", seats("A-1-1", "A-1-2")));
+
+        assertEquals(org.boxoffice.app.http.Json.write(org.boxoffice.app.http.Refusals.body(refused.reason(),
+                        refused.message(), refused.details())),
+                new String(HoldsService.gateAnswer(refused), java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void admissions_areRefusedAtTheGate_whenTheAreaIsKnownToHaveFewerLeft_sayingHowManyAreLeft() {
+        floorLeft = 2;
+
+        HoldAttempt three = rules().evaluate("s1", new HoldRequest.Admissions("FLOOR", 3));
+        HoldAttempt two = rules().evaluate("s1", new HoldRequest.Admissions("FLOOR", 2));
+
+        assertEquals(Rejection.SOLD_OUT, refusal(three).reason());
+        assertEquals(Map.of("left", 2), refusal(three).details());
+        assertTrue(three.refusedAtTheGate());
+        assertTrue(two.refusal().isEmpty(), "as many as are left go on to the claim");
+    }
+
+    @Test
+    void aSoldOutRefusalAtTheGate_isWrittenAsTheSameBytes_asTheSameRefusalAnsweredAfterTheClaim() {
+        floorLeft = 0;
+        Outcome.Refused<HoldView> refused = refusal(rules().evaluate("s1", new HoldRequest.Admissions("FLOOR", 1)));
 
         assertEquals(org.boxoffice.app.http.Json.write(org.boxoffice.app.http.Refusals.body(refused.reason(),
                         refused.message(), refused.details())),

@@ -44,7 +44,7 @@ class VanishedStreamTest {
         events = new ShowEvents(app.app.snapshots(), Duration.ofMillis(100));
         streams = new ShowEventsService(app.app.directory(), events, 10, KEEP_ALIVE, app.app.authenticator(),
                 new org.boxoffice.app.admission.PassTokens(org.boxoffice.app.admission.AdmissionSettings.DEMO_ROOM_SECRET,
-                        System::currentTimeMillis));
+                        System::currentTimeMillis), (account, show, hold) -> false);
         server.routing(r -> r.register("/v1", streams));
     }
 

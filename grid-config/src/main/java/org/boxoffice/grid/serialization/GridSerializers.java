@@ -37,7 +37,10 @@ public final class GridSerializers {
                 new org.boxoffice.grid.limits.TakeTokenProcessorSerializer(),
                 new StripeKeySerializer(),
                 new AdmissionStripeSerializer(),
-                new StripeProcessorSerializer());
+                new StripeProcessorSerializer(),
+                new SoldOutMarkSerializer(),
+                new StripeCountSerializer(),
+                new StripeCountProcessorSerializer());
     }
 
     public static void register(CompactSerializationConfig config) {
