@@ -374,6 +374,15 @@ public final class GridMember {
         config.addMapConfig(new MapConfig(GridMaps.ALLOWANCES_COMPLETE)
                 .setBackupCount(settings.backupCount()));
 
+        // what a standing area is known to have left (see SoldOutMarks): no backups, a message per
+        // mark saved; a lost mark mostly means "nothing known" (the next claim counts again), and a
+        // count begun before a give-back whose mark was lost with its member is believed at most
+        // SoldOutMarks.TRUST_MILLIS, as for any loss; a mark of a sale long over goes by itself
+        config.addMapConfig(new MapConfig(GridMaps.SOLD_OUT_MARKS)
+                .setBackupCount(0)
+                .setAsyncBackupCount(0)
+                .setTimeToLiveSeconds(300));
+
         config.addMapConfig(new MapConfig(GridMaps.IDEMPOTENCY)
                 .setBackupCount(settings.backupCount())
                 .setTimeToLiveSeconds(24 * 3600));
