@@ -103,6 +103,8 @@ public final class HealthProbes implements AutoCloseable {
     /** The ticker's last run (nanoTime), the end of a hold-down, and a count of wake-ups that voids checks begun before one. */
     private volatile long lastTick = System.nanoTime();
     private volatile long heldDownUntil = System.nanoTime();
+    /** How long the process was stopped the last time it was ({@link #wokeUp}), for the answers of its hold-down. */
+    private volatile long lastStopMillis;
     private final java.util.concurrent.atomic.AtomicLong wakeUps = new java.util.concurrent.atomic.AtomicLong();
 
     /**
@@ -157,6 +159,7 @@ public final class HealthProbes implements AutoCloseable {
     void wokeUp(Duration stopped) {
         wakeUps.incrementAndGet();
         heldDownUntil = System.nanoTime() + holdDownNanos;
+        lastStopMillis = stopped.toMillis();
         LOG.warning(() -> String.format(java.util.Locale.ROOT, "this process was stopped for %.1f s: not ready for"
                 + " the next %d s, until the grid has shown what happened meanwhile", stopped.toMillis() / 1000.0,
                 holdDownNanos / 1_000_000_000L));
@@ -195,6 +198,7 @@ public final class HealthProbes implements AutoCloseable {
         if (c.up() && System.nanoTime() - heldDownUntil < 0) {
             Map<String, Object> data = new LinkedHashMap<>(c.data());
             data.put("heldDownAfterStop", true);
+            data.put("resumedAfterStopMillis", lastStopMillis);
             c = new Check(c.name(), false, data);
         }
         keep(c);

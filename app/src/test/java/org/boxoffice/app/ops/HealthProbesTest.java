@@ -89,8 +89,9 @@ class HealthProbesTest {
                 Duration.ofHours(1), Duration.ofMillis(300))) {
             assertTrue(probes.ready().up());
             probes.wokeUp(Duration.ofSeconds(17));
-            assertFalse(probes.ready().up(), "the answer from before the stop is void at once");
-            assertEquals(17_000L, probes.ready().data().get("resumedAfterStopMillis"));
+            HealthProbes.Check woken = probes.ready(); // the wake-up's answer, or already its check's: both say so
+            assertFalse(woken.up(), "the answer from before the stop is void at once");
+            assertEquals(17_000L, woken.data().get("resumedAfterStopMillis"));
             long deadline = System.currentTimeMillis() + 10_000;
             while (probes.checks() < 2 && System.currentTimeMillis() < deadline) {
                 Thread.sleep(5); // the check the wake-up asked for
@@ -98,6 +99,7 @@ class HealthProbesTest {
             probes.refresh();
             assertFalse(probes.ready().up(), "a check within the hold-down does not make it ready");
             assertEquals(true, probes.ready().data().get("heldDownAfterStop"));
+            assertEquals(17_000L, probes.ready().data().get("resumedAfterStopMillis"));
             Thread.sleep(400);
             probes.refresh();
             assertTrue(probes.ready().up(), "after the hold-down its checks tell again");
