@@ -8,6 +8,7 @@ import com.hazelcast.map.IMap;
 import java.security.SecureRandom;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -48,6 +49,11 @@ public final class WaitingRooms implements AutoCloseable {
 
     private record Cached(RoomView view, long at) {
     }
+
+    /** How much older than a tick a member's view of a room may be while the read that renews it is held up. */
+    public static final long STALE_WHILE_READING_MILLIS = 5_000;
+    /** Per show, the read under way that renews this member's view. */
+    private final Map<String, CompletableFuture<Optional<RoomView>>> reading = new ConcurrentHashMap<>();
 
     public WaitingRooms(HazelcastInstance hz, LongSupplier clock, ToIntFunction<String> availableSeats, long tickMillis) {
         this(hz, clock, availableSeats, tickMillis, RoomLedger.NONE);
@@ -102,16 +108,56 @@ public final class WaitingRooms implements AutoCloseable {
         return Optional.ofNullable(onRoom(showId, new RoomCommand.Read(accountId)));
     }
 
-    /** The room's counters, from this member's cache (at most one tick old). */
+    /**
+     * The room's counters, from this member's cache: one tick old, or older while the read that
+     * renews it is held up. Every hold of every show asks, so a read of the room's entry must never
+     * hold them all: once the cache is a tick old, one read per show and member renews it (not one
+     * per request), and requests meanwhile take the last view, for up to {@value #STALE_WHILE_READING_MILLIS}
+     * ms more. A read is held up while the entry's partition moves (a member joins, leaves or is
+     * promoted) or its owner was lost and the partition table is repaired: every request on every
+     * member would otherwise wait for that one partition. A view's {@link RoomView#active} is
+     * computed from the clock, so a room still opens on time from an older view; only a change
+     * made meanwhile on another member (a room configured, a tick's admissions) is seen that much
+     * later. Without a view young enough, the request waits for the read, as the first one does.
+     */
     public Optional<RoomView> summary(String showId) {
         long now = clock.getAsLong();
         Cached c = cache.get(showId);
-        if (c == null || now - c.at() >= cacheMillis) {
-            RoomView v = onRoom(showId, new RoomCommand.Read(null));
-            c = new Cached(v, now);
-            cache.put(showId, c);
+        if (c != null && now - c.at() < cacheMillis) {
+            return Optional.ofNullable(c.view());
         }
-        return Optional.ofNullable(c.view());
+        CompletableFuture<Optional<RoomView>> reading = read(showId);
+        if (c != null && now - c.at() < cacheMillis + STALE_WHILE_READING_MILLIS) {
+            return Optional.ofNullable(c.view());
+        }
+        try {
+            return reading.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    /** The read of the room that renews this member's cache: the one under way, or a new one. */
+    private CompletableFuture<Optional<RoomView>> read(String showId) {
+        CompletableFuture<Optional<RoomView>> mine = new CompletableFuture<>();
+        CompletableFuture<Optional<RoomView>> running = reading.putIfAbsent(showId, mine);
+        if (running != null) {
+            return running;
+        }
+        Thread.ofVirtual().name("room-read-" + showId).start(() -> {
+            try {
+                long at = clock.getAsLong();
+                RoomView v = onRoom(showId, new RoomCommand.Read(null));
+                // a tick or a configuration while this read ran put a newer view: it stays
+                cache.compute(showId, (k, old) -> old != null && old.at() > at ? old : new Cached(v, at));
+                mine.complete(Optional.ofNullable(v));
+            } catch (Throwable e) {
+                mine.completeExceptionally(e);
+            } finally {
+                reading.remove(showId, mine);
+            }
+        });
+        return mine;
     }
 
     /** Whether holds on the show need a pass now. */

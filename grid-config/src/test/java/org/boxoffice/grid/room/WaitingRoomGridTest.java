@@ -208,4 +208,64 @@ class WaitingRoomGridTest {
                 assertEquals(position, survivor.join("resilient", account).orElseThrow().position(), account));
         assertEquals(2_001, survivor.join("resilient", "newcomer").orElseThrow().position(), "gapless after the loss");
     }
+    /** Holds a partition's thread until the test lets go: a partition that is moving, or whose owner was lost. */
+    static final class HoldPartition implements com.hazelcast.map.EntryProcessor<String, String, String> {
+        static final java.util.concurrent.CountDownLatch RELEASE = new java.util.concurrent.CountDownLatch(1);
+
+        @Override
+        public String process(Map.Entry<String, String> entry) {
+            try {
+                RELEASE.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return null;
+        }
+
+        @Override
+        public com.hazelcast.map.EntryProcessor<String, String, String> getBackupProcessor() {
+            return null;
+        }
+    }
+
+    @Test
+    void aRoomWhosePartitionIsHeldUp_isAnsweredFromTheLastView() throws Exception {
+        List<WaitingRooms> two = start(2);
+        two.get(0).configure("busy", WaitingRoom.Mode.ON, T0 + HOUR * 10, 100, 2, 600_000);
+        HazelcastInstance owner = members.stream()
+                .filter(m -> m.getPartitionService().getPartition("busy").getOwner().localMember())
+                .findFirst().orElseThrow();
+        WaitingRooms reader = two.get(1 - members.indexOf(owner));
+        RoomView before = reader.summary("busy").orElseThrow();
+
+        // a key of another map on the room's partition; the processor runs on that partition's thread
+        int partition = owner.getPartitionService().getPartition("busy").getPartitionId();
+        String sameThread = java.util.stream.IntStream.range(0, 100_000).mapToObj(i -> "k" + i)
+                .filter(k -> owner.getPartitionService().getPartition(k).getPartitionId() == partition)
+                .findFirst().orElseThrow();
+        var held = owner.<String, String>getMap("hold-partition").submitToKey(sameThread, new HoldPartition());
+        try {
+            Thread.sleep(200);
+            clock.addAndGet(HOUR + 1); // the reader's view is a tick old: it asks for a new one
+            ExecutorService pool = Executors.newFixedThreadPool(16);
+            List<Future<RoomView>> answers = new ArrayList<>();
+            for (int i = 0; i < 64; i++) {
+                answers.add(pool.submit(() -> reader.summary("busy").orElseThrow()));
+            }
+            for (Future<RoomView> answer : answers) {
+                assertEquals(before, answer.get(2, TimeUnit.SECONDS), "the last view, while the partition is held up");
+            }
+            pool.shutdown();
+            assertTrue(!held.toCompletableFuture().isDone(), "the partition was held up all along");
+        } finally {
+            HoldPartition.RELEASE.countDown();
+        }
+        held.toCompletableFuture().get(10, TimeUnit.SECONDS);
+        Thread.sleep(1_000); // the read queued behind the hold-up answers
+
+        // a view too old is not answered from: the request waits for a read
+        two.get(0).configure("busy", WaitingRoom.Mode.ON, T0 + HOUR * 20, 100, 2, 600_000);
+        clock.addAndGet(HOUR + WaitingRooms.STALE_WHILE_READING_MILLIS + 1);
+        assertEquals(T0 + HOUR * 20, reader.summary("busy").orElseThrow().opensAt(), "a view too old is not used");
+    }
 }
