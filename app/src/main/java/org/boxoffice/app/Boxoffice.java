@@ -168,7 +168,7 @@ public final class Boxoffice implements AutoCloseable {
         this.authenticator = new Authenticator(settings.auth(), clock);
         this.idempotency = new Idempotency(hz, new PostgresIdempotencyReplies(dataSource), clock).start();
         this.allowances = new Allowances(hz, inventoryRepository);
-        this.seats = new Seats(inventory, allowances, snapshots);
+        this.seats = new Seats(inventory, allowances, snapshots, metrics::holdStage);
         this.admissions = new Admissions(hz, admissionRepository, allowances, inventory, clock);
         this.sweeper = new HoldSweeper(hz, seats, inventoryRepository, directory::find, clock).alsoAdmissions(admissions)
                 .start(settings.inventory().sweepEvery().toMillis(), settings.inventory().reconcileEvery().toMillis());

@@ -90,6 +90,32 @@ class OpsApiTest {
         }
     }
 
+    /** A hold past the seat map is timed stage by stage; one the seat map refuses is not. */
+    @Test
+    void metrics_timeEachStageOfAHoldPastTheSeatMap() {
+        String t = app.token("stages-1");
+        String body = "{\"seatIds\":[\"BALCONY-4-1\"]}";
+        List<String> stages = List.of("idempotency", "allowance", "token", "claim", "reply");
+        Map<String, Double> before = new java.util.HashMap<>();
+        stages.forEach(s -> before.put(s, stageCount(s)));
+
+        assertEquals(201, http.post("/v1/shows/comedy-2/holds", t, body, "Idempotency-Key", "stages-1").status());
+        stages.forEach(s -> assertEquals(before.get(s) + 1, stageCount(s), s));
+        // refused by the seat map: no stage is passed
+        assertEquals(409, http.post("/v1/shows/comedy-2/holds", app.token("stages-2"), body, "Idempotency-Key", "stages-2").status());
+        stages.forEach(s -> assertEquals(before.get(s) + 1, stageCount(s), s + " after a refusal at the seat map"));
+    }
+
+    private double stageCount(String stage) {
+        String m = http.get("/observe/metrics", null, "Accept", "text/plain").body();
+        for (String line : m.split("\n")) {
+            if (line.startsWith("boxoffice_hold_stage_seconds_count{") && line.contains("stage=\"" + stage + "\"")) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return 0;
+    }
+
     private double outcome(String outcome) {
         String m = http.get("/observe/metrics", null, "Accept", "text/plain").body();
         for (String line : m.split("\n")) {

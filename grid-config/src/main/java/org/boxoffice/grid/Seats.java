@@ -36,10 +36,34 @@ public final class Seats {
                                   String reason) {
     }
 
+    private final StageTimer stages;
+
+    /**
+     * Where a claim's time goes, stage by stage: {@value #ALLOWANCE} (the account's allowance
+     * reserved), {@value #TOKEN} (waiting for the caller's permit, its rate limit, after that) and
+     * {@value #CLAIM} (the blocks' processors, each written through to the referee). For a
+     * member's metrics; called on the claiming thread, so it must not block.
+     */
+    @FunctionalInterface
+    public interface StageTimer {
+        StageTimer NONE = (stage, nanos) -> { };
+
+        void took(String stage, long nanos);
+    }
+
+    public static final String ALLOWANCE = "allowance";
+    public static final String TOKEN = "token";
+    public static final String CLAIM = "claim";
+
     public Seats(Inventory inventory, Allowances allowances, ShowSnapshots snapshots) {
+        this(inventory, allowances, snapshots, StageTimer.NONE);
+    }
+
+    public Seats(Inventory inventory, Allowances allowances, ShowSnapshots snapshots, StageTimer stages) {
         this.inventory = inventory;
         this.allowances = allowances;
         this.snapshots = snapshots;
+        this.stages = stages;
     }
 
     /**
@@ -125,9 +149,11 @@ public final class Seats {
             seatCount += seats.length;
         }
         Inventory.ClaimResult result;
+        long t0 = System.nanoTime();
         try {
             int remaining = allowances.reserve(show.showId(), accountId, holdId, seatCount, expiresAt, now,
                     show.policy().graceMillis(), show.policy().maxPerAccount());
+            stages.took(ALLOWANCE, System.nanoTime() - t0);
             if (remaining >= 0) {
                 unmark(show, seatsByBlock, Map.of());
                 return new Claim.OverLimit(remaining);
@@ -137,8 +163,12 @@ public final class Seats {
             throw e;
         }
         try {
+            long t1 = System.nanoTime();
             permit.run();
+            long t2 = System.nanoTime();
+            stages.took(TOKEN, t2 - t1);
             result = inventory.hold(show, holdId, accountId, seatsByBlock, expiresAt, now, holdSeatIds);
+            stages.took(CLAIM, System.nanoTime() - t2);
         } catch (RuntimeException e) {
             allowances.release(show.showId(), accountId, holdId);
             unmark(show, seatsByBlock, Map.of());

@@ -126,11 +126,20 @@ public final class HoldsService implements HttpService {
         }
         String fingerprint = "POST /v1/shows/" + showId + "/holds " + Json.write(body);
         String[] name = {"replayed"};   // stays so when the key's kept answer is replayed: not a new hold
+        long[] ran = new long[2];       // when the hold began and ended: the stages before and after are the key's
+        long asked = System.nanoTime();
         Idempotency.Reply reply = idempotency.execute(caller.accountId(), key.get(), fingerprint, () -> {
+            ran[0] = System.nanoTime();
             Outcome<HoldView> outcome = hold(caller, attempt, throughRoom, permit);
             name[0] = outcomeName(outcome);
-            return reply(outcome);
+            Idempotency.Reply r = reply(outcome);
+            ran[1] = System.nanoTime();
+            return r;
         });
+        if (ran[1] != 0) {
+            metrics.holdStage("idempotency", ran[0] - asked);
+            metrics.holdStage("reply", System.nanoTime() - ran[1]);
+        }
         if (reply.status() == 201 && reply.body().startsWith(HOLD_ID_FIRST)) {
             // a new hold or its replay: the kept body starts with the hold id (HoldView.json writes it first)
             int end = reply.body().indexOf('"', HOLD_ID_FIRST.length());

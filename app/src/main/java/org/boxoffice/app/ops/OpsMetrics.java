@@ -81,6 +81,9 @@ public final class OpsMetrics {
     private final Map<String, Counter> holdOutcomes = new ConcurrentHashMap<>();
     private final Timer storeLatency;
     private final Map<RequestKey, Counter> requests = new ConcurrentHashMap<>();
+    private final Map<String, Timer> holdStages = new ConcurrentHashMap<>();
+    /** The stages of a hold past the seat map, in their order: {@link #holdStage}. */
+    public static final List<String> HOLD_STAGES = List.of("idempotency", "allowance", "token", "claim", "reply");
 
     private record RequestKey(String method, String route, int status) {
     }
@@ -106,6 +109,7 @@ public final class OpsMetrics {
         this.storeLatency = registry.getOrCreate(Timer.builder("boxoffice_mapstore_store_latency")
                 .description("time of one write-through store (one transition applied to PostgreSQL)").buckets(LATENCY_BUCKETS)
                 .percentiles(new double[0]));
+        HOLD_STAGES.forEach(this::holdStageTimer);
         for (String outcome : List.of("held", "replayed", "SEATS_UNAVAILABLE")) {
             holdOutcome(outcome);
         }
@@ -134,6 +138,24 @@ public final class OpsMetrics {
         // on every hold request: one map look-up by the outcome itself, no key built per call
         holdOutcome(outcome).increment();
         holdLatency.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Time a hold past the seat map spent in one of its {@link #HOLD_STAGES}: {@code idempotency}
+     * (its key looked up and marked before it ran), {@code allowance}, {@code token} and
+     * {@code claim} (see {@link org.boxoffice.grid.Seats.StageTimer}), {@code reply} (its answer
+     * remembered under its key). Where a winner waits, member by member.
+     */
+    public void holdStage(String stage, long nanos) {
+        holdStageTimer(stage).record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    private Timer holdStageTimer(String stage) {
+        return holdStages.computeIfAbsent(stage, s -> registry.getOrCreate(Timer.builder("boxoffice_hold_stage")
+                .description("time a hold request that went past the seat map spent in one stage: idempotency (its key "
+                        + "looked up before it ran), allowance, token (its rate limit waited for), claim (the blocks' "
+                        + "processors and the referee), reply (its answer remembered under its key)")
+                .tags(List.of(Tag.create("stage", s))).buckets(LATENCY_BUCKETS).percentiles(new double[0])));
     }
 
     private Counter holdOutcome(String outcome) {
