@@ -12,15 +12,6 @@ import java.util.Optional;
  */
 public interface TransferRepository {
 
-    /** What an offer or an acceptance came to: the transfer, or why not. */
-    sealed interface Outcome {
-        record Done(TicketTransfer transfer) implements Outcome {
-        }
-
-        record Refused(Rejection reason, String message) implements Outcome {
-        }
-    }
-
     /** A ticket and who holds it now; its code is signed with {@code codeVersion}. */
     record HeldTicket(long bookingId, String showId, String seatId, String holder, int codeVersion) {
     }
@@ -30,14 +21,14 @@ public interface TransferRepository {
      * unless {@code from} holds it, it is live and unused, its booking is CONFIRMED and not cancelling,
      * has had fewer than {@code maxPerBooking} transfers, and the ticket has no open offer.
      */
-    Outcome offer(long bookingId, String seatId, String from, String to, int maxPerBooking, long now);
+    Outcome<TicketTransfer> offer(long bookingId, String seatId, String from, String to, int maxPerBooking, long now);
 
     /**
      * {@code to} accepts transfer {@code transferId}: the ticket becomes theirs and its code version
      * goes up by one (the old code stops admitting), the booking's transfers by one. Refused (and the
      * transfer with it) if the booking was cancelled meanwhile or reached {@code maxPerBooking}.
      */
-    Outcome accept(long transferId, String to, int maxPerBooking, long now);
+    Outcome<TicketTransfer> accept(long transferId, String to, int maxPerBooking, long now);
 
     /** The sender takes back an open offer; false if it was not open or not theirs. */
     boolean cancel(long transferId, String from, long now);

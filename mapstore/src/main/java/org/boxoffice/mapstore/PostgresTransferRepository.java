@@ -15,6 +15,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.boxoffice.domain.Rejection;
+import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.TicketTransfer;
 import org.boxoffice.domain.TransferRepository;
 
@@ -42,7 +43,7 @@ public final class PostgresTransferRepository implements TransferRepository {
     }
 
     @Override
-    public Outcome offer(long bookingId, String seatId, String from, String to, int maxPerBooking, long now) {
+    public Outcome<TicketTransfer> offer(long bookingId, String seatId, String from, String to, int maxPerBooking, long now) {
         return Transactions.inTransaction(dataSource, "offering a ticket of booking " + bookingId, c -> {
             try (PreparedStatement ps = c.prepareStatement("""
                     SELECT coalesce(bs.holder, b.account_id), bs.live AND bs.used_at IS NULL,
@@ -81,7 +82,7 @@ public final class PostgresTransferRepository implements TransferRepository {
                                 return refused(Rejection.TRANSFER_PENDING, "the ticket is offered to someone already; "
                                         + "cancel that offer first");
                             }
-                            return new Outcome.Done(read(c, id.getLong(1)).orElseThrow());
+                            return new Outcome.Done<>(read(c, id.getLong(1)).orElseThrow());
                         }
                     }
                 }
@@ -90,7 +91,7 @@ public final class PostgresTransferRepository implements TransferRepository {
     }
 
     @Override
-    public Outcome accept(long transferId, String to, int maxPerBooking, long now) {
+    public Outcome<TicketTransfer> accept(long transferId, String to, int maxPerBooking, long now) {
         return Transactions.inTransaction(dataSource, "accepting transfer " + transferId, c -> {
             int version;
             try (PreparedStatement ps = c.prepareStatement("""
@@ -142,11 +143,11 @@ public final class PostgresTransferRepository implements TransferRepository {
                 }
             }
             decide(c, transferId, "ACCEPTED", null, now);
-            return new Outcome.Done(read(c, transferId).orElseThrow());
+            return new Outcome.Done<>(read(c, transferId).orElseThrow());
         });
     }
 
-    private static Outcome decline(Connection c, long transferId, long now, Rejection reason, String message)
+    private static Outcome<TicketTransfer> decline(Connection c, long transferId, long now, Rejection reason, String message)
             throws SQLException {
         decide(c, transferId, "REFUSED", message, now);
         return refused(reason, message);
@@ -163,8 +164,8 @@ public final class PostgresTransferRepository implements TransferRepository {
         }
     }
 
-    private static Outcome refused(Rejection reason, String message) {
-        return new Outcome.Refused(reason, message);
+    private static Outcome<TicketTransfer> refused(Rejection reason, String message) {
+        return new Outcome.Refused<>(reason, message);
     }
 
     @Override

@@ -257,15 +257,15 @@ class PostgresBookingRepositoryTest {
         long id = ((SettlementClaim.Claimed) bookings.claimSettlement(p.paymentId(), T0, T0)).bookingId();
         bookings.book(p.paymentId(), id, T0);
 
-        var refused = assertInstanceOf(org.boxoffice.domain.TransferRepository.Outcome.Refused.class,
+        var refused = assertInstanceOf(org.boxoffice.domain.Outcome.Refused.class,
                 transfers.offer(id, "A-2-3", "someone-else", "bea", 5, T0));
         assertEquals(org.boxoffice.domain.Rejection.TICKET_NOT_FOUND, refused.reason());
-        var offered = assertInstanceOf(org.boxoffice.domain.TransferRepository.Outcome.Done.class,
-                transfers.offer(id, "A-2-3", "acct", "bea", 5, T0)).transfer();
+        var offered = (org.boxoffice.domain.TicketTransfer) assertInstanceOf(org.boxoffice.domain.Outcome.Done.class,
+                transfers.offer(id, "A-2-3", "acct", "bea", 5, T0)).value();
         assertEquals(org.boxoffice.domain.Rejection.TRANSFER_PENDING, assertInstanceOf(
-                org.boxoffice.domain.TransferRepository.Outcome.Refused.class,
+                org.boxoffice.domain.Outcome.Refused.class,
                 transfers.offer(id, "A-2-3", "acct", "cy", 5, T0)).reason(), "one open offer per ticket");
-        assertInstanceOf(org.boxoffice.domain.TransferRepository.Outcome.Done.class,
+        assertInstanceOf(org.boxoffice.domain.Outcome.Done.class,
                 transfers.accept(offered.transferId(), "bea", 5, T0 + 1));
 
         assertEquals(TicketCheck.Result.INVALID, bookings.useTicket(id, "pay-1", "A-2-3", 0, T0).result(), "the old code");
@@ -317,10 +317,10 @@ class PostgresBookingRepositoryTest {
             insertBooking("many-1", id, holdOf("many-1", seat).holdId(), seat);
             ids.add(id);
         }
-        var offered = assertInstanceOf(org.boxoffice.domain.TransferRepository.Outcome.Done.class,
-                direct.offer(ids.get(3), "A-1-4", "acct", "bea", 5, T0)).transfer();
-        assertInstanceOf(org.boxoffice.domain.TransferRepository.Outcome.Done.class, direct.accept(offered.transferId(), "bea", 5, T0));
-        assertInstanceOf(org.boxoffice.domain.TransferRepository.Outcome.Done.class,
+        var offered = (org.boxoffice.domain.TicketTransfer) assertInstanceOf(org.boxoffice.domain.Outcome.Done.class,
+                direct.offer(ids.get(3), "A-1-4", "acct", "bea", 5, T0)).value();
+        assertInstanceOf(org.boxoffice.domain.Outcome.Done.class, direct.accept(offered.transferId(), "bea", 5, T0));
+        assertInstanceOf(org.boxoffice.domain.Outcome.Done.class,
                 direct.offer(ids.get(7), "A-1-8", "acct", "cy", 5, T0));
 
         var statements = new java.util.concurrent.atomic.AtomicInteger();

@@ -8,7 +8,7 @@ import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.TicketTransfer;
 import org.boxoffice.domain.TransferRepository;
-import org.boxoffice.domain.TransferRepository.Outcome;
+import org.boxoffice.domain.Outcome;
 
 import java.util.List;
 import java.util.Optional;
@@ -45,12 +45,12 @@ public final class TicketTransfers {
     }
 
     /** The caller offers their ticket {@code seatId} of booking {@code bookingId} to {@code to}. */
-    public Outcome offer(Principal caller, long bookingId, String seatId, String to) {
+    public Outcome<TicketTransfer> offer(Principal caller, long bookingId, String seatId, String to) {
         Optional<Booking> booking = bookings.booking(bookingId);
         if (booking.isEmpty()) {
-            return new Outcome.Refused(Rejection.TICKET_NOT_FOUND, "you hold no ticket " + seatId + " of booking " + bookingId);
+            return new Outcome.Refused<>(Rejection.TICKET_NOT_FOUND, "you hold no ticket " + seatId + " of booking " + bookingId);
         }
-        Optional<Outcome> closed = closed(booking.get());
+        Optional<Outcome<TicketTransfer>> closed = closed(booking.get());
         if (closed.isPresent()) {
             return closed.get();
         }
@@ -58,12 +58,12 @@ public final class TicketTransfers {
     }
 
     /** The caller accepts a transfer addressed to them. */
-    public Outcome accept(Principal caller, long transferId) {
+    public Outcome<TicketTransfer> accept(Principal caller, long transferId) {
         Optional<TicketTransfer> t = transfers.transfer(transferId).filter(x -> x.toAccount().equals(caller.accountId()));
         if (t.isEmpty()) {
-            return new Outcome.Refused(Rejection.TICKET_NOT_FOUND, "no transfer " + transferId + " is addressed to you");
+            return new Outcome.Refused<>(Rejection.TICKET_NOT_FOUND, "no transfer " + transferId + " is addressed to you");
         }
-        Optional<Outcome> closed = bookings.booking(t.get().bookingId()).flatMap(this::closed);
+        Optional<Outcome<TicketTransfer>> closed = bookings.booking(t.get().bookingId()).flatMap(this::closed);
         if (closed.isPresent()) {
             return closed.get();
         }
@@ -99,14 +99,14 @@ public final class TicketTransfers {
     }
 
     /** Refused if the booking's tickets may not change hands now: none allowed, or past the cut-off. */
-    private Optional<Outcome> closed(Booking b) {
+    private Optional<Outcome<TicketTransfer>> closed(Booking b) {
         if (settings.perBooking() == 0) {
-            return Optional.of(new Outcome.Refused(Rejection.TRANSFER_LIMIT, "tickets are not transferred"));
+            return Optional.of(new Outcome.Refused<>(Rejection.TRANSFER_LIMIT, "tickets are not transferred"));
         }
         Show show = shows.find(b.showId()).orElseThrow();
         long until = show.startsAt() - settings.cutoff().toMillis();
         if (clock.getAsLong() >= until) {
-            return Optional.of(new Outcome.Refused(Rejection.TRANSFER_CLOSED, "tickets change hands until "
+            return Optional.of(new Outcome.Refused<>(Rejection.TRANSFER_CLOSED, "tickets change hands until "
                     + settings.cutoff().toMinutes() + " minutes before the show starts"));
         }
         return Optional.empty();

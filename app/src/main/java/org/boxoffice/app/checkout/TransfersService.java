@@ -10,7 +10,8 @@ import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.http.ApiException;
 import org.boxoffice.app.http.Json;
 import org.boxoffice.app.http.Refusals;
-import org.boxoffice.domain.TransferRepository.Outcome;
+import org.boxoffice.domain.Outcome;
+import org.boxoffice.domain.TicketTransfer;
 
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -70,11 +71,11 @@ public final class TransfersService implements HttpService {
             throw ApiException.badRequest("a ticket is transferred to another account");
         }
         switch (transfers.offer(caller, bookingId, seatId, to.textValue())) {
-            case Outcome.Done done -> {
-                res.header("Location", "/v1/transfers/" + done.transfer().transferId());
-                Json.send(res, 201, TransferView.of(done.transfer()));
+            case Outcome.Done<TicketTransfer> done -> {
+                res.header("Location", "/v1/transfers/" + done.value().transferId());
+                Json.send(res, 201, TransferView.of(done.value()));
             }
-            case Outcome.Refused refused -> throw Refusals.of(refused.reason(), refused.message());
+            case Outcome.Refused<TicketTransfer> refused -> throw Refusals.of(refused.reason(), refused.message());
         }
     }
 
@@ -82,13 +83,13 @@ public final class TransfersService implements HttpService {
         Principal caller = auth.require(req);
         long transferId = id(req, "transferId", "transfer");
         switch (transfers.accept(caller, transferId)) {
-            case Outcome.Done done -> {
+            case Outcome.Done<TicketTransfer> done -> {
                 Map<String, Object> out = new LinkedHashMap<>();
-                out.put("transfer", TransferView.of(done.transfer()));
-                out.put("ticket", transfers.ticketOf(done.transfer()).orElse(null));
+                out.put("transfer", TransferView.of(done.value()));
+                out.put("ticket", transfers.ticketOf(done.value()).orElse(null));
                 Json.send(res, 200, out);
             }
-            case Outcome.Refused refused -> throw Refusals.of(refused.reason(), refused.message());
+            case Outcome.Refused<TicketTransfer> refused -> throw Refusals.of(refused.reason(), refused.message());
         }
     }
 
