@@ -107,19 +107,18 @@ class OpsApiTest {
     }
 
     private double stageCount(String stage) {
-        String m = http.get("/observe/metrics", null, "Accept", "text/plain").body();
-        for (String line : m.split("\n")) {
-            if (line.startsWith("boxoffice_hold_stage_seconds_count{") && line.contains("stage=\"" + stage + "\"")) {
-                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
-            }
-        }
-        return 0;
+        return sample("boxoffice_hold_stage_seconds_count", "stage", stage);
     }
 
     private double outcome(String outcome) {
+        return sample("boxoffice_hold_outcomes_total", "outcome", outcome);
+    }
+
+    /** The sample of {@code name} whose {@code label} is {@code value} on the metrics endpoint; 0 if there is none. */
+    private double sample(String name, String label, String value) {
         String m = http.get("/observe/metrics", null, "Accept", "text/plain").body();
         for (String line : m.split("\n")) {
-            if (line.startsWith("boxoffice_hold_outcomes_total{") && line.contains("outcome=\"" + outcome + "\"")) {
+            if (line.startsWith(name + "{") && line.contains(label + "=\"" + value + "\"")) {
                 return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
             }
         }
