@@ -349,6 +349,7 @@ public final class LoadRun {
                 long micros = (System.nanoTime() - t0) / 1_000;
                 stats.attempts.increment();
                 stats.holds.recordValue(micros);
+                stats.firstTryHolds.recordValue(micros); // a closed loop sends nothing again
                 switch (response.status()) {
                     case 201 -> {
                         stats.successfulHolds.recordValue(micros);

@@ -430,6 +430,9 @@ public final class OpenLoopRun {
                 holdsInFlight--;
                 stats.attempts.increment();
                 stats.holds.recordValue(micros);
+                if (r.resent == 0) {
+                    stats.firstTryHolds.recordValue(micros);
+                }
                 Turn t = r.turn;
                 switch (status) {
                     case 201 -> {

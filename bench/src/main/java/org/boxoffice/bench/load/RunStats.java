@@ -21,6 +21,8 @@ public final class RunStats {
     private static final int DIGITS = 3;
 
     final Recorder holds = new Recorder(DIGITS);
+    /** Holds answered to the request's first send: without the fans' resends after a lost connection. */
+    final Recorder firstTryHolds = new Recorder(DIGITS);
     final Recorder successfulHolds = new Recorder(DIGITS);
     final Recorder reads = new Recorder(DIGITS);
     final Recorder releases = new Recorder(DIGITS);
@@ -61,7 +63,16 @@ public final class RunStats {
      */
     public record TimelinePoint(double t, double attemptsPerSecond, double holdsPerSecond, double conflictsPerSecond,
                                 double errorsPerSecond, double readsPerSecond, double holdP50Ms, double holdP99Ms,
-                                double readP99Ms, double serverErrorsPerSecond, double transportErrorsPerSecond) {
+                                double readP99Ms, double serverErrorsPerSecond, double transportErrorsPerSecond,
+                                double firstTryHoldP99Ms) {
+
+        /** A point of a run that sent nothing again: every hold was answered to its first send. */
+        public TimelinePoint(double t, double attemptsPerSecond, double holdsPerSecond, double conflictsPerSecond,
+                             double errorsPerSecond, double readsPerSecond, double holdP50Ms, double holdP99Ms,
+                             double readP99Ms, double serverErrorsPerSecond, double transportErrorsPerSecond) {
+            this(t, attemptsPerSecond, holdsPerSecond, conflictsPerSecond, errorsPerSecond, readsPerSecond, holdP50Ms,
+                    holdP99Ms, readP99Ms, serverErrorsPerSecond, transportErrorsPerSecond, holdP99Ms);
+        }
     }
 
     /** Counts an error by kind: an HTTP status ({@code "503"}) or {@code "transport"}. */
@@ -77,6 +88,7 @@ public final class RunStats {
     /** Takes the interval since the last sample into the totals and the timeline. Called by one thread. */
     synchronized void sample(double now) {
         Histogram h = holds.getIntervalHistogram();
+        Histogram first = firstTryHolds.getIntervalHistogram();
         Histogram ok = successfulHolds.getIntervalHistogram();
         Histogram r = reads.getIntervalHistogram();
         Histogram rel = releases.getIntervalHistogram();
@@ -97,7 +109,8 @@ public final class RunStats {
         long te = transportErrors.sum();
         timeline.add(new TimelinePoint(now, (a - lastAttempts) / span, (s - lastSuccesses) / span,
                 (c - lastConflicts) / span, (e - lastErrors) / span, (rd - lastReads) / span,
-                ms(h, 50), ms(h, 99), ms(r, 99), (se - lastServerErrors) / span, (te - lastTransportErrors) / span));
+                ms(h, 50), ms(h, 99), ms(r, 99), (se - lastServerErrors) / span, (te - lastTransportErrors) / span,
+                ms(first, 99)));
         lastServerErrors = se;
         lastTransportErrors = te;
         lastAttempts = a;

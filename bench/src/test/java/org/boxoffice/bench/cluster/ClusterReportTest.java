@@ -42,7 +42,7 @@ class ClusterReportTest {
 
     private static ClusterReport.EventOutcome event(String kind, double ratio, long serverErrors, int fewestReady) {
         return new ClusterReport.EventOutcome(new ClusterReport.Event(kind, "member-1", 50, null, 30.0, null, 30.0, null),
-                ratio * 98, ratio, serverErrors, serverErrors, 0, fewestReady, 3);
+                ratio * 98, ratio, serverErrors, serverErrors, 0, fewestReady, 3, ratio * 98);
     }
 
     private static ClusterReport.Elastic elastic(List<ClusterReport.EventOutcome> events, long violations) {
@@ -137,5 +137,34 @@ class ClusterReportTest {
 
         assertEquals(List.of(3, 3, 2), elastic.seconds().stream().map(ClusterReport.Second::membersReady).toList());
         assertEquals(List.of(3, 4, 3), elastic.seconds().stream().map(ClusterReport.Second::membersWatched).toList());
+    }
+
+    /**
+     * A second whose answers include holds sent again after a lost connection: the event's worst second
+     * is judged on all answers, and the answers to a first send are given beside it.
+     */
+    @Test
+    void anEventsWorstSecond_isJudgedOnAllAnswers_andGivesTheAnswersToAFirstSendBesideIt() {
+        List<org.boxoffice.bench.load.RunStats.TimelinePoint> timeline = new java.util.ArrayList<>();
+        for (int t = 1; t <= 6; t++) {
+            // second 4: the kill's resends take 700 ms; answers to a first send 60 ms
+            timeline.add(new org.boxoffice.bench.load.RunStats.TimelinePoint(t, 300, 10, 5, t == 4 ? 7 : 0, 60, 5,
+                    t == 4 ? 700 : 20, 30, 0, 0, t == 4 ? 60 : 20));
+        }
+        org.boxoffice.bench.load.Latency none = new org.boxoffice.bench.load.Latency(0, 0, 0, 0, 0, 0, 0);
+        org.boxoffice.bench.load.RunResult run = new org.boxoffice.bench.load.RunResult("s", "show", 100, 8, 600, 6, false,
+                null, false, 1800L, 60L, 60L, 20, 0, Map.of(), 0, 0, 0, 0, none, none, none, none,
+                timeline, null, List.of(), java.util.Set.of(), null, List.of(), java.util.Set.of(), null);
+        ClusterReport.Event kill = new ClusterReport.Event("kill", "member-1", 3, null, 1.0, 0.1, 1.0, null);
+
+        ClusterReport.Elastic elastic = ClusterReport.Elastic.of(run, Map.of(), Map.of(), List.of(kill), List.of(), 0, 0);
+
+        ClusterReport.EventOutcome out = elastic.events().getFirst();
+        assertEquals(700, out.worstHoldP99Ms());
+        assertEquals(60, out.worstFirstTryHoldP99Ms());
+        assertEquals(35, out.p99Ratio(), 1e-9, "judged on every answer: 700 ms against the steady 20 ms");
+        String text = new ClusterReport("c", Map.of(), List.of(), elastic, null).render();
+        org.junit.jupiter.api.Assertions.assertTrue(text.contains("worst second's hold p99 700.0 ms = 35.0x steady (target <= 3x: MISSED),"
+                + " of answers to a first send 60.0 ms"), text);
     }
 }
