@@ -1,6 +1,7 @@
 package org.boxoffice.grid;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
 import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.AdmissionRepository;
@@ -38,6 +39,8 @@ import java.util.logging.Logger;
 public final class Admissions {
 
     private static final Logger LOG = Logger.getLogger(Admissions.class.getName());
+    /** Takes one call on a stripe carries at most (the referee's transaction stays small). */
+    static final int MAX_TAKES_PER_CALL = 32;
     /** How long this member trusts its copy of a show's list of areas before it asks the referee again. */
     static final long AREAS_FRESH_MILLIS = 2_000;
 
@@ -59,6 +62,9 @@ public final class Admissions {
     private final Map<String, ReentrantLock> takingAcross = new ConcurrentHashMap<>();
     /** By area: one count asked of the referee at a time on this member (the others wait and share it). */
     private final Map<String, ReentrantLock> counting = new ConcurrentHashMap<>();
+    /** Takes on a stripe that queue behind this member's call in flight on it go together (see {@link #take}). */
+    private final ClaimLanes<StripeKey, StripeCommand.Take, Integer> takes =
+            new ClaimLanes<>(MAX_TAKES_PER_CALL, this::runTakes);
     private volatile boolean rebalanceInBackground = true;
 
     private record Areas(List<AdmissionArea> list, long readAt) {
@@ -302,7 +308,7 @@ public final class Admissions {
         try {
             // all it needs from the account's own stripe, or nothing: a part of it kept there would keep
             // those admissions from the claims that take across stripes
-            if (run(key(area, home), new StripeCommand.Take(holdId, accountId, quantity, quantity, quantity, expiresAt, now,
+            if (take(key(area, home), new StripeCommand.Take(holdId, accountId, quantity, quantity, quantity, expiresAt, now,
                     grace)) >= quantity) {
                 return new Claim.Held(holdId, Map.of(home, quantity));
             }
@@ -352,7 +358,7 @@ public final class Admissions {
                 if (wanted == 0) {
                     break;
                 }
-                int got = run(key(area, s), new StripeCommand.Take(holdId, accountId, wanted, quantity, 1, expiresAt, now,
+                int got = take(key(area, s), new StripeCommand.Take(holdId, accountId, wanted, quantity, 1, expiresAt, now,
                         grace));
                 if (got > 0) {
                     took.put(s, got);
@@ -721,16 +727,61 @@ public final class Admissions {
     }
 
     /**
-     * Runs one command on one stripe. If the referee refuses it (the copy is stale, or the change
-     * would take the stripe beyond its capacity), drops the copy (it reloads from the referee) and
-     * asks once more; refused again, drops it again and answers 0: nothing moved.
+     * Runs one command on one stripe ({@link #onKey}); a command that gives admissions back clears
+     * the area's sold-out mark before its caller hears that they are back.
      */
     private int run(StripeKey key, StripeCommand command) {
         inventory.requireQuorum(); // as for seats: below its quorum a member changes nothing
-        StripeProcessor processor = new StripeProcessor(command);
-        int moved;
+        int moved = onKey(key, new StripeProcessor(command), () -> 0);
+        if (moved > 0 && command.givesBack()) {
+            soldOut.clear(key.showId(), key.area()); // before the caller hears that they are back
+        }
+        return moved;
+    }
+
+    /**
+     * Takes admissions from one stripe for a claim. A stripe's changes are decided one at a time, each
+     * waiting for its durable store, so under a sale's rush the claims on a stripe queued behind one
+     * another, each for a whole round trip to the referee: the sale's limit. So takes on a stripe that
+     * arrive while this member's call on it is in flight go together in its next call ({@link
+     * ClaimLanes}; {@link StripeClaimsProcessor}: each decided on its own, in arrival order, all stored
+     * in one transaction). Returns what the stripe gave (0: nothing; -1: no such stripe).
+     */
+    private int take(StripeKey key, StripeCommand.Take take) {
+        inventory.requireQuorum();
+        return takes.claim(key, take);
+    }
+
+    /** One call on the stripe for {@code batch} (see {@link #take}). */
+    private List<Integer> runTakes(StripeKey key, List<StripeCommand.Take> batch) {
+        if (batch.size() == 1) {
+            return List.of(onKey(key, new StripeProcessor(batch.get(0)), () -> 0));
+        }
+        return onKey(key, new StripeClaimsProcessor(batch), () -> new ArrayList<>(java.util.Collections.nCopies(batch.size(), 0)));
+    }
+
+    /** Takes sent to the grid so far, and the calls that carried them: their ratio is how many a call combined. */
+    public record TakeStats(long calls, long takes) {
+    }
+
+    public TakeStats takeStats() {
+        return new TakeStats(takes.calls(), takes.claims());
+    }
+
+    /** Takes of this member waiting for the call in flight on a stripe to return (for tests and diagnostics). */
+    int takesWaiting(StripeKey key) {
+        return takes.waiting(key);
+    }
+
+    /**
+     * Runs {@code processor} on the stripe {@code key}. If the referee refuses its change (the copy is
+     * stale, or the change would take the stripe beyond its capacity), drops the copy (it reloads from
+     * the referee) and asks once more; refused again, drops it again and answers {@code staleTwice}:
+     * nothing moved.
+     */
+    private <R> R onKey(StripeKey key, EntryProcessor<StripeKey, AdmissionStripe, R> processor, Supplier<R> staleTwice) {
         try {
-            moved = map.executeOnKey(key, processor);
+            return map.executeOnKey(key, processor);
         } catch (RuntimeException first) {
             if (!Inventory.isStale(first)) {
                 throw unavailable(key, first);
@@ -739,20 +790,16 @@ public final class Admissions {
             map.evict(key);
             soldOut.clear(key.showId(), key.area()); // the referee's copy may have more free than the one dropped
             try {
-                moved = map.executeOnKey(key, processor);
+                return map.executeOnKey(key, processor);
             } catch (RuntimeException second) {
                 if (Inventory.isStale(second)) {
                     map.evict(key);
                     soldOut.clear(key.showId(), key.area());
-                    return 0;
+                    return staleTwice.get();
                 }
                 throw unavailable(key, second);
             }
         }
-        if (moved > 0 && command.givesBack()) {
-            soldOut.clear(key.showId(), key.area()); // before the caller hears that they are back
-        }
-        return moved;
     }
 
     private static InventoryUnavailableException unavailable(StripeKey key, RuntimeException e) {
