@@ -76,6 +76,7 @@ class GridSerializersTest {
         AdmissionStripe back = roundTrip(entry.getValue());
 
         assertEquals(claims, roundTrip(claims));
+        assertEquals(new StripeExpiryProcessor(), roundTrip(new StripeExpiryProcessor()));
         assertEquals(3, back.changes().size());
         assertEquals(List.of("h0"), back.changes().get(0).ended(), "the first take ended the lapsed part");
         assertEquals(entry.getValue(), back);

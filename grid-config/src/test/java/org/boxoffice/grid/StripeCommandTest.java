@@ -95,6 +95,17 @@ class StripeCommandTest {
                 new StripeCommand.Take("h2", "bob", 3, 3, 3, 900, 10, 0))).process(entry));
     }
 
+    @Test
+    void aStripesEarliestExpiry_isReadWhereItLives_lapsedPartsIncluded() {
+        AdmissionStripe stripe = THREE_FREE.take("h1", "ann", 1, 1, 900, 10, 0).next()
+                .take("h2", "bob", 1, 1, 500, 10, 0).next();
+        StripeKey key = new StripeKey("s", "FLOOR", 0);
+
+        assertEquals(500L, new StripeExpiryProcessor().process(java.util.Map.entry(key, stripe)));
+        assertEquals(Long.MAX_VALUE, new StripeExpiryProcessor().process(java.util.Map.entry(key, THREE_FREE)));
+        assertNull(new StripeExpiryProcessor().process(new java.util.AbstractMap.SimpleEntry<>(key, null)));
+    }
+
     private static java.util.Map.Entry<StripeKey, AdmissionStripe> freshEntry(int capacity) {
         return new java.util.AbstractMap.SimpleEntry<>(new StripeKey("s", "FLOOR", 0),
                 AdmissionStripe.fresh("s", "FLOOR", 0, capacity));

@@ -41,7 +41,8 @@ public final class GridSerializers {
                 new StripeClaimsProcessorSerializer(),
                 new SoldOutMarkSerializer(),
                 new StripeCountSerializer(),
-                new StripeCountProcessorSerializer());
+                new StripeCountProcessorSerializer(),
+                new StripeExpiryProcessorSerializer());
     }
 
     public static void register(CompactSerializationConfig config) {
