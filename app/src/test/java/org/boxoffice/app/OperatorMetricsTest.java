@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The counters and gauges an operator alerts on (issue 13, item 11), driven through the real HTTP
+ * The counters and gauges an operator alerts on, driven through the real HTTP
  * API and read back from {@code /observe/metrics}. The registry is the JVM's, shared with the other
  * test classes, so counters are compared before and after.
  */

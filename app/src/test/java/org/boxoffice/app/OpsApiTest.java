@@ -125,7 +125,7 @@ class OpsApiTest {
         return 0;
     }
 
-    /** What {@code promtool check metrics} checks, on the real endpoint after some traffic (issue 13, item 10). */
+    /** What {@code promtool check metrics} checks, on the real endpoint after some traffic. */
     @Test
     void metrics_passPromtoolsChecks() {
         String t = app.token("promtool-1");

@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The prod overlay's monitoring (issue 13, item 12): a ServiceMonitor that scrapes the members, a
+ * The prod overlay's monitoring: a ServiceMonitor that scrapes the members, a
  * PrometheusRule with the alerts that matter, and the on-sale Grafana dashboard. Every metric an
  * alert or a panel names must be one docs/operations.md lists; the app's {@code OperatorMetricsTest}
  * checks that the service exports exactly those, so a metric renamed in the code breaks the build

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A seat-map stream whose client went away without a word, on a show where nothing changes, gives
- * its slot back within two keep-alives (issue 13, item 14; docs/web.md): the first comment line
+ * its slot back within two keep-alives (docs/web.md): the first comment line
  * after the client left still goes out and draws the peer's reset, the second write fails and the
  * stream ends. With the production keep-alive of 15 s that is about 30 s; here the keep-alive is
  * 200 ms.
