@@ -85,7 +85,7 @@ class OutboxRetryTest {
 
         assertTrue(waitFor(() -> f.count("SELECT count(*) FROM messages WHERE subject = 'H-retry-1' AND attempts = 11 "
                 + "AND last_error IS NOT NULL", new Object[0]) == 1, Duration.ofSeconds(20)), "the eleventh send was tried");
-        assertTrue(waitFor(() -> "t".equals(f.one("SELECT failed::text FROM messages WHERE subject = 'H-retry-2'")),
+        assertTrue(waitFor(() -> "true".equals(f.one("SELECT failed::text FROM messages WHERE subject = 'H-retry-2'")),
                 Duration.ofSeconds(20)), "the message written 25 hours ago is given up");
 
         assertEquals("false", f.one("SELECT failed::text FROM messages WHERE subject = 'H-retry-1'"),

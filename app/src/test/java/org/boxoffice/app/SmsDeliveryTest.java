@@ -172,7 +172,8 @@ class SmsDeliveryTest {
         assertTrue(waitFor(() -> f.count("SELECT count(*) FROM messages WHERE kind = 'TICKETS' AND channel = 'SMS' "
                 + "AND sent_at IS NULL AND subject = ANY (?)", (Object) bookings.stream().map(String::valueOf)
                 .toArray(String[]::new)) == 0, Duration.ofSeconds(30)), "every message is marked sent");
-        assertEquals(seats.size(), stub.delivered.size(), "one message id per booking");
+        assertEquals(seats.size(), stub.delivered.values().stream().filter(b -> b.path("to").asText().startsWith(phone))
+                .count(), "one message id per booking");
         stub.deliveries.forEach((id, n) -> assertEquals(1, n.get(), "message " + id + " delivered more than once"));
         assertTrue(stub.wrongCalls.isEmpty(), "every call carried the key and its message id: " + stub.wrongCalls);
     }

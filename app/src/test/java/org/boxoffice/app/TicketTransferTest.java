@@ -171,10 +171,10 @@ class TicketTransferTest {
 
     @Test
     void twentyParallelAcceptsOfOneOffer_endWithOneNewHolder_andOneValidCode() throws Exception {
-        f.createShow("tx-5", 300, 2);
+        f.createShow("tx-accepts", 300, 2);
         String amy = app.token("amy-a");
         String bob = app.token("bob-a");
-        long booking = f.book(amy, "tx-5", "A-1-3");
+        long booking = f.book(amy, "tx-accepts", "A-1-3");
         String oldCode = codeOf(booking, amy, "A-1-3");
         long id = json(offer(amy, booking, "A-1-3", "bob-a")).get("transferId").asLong();
         ExecutorService pool = Executors.newFixedThreadPool(20);
@@ -215,14 +215,14 @@ class TicketTransferTest {
 
     @Test
     void anOfferTakenBackWhileItIsAccepted_endsWithOneOfThem_andTheCodesToMatch() throws Exception {
-        f.createShow("tx-6", 300, 2);
+        f.createShow("tx-withdraw", 300, 2);
         int accepted = 0;
         int takenBack = 0;
         for (int round = 0; round < 6; round++) {
             String seat = "A-2-" + (round + 1);
             String amy = app.token("amy-w" + round);
             String bob = app.token("bob-w" + round);
-            long booking = f.book(amy, "tx-6", seat);
+            long booking = f.book(amy, "tx-withdraw", seat);
             String oldCode = codeOf(booking, amy, seat);
             long id = json(offer(amy, booking, seat, "bob-w" + round)).get("transferId").asLong();
             ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -266,12 +266,12 @@ class TicketTransferTest {
 
     @Test
     void aSecondOfferRacingTheFirstsAccept_neverHandsTheTicketOnTwice() throws Exception {
-        f.createShow("tx-7", 300, 2);
+        f.createShow("tx-second", 300, 2);
         for (int round = 0; round < 6; round++) {
             String seat = "A-1-" + (round + 1);
             String amy = app.token("amy-s" + round);
             String bob = app.token("bob-s" + round);
-            long booking = f.book(amy, "tx-7", seat);
+            long booking = f.book(amy, "tx-second", seat);
             String oldCode = codeOf(booking, amy, seat);
             long id = json(offer(amy, booking, seat, "bob-s" + round)).get("transferId").asLong();
             ExecutorService pool = Executors.newFixedThreadPool(2);
