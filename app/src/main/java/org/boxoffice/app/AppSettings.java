@@ -108,6 +108,25 @@ public record AppSettings(DatabaseSettings database, GridSettings grid, Inventor
     }
 
     /**
+     * What keeps these settings from a start outside demo mode besides the secrets: a channel that
+     * would only pretend to deliver (mail logged for want of an SMTP host, the simulated SMS provider),
+     * unless the operator turned that channel off. One line per setting, naming what to set. Empty if nothing.
+     */
+    public List<String> channelProblems() {
+        List<String> problems = new ArrayList<>();
+        if (checkout.mail().enabled() && checkout.mail().logOnly()) {
+            problems.add("boxoffice.mail.host is not set, so ticket mails would only be logged, never sent; set your "
+                    + "SMTP server (BOXOFFICE_MAIL_HOST), or turn email off (BOXOFFICE_MAIL_ENABLED=false)");
+        }
+        if (notices.sms().simulated()) {
+            problems.add("boxoffice.sms.provider is simulator, which only logs that a message went; set http with "
+                    + "your provider (BOXOFFICE_SMS_PROVIDER=http, BOXOFFICE_SMS_HTTP_URL, BOXOFFICE_SMS_HTTP_APIKEY), "
+                    + "or turn SMS off (BOXOFFICE_SMS_PROVIDER=off)");
+        }
+        return problems;
+    }
+
+    /**
      * These settings with every secret still at its public demo value replaced by the demo's own
      * ({@code secretOf} gives the secret of a setting by its name, generated once and kept with the
      * demo's data). Only in demo mode; settings the operator set are kept as they are.
@@ -151,13 +170,18 @@ public record AppSettings(DatabaseSettings database, GridSettings grid, Inventor
 
     /**
      * These settings, if they may start: in demo mode always; outside it only with every secret set to
-     * a strong value of the operator's own. Otherwise throws, naming every setting to change.
+     * a strong value of the operator's own, and every channel either real or turned off
+     * ({@link #channelProblems}). Otherwise throws, naming every setting to change.
      */
     public AppSettings requireStartable() {
-        List<String> problems = demoMode() ? List.of() : secretProblems();
+        List<String> problems = new ArrayList<>();
+        if (!demoMode()) {
+            problems.addAll(secretProblems());
+            problems.addAll(channelProblems());
+        }
         if (!problems.isEmpty()) {
             throw new IllegalStateException("refusing to start outside demo mode (boxoffice.auth.devtokens is false) "
-                    + "with unsafe secrets:\n  - " + String.join("\n  - ", problems)
+                    + "with unsafe settings:\n  - " + String.join("\n  - ", problems)
                     + "\nsee docs/configuration.md, \"Production mode\"");
         }
         if (!demoMode() && auth.devRoles()) {

@@ -38,6 +38,7 @@ import org.boxoffice.app.ops.HttpRequestMeter;
 import org.boxoffice.app.ops.MemberMetrics;
 import org.boxoffice.app.ops.RefereeMetrics;
 import org.boxoffice.app.ops.WaitlistMeter;
+import org.boxoffice.app.ops.OutboxMeter;
 import org.boxoffice.app.ops.InvariantChecker;
 import org.boxoffice.app.ops.MeteredInventoryRepository;
 import org.boxoffice.app.ops.OpsMetrics;
@@ -127,6 +128,7 @@ public final class Boxoffice implements AutoCloseable {
     private final ShowEvents showEvents;
     private final ShowEventsService streams;
     private final WaitlistMeter waitlistMeter;
+    private final OutboxMeter outboxMeter;
     private volatile org.boxoffice.app.holds.Rehearsal rehearsal;
     private volatile boolean rehearsalDue;
     /** The longest a member promoted after its rehearsal waits for its partitions before it reports ready. */
@@ -202,6 +204,11 @@ public final class Boxoffice implements AutoCloseable {
                 checkout.bookings(), checkout.codes(), authenticator, clock);
         notify.onPageNotice(n -> showEvents.notice(n.showId(), n.holdPage(), n.accountId(), n.pageJson()));
         this.waitlistMeter = new WaitlistMeter(waitlistRepository::lineLengths, metrics).start(WAITLIST_METER_MILLIS);
+        checkout.mailer().onGiveUp(() -> metrics.count(OpsMetrics.MESSAGES_GIVEN_UP, "email"));
+        waitlist.mailer().onGiveUp(() -> metrics.count(OpsMetrics.MESSAGES_GIVEN_UP, "email"));
+        notify.onGiveUp(channel -> metrics.count(OpsMetrics.MESSAGES_GIVEN_UP, channel));
+        this.outboxMeter = new OutboxMeter(() -> org.boxoffice.mapstore.PostgresMailOutbox.backlog(dataSource), metrics,
+                clock).start(WAITLIST_METER_MILLIS);
         this.invariants = new InvariantChecker(dataSource, metrics, () -> org.boxoffice.grid.Membership.oldest(hz.getCluster()),
                 hz.getMap(GridMaps.INVARIANT_FINDINGS)).start(settings.ops().invariantEvery().toMillis(), 2_000);
         this.announcements = hz.getTopic(SHOW_ANNOUNCEMENTS);
@@ -481,6 +488,7 @@ public final class Boxoffice implements AutoCloseable {
         probes.close();
         showEvents.close();
         waitlistMeter.close();
+        outboxMeter.close();
         waitlist.close();
         notify.close();
         checkout.close();

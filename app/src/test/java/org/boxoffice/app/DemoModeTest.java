@@ -49,7 +49,48 @@ class DemoModeTest {
         Map<String, String> m = new HashMap<>();
         m.put("boxoffice.auth.devtokens", "false");
         m.put("boxoffice.demo.seed", "false");
+        m.put("boxoffice.mail.host", "smtp.internal.example");
+        m.put("boxoffice.sms.provider", "off");
         return m;
+    }
+
+    private static Map<String, String> strongSecrets(Map<String, String> m) {
+        m.put("boxoffice.auth.secret", STRONG + "auth");
+        m.put("boxoffice.room.secret", STRONG + "room");
+        m.put("boxoffice.challenge.secret", STRONG + "challenge");
+        m.put("boxoffice.tickets.secret", STRONG + "tickets");
+        m.put("boxoffice.payments.webhooksecret", STRONG + "webhook");
+        return m;
+    }
+
+    @Test
+    void outsideDemoMode_mailThatWouldOnlyBeLogged_orSimulatedSms_refuseToStart_unlessTurnedOff() {
+        Map<String, String> m = strongSecrets(production());
+        m.remove("boxoffice.mail.host");
+        m.remove("boxoffice.sms.provider");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> settings(m));
+        assertTrue(e.getMessage().contains("boxoffice.mail.host is not set"), e.getMessage());
+        assertTrue(e.getMessage().contains("BOXOFFICE_MAIL_ENABLED=false"), e.getMessage());
+        assertTrue(e.getMessage().contains("boxoffice.sms.provider is simulator"), e.getMessage());
+        assertTrue(e.getMessage().contains("BOXOFFICE_SMS_PROVIDER=off"), e.getMessage());
+
+        m.put("boxoffice.mail.enabled", "false");
+        m.put("boxoffice.sms.provider", "off");
+        AppSettings off = settings(m);
+        assertFalse(off.checkout().mail().enabled());
+        assertTrue(off.notices().sms().off());
+
+        m.put("boxoffice.mail.enabled", "true");
+        m.put("boxoffice.mail.host", "smtp.internal.example");
+        assertEquals(java.util.List.of(), settings(m).channelProblems(), "a real SMTP host is a real channel");
+    }
+
+    @Test
+    void inDemoMode_theLoggingMailAndTheSimulatedSms_areTheDefaults_andStart() {
+        AppSettings demo = settings(Map.of());
+        assertTrue(demo.checkout().mail().enabled() && demo.checkout().mail().logOnly());
+        assertTrue(demo.notices().sms().simulated());
+        assertEquals(2, demo.channelProblems().size(), "what production would refuse, the demo runs with");
     }
 
     @Test
@@ -146,9 +187,9 @@ class DemoModeTest {
 
         m.put("boxoffice.sms.http.apikey", "sk_live_providers_own");
         assertEquals(java.util.List.of(), settings(m).secretProblems(), "a provider's key is as long as the provider makes it");
-        m.put("boxoffice.sms.provider", "simulator");
+        m.put("boxoffice.sms.provider", "off");
         m.remove("boxoffice.sms.http.apikey");
-        assertEquals(java.util.List.of(), settings(m).secretProblems(), "the simulator needs no key");
+        assertEquals(java.util.List.of(), settings(m).secretProblems(), "SMS turned off needs no key");
 
         Map<String, String> demo = new HashMap<>();
         demo.put("boxoffice.sms.provider", "http");

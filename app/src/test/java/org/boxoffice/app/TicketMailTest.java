@@ -35,6 +35,7 @@ import java.util.Set;
 import static org.boxoffice.app.CheckoutFixture.json;
 import static org.boxoffice.app.CheckoutFixture.waitFor;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Ticket mail from the outbox to an in-process SMTP server on loopback: sent, retried, never in the way. */
@@ -62,7 +63,7 @@ class TicketMailTest {
         }
         smtp = startSmtp();
         MailSettings mail = MailSettings.logging().withServer("127.0.0.1", port)
-                .withTimeout(MAIL_TIMEOUT, Duration.ofMillis(100), 50);
+                .withTimeout(MAIL_TIMEOUT, Duration.ofMillis(100), Duration.ofHours(24));
         app = TestApp.serve(server, s -> s.withCheckout(CheckoutSettings.defaults().withMail(mail)));
     }
 
@@ -114,6 +115,27 @@ class TicketMailTest {
             }
         }
         return out;
+    }
+
+    @Test
+    @Order(0)
+    void aShowThatAdmitsLiveCodesOnly_mailsALinkToTheFansTickets_andNoCodeOrQrImage() throws Exception {
+        f.createShow("mail-live", 300, 2);
+        assertEquals(200, f.http.put("/v1/admin/shows/mail-live/ticket-policy", app.token("ops-m", "admin"),
+                "{\"printAtHome\":false}").status());
+        String cleo = app.token("cleo-m");
+        long bookingId = f.book(cleo, "mail-live", "A-1-1", "A-1-2");
+
+        assertTrue(waitFor(() -> mailsFor(bookingId).size() == 1, Duration.ofSeconds(10)), "the mail arrives");
+
+        Object content = mailsFor(bookingId).get(0).getContent();
+        assertTrue(content instanceof String, "one plain-text part, no QR image: " + content);
+        String text = (String) content;
+        assertTrue(text.contains("http://localhost:8080/#/booking/" + bookingId), text);
+        assertTrue(text.contains("live ticket code") && text.contains("Seat A-1-1") && text.contains("Seat A-1-2"), text);
+        assertFalse(text.contains("BX1.") || text.contains("QR code"), "a printed code the gate would refuse: " + text);
+        String printed = json(f.http.get("/v1/bookings/" + bookingId, cleo)).get("tickets").get(0).get("code").asText();
+        assertFalse(text.contains(printed));
     }
 
     @Test

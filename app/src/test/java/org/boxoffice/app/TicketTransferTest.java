@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -166,6 +167,141 @@ class TicketTransferTest {
         assertEquals(1, f.count("SELECT code_version FROM booking_seats WHERE booking_id = ?", booking));
         assertEquals("INVALID", f.gate(oldCode));
         assertEquals("VALID", f.gate(codes.get(0)), "the one valid code is the new holder's");
+    }
+
+    @Test
+    void twentyParallelAcceptsOfOneOffer_endWithOneNewHolder_andOneValidCode() throws Exception {
+        f.createShow("tx-accepts", 300, 2);
+        String amy = app.token("amy-a");
+        String bob = app.token("bob-a");
+        long booking = f.book(amy, "tx-accepts", "A-1-3");
+        String oldCode = codeOf(booking, amy, "A-1-3");
+        long id = json(offer(amy, booking, "A-1-3", "bob-a")).get("transferId").asLong();
+        ExecutorService pool = Executors.newFixedThreadPool(20);
+        List<TestApp.Http.Reply> replies = new ArrayList<>();
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Callable<TestApp.Http.Reply>> accepts = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                accepts.add(() -> {
+                    start.await();
+                    return f.http.post("/v1/transfers/" + id + "/accept", bob, null);
+                });
+            }
+            List<Future<TestApp.Http.Reply>> futures = new ArrayList<>();
+            for (Callable<TestApp.Http.Reply> accept : accepts) {
+                futures.add(pool.submit(accept));
+            }
+            start.countDown();
+            for (Future<TestApp.Http.Reply> r : futures) {
+                replies.add(r.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        List<TestApp.Http.Reply> took = replies.stream().filter(r -> r.status() == 200).toList();
+        assertEquals(1, took.size(), "one accept went through: " + replies.stream().map(TestApp.Http.Reply::status).toList());
+        replies.stream().filter(r -> r.status() != 200).forEach(r -> assertError(r, 409, "TRANSFER_DECIDED"));
+        String newCode = json(took.get(0)).get("ticket").get("code").asText();
+        assertEquals("bob-a", f.one("SELECT holder FROM booking_seats WHERE booking_id = ? AND seat_id = 'A-1-3'", booking));
+        assertEquals(1, f.count("SELECT code_version FROM booking_seats WHERE booking_id = ?", booking),
+                "the code was re-issued once");
+        assertEquals(1, f.count("SELECT transfers FROM bookings WHERE booking_id = ?", booking), "counted once");
+        assertEquals(1, json(f.http.get("/v1/accounts/me/tickets", bob)).get("tickets").size());
+        assertEquals("INVALID", f.gate(oldCode));
+        assertEquals("VALID", f.gate(newCode), "the one valid code is the new holder's");
+    }
+
+    @Test
+    void anOfferTakenBackWhileItIsAccepted_endsWithOneOfThem_andTheCodesToMatch() throws Exception {
+        f.createShow("tx-withdraw", 300, 2);
+        int accepted = 0;
+        int takenBack = 0;
+        for (int round = 0; round < 6; round++) {
+            String seat = "A-2-" + (round + 1);
+            String amy = app.token("amy-w" + round);
+            String bob = app.token("bob-w" + round);
+            long booking = f.book(amy, "tx-withdraw", seat);
+            String oldCode = codeOf(booking, amy, seat);
+            long id = json(offer(amy, booking, seat, "bob-w" + round)).get("transferId").asLong();
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                CountDownLatch start = new CountDownLatch(1);
+                Future<TestApp.Http.Reply> accept = pool.submit(() -> {
+                    start.await();
+                    return f.http.post("/v1/transfers/" + id + "/accept", bob, null);
+                });
+                Future<TestApp.Http.Reply> withdraw = pool.submit(() -> {
+                    start.await();
+                    return f.http.delete("/v1/transfers/" + id, amy);
+                });
+                start.countDown();
+                boolean took = accept.get().status() == 200;
+                boolean withdrawn = withdraw.get().status() / 100 == 2;
+                assertTrue(took != withdrawn, "exactly one wins: " + accept.get().status() + " " + accept.get().body()
+                        + " / " + withdraw.get().status() + " " + withdraw.get().body());
+                if (!took) {
+                    assertError(accept.get(), 409, "TRANSFER_DECIDED");
+                }
+                accepted += took ? 1 : 0;
+                takenBack += withdrawn ? 1 : 0;
+                assertEquals(took ? "ACCEPTED" : "CANCELLED",
+                        f.one("SELECT status FROM ticket_transfers WHERE transfer_id = ?", id));
+                assertEquals(took ? "bob-w" + round : null,
+                        f.one("SELECT holder FROM booking_seats WHERE booking_id = ? AND seat_id = ?", booking, seat));
+                if (took) {
+                    assertEquals("INVALID", f.gate(oldCode));
+                    assertEquals("VALID", f.gate(json(accept.get()).get("ticket").get("code").asText()));
+                } else {
+                    assertEquals("VALID", f.gate(oldCode), "a withdrawn offer leaves the holder's code as it was");
+                    assertEquals(0, json(f.http.get("/v1/accounts/me/tickets", bob)).get("tickets").size());
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        assertEquals(6, accepted + takenBack);
+    }
+
+    @Test
+    void aSecondOfferRacingTheFirstsAccept_neverHandsTheTicketOnTwice() throws Exception {
+        f.createShow("tx-second", 300, 2);
+        for (int round = 0; round < 6; round++) {
+            String seat = "A-1-" + (round + 1);
+            String amy = app.token("amy-s" + round);
+            String bob = app.token("bob-s" + round);
+            long booking = f.book(amy, "tx-second", seat);
+            String oldCode = codeOf(booking, amy, seat);
+            long id = json(offer(amy, booking, seat, "bob-s" + round)).get("transferId").asLong();
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                CountDownLatch start = new CountDownLatch(1);
+                Future<TestApp.Http.Reply> accept = pool.submit(() -> {
+                    start.await();
+                    return f.http.post("/v1/transfers/" + id + "/accept", bob, null);
+                });
+                String cy = "cy-s" + round;
+                Future<TestApp.Http.Reply> second = pool.submit(() -> {
+                    start.await();
+                    return offer(amy, booking, seat, cy);
+                });
+                start.countDown();
+                assertEquals(200, accept.get().status(), "the first offer is still open, so its accept goes through: "
+                        + accept.get().body());
+                assertTrue(second.get().status() == 409 || second.get().status() == 404,
+                        "a second offer of a ticket on offer, or no longer the giver's, is refused: " + second.get().status()
+                                + " " + second.get().body());
+                assertEquals("bob-s" + round,
+                        f.one("SELECT holder FROM booking_seats WHERE booking_id = ? AND seat_id = ?", booking, seat));
+                assertEquals(List.of("ACCEPTED"), f.query("SELECT status FROM ticket_transfers WHERE booking_id = ? "
+                        + "AND seat_id = ?", booking, seat), "no second offer was recorded");
+                assertEquals("INVALID", f.gate(oldCode));
+                assertEquals("VALID", f.gate(json(accept.get()).get("ticket").get("code").asText()));
+            } finally {
+                pool.shutdownNow();
+            }
+        }
     }
 
     @Test

@@ -48,7 +48,8 @@ public interface MailOutbox<M extends MailOutbox.Mail> {
      * @param subject   the booking id ({@link Kind#TICKETS}) or the hold id
      * @param recipient the phone number (SMS), the address (email; null: the account's default) or null (a page)
      * @param expiresAt when the offer lapses ({@link Kind#OFFER_MADE}, {@link Kind#OFFER_LAPSING}), else 0
-     * @param offer     what the offer holds ({@link Kind#OFFER_MADE}, {@link Kind#OFFER_LAPSING}), else null
+     * @param offer     what the offer holds ({@link Kind#OFFER_MADE}, {@link Kind#OFFER_LAPSING}, and {@link Kind#HOLD_LAPSED}
+     *                  when the lapsed hold was a waitlist offer), else null
      */
     record Message(long mailId, Kind kind, Channel channel, String subject, String showId, String accountId,
                    String recipient, long expiresAt, Offered offer, int attempts) implements Mail {
@@ -87,6 +88,11 @@ public interface MailOutbox<M extends MailOutbox.Mail> {
         }
     }
 
-    /** Records a failed send: retried at {@code retryAt}, or never again if {@code giveUp}. */
-    void failed(long mailId, String error, long retryAt, boolean giveUp);
+    /**
+     * Records a failed send: the mail is given up (never tried again) if it was written
+     * {@code retryForMillis} ago or longer (by the outbox's own clock, the one that stamped it
+     * written; 0: whenever it was written), else retried at {@code retryAt}. Answers whether it was
+     * given up.
+     */
+    boolean failed(long mailId, String error, long retryAt, long retryForMillis);
 }

@@ -32,6 +32,8 @@ class DevOverlayTest {
     @Test
     void devTokensAndDemoSeed_areOn() {
         assertEquals("true", dev.memberConfig("BOXOFFICE_AUTH_DEVTOKENS"));
+        assertEquals("true", dev.memberConfig("BOXOFFICE_MAIL_ENABLED"), "demo mode logs the mails, as ./boxoffice run does");
+        assertEquals("simulator", dev.memberConfig("BOXOFFICE_SMS_PROVIDER"));
         assertEquals("true", dev.memberConfig("BOXOFFICE_DEMO_SEED"));
     }
 

@@ -36,6 +36,19 @@ class ProdOverlayTest {
         assertEquals("false", prod.memberConfig("BOXOFFICE_DEMO_SEED"));
     }
 
+    /**
+     * Outside demo mode a member refuses to start with mail that would only be logged (no SMTP host)
+     * or the SMS simulator, unless that channel is turned off: the overlay says which, explicitly.
+     */
+    @Test
+    void deliveryChannels_areRealOrTurnedOff_soAMemberStarts() {
+        String mailOn = prod.memberConfig("BOXOFFICE_MAIL_ENABLED");
+        assertTrue(mailOn.equals("false") || !prod.memberConfig().getOrDefault("BOXOFFICE_MAIL_HOST", "").isBlank(),
+                "email is on without an SMTP host");
+        assertTrue(List.of("off", "http").contains(prod.memberConfig("BOXOFFICE_SMS_PROVIDER")),
+                "SMS is the simulator: " + prod.memberConfig("BOXOFFICE_SMS_PROVIDER"));
+    }
+
     @Test
     void secrets_areReferencedByName_andNeverShipped() {
         assertEquals(List.of(), prod.all(Secret.class).stream().map(Manifests::describe).toList(),

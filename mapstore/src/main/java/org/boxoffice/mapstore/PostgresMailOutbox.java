@@ -24,7 +24,7 @@ import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
  * offer by {@link PostgresWaitlistRepository#offered}) and {@code messages}, one outbox per channel
  * (written with the booking, by the hold's lapse, with a waitlist offer, by {@link PostgresContactRepository#noteLapsingOffers}).
  * The tables share the outbox columns
- * ({@code mail_id, recipient, attempts, due_at, sent_at, failed, last_error}); a kind adds only how
+ * ({@code mail_id, recipient, attempts, due_at, sent_at, failed, last_error, created_at}); a kind adds only how
  * its claimed rows are read.
  *
  * <p>A claim is one statement that leases due rows with {@code FOR UPDATE SKIP LOCKED}, so
@@ -67,8 +67,10 @@ public final class PostgresMailOutbox<M extends MailOutbox.Mail> implements Mail
                 """.formatted(table, which) + claimed;
         this.sentSql = "UPDATE " + table + " SET sent_at = ?, last_error = NULL WHERE mail_id = ? AND sent_at IS NULL";
         this.sentManySql = "UPDATE " + table + " SET sent_at = ?, last_error = NULL WHERE mail_id = ANY (?) AND sent_at IS NULL";
-        this.failedSql = "UPDATE " + table
-                + " SET last_error = ?, due_at = ?, failed = ? WHERE mail_id = ? AND sent_at IS NULL";
+        // created_at and now() are both PostgreSQL's clock: a member's clock does not move a deadline
+        this.failedSql = "UPDATE " + table + " SET last_error = ?, due_at = ?,"
+                + " failed = created_at <= now() - ? * interval '1 millisecond'"
+                + " WHERE mail_id = ? AND sent_at IS NULL RETURNING failed";
         this.row = row;
     }
 
@@ -101,7 +103,8 @@ public final class PostgresMailOutbox<M extends MailOutbox.Mail> implements Mail
                 SELECT m.mail_id, m.kind, m.channel, m.subject, m.show_id, m.account_id, m.recipient,
                        coalesce(epoch_ms(m.expires_at), 0), m.attempts, e.entry_id, e.seat_ids, e.area, e.quantity
                 FROM claimed m
-                LEFT JOIN waitlist_entries e ON m.kind IN ('OFFER_MADE', 'OFFER_LAPSING') AND e.hold_id = m.subject""",
+                LEFT JOIN waitlist_entries e ON m.kind IN ('OFFER_MADE', 'OFFER_LAPSING', 'HOLD_LAPSED')
+                                                AND e.hold_id = m.subject""",
                 rs -> {
                     String account = rs.getString(6);
                     String recipient = rs.getString(7);
@@ -114,6 +117,37 @@ public final class PostgresMailOutbox<M extends MailOutbox.Mail> implements Mail
                             recipient == null && ch == Message.Channel.EMAIL ? defaultAddress.apply(account) : recipient,
                             rs.getLong(8), offer, rs.getInt(9));
                 });
+    }
+
+    /** What waits in the outboxes of one channel: how many messages, and when the oldest was written (epoch ms; 0 if none). */
+    public record Backlog(int pending, long oldestWrittenAt) {
+    }
+
+    /**
+     * The messages not yet sent nor given up, by channel ({@code email}: ticket mails, offer mails and
+     * the email messages; {@code sms}; {@code page}), every channel present. One statement, over the
+     * outboxes' partial indexes of pending rows.
+     */
+    public static java.util.Map<String, Backlog> backlog(DataSource dataSource) {
+        String sql = """
+                SELECT channel, count(*)::int, coalesce(epoch_ms(min(created_at)), 0) FROM (
+                    SELECT 'email' AS channel, created_at FROM ticket_mail WHERE sent_at IS NULL AND NOT failed
+                    UNION ALL SELECT 'email', created_at FROM waitlist_mail WHERE sent_at IS NULL AND NOT failed
+                    UNION ALL SELECT lower(channel), created_at FROM messages WHERE sent_at IS NULL AND NOT failed
+                ) pending GROUP BY channel""";
+        java.util.Map<String, Backlog> out = new java.util.TreeMap<>();
+        for (Message.Channel channel : Message.Channel.values()) {
+            out.put(channel.name().toLowerCase(java.util.Locale.ROOT), new Backlog(0, 0));
+        }
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql);
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                out.put(rs.getString(1), new Backlog(rs.getInt(2), rs.getLong(3)));
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new DatabaseException("counting the messages waiting in the outboxes", e);
+        }
     }
 
     @Override
@@ -160,14 +194,16 @@ public final class PostgresMailOutbox<M extends MailOutbox.Mail> implements Mail
     }
 
     @Override
-    public void failed(long mailId, String error, long retryAt, boolean giveUp) {
+    public boolean failed(long mailId, String error, long retryAt, long retryForMillis) {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(failedSql)) {
             ps.setString(1, error == null ? "unknown error"
                     : error.length() > MAX_ERROR ? error.substring(0, MAX_ERROR) : error);
             ps.setObject(2, timestamp(retryAt), Types.TIMESTAMP_WITH_TIMEZONE);
-            ps.setBoolean(3, giveUp);
+            ps.setLong(3, Math.max(0, retryForMillis));
             ps.setLong(4, mailId);
-            ps.executeUpdate();
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getBoolean(1);
+            }
         } catch (SQLException e) {
             throw new DatabaseException("recording a failed send of " + kind + " " + mailId, e);
         }

@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +29,7 @@ class MigrationsTest {
         try (HikariDataSource ds = DataSources.pooled(TestDatabase.newEmptySettings())) {
             int applied = Migrations.migrate(ds);
 
-            assertEquals(25, applied); // 20 versioned, then 5 repeatable
+            assertEquals(27, applied); // 21 versioned, then 6 repeatable
             assertEquals(List.of("account_contacts", "admission_areas", "admission_hold_parts", "admission_stripes", "booking_seats", "bookings", "demo_secrets", "events", "gate_scans", "holds",
                     "idempotency_replies", "messages", "payment_events", "payments", "referee",
                     "seat_events", "seat_transitions", "seats", "show_blocks", "show_gate_keys", "show_sections", "shows", "spent_challenges",
@@ -62,7 +64,7 @@ class MigrationsTest {
             Migrations.migrate(fresh);
 
             assertEquals(14, versioned);
-            assertEquals(11, now, "only the later versioned migrations (V18 to V23) and the repeatable ones were pending");
+            assertEquals(13, now, "only the later versioned migrations (V18 to V24) and the repeatable ones were pending");
             assertEquals(0, Migrations.migrate(old));
             assertEquals(definitions(fresh), definitions(old));
             assertEquals(List.of("HOLD h1 0->1"), names(old, """
@@ -111,7 +113,43 @@ class MigrationsTest {
             Map.entry("20", -777471556),
             Map.entry("21", 248901537),
             Map.entry("22", 1120746638),
-            Map.entry("23", -275147675)));
+            Map.entry("23", -275147675),
+            Map.entry("24", 2083862596)));
+
+    /** The last versioned migration released with a function or view in it; none after it may define one. */
+    private static final int LAST_WITH_DEFINITIONS = 23;
+
+    /**
+     * Functions and views live in the repeatable migrations only, so that a change to one is a change
+     * of its one live definition: a versioned migration after {@value #LAST_WITH_DEFINITIONS} that
+     * created one would be a second definition, frozen by its checksum. (A versioned migration may
+     * still drop one, to change its name, arguments or result.)
+     */
+    @Test
+    void versionedMigrations_afterTheLastReleasedWithOne_defineNoFunctionOrView() throws Exception {
+        Pattern definition = Pattern.compile("\\bCREATE\\s+(OR\\s+REPLACE\\s+)?(FUNCTION|PROCEDURE|VIEW|MATERIALIZED\\s+VIEW)\\b",
+                Pattern.CASE_INSENSITIVE);
+        Path released = Path.of(Migrations.class.getResource("/db/migration").toURI());
+        List<String> offending = new ArrayList<>();
+        int checked = 0;
+        try (Stream<Path> files = Files.list(released)) {
+            for (Path f : files.sorted().toList()) {
+                Matcher name = Pattern.compile("V(\\d+)__.*\\.sql").matcher(f.getFileName().toString());
+                if (!name.matches() || Integer.parseInt(name.group(1)) <= LAST_WITH_DEFINITIONS) {
+                    continue;
+                }
+                checked++;
+                String sql = Files.readString(f).replaceAll("--[^\\n]*", "");
+                if (definition.matcher(sql).find()) {
+                    offending.add(f.getFileName().toString());
+                }
+            }
+        }
+
+        assertTrue(checked > 0, "the rule looks at the migrations after V" + LAST_WITH_DEFINITIONS);
+        assertEquals(List.of(), offending, "functions and views go in a repeatable migration (R__*.sql)");
+        assertTrue(definition.matcher("create or replace view v as select 1").find(), "the rule finds a view");
+    }
 
     /**
      * A repeatable migration a later release renamed or dropped leaves its applied row in Flyway's
@@ -124,7 +162,7 @@ class MigrationsTest {
             Migrations.migrate(ds);
 
             assertEquals(0, Migrations.flyway(ds, "filesystem:" + versionedOnly(without)).migrate().migrationsExecuted);
-            Files.delete(without.resolve("V23__offer_notices.sql"));
+            Files.delete(without.resolve("V24__outbox_written_at.sql"));
             assertEquals(0, Migrations.flyway(ds, "filesystem:" + without).migrate().migrationsExecuted);
         }
     }

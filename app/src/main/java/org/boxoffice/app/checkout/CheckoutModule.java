@@ -83,7 +83,8 @@ public final class CheckoutModule implements AutoCloseable {
         this.reconciliation = new Reconciliation(bookings, gateway, settlement, bookingManager, settings, clock, hz,
                 metrics).start();
         this.mailer = new MailDispatcher<>(PostgresMailOutbox.ticketMails(dataSource),
-                new TicketMailComposer(bookings, shows, codes), settings.mail(), clock).start();
+                new TicketMailComposer(bookings, shows, codes, new PostgresTicketPolicies(dataSource)::printAtHome,
+                        settings.mail()), settings.mail(), clock).start();
     }
 
     /** Registers checkout's HTTP services under {@code /v1}. */

@@ -62,7 +62,9 @@ public record CheckoutSettings(PaymentSettings payments, Duration paymentWindow,
                         mail.get("starttls").asBoolean().orElse(false),
                         Duration.ofMillis(mail.get("timeoutmillis").asLong().orElse(10_000L)),
                         Duration.ofMillis(mail.get("millis").asLong().orElse(1_000L)),
-                        mail.get("maxattempts").asInt().orElse(10)),
+                        Duration.ofHours(mail.get("retryhours").asLong().orElse(MailSettings.DEFAULT_RETRY.toHours())),
+                        mail.get("enabled").asBoolean().orElse(true),
+                        mail.get("weburl").asString().orElse(MailSettings.DEFAULT_WEB_URL)),
                 TransferSettings.from(boxoffice.get("transfers")));
     }
 

@@ -18,8 +18,33 @@ public interface Channel {
     /** The longest one delivery can take, retries included: a claimed message is leased for longer. */
     Duration longestDelivery();
 
-    /** How a recipient reads in the log: an email address as it is, a phone number masked. */
+    /** How a recipient reads in the log: masked, never the whole address or number. */
     default String shown(String recipient) {
-        return recipient;
+        return Recipients.mask(recipient);
+    }
+
+    /**
+     * A channel the operator turned off ({@code boxoffice.mail.enabled=false}, {@code boxoffice.sms.provider=off}):
+     * it delivers nothing, and the dispatcher gives each of its messages up at once, saying why.
+     */
+    static Channel off(String why) {
+        return new Channel() {
+            @Override
+            public void deliver(String messageId, String recipient, MailContent content) throws Off {
+                throw new Off(why);
+            }
+
+            @Override
+            public Duration longestDelivery() {
+                return Duration.ZERO;
+            }
+        };
+    }
+
+    /** Thrown by a channel that is {@linkplain #off off}. */
+    final class Off extends Exception {
+        public Off(String why) {
+            super(why);
+        }
     }
 }

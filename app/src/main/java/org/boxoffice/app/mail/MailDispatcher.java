@@ -17,8 +17,11 @@ import java.util.logging.Logger;
  * of. Every {@code boxoffice.mail.millis} it claims the mails that are due (in batches of 20, and
  * again at once while a batch comes back full), has the kind's {@link MailComposer} write each one,
  * delivers it, and marks the batch's sends in one statement. A failed send is retried with
- * exponential backoff (2 s after the first failure, then 4 s, 8 s ... at most 15 minutes) and given
- * up after {@code boxoffice.mail.maxattempts} sends. Every try of one mail carries the same message
+ * exponential backoff (2 s after the first failure, then 4 s, 8 s ... at most {@link #MAX_BACKOFF}
+ * apart) for as long as {@link MailSettings#retryFor} from when the mail was written (24 hours
+ * unless configured otherwise: longer than a provider's outage lasts), and only then given up, which
+ * the give-up listener hears of ({@link #onGiveUp}; the metrics count it). A channel that is off
+ * gives each mail up at once, and that is not counted. Every try of one mail carries the same message
  * id ({@code <kind>-<mailId>}), so a channel that deduplicates delivers it once.
  *
  * <p>Every member runs one dispatcher per kind and channel; the outbox leases each claimed mail to
@@ -32,7 +35,8 @@ public final class MailDispatcher<M extends MailOutbox.Mail> implements AutoClos
     private static final int BATCH = 20;
     /** A backlog (a sale's lapsed holds, all told at once) is worked off this many batches per tick. */
     private static final int MAX_BATCHES_PER_TICK = 50;
-    private static final long MAX_BACKOFF_MILLIS = 15 * 60_000;
+    /** The longest wait between two tries of one mail: a channel back from an outage is used within it. */
+    public static final java.time.Duration MAX_BACKOFF = java.time.Duration.ofMinutes(5);
 
     private final MailOutbox<M> outbox;
     private final MailComposer<M> composer;
@@ -44,10 +48,10 @@ public final class MailDispatcher<M extends MailOutbox.Mail> implements AutoClos
     /** Mails over SMTP ({@link SmtpChannel}). */
     public MailDispatcher(MailOutbox<M> outbox, MailComposer<M> composer, MailSettings settings,
                           LongSupplier clock) {
-        this(outbox, composer, new SmtpChannel(settings, clock), settings, clock);
+        this(outbox, composer, SmtpChannel.of(settings, clock), settings, clock);
     }
 
-    /** Through {@code channel}; {@code settings} give the polling period and the sends before giving up. */
+    /** Through {@code channel}; {@code settings} give the polling period and how long a mail is retried. */
     public MailDispatcher(MailOutbox<M> outbox, MailComposer<M> composer, Channel channel, MailSettings settings,
                           LongSupplier clock) {
         this.outbox = outbox;
@@ -72,6 +76,14 @@ public final class MailDispatcher<M extends MailOutbox.Mail> implements AutoClos
     public MailDispatcher<M> start() {
         long every = settings.every().toMillis();
         timer.schedule(() -> tick(every, every), every, TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    private volatile Runnable onGiveUp = () -> { };
+
+    /** Calls {@code listener} (on the dispatcher's thread) for each mail given up after its retries. */
+    public MailDispatcher<M> onGiveUp(Runnable listener) {
+        onGiveUp = listener;
         return this;
     }
 
@@ -147,18 +159,32 @@ public final class MailDispatcher<M extends MailOutbox.Mail> implements AutoClos
                     if (e instanceof InterruptedException) {
                         Thread.currentThread().interrupt();
                     }
-                    boolean giveUp = mail.attempts() >= settings.maxAttempts();
-                    long backoff = Math.min(MAX_BACKOFF_MILLIS, 1_000L << Math.min(mail.attempts(), 20));
-                    outbox.failed(mail.mailId(), e.toString(), clock.getAsLong() + backoff, giveUp);
-                    LOG.log(giveUp ? Level.SEVERE : Level.WARNING, composer.kind() + " mail " + mail.mailId() + " to "
+                    long now = clock.getAsLong();
+                    if (e instanceof Channel.Off off) {
+                        outbox.failed(mail.mailId(), "not sent: " + off.getMessage(), now, 0);
+                        LOG.fine(() -> composer.kind() + " mail " + mail.mailId() + " not sent: " + off.getMessage());
+                        continue;
+                    }
+                    long backoff = backoffMillis(mail.attempts());
+                    boolean gaveUp = outbox.failed(mail.mailId(), e.toString(), now + backoff, settings.retryFor().toMillis());
+                    if (gaveUp) {
+                        onGiveUp.run();
+                    }
+                    LOG.log(gaveUp ? Level.SEVERE : Level.WARNING, composer.kind() + " mail " + mail.mailId() + " to "
                             + channel.shown(mail.recipient()) + " for " + composer.about(mail) + " not sent (attempt "
-                            + mail.attempts() + ")" + (giveUp ? "; giving up" : "; retrying in " + backoff + " ms") + ": " + e);
+                            + mail.attempts() + ")" + (gaveUp ? "; giving up: it was written more than "
+                            + settings.retryFor().toMinutes() + " minutes ago" : "; retrying in " + backoff + " ms") + ": " + e);
                 }
             }
         } finally {
             outbox.sent(sent, clock.getAsLong());
         }
         return new int[] {due.size(), sent.size()};
+    }
+
+    /** The wait after the {@code attempts}-th failed send: 2 s, 4 s, 8 s ... at most {@link #MAX_BACKOFF}. */
+    static long backoffMillis(int attempts) {
+        return Math.min(MAX_BACKOFF.toMillis(), 1_000L << Math.clamp(attempts, 1, 20));
     }
 
     @Override

@@ -48,6 +48,23 @@ public final class Recipients {
         }
     }
 
+    /**
+     * An address as a log may show it: the first letter of its local part and of its domain, and the
+     * domain's last label ({@code d***@f***.example}); never the whole address.
+     */
+    public static String mask(String address) {
+        if (address == null) {
+            return "***";
+        }
+        int at = address.lastIndexOf('@');
+        if (at < 1 || at == address.length() - 1) {
+            return "***";
+        }
+        String domain = address.substring(at + 1);
+        int dot = domain.lastIndexOf('.');
+        return address.charAt(0) + "***@" + domain.charAt(0) + "***" + (dot > 0 ? domain.substring(dot) : "");
+    }
+
     public static boolean valid(String address) {
         if (address == null || address.isBlank() || address.length() > MAX_ADDRESS) {
             return false;

@@ -17,10 +17,11 @@ import org.boxoffice.grid.Daemons;
 import org.boxoffice.mapstore.PostgresContactRepository;
 import org.boxoffice.mapstore.PostgresMailOutbox;
 import org.boxoffice.mapstore.PostgresMessageRetention;
+import org.boxoffice.mapstore.PostgresTicketPolicies;
 
 import javax.sql.DataSource;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -45,12 +46,16 @@ public final class NotifyModule implements AutoCloseable {
     private final ContactRepository contacts;
     private final SmsProvider sms;
     private final ITopic<String> pages;
-    private final List<MailDispatcher<Message>> dispatchers = new ArrayList<>();
+    private final Map<Message.Channel, MailDispatcher<Message>> dispatchers = new EnumMap<>(Message.Channel.class);
     private final ScheduledExecutorService offers;
     private final PostgresMessageRetention retention;
     private final ScheduledExecutorService purges;
     private final Authenticator auth;
     private final LongSupplier clock;
+    private final PostgresTicketPolicies policies;
+
+    /** How long a notice for the fan's open page is tried again: the page polls as well, and a stale notice helps nobody. */
+    static final java.time.Duration PAGE_RETRY = java.time.Duration.ofMinutes(1);
 
     /**
      * @param mail  how email leaves (the ticket mail's settings), and the address of an account
@@ -63,14 +68,18 @@ public final class NotifyModule implements AutoCloseable {
         this.auth = auth;
         this.clock = clock;
         this.contacts = new PostgresContactRepository(dataSource);
-        this.sms = settings.sms().http() ? new HttpSmsProvider(settings.sms()) : new SimulatedSmsProvider();
+        this.sms = settings.sms().off() ? null
+                : settings.sms().http() ? new HttpSmsProvider(settings.sms()) : new SimulatedSmsProvider();
         this.pages = hz.getTopic(PageChannel.TOPIC);
         String pattern = mail.recipient();
-        MailSettings pageRounds = mail.withTimeout(mail.timeout(), settings.every(), 3);
-        MailSettings smsRounds = mail.withTimeout(mail.timeout(), settings.sms().every(), settings.sms().maxAttempts());
-        dispatch(Message.Channel.PAGE, new PageChannel(pages), pageRounds, dataSource, shows, bookings, codes, pattern);
-        dispatch(Message.Channel.EMAIL, new SmtpChannel(mail, clock), mail, dataSource, shows, bookings, codes, pattern);
-        dispatch(Message.Channel.SMS, new SmsChannel(sms), smsRounds, dataSource, shows, bookings, codes, pattern);
+        this.policies = new PostgresTicketPolicies(dataSource);
+        // a notice for an open page is worth its minute; a mail or a text, a day (the fan may not look sooner)
+        MailSettings pageRounds = mail.withTimeout(mail.timeout(), settings.every(), PAGE_RETRY);
+        MailSettings smsRounds = mail.withTimeout(mail.timeout(), settings.sms().every(), settings.sms().retryFor());
+        dispatch(Message.Channel.PAGE, new PageChannel(pages), pageRounds, mail, dataSource, shows, bookings, codes, pattern);
+        dispatch(Message.Channel.EMAIL, SmtpChannel.of(mail, clock), mail, mail, dataSource, shows, bookings, codes, pattern);
+        dispatch(Message.Channel.SMS, sms == null ? Channel.off("SMS is off (boxoffice.sms.provider=off)")
+                : new SmsChannel(sms), smsRounds, mail, dataSource, shows, bookings, codes, pattern);
         this.offers = Daemons.scheduler("offer-notices");
         long every = settings.every().toMillis();
         offers.schedule(() -> noteLapsingOffers(every, every), every, TimeUnit.MILLISECONDS);
@@ -94,13 +103,13 @@ public final class NotifyModule implements AutoCloseable {
         }
     }
 
-    private void dispatch(Message.Channel channel, Channel via, MailSettings rounds, DataSource dataSource,
+    private void dispatch(Message.Channel channel, Channel via, MailSettings rounds, MailSettings mail, DataSource dataSource,
                           ShowDirectory shows, BookingRepository bookings, TicketCodes codes, String pattern) {
         MailDispatcher<Message> dispatcher = new MailDispatcher<>(
                 PostgresMailOutbox.messages(dataSource, channel, account -> pattern.replace("{accountId}", account)),
-                new MessageComposer(channel, shows, bookings, codes), via, rounds, clock);
+                new MessageComposer(channel, shows, bookings, codes, policies::printAtHome, mail), via, rounds, clock);
         // the fan's open page hears of a lapse within about 1.5 s, busy or not
-        dispatchers.add((channel == Message.Channel.PAGE ? dispatcher.pollingSteadily() : dispatcher).start());
+        dispatchers.put(channel, (channel == Message.Channel.PAGE ? dispatcher.pollingSteadily() : dispatcher).start());
     }
 
     /**
@@ -142,7 +151,18 @@ public final class NotifyModule implements AutoCloseable {
         });
     }
 
-    /** The SMS provider this member sends through. */
+    /**
+     * Calls {@code listener} with the channel's name ({@code page}, {@code email}, {@code sms}) for
+     * each message given up after its retries.
+     */
+    public void onGiveUp(Consumer<String> listener) {
+        dispatchers.forEach((channel, dispatcher) -> {
+            String name = channel.name().toLowerCase(java.util.Locale.ROOT);
+            dispatcher.onGiveUp(() -> listener.accept(name));
+        });
+    }
+
+    /** The SMS provider this member sends through; null when SMS is off. */
     public SmsProvider sms() {
         return sms;
     }
@@ -155,7 +175,9 @@ public final class NotifyModule implements AutoCloseable {
     public void close() {
         offers.shutdownNow();
         purges.shutdownNow();
-        dispatchers.forEach(MailDispatcher::close);
-        sms.close();
+        dispatchers.values().forEach(MailDispatcher::close);
+        if (sms != null) {
+            sms.close();
+        }
     }
 }

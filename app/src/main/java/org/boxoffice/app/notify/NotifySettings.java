@@ -36,27 +36,29 @@ public record NotifySettings(SmsSettings sms, Duration offerLead, Duration every
     /**
      * The SMS provider.
      *
-     * @param provider    {@code simulator} (logs, the default) or {@code http}
+     * @param provider    {@code simulator} (logs; the default, for demo mode only), {@code http}, or {@code off}
+     *                    (no SMS: a message for a phone number is given up at once, saying why)
      * @param url         the HTTP provider's endpoint (a JSON POST per message)
      * @param apiKey      sent as {@code Authorization: Bearer <apiKey>}
      * @param timeout     one HTTP call's timeout
      * @param retries     calls after the first one within one send, with backoff (then the outbox retries later)
      * @param every       how often the SMS outbox is polled
-     * @param maxAttempts sends of one message before it is given up
+     * @param retryFor    how long after it was written a message that cannot be sent is tried again
      */
     public record SmsSettings(String provider, URI url, String apiKey, Duration timeout, int retries,
-                              Duration every, int maxAttempts) {
+                              Duration every, Duration retryFor) {
 
         public SmsSettings {
             provider = provider.trim().toLowerCase(Locale.ROOT);
-            if (!provider.equals("simulator") && !provider.equals("http")) {
-                throw new IllegalArgumentException("boxoffice.sms.provider is 'simulator' or 'http', not '" + provider + "'");
+            if (!provider.equals("simulator") && !provider.equals("http") && !provider.equals("off")) {
+                throw new IllegalArgumentException("boxoffice.sms.provider is 'simulator', 'http' or 'off', not '"
+                        + provider + "'");
             }
             if (provider.equals("http") && url == null) {
                 throw new IllegalArgumentException("boxoffice.sms.provider http needs boxoffice.sms.http.url");
             }
-            if (retries < 0 || maxAttempts < 1) {
-                throw new IllegalArgumentException("boxoffice.sms.http.retries >= 0 and boxoffice.sms.maxattempts >= 1");
+            if (retries < 0 || retryFor.isNegative() || retryFor.isZero()) {
+                throw new IllegalArgumentException("boxoffice.sms.http.retries >= 0 and boxoffice.sms.retryhours > 0");
             }
         }
 
@@ -64,19 +66,36 @@ public record NotifySettings(SmsSettings sms, Duration offerLead, Duration every
             return provider.equals("http");
         }
 
+        public boolean simulated() {
+            return provider.equals("simulator");
+        }
+
+        public boolean off() {
+            return provider.equals("off");
+        }
+
         /** The simulated provider, polled every 500 ms. */
         public static SmsSettings simulator() {
             return new SmsSettings("simulator", null, DEMO_SMS_API_KEY, Duration.ofSeconds(5), 2,
-                    Duration.ofMillis(500), 10);
+                    Duration.ofMillis(500), Duration.ofHours(24));
         }
 
         /** The HTTP provider at {@code url}. */
         public SmsSettings withHttp(URI url, String apiKey, Duration timeout, int retries) {
-            return new SmsSettings("http", url, apiKey, timeout, retries, every, maxAttempts);
+            return new SmsSettings("http", url, apiKey, timeout, retries, every, retryFor);
         }
 
         public SmsSettings withApiKey(String apiKey) {
-            return new SmsSettings(provider, url, apiKey, timeout, retries, every, maxAttempts);
+            return new SmsSettings(provider, url, apiKey, timeout, retries, every, retryFor);
+        }
+
+        /** No SMS ({@code boxoffice.sms.provider=off}). */
+        public SmsSettings turnedOff() {
+            return new SmsSettings("off", url, apiKey, timeout, retries, every, retryFor);
+        }
+
+        public SmsSettings withRetryFor(Duration retryFor) {
+            return new SmsSettings(provider, url, apiKey, timeout, retries, every, retryFor);
         }
     }
 
@@ -93,7 +112,7 @@ public record NotifySettings(SmsSettings sms, Duration offerLead, Duration every
                         Duration.ofMillis(sms.get("http.timeoutmillis").asLong().orElse(5_000L)),
                         sms.get("http.retries").asInt().orElse(2),
                         Duration.ofMillis(sms.get("millis").asLong().orElse(1_000L)),
-                        sms.get("maxattempts").asInt().orElse(10)),
+                        Duration.ofHours(sms.get("retryhours").asLong().orElse(24L))),
                 Duration.ofSeconds(notices.get("offerleadseconds").asLong().orElse(120L)),
                 Duration.ofMillis(notices.get("millis").asLong().orElse(1_000L)),
                 Duration.ofDays(notices.get("keepsentdays").asLong().orElse(30L)),

@@ -8,8 +8,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Logger;
 
 /**
- * The demo's SMS provider ({@code boxoffice.sms.provider: simulator}): logs each message, its number
- * masked, and keeps the messages it was given by id, as a provider deduplicates them.
+ * The demo's SMS provider ({@code boxoffice.sms.provider: simulator}, demo mode only): logs that a
+ * message went, its id and its number masked (never its text, which may hold ticket codes), and keeps
+ * the messages it was given by id, as a provider deduplicates them.
  */
 public final class SimulatedSmsProvider implements SmsProvider {
 
@@ -24,7 +25,8 @@ public final class SimulatedSmsProvider implements SmsProvider {
     @Override
     public void send(String messageId, PhoneNumber to, String text) {
         if (sent.putIfAbsent(messageId, new Sent(messageId, to, text)) == null) {
-            LOG.info(() -> "SMS (simulated) " + messageId + " to " + to.masked() + ": " + text);
+            // never the text: a ticket message's holds the codes that admit its fan
+            LOG.info(() -> "SMS (simulated) " + messageId + " to " + to.masked() + ", " + text.length() + " characters");
         }
     }
 

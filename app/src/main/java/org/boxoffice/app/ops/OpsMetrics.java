@@ -68,9 +68,13 @@ public final class OpsMetrics {
             + "connection failed)", List.of("stale", "error"));
     public static final Family POOL_TIMEOUTS = new Family("boxoffice_db_pool_timeouts", null, "borrows of a database "
             + "connection that gave up after the pool's connection timeout", List.of());
+    public static final Family MESSAGES_GIVEN_UP = new Family("boxoffice_messages_given_up", "channel", "messages "
+            + "(ticket mails, offer mails, SMS, notices) given up after they could not be sent for as long as their "
+            + "channel retries (boxoffice.mail.retryhours, boxoffice.sms.retryhours; a minute for a page), by channel: "
+            + "email, sms, page. A channel turned off gives up its messages uncounted", List.of("email", "sms", "page"));
     /** Every family above, declared when the metrics are made. */
     public static final List<Family> FAMILIES = List.of(CHECKOUTS, PAYMENTS, BOOKINGS, PAYMENTS_REFUSED, REFUNDS,
-            WEBHOOK_EVENTS, RECONCILIATION_RUNS, RECONCILIATION_REPAIRS, STORE_FAILURES, POOL_TIMEOUTS);
+            WEBHOOK_EVENTS, RECONCILIATION_RUNS, RECONCILIATION_REPAIRS, STORE_FAILURES, POOL_TIMEOUTS, MESSAGES_GIVEN_UP);
 
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();

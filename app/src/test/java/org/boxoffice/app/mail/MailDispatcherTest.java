@@ -24,13 +24,15 @@ class MailDispatcherTest {
 
     private static final long NOW = 1_700_000_000_000L;
     private static final MailSettings LOGGING = MailSettings.logging()
-            .withTimeout(Duration.ofMillis(1_500), Duration.ofMillis(100), 3);
+            .withTimeout(Duration.ofMillis(1_500), Duration.ofMillis(100), Duration.ofHours(24));
 
     /** Hands out the mails it was given, once each, and remembers what became of them. */
     private static final class InMemoryOutbox implements MailOutbox<TicketMail> {
         final List<TicketMail> due = new ArrayList<>();
         final List<Long> sent = new ArrayList<>();
         final List<String> failed = new ArrayList<>();
+        /** How long ago each mail was written, by id; 0 if not given. */
+        final java.util.Map<Long, Long> ageMillis = new java.util.HashMap<>();
 
         @Override
         public List<TicketMail> claim(int max, long now, long leaseMillis) {
@@ -53,8 +55,10 @@ class MailDispatcherTest {
         }
 
         @Override
-        public void failed(long mailId, String error, long retryAt, boolean giveUp) {
+        public boolean failed(long mailId, String error, long retryAt, long retryForMillis) {
+            boolean giveUp = ageMillis.getOrDefault(mailId, 0L) >= retryForMillis;
             failed.add(mailId + " retry +" + (retryAt - NOW) + (giveUp ? " gave up" : ""));
+            return giveUp;
         }
     }
 
@@ -111,19 +115,41 @@ class MailDispatcherTest {
     }
 
     @Test
-    void aFailedSend_isRetriedWithDoublingBackoff_andGivenUpAfterMaxAttempts() {
+    void aFailedSend_isRetriedWithDoublingBackoffOfAtMostFiveMinutes_andGivenUpOnlyOnceItsRetryTimeIsOver() {
         InMemoryOutbox outbox = new InMemoryOutbox();
-        for (int attempt = 1; attempt <= 3; attempt++) {
+        for (int attempt : new int[] {1, 2, 3, 9, 11, 300}) {
             outbox.due.add(new TicketMail(attempt, 42, "eli@fans.example", attempt));
+            outbox.ageMillis.put((long) attempt, Duration.ofHours(23).toMillis());
         }
+        outbox.due.add(new TicketMail(1000, 42, "eli@fans.example", 12));
+        outbox.ageMillis.put(1000L, Duration.ofHours(24).toMillis());
+        java.util.concurrent.atomic.AtomicInteger givenUp = new java.util.concurrent.atomic.AtomicInteger();
         try (MailDispatcher<TicketMail> dispatcher = new MailDispatcher<>(outbox, composer(m -> {
             throw new NoSuchElementException("no booking " + m.bookingId());
-        }), LOGGING, () -> NOW)) {
+        }), LOGGING, () -> NOW).onGiveUp(givenUp::incrementAndGet)) {
 
             assertEquals(0, dispatcher.dispatchOnce());
 
-            assertEquals(List.of("1 retry +2000", "2 retry +4000", "3 retry +8000 gave up"), outbox.failed);
+            assertEquals(List.of("1 retry +2000", "2 retry +4000", "3 retry +8000", "9 retry +300000",
+                    "11 retry +300000", "300 retry +300000", "1000 retry +300000 gave up"), outbox.failed);
             assertEquals(List.of(), outbox.sent);
+            assertEquals(1, givenUp.get(), "only the mail written 24 hours ago is given up, and counted");
+        }
+    }
+
+    @Test
+    void aChannelTurnedOff_givesEveryMailUpAtOnce_uncounted() {
+        InMemoryOutbox outbox = new InMemoryOutbox();
+        outbox.due.add(new TicketMail(5, 42, "gil@fans.example", 1));
+        java.util.concurrent.atomic.AtomicInteger givenUp = new java.util.concurrent.atomic.AtomicInteger();
+        try (MailDispatcher<TicketMail> dispatcher = new MailDispatcher<>(outbox,
+                composer(m -> new MailContent("Tickets", "Seat A-1-1", List.of())), Channel.off("email is off"), LOGGING,
+                () -> NOW).onGiveUp(givenUp::incrementAndGet)) {
+
+            assertEquals(0, dispatcher.dispatchOnce());
+
+            assertEquals(List.of("5 retry +0 gave up"), outbox.failed);
+            assertEquals(0, givenUp.get(), "turning a channel off is the operator's choice, not an outage");
         }
     }
 
@@ -187,7 +213,8 @@ class MailDispatcherTest {
         }
 
         @Override
-        public void failed(long mailId, String error, long retryAt, boolean giveUp) {
+        public boolean failed(long mailId, String error, long retryAt, long retryForMillis) {
+            return false;
         }
 
         synchronized int polls() {
@@ -204,7 +231,7 @@ class MailDispatcherTest {
     }
 
     private static final MailSettings EVERY_50_MS = MailSettings.logging()
-            .withTimeout(Duration.ofMillis(1_500), Duration.ofMillis(50), 3);
+            .withTimeout(Duration.ofMillis(1_500), Duration.ofMillis(50), Duration.ofHours(24));
 
     @Test
     void anIdleOutbox_isPolledLessOften_andAMailStillGoesOutWithinFourPeriods() throws Exception {
