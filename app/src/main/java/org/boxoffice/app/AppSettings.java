@@ -6,6 +6,7 @@ import org.boxoffice.app.admission.DoorSettings;
 import org.boxoffice.app.auth.AuthSettings;
 import org.boxoffice.app.catalog.HoldDefaults;
 import org.boxoffice.app.checkout.CheckoutSettings;
+import org.boxoffice.app.mail.MailSettings;
 import org.boxoffice.app.notify.NotifySettings;
 import org.boxoffice.app.ops.OpsSettings;
 import org.boxoffice.app.payments.PaymentSettings;
@@ -122,6 +123,13 @@ public record AppSettings(DatabaseSettings database, GridSettings grid, Inventor
             problems.add("boxoffice.sms.provider is simulator, which only logs that a message went; set http with "
                     + "your provider (BOXOFFICE_SMS_PROVIDER=http, BOXOFFICE_SMS_HTTP_URL, BOXOFFICE_SMS_HTTP_APIKEY), "
                     + "or turn SMS off (BOXOFFICE_SMS_PROVIDER=off)");
+        }
+        boolean sends = (checkout.mail().enabled() && !checkout.mail().logOnly())
+                || !(notices.sms().off() || notices.sms().simulated());
+        if (sends && MailSettings.DEFAULT_WEB_URL.equals(checkout.mail().webUrl())) {
+            problems.add("boxoffice.mail.weburl is not set, so the links in ticket mails and texts would lead fans to "
+                    + MailSettings.DEFAULT_WEB_URL + "; set the web app's public address "
+                    + "(BOXOFFICE_MAIL_WEBURL)");
         }
         return problems;
     }

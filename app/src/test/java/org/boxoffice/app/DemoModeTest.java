@@ -50,6 +50,7 @@ class DemoModeTest {
         m.put("boxoffice.auth.devtokens", "false");
         m.put("boxoffice.demo.seed", "false");
         m.put("boxoffice.mail.host", "smtp.internal.example");
+        m.put("boxoffice.mail.weburl", "https://tickets.example");
         m.put("boxoffice.sms.provider", "off");
         return m;
     }
@@ -83,6 +84,22 @@ class DemoModeTest {
         m.put("boxoffice.mail.enabled", "true");
         m.put("boxoffice.mail.host", "smtp.internal.example");
         assertEquals(java.util.List.of(), settings(m).channelProblems(), "a real SMTP host is a real channel");
+    }
+
+    @Test
+    void outsideDemoMode_aChannelThatSends_needsTheWebAppsPublicAddress_forItsLinks() {
+        Map<String, String> m = strongSecrets(production());
+        m.remove("boxoffice.mail.weburl");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> settings(m));
+        assertTrue(e.getMessage().contains("boxoffice.mail.weburl is not set"), e.getMessage());
+        assertTrue(e.getMessage().contains("BOXOFFICE_MAIL_WEBURL"), e.getMessage());
+
+        m.put("boxoffice.mail.enabled", "false");
+        assertEquals(java.util.List.of(), settings(m).channelProblems(), "nothing sent, no link to get right");
+
+        m.put("boxoffice.mail.enabled", "true");
+        m.put("boxoffice.mail.weburl", "https://tickets.example");
+        assertEquals("https://tickets.example/#/booking/7", settings(m).checkout().mail().ticketsLink(7));
     }
 
     @Test
