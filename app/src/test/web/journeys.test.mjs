@@ -532,6 +532,79 @@ journey(test, 'a fan passes a ticket to a friend, who accepts it and holds it wi
   assertNoErrors(other);
 });
 
+/**
+ * A ticket passed on, on phones: the giver offers it from the booking page, the friend accepts it
+ * from "My tickets", and the giver's booking shows it passed on. Each state fits and passes axe.
+ */
+async function transferOnPhone(browser, {width, height, who, font}) {
+  const where = `${width} px, ${font.family}`;
+  const giving = await booked('comedy-2', 'STALLS', `${who}-giver`, 2);
+  const friend = fanName(`${who}-friend`);
+  const seat = giving.seatIds[0];
+
+  const giver = await newFan(browser, {account: giving.account, viewport: {width, height}, phone: true});
+  const {page} = giver;
+  await page.goto(`${BASE}/#/booking/${giving.bookingId}`);
+  await liveShown(page);
+  const ticket = page.getByRole('listitem', {name: /^Ticket for /}).first();
+  const send = ticket.getByRole('form', {name: /^Send the ticket for /});
+  // the seat's boxes stay inside the ticket (it clips what runs over its edge, where assertFits cannot see it)
+  const overrun = await page.locator('.ticket__main').evaluateAll(mains => mains.flatMap(main => {
+    const edge = main.getBoundingClientRect().right - parseFloat(getComputedStyle(main).paddingRight);
+    return [...main.querySelectorAll('.ticket__seat div')].map(d => d.getBoundingClientRect().right - edge).filter(over => over > 0.5);
+  }));
+  assert.deepEqual(overrun, [], `the section, row and seat boxes fit their ticket (${where})`);
+  await centre(send);
+  await assertFits(page, `a booking with tickets to pass on (${where})`);
+  await audit(page, `a booking with tickets to pass on (${where})`);
+  await send.getByLabel('Send to a friend (their name)').fill(friend);
+  await send.getByRole('button', {name: 'Send'}).tap();
+  const offered = ticket.getByText(`Offered to ${friend}`, {exact: true});
+  await offered.waitFor();
+  await ticket.getByRole('button', {name: 'Take back'}).waitFor();
+  await centre(offered);
+  await assertFits(page, `a booking with a ticket offered to a friend (${where})`);
+  await shot(page, `transfer-phone-${width}-offered`);
+  await audit(page, `a booking with a ticket offered to a friend (${where})`);
+
+  const other = await newFan(browser, {account: friend, viewport: {width, height}, phone: true});
+  await other.page.goto(`${BASE}/#/bookings`);
+  const accept = other.page.getByRole('button', {name: `Accept seat ${seat}`});
+  await accept.waitFor();
+  await centre(accept);
+  await assertFits(other.page, `My tickets with a ticket offered (${where})`);
+  await shot(other.page, `transfer-phone-${width}-offer-received`);
+  await audit(other.page, `My tickets with a ticket offered (${where})`);
+  await accept.tap();
+  const given = other.page.getByRole('list', {name: 'Tickets passed on to you'});
+  await given.getByText(`Seat ${seat}`).waitFor();
+  await other.page.getByText('No bookings of your own yet.').waitFor();
+  await liveShown(other.page);
+  await centre(given);
+  await assertFits(other.page, `My tickets with a ticket passed on (${where})`);
+  await shot(other.page, `transfer-phone-${width}-accepted`, {fullPage: true});
+  await audit(other.page, `My tickets with a ticket passed on (${where})`);
+
+  await page.reload();
+  const passed = page.locator('section.transfers').filter({has: page.getByRole('heading', {name: 'Passed on'})});
+  await passed.getByText(`Seat ${seat} now held by ${friend}`, {exact: true}).waitFor();
+  assert.equal(await page.getByRole('listitem', {name: /^Ticket for /}).count(), 1, 'the giver keeps the other ticket only');
+  await centre(passed);
+  await assertFits(page, `a booking with a ticket passed on (${where})`);
+  await shot(page, `transfer-phone-${width}-passed-on`, {fullPage: true});
+  await audit(page, `a booking with a ticket passed on (${where})`);
+  assertNoErrors(giver);
+  assertNoErrors(other);
+  await giver.context.close();
+  await other.context.close();
+}
+
+journey(test, 'on phones at 390 and 320 px a ticket is offered to a friend, accepted from their "My tickets", and shown as passed on to the giver: each state fits and passes axe', {timeout: 300_000}, async () => {
+  await transferOnPhone(browser, {width: 390, height: 844, who: 'pass-phone', font: FONTS.typical});
+  wideBrowser = wideBrowser || await launch({font: FONTS.wide});
+  await transferOnPhone(wideBrowser, {width: 320, height: 640, who: 'pass-wide', font: FONTS.wide});
+});
+
 journey(test, 'a hold whose connection is lost before the answer is sent again with the same Idempotency-Key and holds once', {timeout: 60_000}, async () => {
   const fan = await newFan(browser, {account: fanName('lost-line')});
   const {page} = fan;

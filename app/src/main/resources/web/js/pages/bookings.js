@@ -57,7 +57,7 @@ export async function render(main) {
           h('span', {class: `badge ${b.status === 'CONFIRMED' ? 'badge--ok' : ''}`}, b.status.toLowerCase()),
           icon('ticket')));
       }))
-      : h('div', {class: 'empty empty--inline'}, h('p', {}, 'No tickets yet.'), h('a', {class: 'btn btn--primary', href: '#/'}, 'Find events'))]
+      : h('div', {class: 'empty empty--inline'}, h('p', {}, given.length ? 'No bookings of your own yet.' : 'No tickets yet.'), h('a', {class: 'btn btn--primary', href: '#/'}, 'Find events'))]
     .filter(Boolean));
   if (!codes.length) return null;
   const tick = () => codes.forEach(c => c.tick());
