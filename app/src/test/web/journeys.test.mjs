@@ -605,6 +605,90 @@ journey(test, 'on phones at 390 and 320 px a ticket is offered to a friend, acce
   await transferOnPhone(wideBrowser, {width: 320, height: 640, who: 'pass-wide', font: FONTS.wide});
 });
 
+/**
+ * The fan's account page on a phone: no number, a number refused with the API's message (read out,
+ * tied to the field), a number given, changed and removed; the stored number shown masked. The API
+ * says what is kept after each step.
+ */
+async function phoneNumberOnPhone(browser, {width, height, who, font}) {
+  const where = `${width} px, ${font.family}`;
+  const account = fanName(who);
+  const fanToken = await token(account);
+  const kept = async () => {
+    const r = await call('GET', '/v1/accounts/me/phone', {token: fanToken});
+    return r.status === 200 ? r.body.phone : r.status;
+  };
+  const fan = await newFan(browser, {account, viewport: {width, height}, phone: true});
+  const {page} = fan;
+  // a fan finds it in the account menu (and from "My tickets")
+  await page.goto(`${BASE}/#/bookings`);
+  await page.getByRole('link', {name: 'Give a phone number'}).waitFor();
+  await page.getByRole('button', {name: new RegExp(`^Account menu for ${account}`)}).tap();
+  await page.getByRole('link', {name: 'Phone number for SMS'}).tap();
+  await page.getByRole('heading', {name: 'Your account'}).waitFor();
+  const panel = page.getByRole('region', {name: /^Phone number for SMS/});
+  await panel.getByText('You do not need one.', {exact: false}).waitFor();
+  await panel.getByText('No phone number yet', {exact: false}).waitFor();
+  assert.equal(await kept(), 404);
+  await assertFits(page, `the account page without a phone number (${where})`);
+  await audit(page, `the account page without a phone number (${where})`);
+
+  // a number the API refuses: its message under the field, read out, the field marked invalid
+  const field = panel.getByLabel('Add a phone number');
+  await field.fill('0151 1234');
+  await panel.getByRole('button', {name: 'Save number'}).tap();
+  const error = panel.getByRole('alert');
+  await error.getByText(/E\.164/).waitFor();
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  assert.match(await field.getAttribute('aria-describedby'), /\bphone-error\b/, 'the message is tied to the field');
+  assert.ok(await field.evaluate(el => el === document.activeElement), 'the field has the focus again');
+  assert.equal(await kept(), 404, 'nothing was kept');
+  await assertFits(page, `the account page refusing a number (${where})`);
+  await shot(page, `account-phone-${width}-refused`, {fullPage: true});
+  await audit(page, `the account page refusing a number (${where})`);
+
+  // given, with spaces as a fan writes it: kept in E.164, shown masked
+  await field.fill('+49 151 1234 5678');
+  await panel.getByRole('button', {name: 'Save number'}).tap();
+  await panel.getByRole('status').getByText('Phone number saved.', {exact: false}).waitFor();
+  assert.equal(await kept(), '+4915112345678');
+  await panel.getByText('+49•••••••••78').waitFor();
+  assert.ok(!(await page.locator('main').textContent()).includes('4915112345678'), 'the page shows the number masked');
+  await assertFits(page, `the account page with a phone number (${where})`);
+  await shot(page, `account-phone-${width}-saved`, {fullPage: true});
+  await audit(page, `the account page with a phone number (${where})`);
+
+  // changed
+  await panel.getByRole('button', {name: 'Change number'}).tap();
+  const newField = panel.getByLabel('New phone number');
+  assert.equal(await newField.inputValue(), '', 'the stored number is not put back in full');
+  await newField.fill('+44 7700 900123');
+  await assertFits(page, `the account page changing the number (${where})`);
+  await audit(page, `the account page changing the number (${where})`);
+  await panel.getByRole('button', {name: 'Save new number'}).tap();
+  await panel.getByRole('status').getByText('New phone number saved.').waitFor();
+  await panel.getByText('+44••••••••23').waitFor();
+  assert.equal(await kept(), '+447700900123');
+
+  // removed
+  await panel.getByRole('button', {name: 'Remove number'}).tap();
+  await panel.getByRole('status').getByText('Phone number removed.', {exact: false}).waitFor();
+  await panel.getByText('No phone number yet', {exact: false}).waitFor();
+  assert.equal(await kept(), 404, 'the API forgot the number');
+  await assertFits(page, `the account page after removing the number (${where})`);
+  await audit(page, `the account page after removing the number (${where})`);
+  // the browser logs the refused number's 400 (and the 404s of no number), and nothing else
+  const errors = fan.errors.filter(e => !/status of 400 \(Bad Request\)/.test(e));
+  assert.deepEqual(errors, [], errors.join('\n'));
+  await fan.context.close();
+}
+
+journey(test, 'a fan gives, changes and removes the phone number for SMS on their account page, and a number that is not E.164 is refused with the API\'s message; phones at 390 and 320 px fit and pass axe', {timeout: 300_000}, async () => {
+  await phoneNumberOnPhone(browser, {width: 390, height: 844, who: 'sms-phone', font: FONTS.typical});
+  wideBrowser = wideBrowser || await launch({font: FONTS.wide});
+  await phoneNumberOnPhone(wideBrowser, {width: 320, height: 640, who: 'sms-wide', font: FONTS.wide});
+});
+
 journey(test, 'a hold whose connection is lost before the answer is sent again with the same Idempotency-Key and holds once', {timeout: 60_000}, async () => {
   const fan = await newFan(browser, {account: fanName('lost-line')});
   const {page} = fan;

@@ -41,6 +41,7 @@ export async function render(main) {
   const codes = [];
   // Element.append writes null as the text "null": the parts this fan lacks are left out first
   main.append(...[h('header', {class: 'page-head'}, h('h1', {}, 'My tickets')),
+    h('p', {class: 'tickets-sms small muted'}, 'Tickets by SMS too? ', h('a', {href: '#/account'}, 'Give a phone number'), ' (optional).'),
     waitlistOffers(held, heldShows),
     offers(transfers.filter(t => t.toAccountId === me && t.status === 'OFFERED')),
     passedOn(given, codes),
