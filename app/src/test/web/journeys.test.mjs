@@ -689,6 +689,88 @@ journey(test, 'a fan gives, changes and removes the phone number for SMS on thei
   await phoneNumberOnPhone(wideBrowser, {width: 320, height: 640, who: 'sms-wide', font: FONTS.wide});
 });
 
+/**
+ * A fan's own hold lapses while its page is open, on a show made with 20-second holds and no grace.
+ * The page's clock is stopped (a phone that suspended the tab's timers, or whose clock lags), so only
+ * the live stream's notice can tell it: the page says so at once in an alert, moves the focus from
+ * the Pay button to the way back, and that leads to the seat map with the seats on sale again.
+ */
+async function lapseOnPhone(browser, {width, height, who, font}) {
+  const where = `${width} px, ${font.family}`;
+  const admin = await token('ops', ['admin']);
+  const showId = `lapse-${width}-${RUN}`;
+  const made = await call('POST', '/v1/admin/shows', {token: admin, body: {showId, eventId: 'berlin-comedy',
+    startsAt: new Date(Date.now() + 20 * 86_400_000).toISOString(), maxSeatsPerHold: 4, maxPerAccount: 8,
+    holdSeconds: 20, graceSeconds: 0, sections: [{name: 'A', price: '30.00', rows: 2, seatsPerRow: 6}]}});
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+
+  const account = fanName(who);
+  const fan = await newFan(browser, {account, viewport: {width, height}, phone: true});
+  const {page} = fan;
+  await page.goto(`${BASE}/#/show/${showId}`);
+  await mapReady(page);
+  await openSection(page, 'A', {touch: true});
+  const seats = await freeSeats(page, 'A', 1, 2);
+  for (const seat of seats) await clickSeat(page, seat, {touch: true});
+  const bar = page.locator('.selbar--visible');
+  await bar.waitFor();
+  assert.match(await bar.textContent(), /2 seats/);
+  await bar.locator('button').tap();
+  await page.waitForURL(/#\/hold\//);
+  const holdId = page.url().split('#/hold/')[1];
+  await page.locator('#countdown').waitFor();
+  // the page follows the show's stream for this hold
+  await page.waitForFunction(() => window.boxoffice.page?.notices?.source?.readyState === 1, null, {timeout: 10_000});
+  const hold = (await call('GET', `/v1/holds/${holdId}`, {token: await token(account)})).body;
+  assert.equal(hold.status, 'HELD');
+  const expiresAt = Date.parse(hold.expiresAt);
+  assert.ok(expiresAt - Date.now() > 3_000, `the hold still runs for a few seconds (${expiresAt - Date.now()} ms left)`);
+
+  // the page's time stands still: its countdown never reaches 0:00 by itself
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 500);
+  const frozen = await page.locator('#countdown').textContent();
+  assert.ok(seconds(frozen) > 0, `the countdown stopped above zero (${frozen})`);
+  await page.locator('#pay-button').focus();
+
+  const alert = page.getByRole('alert').filter({hasText: 'Your hold expired'});
+  await alert.waitFor({timeout: 30_000});
+  const late = Date.now() - expiresAt;
+  console.log(`  ${where}: the lapse notice reached the hold page ${late} ms after the hold's expiry`);
+  assert.ok(late < 10_000, `the page was told within seconds of the lapse (${late} ms)`);
+  await alert.getByText(/are back on sale\. You can choose again\./).waitFor();
+  assert.equal(await page.locator('#countdown').textContent(), '0:00');
+  assert.ok(await page.locator('#pay-button').isHidden(), 'a lapsed hold cannot be paid');
+  const back = alert.getByRole('link', {name: 'Back to the seat map'});
+  assert.ok(await back.evaluate(el => el === document.activeElement), 'the focus moved from the hidden Pay button to the way back');
+  await page.clock.resume(); // axe waits on the page's timers
+  await assertFits(page, `the hold page told the hold lapsed (${where})`);
+  await shot(page, `lapse-phone-${width}-told`, {fullPage: true});
+  await audit(page, `the hold page told the hold lapsed (${where})`);
+  assert.equal((await call('GET', `/v1/holds/${holdId}`, {token: await token(account)})).body.status, 'EXPIRED');
+
+  // back to the seat map: the seats are on sale again, and can be picked again
+  await back.tap();
+  await page.waitForURL(new RegExp(`#/show/${showId}$`));
+  await mapReady(page);
+  await page.waitForFunction(ids => {
+    const {model} = window.boxoffice.page;
+    return ids.every(id => model.status[model.indexOf(id)] === 0);
+  }, seats, {timeout: 5_000});
+  await openSection(page, 'A', {touch: true});
+  await clickSeat(page, seats[0], {touch: true});
+  await page.locator('.selbar--visible').filter({hasText: '1 seat'}).waitFor();
+  await assertFits(page, `the seat map after a lapsed hold (${where})`);
+  assertNoErrors(fan);
+  await fan.context.close();
+}
+
+journey(test, 'a fan\'s own hold lapses on the open hold page whose clock stands still: the live stream\'s notice tells them at once, read out, and leads back to the seats, on sale again; phones at 390 and 320 px fit and pass axe', {timeout: 300_000}, async () => {
+  await lapseOnPhone(browser, {width: 390, height: 844, who: 'lapse-phone', font: FONTS.typical});
+  wideBrowser = wideBrowser || await launch({font: FONTS.wide});
+  await lapseOnPhone(wideBrowser, {width: 320, height: 640, who: 'lapse-wide', font: FONTS.wide});
+});
+
 journey(test, 'a hold whose connection is lost before the answer is sent again with the same Idempotency-Key and holds once', {timeout: 60_000}, async () => {
   const fan = await newFan(browser, {account: fanName('lost-line')});
   const {page} = fan;
