@@ -532,6 +532,245 @@ journey(test, 'a fan passes a ticket to a friend, who accepts it and holds it wi
   assertNoErrors(other);
 });
 
+/**
+ * A ticket passed on, on phones: the giver offers it from the booking page, the friend accepts it
+ * from "My tickets", and the giver's booking shows it passed on. Each state fits and passes axe.
+ */
+async function transferOnPhone(browser, {width, height, who, font}) {
+  const where = `${width} px, ${font.family}`;
+  const giving = await booked('comedy-2', 'STALLS', `${who}-giver`, 2);
+  const friend = fanName(`${who}-friend`);
+  const seat = giving.seatIds[0];
+
+  const giver = await newFan(browser, {account: giving.account, viewport: {width, height}, phone: true});
+  const {page} = giver;
+  await page.goto(`${BASE}/#/booking/${giving.bookingId}`);
+  await liveShown(page);
+  const ticket = page.getByRole('listitem', {name: /^Ticket for /}).first();
+  const send = ticket.getByRole('form', {name: /^Send the ticket for /});
+  // the seat's boxes stay inside the ticket (it clips what runs over its edge, where assertFits cannot see it)
+  const overrun = await page.locator('.ticket__main').evaluateAll(mains => mains.flatMap(main => {
+    const edge = main.getBoundingClientRect().right - parseFloat(getComputedStyle(main).paddingRight);
+    return [...main.querySelectorAll('.ticket__seat div')].map(d => d.getBoundingClientRect().right - edge).filter(over => over > 0.5);
+  }));
+  assert.deepEqual(overrun, [], `the section, row and seat boxes fit their ticket (${where})`);
+  await centre(send);
+  await assertFits(page, `a booking with tickets to pass on (${where})`);
+  await audit(page, `a booking with tickets to pass on (${where})`);
+  await send.getByLabel('Send to a friend (their name)').fill(friend);
+  await send.getByRole('button', {name: 'Send'}).tap();
+  const offered = ticket.getByText(`Offered to ${friend}`, {exact: true});
+  await offered.waitFor();
+  await ticket.getByRole('button', {name: 'Take back'}).waitFor();
+  await centre(offered);
+  await assertFits(page, `a booking with a ticket offered to a friend (${where})`);
+  await shot(page, `transfer-phone-${width}-offered`);
+  await audit(page, `a booking with a ticket offered to a friend (${where})`);
+
+  const other = await newFan(browser, {account: friend, viewport: {width, height}, phone: true});
+  await other.page.goto(`${BASE}/#/bookings`);
+  const accept = other.page.getByRole('button', {name: `Accept seat ${seat}`});
+  await accept.waitFor();
+  await centre(accept);
+  await assertFits(other.page, `My tickets with a ticket offered (${where})`);
+  await shot(other.page, `transfer-phone-${width}-offer-received`);
+  await audit(other.page, `My tickets with a ticket offered (${where})`);
+  await accept.tap();
+  const given = other.page.getByRole('list', {name: 'Tickets passed on to you'});
+  await given.getByText(`Seat ${seat}`).waitFor();
+  await other.page.getByText('No bookings of your own yet.').waitFor();
+  await liveShown(other.page);
+  await centre(given);
+  await assertFits(other.page, `My tickets with a ticket passed on (${where})`);
+  await shot(other.page, `transfer-phone-${width}-accepted`, {fullPage: true});
+  await audit(other.page, `My tickets with a ticket passed on (${where})`);
+
+  await page.reload();
+  const passed = page.locator('section.transfers').filter({has: page.getByRole('heading', {name: 'Passed on'})});
+  await passed.getByText(`Seat ${seat} now held by ${friend}`, {exact: true}).waitFor();
+  assert.equal(await page.getByRole('listitem', {name: /^Ticket for /}).count(), 1, 'the giver keeps the other ticket only');
+  await centre(passed);
+  await assertFits(page, `a booking with a ticket passed on (${where})`);
+  await shot(page, `transfer-phone-${width}-passed-on`, {fullPage: true});
+  await audit(page, `a booking with a ticket passed on (${where})`);
+  assertNoErrors(giver);
+  assertNoErrors(other);
+  await giver.context.close();
+  await other.context.close();
+}
+
+journey(test, 'on phones at 390 and 320 px a ticket is offered to a friend, accepted from their "My tickets", and shown as passed on to the giver: each state fits and passes axe', {timeout: 300_000}, async () => {
+  await transferOnPhone(browser, {width: 390, height: 844, who: 'pass-phone', font: FONTS.typical});
+  wideBrowser = wideBrowser || await launch({font: FONTS.wide});
+  await transferOnPhone(wideBrowser, {width: 320, height: 640, who: 'pass-wide', font: FONTS.wide});
+});
+
+/**
+ * The fan's account page on a phone: no number, a number refused with the API's message (read out,
+ * tied to the field), a number given, changed and removed; the stored number shown masked. The API
+ * says what is kept after each step.
+ */
+async function phoneNumberOnPhone(browser, {width, height, who, font}) {
+  const where = `${width} px, ${font.family}`;
+  const account = fanName(who);
+  const fanToken = await token(account);
+  const kept = async () => {
+    const r = await call('GET', '/v1/accounts/me/phone', {token: fanToken});
+    return r.status === 200 ? r.body.phone : r.status;
+  };
+  const fan = await newFan(browser, {account, viewport: {width, height}, phone: true});
+  const {page} = fan;
+  // a fan finds it in the account menu (and from "My tickets")
+  await page.goto(`${BASE}/#/bookings`);
+  await page.getByRole('link', {name: 'Give a phone number'}).waitFor();
+  await page.getByRole('button', {name: new RegExp(`^Account menu for ${account}`)}).tap();
+  await page.getByRole('link', {name: 'Phone number for SMS'}).tap();
+  await page.getByRole('heading', {name: 'Your account'}).waitFor();
+  const panel = page.getByRole('region', {name: /^Phone number for SMS/});
+  await panel.getByText('You do not need one.', {exact: false}).waitFor();
+  await panel.getByText('No phone number yet', {exact: false}).waitFor();
+  assert.equal(await kept(), 404);
+  await assertFits(page, `the account page without a phone number (${where})`);
+  await audit(page, `the account page without a phone number (${where})`);
+
+  // a number the API refuses: its message under the field, read out, the field marked invalid
+  const field = panel.getByLabel('Add a phone number');
+  await field.fill('0151 1234');
+  await panel.getByRole('button', {name: 'Save number'}).tap();
+  const error = panel.getByRole('alert');
+  await error.getByText(/E\.164/).waitFor();
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  assert.match(await field.getAttribute('aria-describedby'), /\bphone-error\b/, 'the message is tied to the field');
+  assert.ok(await field.evaluate(el => el === document.activeElement), 'the field has the focus again');
+  assert.equal(await kept(), 404, 'nothing was kept');
+  await assertFits(page, `the account page refusing a number (${where})`);
+  await shot(page, `account-phone-${width}-refused`, {fullPage: true});
+  await audit(page, `the account page refusing a number (${where})`);
+
+  // given, with spaces as a fan writes it: kept in E.164, shown masked
+  await field.fill('+49 151 1234 5678');
+  await panel.getByRole('button', {name: 'Save number'}).tap();
+  await panel.getByRole('status').getByText('Phone number saved.', {exact: false}).waitFor();
+  assert.equal(await kept(), '+4915112345678');
+  await panel.getByText('+49•••••••••78').waitFor();
+  assert.ok(!(await page.locator('main').textContent()).includes('4915112345678'), 'the page shows the number masked');
+  await assertFits(page, `the account page with a phone number (${where})`);
+  await shot(page, `account-phone-${width}-saved`, {fullPage: true});
+  await audit(page, `the account page with a phone number (${where})`);
+
+  // changed
+  await panel.getByRole('button', {name: 'Change number'}).tap();
+  const newField = panel.getByLabel('New phone number');
+  assert.equal(await newField.inputValue(), '', 'the stored number is not put back in full');
+  await newField.fill('+44 7700 900123');
+  await assertFits(page, `the account page changing the number (${where})`);
+  await audit(page, `the account page changing the number (${where})`);
+  await panel.getByRole('button', {name: 'Save new number'}).tap();
+  await panel.getByRole('status').getByText('New phone number saved.').waitFor();
+  await panel.getByText('+44••••••••23').waitFor();
+  assert.equal(await kept(), '+447700900123');
+
+  // removed
+  await panel.getByRole('button', {name: 'Remove number'}).tap();
+  await panel.getByRole('status').getByText('Phone number removed.', {exact: false}).waitFor();
+  await panel.getByText('No phone number yet', {exact: false}).waitFor();
+  assert.equal(await kept(), 404, 'the API forgot the number');
+  await assertFits(page, `the account page after removing the number (${where})`);
+  await audit(page, `the account page after removing the number (${where})`);
+  // the browser logs the refused number's 400 (and the 404s of no number), and nothing else
+  const errors = fan.errors.filter(e => !/status of 400 \(Bad Request\)/.test(e));
+  assert.deepEqual(errors, [], errors.join('\n'));
+  await fan.context.close();
+}
+
+journey(test, 'a fan gives, changes and removes the phone number for SMS on their account page, and a number that is not E.164 is refused with the API\'s message; phones at 390 and 320 px fit and pass axe', {timeout: 300_000}, async () => {
+  await phoneNumberOnPhone(browser, {width: 390, height: 844, who: 'sms-phone', font: FONTS.typical});
+  wideBrowser = wideBrowser || await launch({font: FONTS.wide});
+  await phoneNumberOnPhone(wideBrowser, {width: 320, height: 640, who: 'sms-wide', font: FONTS.wide});
+});
+
+/**
+ * A fan's own hold lapses while its page is open, on a show made with 20-second holds and no grace.
+ * The page's clock is stopped (a phone that suspended the tab's timers, or whose clock lags), so only
+ * the live stream's notice can tell it: the page says so at once in an alert, moves the focus from
+ * the Pay button to the way back, and that leads to the seat map with the seats on sale again.
+ */
+async function lapseOnPhone(browser, {width, height, who, font}) {
+  const where = `${width} px, ${font.family}`;
+  const admin = await token('ops', ['admin']);
+  const showId = `lapse-${width}-${RUN}`;
+  const made = await call('POST', '/v1/admin/shows', {token: admin, body: {showId, eventId: 'berlin-comedy',
+    startsAt: new Date(Date.now() + 20 * 86_400_000).toISOString(), maxSeatsPerHold: 4, maxPerAccount: 8,
+    holdSeconds: 20, graceSeconds: 0, sections: [{name: 'A', price: '30.00', rows: 2, seatsPerRow: 6}]}});
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+
+  const account = fanName(who);
+  const fan = await newFan(browser, {account, viewport: {width, height}, phone: true});
+  const {page} = fan;
+  await page.goto(`${BASE}/#/show/${showId}`);
+  await mapReady(page);
+  await openSection(page, 'A', {touch: true});
+  const seats = await freeSeats(page, 'A', 1, 2);
+  for (const seat of seats) await clickSeat(page, seat, {touch: true});
+  const bar = page.locator('.selbar--visible');
+  await bar.waitFor();
+  assert.match(await bar.textContent(), /2 seats/);
+  await bar.locator('button').tap();
+  await page.waitForURL(/#\/hold\//);
+  const holdId = page.url().split('#/hold/')[1];
+  await page.locator('#countdown').waitFor();
+  // the page follows the show's stream for this hold
+  await page.waitForFunction(() => window.boxoffice.page?.notices?.source?.readyState === 1, null, {timeout: 10_000});
+  const hold = (await call('GET', `/v1/holds/${holdId}`, {token: await token(account)})).body;
+  assert.equal(hold.status, 'HELD');
+  const expiresAt = Date.parse(hold.expiresAt);
+  assert.ok(expiresAt - Date.now() > 3_000, `the hold still runs for a few seconds (${expiresAt - Date.now()} ms left)`);
+
+  // the page's time stands still: its countdown never reaches 0:00 by itself
+  await page.clock.install();
+  await page.clock.pauseAt(Date.now() + 500);
+  const frozen = await page.locator('#countdown').textContent();
+  assert.ok(seconds(frozen) > 0, `the countdown stopped above zero (${frozen})`);
+  await page.locator('#pay-button').focus();
+
+  const alert = page.getByRole('alert').filter({hasText: 'Your hold expired'});
+  await alert.waitFor({timeout: 30_000});
+  const late = Date.now() - expiresAt;
+  console.log(`  ${where}: the lapse notice reached the hold page ${late} ms after the hold's expiry`);
+  assert.ok(late < 10_000, `the page was told within seconds of the lapse (${late} ms)`);
+  await alert.getByText(/are back on sale\. You can choose again\./).waitFor();
+  assert.equal(await page.locator('#countdown').textContent(), '0:00');
+  assert.ok(await page.locator('#pay-button').isHidden(), 'a lapsed hold cannot be paid');
+  const back = alert.getByRole('link', {name: 'Back to the seat map'});
+  assert.ok(await back.evaluate(el => el === document.activeElement), 'the focus moved from the hidden Pay button to the way back');
+  await page.clock.resume(); // axe waits on the page's timers
+  await assertFits(page, `the hold page told the hold lapsed (${where})`);
+  await shot(page, `lapse-phone-${width}-told`, {fullPage: true});
+  await audit(page, `the hold page told the hold lapsed (${where})`);
+  assert.equal((await call('GET', `/v1/holds/${holdId}`, {token: await token(account)})).body.status, 'EXPIRED');
+
+  // back to the seat map: the seats are on sale again, and can be picked again
+  await back.tap();
+  await page.waitForURL(new RegExp(`#/show/${showId}$`));
+  await mapReady(page);
+  await page.waitForFunction(ids => {
+    const {model} = window.boxoffice.page;
+    return ids.every(id => model.status[model.indexOf(id)] === 0);
+  }, seats, {timeout: 5_000});
+  await openSection(page, 'A', {touch: true});
+  await clickSeat(page, seats[0], {touch: true});
+  await page.locator('.selbar--visible').filter({hasText: '1 seat'}).waitFor();
+  await assertFits(page, `the seat map after a lapsed hold (${where})`);
+  assertNoErrors(fan);
+  await fan.context.close();
+}
+
+journey(test, 'a fan\'s own hold lapses on the open hold page whose clock stands still: the live stream\'s notice tells them at once, read out, and leads back to the seats, on sale again; phones at 390 and 320 px fit and pass axe', {timeout: 300_000}, async () => {
+  await lapseOnPhone(browser, {width: 390, height: 844, who: 'lapse-phone', font: FONTS.typical});
+  wideBrowser = wideBrowser || await launch({font: FONTS.wide});
+  await lapseOnPhone(wideBrowser, {width: 320, height: 640, who: 'lapse-wide', font: FONTS.wide});
+});
+
 journey(test, 'a hold whose connection is lost before the answer is sent again with the same Idempotency-Key and holds once', {timeout: 60_000}, async () => {
   const fan = await newFan(browser, {account: fanName('lost-line')});
   const {page} = fan;

@@ -11,6 +11,7 @@ import * as hold from './pages/hold.js';
 import * as booking from './pages/booking.js';
 import * as bookings from './pages/bookings.js';
 import * as gate from './pages/gate.js';
+import * as account from './pages/account.js';
 
 const routes = [
   {pattern: /^\/?$/, page: browse, nav: 'browse'},
@@ -20,6 +21,7 @@ const routes = [
   {pattern: /^\/hold\/([^/]+)$/, page: hold, nav: 'browse'},
   {pattern: /^\/booking\/([^/]+)$/, page: booking, nav: 'bookings'},
   {pattern: /^\/bookings$/, page: bookings, nav: 'bookings'},
+  {pattern: /^\/account$/, page: account, nav: 'account'},
   {pattern: /^\/gate\/([^/]+)$/, page: gate, nav: 'gate'},
 ];
 
@@ -111,6 +113,7 @@ function renderAccount() {
   }
   const panel = h('div', {class: 'account__panel', id: 'account-panel', hidden: true},
     h('p', {class: 'account__who'}, 'Signed in as ', h('strong', {}, s.accountId)),
+    h('a', {class: 'account__link', href: '#/account'}, 'Phone number for SMS'),
     h('button', {class: 'btn btn--small btn--ghost btn--block', type: 'button', onclick: () => {
       session.clear();
       location.hash = '#/';

@@ -41,6 +41,7 @@ export async function render(main) {
   const codes = [];
   // Element.append writes null as the text "null": the parts this fan lacks are left out first
   main.append(...[h('header', {class: 'page-head'}, h('h1', {}, 'My tickets')),
+    h('p', {class: 'tickets-sms small muted'}, 'Tickets by SMS too? ', h('a', {href: '#/account'}, 'Give a phone number'), ' (optional).'),
     waitlistOffers(held, heldShows),
     offers(transfers.filter(t => t.toAccountId === me && t.status === 'OFFERED')),
     passedOn(given, codes),
@@ -57,7 +58,7 @@ export async function render(main) {
           h('span', {class: `badge ${b.status === 'CONFIRMED' ? 'badge--ok' : ''}`}, b.status.toLowerCase()),
           icon('ticket')));
       }))
-      : h('div', {class: 'empty empty--inline'}, h('p', {}, 'No tickets yet.'), h('a', {class: 'btn btn--primary', href: '#/'}, 'Find events'))]
+      : h('div', {class: 'empty empty--inline'}, h('p', {}, given.length ? 'No bookings of your own yet.' : 'No tickets yet.'), h('a', {class: 'btn btn--primary', href: '#/'}, 'Find events'))]
     .filter(Boolean));
   if (!codes.length) return null;
   const tick = () => codes.forEach(c => c.tick());

@@ -81,7 +81,9 @@ class HoldPage {
       const notice = JSON.parse(e.data);
       if (notice.holdId !== this.hold.holdId) return;
       if (notice.kind === 'HOLD_LAPSED' && !this.paying) {
-        this.lapsed(notice.message);
+        // the notice's message is the one the fan's SMS or mail says (with the show's start as an
+        // instant): the page says it in its own words, with the time the hold ran to
+        this.lapsed(`Your ${this.what} were held for you until ${time(this.hold.expiresAt)} and are back on sale. You can choose again.`);
         source.close();
       } else if (notice.kind === 'OFFER_LAPSING' && !this.done && !this.paying) {
         this.status('warn', 'Your offer lapses soon', `Pay before ${time(this.hold.expiresAt)}, or the ${this.what} go to the next fan in line.`);
@@ -204,10 +206,13 @@ class HoldPage {
     if (this.notices) this.notices.close();
     this.countdown.textContent = '0:00';
     this.countdownBar.style.transform = 'scaleX(0)';
+    // a fan on the Pay button or a payment method would be left on nothing: focus goes to the way back
+    const hadFocus = this.form.contains(document.activeElement);
     this.form.hidden = true;
     if (this.offerNote) this.offerNote.hidden = true; // "held for you until …" is over
     this.status('error', title, text, h('a', {class: 'btn btn--primary btn--small', href: `#/show/${encodeURIComponent(this.show.showId)}`},
       this.hold.area || this.offer ? 'Back to the show' : 'Back to the seat map'));
+    if (hadFocus) this.statusBox.querySelector('a').focus();
   }
 
   status(kind, title, text, action) {

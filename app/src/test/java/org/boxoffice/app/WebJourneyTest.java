@@ -37,7 +37,7 @@ class WebJourneyTest {
 
     private static final Path WEB_TESTS = Path.of("src/test/web").toAbsolutePath();
     private static final Path OUT = Path.of("target/web-tests").toAbsolutePath();
-    private static final long TIME_LIMIT_SECONDS = 900;
+    private static final long TIME_LIMIT_SECONDS = 1200;
     /** The fonts that harness.mjs pins, by the Debian package that installs each. */
     private static final Map<String, Path> FONTS = Map.of(
             "fonts-liberation", Path.of("/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf"),
