@@ -13,8 +13,9 @@ public record PhoneNumber(String e164) {
 
     public PhoneNumber {
         if (e164 == null || !E164.matcher(e164).matches()) {
-            throw new IllegalArgumentException("a phone number is written in E.164 form: '+', the country code and "
-                    + "the number, 8 to 16 characters with no spaces (+4915112345678)");
+            throw new IllegalArgumentException("a phone number is written in international form: '+', the country "
+                    + "code and the number, 7 to 15 digits in all (+49 151 12345678); spaces, dots, dashes and "
+                    + "parentheses are fine");
         }
     }
 
