@@ -61,6 +61,8 @@ public final class Admissions {
     private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
     /** By area: the claims of this member that take across stripes, one at a time ({@link #takeAcross}). */
     private final Map<String, ReentrantLock> takingAcross = new ConcurrentHashMap<>();
+    /** By area: the cluster's turn to take across stripes, one claim at a time (locks only, no entries). */
+    private final IMap<String, Boolean> turns;
     /** By area: one count asked of the referee at a time on this member (the others wait and share it). */
     private final Map<String, ReentrantLock> counting = new ConcurrentHashMap<>();
     /** Takes on a stripe that queue behind this member's call in flight on it go together (see {@link #take}). */
@@ -76,11 +78,24 @@ public final class Admissions {
 
     /** How often {@link #hold(Show, AdmissionArea, Supplier, String, int, long, long)} tries while claims contend. */
     static final int TRIES = 10;
+    /**
+     * How long a claim waits for the cluster's turn to take across an area's stripes; past it, it
+     * answers {@link Claim.Contended} (a try spent). A turn lasts one claim: a count and a take per
+     * stripe with admissions free, each a round trip to the referee.
+     */
+    static final long TURN_WAIT_MILLIS = 2_000;
+    /**
+     * How long a turn is kept at most if its claim never ends it (a member stalled, not gone: a
+     * member that leaves the cluster gives its turns up at once). The turn only keeps claims from
+     * meeting; it guards nothing: all-or-nothing and the referee do, with or without it.
+     */
+    static final long TURN_LEASE_MILLIS = 10_000;
 
     public Admissions(HazelcastInstance hz, AdmissionRepository repository, Allowances allowances, Inventory inventory,
                       LongSupplier clock) {
         this.hz = hz;
         this.map = hz.getMap(GridMaps.ADMISSIONS);
+        this.turns = hz.getMap(GridMaps.ADMISSION_TURNS);
         this.repository = repository;
         this.allowances = allowances;
         this.inventory = inventory;
@@ -309,9 +324,16 @@ public final class Admissions {
                     grace)) >= quantity) {
                 return new Claim.Held(holdId, Map.of(home, quantity));
             }
-            if (area.stripes() > 1 && takeAcross(area, holdId, accountId, quantity, expiresAt, now, grace, took)) {
-                rebalanceSoon(show, area); // the account's own stripe ran short
-                return new Claim.Held(holdId, took);
+            if (area.stripes() > 1) {
+                Claim across = takeAcross(show, area, holdId, accountId, quantity, expiresAt, now, grace, took);
+                if (across instanceof Claim.Held) {
+                    rebalanceSoon(show, area); // the account's own stripe ran short
+                    return across;
+                }
+                if (across != null) { // sold out before anything was taken
+                    allowances.release(show.showId(), accountId, holdId);
+                    return across;
+                }
             }
         } catch (RuntimeException e) {
             rollBack(area, holdId, took.keySet(), now);
@@ -325,46 +347,93 @@ public final class Admissions {
 
     /**
      * Takes {@code quantity} admissions from several stripes, each giving what it has, the ones with
-     * most free first; true if it has them all (what each gave is in {@code took}), false if the area
-     * had too few (what it took is in {@code took}, to go back). Claims of this member take across
-     * one area's stripes one at a time: each keeps a part of the last admissions while it looks for
-     * the rest, and two that meet can keep what the other needs, give it back, and meet again. A claim
-     * that finds its own stripe short waits here; a claim on its own stripe takes all it needs or
-     * nothing and never waits. Nothing waits once the stripes have too few.
+     * most free first: {@link Claim.Held} if it has them all (what each gave is in {@code took});
+     * {@link Claim.SoldOut} if the area has too few, counting what claims in flight keep, before it
+     * took anything; null if it could not take them all (what it took is in {@code took}, to go back;
+     * the caller asks {@link #shortOf} why).
+     *
+     * <p>A claim that takes across stripes keeps a part of the last admissions while it looks for the
+     * rest, so two that run at once can each keep what the other needs, give it back, and meet again:
+     * claims on two members that start together after the same give-back met on the last admissions
+     * try after try, while every other claim found the stripes short of what those two kept and spent
+     * its tries without waiting for either. So claims take across an area's stripes one at a time in
+     * the whole cluster, each in its turn ({@link #TURN_WAIT_MILLIS}); on a member, one claim at a
+     * time asks for it. A claim that finds the stripes short only by what claims in flight keep waits
+     * for its turn, and so for them, instead of answering at once. Nothing waits once the area has too
+     * few; a claim on its own stripe takes all it needs or nothing and never waits.
      */
-    private boolean takeAcross(AdmissionArea area, String holdId, String accountId, int quantity, long expiresAt,
-                               long now, long grace, Map<Integer, Integer> took) {
-        if (free(counts(area, now, grace)) < quantity) {
-            return false;
+    private Claim takeAcross(Show show, AdmissionArea area, String holdId, String accountId, int quantity,
+                             long expiresAt, long now, long grace, Map<Integer, Integer> took) {
+        if (free(counts(area, now, grace)) < quantity && shortOf(show, area, quantity) instanceof Claim.SoldOut soldOut) {
+            return soldOut;
         }
-        ReentrantLock lock = takingAcross.computeIfAbsent(area.showId() + "/" + area.name(), k -> new ReentrantLock());
+        String id = area.showId() + "/" + area.name();
+        ReentrantLock lock = takingAcross.computeIfAbsent(id, k -> new ReentrantLock());
         lock.lock();
         try {
-            Map<Integer, StripeCount> counts = counts(area, now, grace);
-            if (free(counts) < quantity) {
-                return false;
+            if (!takeTurn(id)) {
+                return null;
             }
-            List<Integer> order = new ArrayList<>();
-            for (int s = 0; s < area.stripes(); s++) {
-                order.add(s);
+            try {
+                return takeInTurn(area, holdId, accountId, quantity, expiresAt, now, grace, took);
+            } finally {
+                endTurn(id);
             }
-            order.sort(java.util.Comparator.comparingInt(
-                    (Integer s) -> counts.get(s) == null ? 0 : counts.get(s).free()).reversed());
-            int wanted = quantity;
-            for (int s : order) {
-                if (wanted == 0) {
-                    break;
-                }
-                int got = take(key(area, s), new StripeCommand.Take(holdId, accountId, wanted, quantity, 1, expiresAt, now,
-                        grace));
-                if (got > 0) {
-                    took.put(s, got);
-                    wanted -= got;
-                }
-            }
-            return wanted == 0;
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** {@link #takeAcross} in the claim's turn: the stripes counted now, then taken from, most free first. */
+    private Claim takeInTurn(AdmissionArea area, String holdId, String accountId, int quantity, long expiresAt,
+                             long now, long grace, Map<Integer, Integer> took) {
+        Map<Integer, StripeCount> counts = counts(area, now, grace);
+        if (free(counts) < quantity) {
+            return null;
+        }
+        List<Integer> order = new ArrayList<>();
+        for (Map.Entry<Integer, StripeCount> e : counts.entrySet()) {
+            if (e.getValue().free() > 0) { // a stripe counted empty is not asked: the claim would keep its part longer
+                order.add(e.getKey());
+            }
+        }
+        order.sort(java.util.Comparator.comparingInt((Integer s) -> counts.get(s).free()).reversed());
+        int wanted = quantity;
+        for (int s : order) {
+            if (wanted == 0) {
+                break;
+            }
+            int got = take(key(area, s), new StripeCommand.Take(holdId, accountId, wanted, quantity, 1, expiresAt, now,
+                    grace));
+            if (got > 0) {
+                took.put(s, got);
+                wanted -= got;
+            }
+        }
+        return wanted == 0 ? new Claim.Held(holdId, took) : null;
+    }
+
+    /** Waits for the cluster's turn to take across area {@code id}'s stripes; false if it did not come in time. */
+    private boolean takeTurn(String id) {
+        try {
+            return turns.tryLock(id, TURN_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS,
+                    TURN_LEASE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InventoryUnavailableException("interrupted while waiting to take across " + id, e);
+        } catch (RuntimeException e) {
+            throw new InventoryUnavailableException("area " + id + " cannot be claimed across stripes now: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    private void endTurn(String id) {
+        try {
+            turns.unlock(id);
+        } catch (IllegalMonitorStateException e) {
+            LOG.fine(() -> "the turn on " + id + " outlived its lease; the next claim has it already");
+        } catch (RuntimeException e) {
+            LOG.log(Level.FINE, "could not end the turn on " + id + "; it ends with its lease", e);
         }
     }
 

@@ -233,6 +233,8 @@ class AdmissionsGridTest {
         final AtomicInteger stores = new AtomicInteger();
         final AtomicInteger waiting = new AtomicInteger();
         final java.util.List<Integer> changesPerStore = new java.util.concurrent.CopyOnWriteArrayList<>();
+        /** Parts given back by their claim (a hold released, or a claim that rolled back what it took). */
+        final AtomicInteger releases = new AtomicInteger();
         volatile java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(0);
         volatile long delayMillis;
 
@@ -252,6 +254,8 @@ class AdmissionsGridTest {
                             }
                             stores.incrementAndGet();
                             changesPerStore.add(((AdmissionStripe) args[0]).changes().size());
+                            ((AdmissionStripe) args[0]).changes().stream()
+                                    .filter(c -> c.kind() == AdmissionStripe.Kind.RELEASE).forEach(c -> releases.incrementAndGet());
                         }
                         try {
                             return method.invoke(admissionRepo, args);
@@ -277,6 +281,53 @@ class AdmissionsGridTest {
                 throw new AssertionError("timed out waiting until " + what);
             }
             Thread.sleep(5);
+        }
+    }
+
+    /**
+     * Claims on two members for the last admissions, each claim needing two stripes, with stores slow
+     * enough that a claim keeps its first part for a while: if two claims took across the stripes at
+     * once, each would keep what the other needs, both would give back, and the buyers behind them
+     * would find the stripes short of what those kept and spend their tries. They take turns instead:
+     * the floor sells to the last ticket, nobody hears an error, and no claim gives back a part.
+     */
+    @Test
+    void claimsOnTwoMembersForTheLastAdmissions_takeTurnsAcrossStripes_insteadOfKeepingWhatTheOtherNeeds()
+            throws Exception {
+        SlowReferee referee = new SlowReferee();
+        referee.delayMillis = 10;
+        List<HazelcastInstance> grid = start(2, referee.repository());
+        List<Admissions> sides = List.of(admissions(grid.get(0)), admissions(grid.get(1)));
+        for (int round = 0; round < 3; round++) {
+            Show show = newShow();
+            int capacity = 8;
+            AdmissionArea area = newArea(show, capacity, 8); // 1 per stripe: every claim of 2 spans stripes
+            int buyers = 12;
+            CyclicBarrier go = new CyclicBarrier(buyers);
+            List<Callable<Admissions.Claim>> crowd = new ArrayList<>();
+            for (int i = 0; i < buyers; i++) {
+                String account = "turn-" + round + "-" + i;
+                Admissions side = sides.get(i % 2);
+                crowd.add(() -> {
+                    go.await();
+                    return hold(side, show, area, account, 2);
+                });
+            }
+            int releasesBefore = referee.releases.get();
+            List<Admissions.Claim> claims = new ArrayList<>();
+            try (ExecutorService pool = Executors.newFixedThreadPool(buyers)) {
+                for (Future<Admissions.Claim> f : pool.invokeAll(crowd)) {
+                    claims.add(f.get()); // an InventoryUnavailableException here: tries ran out while claims met
+                }
+            }
+
+            assertEquals(capacity / 2, claims.stream().filter(c -> c instanceof Admissions.Claim.Held).count(),
+                    "round " + round + ": " + claims);
+            assertEquals(buyers - capacity / 2, claims.stream()
+                    .filter(c -> c instanceof Admissions.Claim.SoldOut s && s.left() == 0).count(), "round " + round + ": " + claims);
+            assertEquals(capacity, admissionRepo.taken(show.showId(), "FLOOR"));
+            assertEquals(0, referee.releases.get() - releasesBefore,
+                    "round " + round + ": claims across stripes took turns, so none gave back a part it took");
         }
     }
 
