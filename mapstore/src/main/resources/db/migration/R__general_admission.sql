@@ -230,3 +230,42 @@ BEGIN
     RETURN result;
 END
 $$;
+
+-- Several changes of one stripe, decided one after another by the grid in one combined call (the
+-- claims on a stripe that queued while its previous store was in flight), applied in one round
+-- trip and one transaction: change i is apply_admission_change at version p_first_version + i - 1,
+-- so each is checked as if it had come alone. All or nothing: a stale copy, or a change beyond the
+-- stripe's capacity, raises and writes none of them. Per-change values are arrays indexed by
+-- change; p_ended is the changes' ended holds one after another, p_ended_counts[i] of them for
+-- change i. Returns the stripe's taken after the last change.
+CREATE OR REPLACE FUNCTION apply_admission_changes(
+    p_show           text,
+    p_area           text,
+    p_stripe         int,
+    p_first_version  bigint,
+    p_kind           text[],
+    p_hold_id        text[],
+    p_holder         text[],
+    p_quantity       int[],
+    p_hold_quantity  int[],
+    p_expires        timestamptz[],
+    p_at             timestamptz[],
+    p_ended_counts   int[],
+    p_ended          text[]
+) RETURNS int
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    n int := cardinality(p_kind);
+    ended_at int := 1;
+    result int;
+BEGIN
+    FOR i IN 1..n LOOP
+        result := apply_admission_change(p_show, p_area, p_stripe, p_first_version + i - 1, p_kind[i], p_hold_id[i],
+            p_holder[i], p_quantity[i], p_hold_quantity[i], p_expires[i], p_at[i],
+            coalesce(p_ended[ended_at:ended_at + p_ended_counts[i] - 1], '{}'));
+        ended_at := ended_at + p_ended_counts[i];
+    END LOOP;
+    RETURN result;
+END
+$$;

@@ -36,7 +36,8 @@ public interface AdmissionRepository {
     Optional<AdmissionStripe> loadStripe(String showId, String area, int stripe);
 
     /**
-     * Applies {@code next.change()} in one transaction, at the version the grid's copy was at.
+     * Applies {@code next.changes()} (one, or several the grid decided in one combined call) in one
+     * transaction, all or none, each at the version the grid's copy was at when it was decided.
      *
      * @throws StaleInventoryException if the stripe row has moved on, or the change would take it
      *                                 beyond its capacity: nothing is written then

@@ -48,4 +48,66 @@ class StripeCommandTest {
         assertEquals(new StripeCount(1, 3, 2, 505), new StripeCountProcessor(100, 5).process(java.util.Map.entry(
                 new StripeKey("s", "FLOOR", 0), stripe)));
     }
+
+    @Test
+    void combinedTakes_areEachDecidedOnWhatTheOnesBeforeLeft_andTheValueCarriesEveryChange() {
+        java.util.Map.Entry<StripeKey, AdmissionStripe> entry = new java.util.AbstractMap.SimpleEntry<>(
+                new StripeKey("s", "FLOOR", 0), AdmissionStripe.fresh("s", "FLOOR", 0, 5));
+        StripeClaimsProcessor claims = new StripeClaimsProcessor(java.util.List.of(
+                new StripeCommand.Take("h1", "ann", 2, 2, 2, 900, 10, 0),
+                new StripeCommand.Take("h2", "bob", 4, 4, 4, 900, 11, 0),   // 3 left: all or nothing, nothing
+                new StripeCommand.Take("h3", "cid", 3, 3, 3, 900, 12, 0),
+                new StripeCommand.Take("h4", "dan", 2, 5, 1, 900, 13, 0),   // across stripes: takes what is left, none
+                new StripeCommand.Take("h1", "ann", 2, 2, 2, 900, 14, 0))); // asked again: answers its part
+
+        java.util.List<Integer> taken = claims.process(entry);
+
+        assertEquals(java.util.List.of(2, 0, 3, 0, 2), taken);
+        AdmissionStripe after = entry.getValue();
+        assertEquals(0, after.free(20, 0));
+        assertEquals(2, after.version(), "one version per change");
+        assertEquals(java.util.List.of("h1", "h3"), after.changes().stream().map(AdmissionStripe.Change::holdId).toList());
+        java.util.Map.Entry<StripeKey, AdmissionStripe> backup = freshEntry(5);
+        claims.process(backup);
+        assertEquals(after, backup.getValue(), "a backup re-running the pass reaches the same value");
+    }
+
+    @Test
+    void combinedTakes_thatAllFindTooFew_leaveTheValueAsItWas() {
+        java.util.Map.Entry<StripeKey, AdmissionStripe> entry = freshEntry(1);
+        AdmissionStripe before = entry.getValue();
+
+        java.util.List<Integer> taken = new StripeClaimsProcessor(java.util.List.of(
+                new StripeCommand.Take("h1", "ann", 2, 2, 2, 900, 10, 0),
+                new StripeCommand.Take("h2", "bob", 3, 3, 3, 900, 10, 0))).process(entry);
+
+        assertEquals(java.util.List.of(0, 0), taken);
+        assertEquals(before, entry.getValue(), "unchanged: nothing for the referee to write");
+    }
+
+    @Test
+    void combinedTakes_onAStripeThatIsNotThere_answerMinusOneEach() {
+        java.util.Map.Entry<StripeKey, AdmissionStripe> entry = new java.util.AbstractMap.SimpleEntry<>(
+                new StripeKey("s", "FLOOR", 0), null);
+
+        assertEquals(java.util.List.of(-1, -1), new StripeClaimsProcessor(java.util.List.of(
+                new StripeCommand.Take("h1", "ann", 2, 2, 2, 900, 10, 0),
+                new StripeCommand.Take("h2", "bob", 3, 3, 3, 900, 10, 0))).process(entry));
+    }
+
+    @Test
+    void aStripesEarliestExpiry_isReadWhereItLives_lapsedPartsIncluded() {
+        AdmissionStripe stripe = THREE_FREE.take("h1", "ann", 1, 1, 900, 10, 0).next()
+                .take("h2", "bob", 1, 1, 500, 10, 0).next();
+        StripeKey key = new StripeKey("s", "FLOOR", 0);
+
+        assertEquals(500L, new StripeExpiryProcessor().process(java.util.Map.entry(key, stripe)));
+        assertEquals(Long.MAX_VALUE, new StripeExpiryProcessor().process(java.util.Map.entry(key, THREE_FREE)));
+        assertNull(new StripeExpiryProcessor().process(new java.util.AbstractMap.SimpleEntry<>(key, null)));
+    }
+
+    private static java.util.Map.Entry<StripeKey, AdmissionStripe> freshEntry(int capacity) {
+        return new java.util.AbstractMap.SimpleEntry<>(new StripeKey("s", "FLOOR", 0),
+                AdmissionStripe.fresh("s", "FLOOR", 0, capacity));
+    }
 }

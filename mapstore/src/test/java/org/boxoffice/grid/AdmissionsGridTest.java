@@ -72,6 +72,11 @@ class AdmissionsGridTest {
 
     /** A cluster of {@code n} members on the test database. */
     private List<HazelcastInstance> start(int n) {
+        return start(n, admissionRepo);
+    }
+
+    /** A cluster of {@code n} members whose stripes are written through to {@code stripes}. */
+    private List<HazelcastInstance> start(int n, org.boxoffice.domain.AdmissionRepository stripes) {
         String cluster = "ga-" + UUID.randomUUID();
         int port = 19801 + (int) (Math.random() * 2000);
         List<String> all = new ArrayList<>();
@@ -81,7 +86,7 @@ class AdmissionsGridTest {
         List<HazelcastInstance> started = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             started.add(GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port + i, all, 1),
-                    GridStores.of(inventoryRepo, catalog, new PostgresWaitlistRepository(db), admissionRepo)));
+                    GridStores.of(inventoryRepo, catalog, new PostgresWaitlistRepository(db), stripes)));
         }
         members.addAll(started);
         return started;
@@ -218,6 +223,235 @@ class AdmissionsGridTest {
         }
         assertTrue(wrong.isEmpty(), wrong.size() + " buyers heard sold out while enough remained, e.g. "
                 + wrong.subList(0, Math.min(5, wrong.size())));
+    }
+
+    /**
+     * The referee as the stripes' write-through store sees it, with stores that can be held back
+     * ({@link #pause}) or slowed, and a count of the stores (one per grid call that changed a stripe).
+     */
+    private static final class SlowReferee {
+        final AtomicInteger stores = new AtomicInteger();
+        final AtomicInteger waiting = new AtomicInteger();
+        final java.util.List<Integer> changesPerStore = new java.util.concurrent.CopyOnWriteArrayList<>();
+        /** Parts given back by their claim (a hold released, or a claim that rolled back what it took). */
+        final AtomicInteger releases = new AtomicInteger();
+        volatile java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(0);
+        volatile long delayMillis;
+
+        org.boxoffice.domain.AdmissionRepository repository() {
+            return (org.boxoffice.domain.AdmissionRepository) java.lang.reflect.Proxy.newProxyInstance(
+                    getClass().getClassLoader(), new Class<?>[] {org.boxoffice.domain.AdmissionRepository.class},
+                    (proxy, method, args) -> {
+                        if (method.getName().equals("apply")) {
+                            waiting.incrementAndGet();
+                            try {
+                                gate.await();
+                                if (delayMillis > 0) {
+                                    Thread.sleep(delayMillis);
+                                }
+                            } finally {
+                                waiting.decrementAndGet();
+                            }
+                            stores.incrementAndGet();
+                            changesPerStore.add(((AdmissionStripe) args[0]).changes().size());
+                            ((AdmissionStripe) args[0]).changes().stream()
+                                    .filter(c -> c.kind() == AdmissionStripe.Kind.RELEASE).forEach(c -> releases.incrementAndGet());
+                        }
+                        try {
+                            return method.invoke(admissionRepo, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        }
+
+        void pause() {
+            gate = new java.util.concurrent.CountDownLatch(1);
+        }
+
+        void resume() {
+            gate.countDown();
+        }
+    }
+
+    private static void awaitTrue(java.util.function.BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting until " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    /**
+     * Claims on two members for the last admissions, each claim needing two stripes, with stores slow
+     * enough that a claim keeps its first part for a while: if two claims took across the stripes at
+     * once, each would keep what the other needs, both would give back, and the buyers behind them
+     * would find the stripes short of what those kept and spend their tries. They take turns instead:
+     * the floor sells to the last ticket, nobody hears an error, and no claim gives back a part.
+     */
+    @Test
+    void claimsOnTwoMembersForTheLastAdmissions_takeTurnsAcrossStripes_insteadOfKeepingWhatTheOtherNeeds()
+            throws Exception {
+        SlowReferee referee = new SlowReferee();
+        referee.delayMillis = 10;
+        List<HazelcastInstance> grid = start(2, referee.repository());
+        List<Admissions> sides = List.of(admissions(grid.get(0)), admissions(grid.get(1)));
+        for (int round = 0; round < 3; round++) {
+            Show show = newShow();
+            int capacity = 8;
+            AdmissionArea area = newArea(show, capacity, 8); // 1 per stripe: every claim of 2 spans stripes
+            int buyers = 12;
+            CyclicBarrier go = new CyclicBarrier(buyers);
+            List<Callable<Admissions.Claim>> crowd = new ArrayList<>();
+            for (int i = 0; i < buyers; i++) {
+                String account = "turn-" + round + "-" + i;
+                Admissions side = sides.get(i % 2);
+                crowd.add(() -> {
+                    go.await();
+                    return hold(side, show, area, account, 2);
+                });
+            }
+            int releasesBefore = referee.releases.get();
+            List<Admissions.Claim> claims = new ArrayList<>();
+            try (ExecutorService pool = Executors.newFixedThreadPool(buyers)) {
+                for (Future<Admissions.Claim> f : pool.invokeAll(crowd)) {
+                    claims.add(f.get()); // an InventoryUnavailableException here: tries ran out while claims met
+                }
+            }
+
+            assertEquals(capacity / 2, claims.stream().filter(c -> c instanceof Admissions.Claim.Held).count(),
+                    "round " + round + ": " + claims);
+            assertEquals(buyers - capacity / 2, claims.stream()
+                    .filter(c -> c instanceof Admissions.Claim.SoldOut s && s.left() == 0).count(), "round " + round + ": " + claims);
+            assertEquals(capacity, admissionRepo.taken(show.showId(), "FLOOR"));
+            assertEquals(0, referee.releases.get() - releasesBefore,
+                    "round " + round + ": claims across stripes took turns, so none gave back a part it took");
+        }
+    }
+
+    /**
+     * Claims on one stripe that arrive while a take on it is in flight (its store held back) wait,
+     * then go to the grid together in one call and to the referee in one store: each decided on its
+     * own, in arrival order, all or nothing per claim, and every one that held is durable.
+     */
+    @Test
+    void takesQueuedBehindOneInFlight_goTogether_eachDecidedOnItsOwn_andAllDurable() throws Exception {
+        SlowReferee referee = new SlowReferee();
+        HazelcastInstance member = start(1, referee.repository()).get(0);
+        Show show = newShow();
+        AdmissionArea area = newArea(show, 6, 1);
+        Admissions admissions = admissions(member);
+        assertEquals(6, admissions.left(show, area), "the stripe is in memory");
+        StripeKey stripe = new StripeKey(show.showId(), "FLOOR", 0);
+        Admissions.TakeStats before = admissions.takeStats();
+        int[] queued = {3, 2, 1, 2};
+        Map<String, Future<Admissions.Claim>> claims = new java.util.LinkedHashMap<>();
+        ExecutorService pool = Executors.newCachedThreadPool();
+        referee.pause();
+        try {
+            claims.put("first", pool.submit(() -> hold(admissions, show, area, "fan-first", 2)));
+            awaitTrue(() -> referee.waiting.get() == 1, "the first take's store is in flight");
+            for (int i = 0; i < queued.length; i++) {
+                int q = queued[i];
+                claims.put("queued-" + i + "-of-" + q, pool.submit(() -> hold(admissions, show, area, "fan-" + q + "-" + claims.size(), q)));
+                int waiting = i + 1;
+                awaitTrue(() -> admissions.takesWaiting(stripe) == waiting, "take " + i + " waits behind the first");
+            }
+        } finally {
+            referee.resume();
+        }
+        Map<String, Admissions.Claim> answers = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, Future<Admissions.Claim>> e : claims.entrySet()) {
+            answers.put(e.getKey(), e.getValue().get(30, java.util.concurrent.TimeUnit.SECONDS));
+        }
+        pool.shutdown();
+
+        // 6: the first takes 2, then in arrival order 3 (1 left), 2 (too few: nothing), 1 (none left), 2 (nothing)
+        List<String> held = answers.entrySet().stream().filter(e -> e.getValue() instanceof Admissions.Claim.Held)
+                .map(Map.Entry::getKey).toList();
+        assertEquals(List.of("first", "queued-0-of-3", "queued-2-of-1"), held, answers.toString());
+        assertInstanceOf(Admissions.Claim.SoldOut.class, answers.get("queued-1-of-2"));
+        assertInstanceOf(Admissions.Claim.SoldOut.class, answers.get("queued-3-of-2"));
+        Admissions.TakeStats after = admissions.takeStats();
+        assertEquals(2, after.calls() - before.calls(), "the first alone, then the four queued in one call");
+        assertEquals(5, after.takes() - before.takes());
+        assertEquals(List.of(1, 2), referee.changesPerStore, "one store for the first, one for the two queued that took");
+        assertEquals(6, admissionRepo.taken(show.showId(), "FLOOR"));
+        AdmissionStripe stored = admissionRepo.loadStripe(show.showId(), "FLOOR", 0).orElseThrow();
+        AdmissionStripe onGrid = admissions.stripes(area).get(0);
+        assertEquals(3, stored.version());
+        assertEquals(stored.version(), onGrid.version());
+        assertEquals(stored.parts().stream().map(AdmissionStripe.Part::holdId).sorted().toList(),
+                onGrid.parts().stream().map(AdmissionStripe.Part::holdId).sorted().toList());
+        for (String name : held) {
+            Admissions.Claim.Held h = (Admissions.Claim.Held) answers.get(name);
+            assertEquals(org.boxoffice.domain.HoldStatus.ACTIVE, inventoryRepo.findHold(h.holdId()).orElseThrow().status(), name);
+        }
+    }
+
+    /**
+     * A rush on slow stores, so that nearly every take rides in a combined call, on stripes that run
+     * dry one after another: exactly what the buyers hold is taken, in the referee and on the grid,
+     * never more than the capacity, and nobody hears "sold out" while what they asked for remained.
+     */
+    @Test
+    void aRushOnSlowStores_combinesTakes_sellsNoMoreThanTheCapacity_andNeverSaysSoldOutWhileEnoughRemain()
+            throws Exception {
+        SlowReferee referee = new SlowReferee();
+        referee.delayMillis = 5;
+        List<HazelcastInstance> grid = start(2, referee.repository());
+        List<Admissions> sides = List.of(admissions(grid.get(0)), admissions(grid.get(1)));
+        Show show = newShow();
+        int capacity = 60;
+        AdmissionArea area = newArea(show, capacity, 4);
+        int buyers = 72;
+        record Answer(int quantity, Admissions.Claim claim) {
+        }
+        CyclicBarrier go = new CyclicBarrier(buyers);
+        List<Callable<Answer>> crowd = new ArrayList<>();
+        for (int i = 0; i < buyers; i++) {
+            int n = i;
+            int quantity = 1 + n % 3;
+            crowd.add(() -> {
+                go.await();
+                return new Answer(quantity, hold(sides.get(n % 2), show, area, "rush-" + n, quantity));
+            });
+        }
+        List<Answer> answers = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(buyers)) {
+            for (Future<Answer> f : pool.invokeAll(crowd)) {
+                answers.add(f.get());
+            }
+        }
+
+        int held = 0;
+        for (Answer a : answers) {
+            if (a.claim() instanceof Admissions.Claim.Held h) {
+                assertEquals(a.quantity(), h.parts().values().stream().mapToInt(Integer::intValue).sum());
+                assertEquals(a.quantity(), admissionRepo.parts(h.holdId()).stream()
+                        .filter(p -> p.status() == org.boxoffice.domain.AdmissionRepository.PartStatus.ACTIVE)
+                        .mapToInt(org.boxoffice.domain.AdmissionRepository.HoldPart::quantity).sum(),
+                        "every acknowledged hold is durable, whole");
+                held += a.quantity();
+            }
+        }
+        assertTrue(held <= capacity, held + " held of " + capacity);
+        assertEquals(held, admissionRepo.taken(show.showId(), "FLOOR"), "the referee counts exactly what the buyers hold");
+        assertEquals(capacity - held, sides.get(0).left(show, area), "the grid agrees");
+        // nothing is given back after the rush: whoever heard "sold out" asked for more than is left now
+        for (Answer a : answers) {
+            if (!(a.claim() instanceof Admissions.Claim.Held)) {
+                assertInstanceOf(Admissions.Claim.SoldOut.class, a.claim());
+                assertTrue(capacity - held < a.quantity(), a + " while " + (capacity - held) + " remain");
+            }
+        }
+        long combined = referee.changesPerStore.stream().filter(n -> n > 1).count();
+        assertTrue(combined > 0, "some stores carried several takes: " + referee.changesPerStore);
+        Admissions.TakeStats stats0 = sides.get(0).takeStats();
+        Admissions.TakeStats stats1 = sides.get(1).takeStats();
+        assertTrue(stats0.calls() + stats1.calls() < stats0.takes() + stats1.takes(), "takes were combined");
     }
 
     @Test

@@ -154,6 +154,72 @@ class PostgresAdmissionRepositoryTest {
         assertEquals(2, admissions.taken(area.showId(), "FLOOR"));
     }
 
+    /** Takes decided one after another on one copy, as the grid's combined call decides them: one value carrying them all. */
+    private static AdmissionStripe combined(AdmissionStripe from, String... holdsAndQuantities) {
+        AdmissionStripe next = null;
+        for (int i = 0; i < holdsAndQuantities.length; i += 2) {
+            int n = Integer.parseInt(holdsAndQuantities[i + 1]);
+            AdmissionStripe on = next == null ? from : next;
+            AdmissionStripe taken = on.take(holdsAndQuantities[i], "acc-" + holdsAndQuantities[i], n, n, EXPIRES, T0 + i, 0)
+                    .next();
+            next = next == null ? taken : taken.after(next);
+        }
+        return next;
+    }
+
+    @Test
+    void apply_combinedTakes_areAllWrittenInOneCall_eachHoldWithItsPart_andTheStripeAtTheLastVersion() {
+        AdmissionArea area = newArea(10, 1);
+        String id = area.showId();
+        take(area, 0, "H0-" + id, 1);
+        AdmissionStripe next = combined(stripe(area, 0), "H1-" + id, "2", "H2-" + id, "3", "H3-" + id, "1");
+
+        assertEquals(3, next.changes().size());
+        admissions.apply(next);
+
+        AdmissionStripe loaded = stripe(area, 0);
+        assertEquals(7, loaded.taken());
+        assertEquals(4, loaded.version(), "one version per change");
+        assertEquals(next.parts(), loaded.parts());
+        for (String hold : List.of("H1-" + id, "H2-" + id, "H3-" + id)) {
+            assertEquals(HoldStatus.ACTIVE, inventory.findHold(hold).orElseThrow().status());
+        }
+        assertEquals(3, inventory.findHold("H2-" + id).orElseThrow().quantity());
+        assertEquals(7, admissions.taken(id, "FLOOR"));
+    }
+
+    @Test
+    void apply_combinedTakes_oneBeyondTheStripesCapacity_writesNoneOfThem() {
+        AdmissionArea area = newArea(4, 1);
+        String id = area.showId();
+        // a copy that claims room for 7: the referee's row has 4
+        AdmissionStripe lying = new AdmissionStripe(id, "FLOOR", 0, 7, 0, List.of(), 0, null);
+        AdmissionStripe next = combined(lying, "C1-" + id, "2", "C2-" + id, "2", "C3-" + id, "3");
+
+        assertThrows(StaleInventoryException.class, () -> admissions.apply(next));
+
+        assertEquals(0, admissions.taken(id, "FLOOR"));
+        assertEquals(0, stripe(area, 0).version());
+        for (String hold : List.of("C1-" + id, "C2-" + id, "C3-" + id)) {
+            assertTrue(inventory.findHold(hold).isEmpty(), "nothing of a refused combined store is written: " + hold);
+        }
+    }
+
+    @Test
+    void apply_combinedChanges_onAStaleCopy_writeNothing() {
+        AdmissionArea area = newArea(10, 1);
+        String id = area.showId();
+        AdmissionStripe before = stripe(area, 0);
+        take(area, 0, "S0-" + id, 2);
+        AdmissionStripe next = combined(before, "S1-" + id, "1", "S2-" + id, "1");
+
+        assertThrows(StaleInventoryException.class, () -> admissions.apply(next));
+
+        assertEquals(2, admissions.taken(id, "FLOOR"));
+        assertTrue(inventory.findHold("S1-" + id).isEmpty());
+        assertTrue(inventory.findHold("S2-" + id).isEmpty());
+    }
+
     @Test
     void theRows_refuseMoreAdmissionsThanCapacity_andStripesThatNoLongerAddUpToTheArea() throws SQLException {
         AdmissionArea area = newArea(6, 2);

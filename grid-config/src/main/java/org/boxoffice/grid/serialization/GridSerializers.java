@@ -38,9 +38,11 @@ public final class GridSerializers {
                 new StripeKeySerializer(),
                 new AdmissionStripeSerializer(),
                 new StripeProcessorSerializer(),
+                new StripeClaimsProcessorSerializer(),
                 new SoldOutMarkSerializer(),
                 new StripeCountSerializer(),
-                new StripeCountProcessorSerializer());
+                new StripeCountProcessorSerializer(),
+                new StripeExpiryProcessorSerializer());
     }
 
     public static void register(CompactSerializationConfig config) {
