@@ -216,7 +216,7 @@ public final class Boxoffice implements AutoCloseable {
         this.clusterSafety = new ClusterSafety(hz, Duration.ofSeconds(30), Duration.ofSeconds(10));
         this.probes = new HealthProbes("grid-member", () -> hz.getLifecycleService().isRunning(), this::readiness,
                 this::safety, Duration.ofSeconds(1));
-        MemberMetrics.register(hz, inventory, admissions, probes, () -> readyAfterMillis, metrics);
+        MemberMetrics.register(hz, inventory, probes, () -> readyAfterMillis, metrics);
     }
 
     /** Admissions left in every general-admission area of {@code show}; 0 if they cannot be counted now. */

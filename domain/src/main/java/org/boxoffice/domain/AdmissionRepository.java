@@ -36,8 +36,7 @@ public interface AdmissionRepository {
     Optional<AdmissionStripe> loadStripe(String showId, String area, int stripe);
 
     /**
-     * Applies {@code next.changes()} (one, or several the grid decided in one combined call) in one
-     * transaction, all or none, each at the version the grid's copy was at when it was decided.
+     * Applies {@code next.change()} in one transaction, at the version the grid's copy was at.
      *
      * @throws StaleInventoryException if the stripe row has moved on, or the change would take it
      *                                 beyond its capacity: nothing is written then

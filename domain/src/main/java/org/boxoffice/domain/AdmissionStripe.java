@@ -17,11 +17,9 @@ import java.util.List;
  * @param parts    what each live hold took from this stripe
  * @param version  the referee row's version this value is at
  * @param change   what the change that made this value did (null for a value read from the referee)
- * @param earlier  the changes decided before {@code change} in the same combined call and stored with
- *                 it ({@link #after}), oldest first, one version each; empty unless {@code change} is set
  */
 public record AdmissionStripe(String showId, String area, int stripe, int capacity, int sold, List<Part> parts,
-                              long version, Change change, List<Change> earlier) {
+                              long version, Change change) {
 
     /** What one hold took from this stripe. */
     public record Part(String holdId, String accountId, int quantity, long expiresAt) {
@@ -53,49 +51,6 @@ public record AdmissionStripe(String showId, String area, int stripe, int capaci
 
     public AdmissionStripe {
         parts = List.copyOf(parts);
-        earlier = List.copyOf(earlier);
-        if (change == null && !earlier.isEmpty()) {
-            throw new IllegalArgumentException("earlier changes without a last one");
-        }
-    }
-
-    /** A value made by one change (or none: read from the referee). */
-    public AdmissionStripe(String showId, String area, int stripe, int capacity, int sold, List<Part> parts, long version,
-                           Change change) {
-        this(showId, area, stripe, capacity, sold, parts, version, change, List.of());
-    }
-
-    /**
-     * Every change the write-through store must apply for this value, oldest first: those decided
-     * before {@link #change()} in the same combined call, then it. The last is at {@link #version()},
-     * each earlier one a version before the next. Empty for a value read from the referee.
-     */
-    public List<Change> changes() {
-        if (change == null) {
-            return List.of();
-        }
-        if (earlier.isEmpty()) {
-            return List.of(change);
-        }
-        List<Change> all = new ArrayList<>(earlier.size() + 1);
-        all.addAll(earlier);
-        all.add(change);
-        return List.copyOf(all);
-    }
-
-    /**
-     * This value, carrying also the changes of {@code before}: for changes decided one after another
-     * on one stripe and stored together (a member's claims on one stripe, combined). {@code before}
-     * must be the value this one was decided on, itself not yet stored.
-     */
-    public AdmissionStripe after(AdmissionStripe before) {
-        if (!before.showId.equals(showId) || !before.area.equals(area) || before.stripe != stripe || change == null
-                || before.change == null || before.version != version - 1 - earlier.size()) {
-            throw new IllegalArgumentException("not a change of the same stripe: " + before + " then " + this);
-        }
-        List<Change> all = new ArrayList<>(before.changes());
-        all.addAll(earlier);
-        return new AdmissionStripe(showId, area, stripe, capacity, sold, parts, version, change, all);
     }
 
     /** A stripe nobody has taken from. */

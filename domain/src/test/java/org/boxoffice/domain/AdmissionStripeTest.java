@@ -6,7 +6,6 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class AdmissionStripeTest {
 
@@ -109,32 +108,5 @@ class AdmissionStripeTest {
                 back.change());
         assertNull(sold.giveBack("h1", 4, 20));
         assertNull(sold.giveBack("h1", 0, 20));
-    }
-
-    @Test
-    void changesDecidedOneAfterAnother_areCarriedTogether_oldestFirst_oneVersionEach() {
-        AdmissionStripe fresh = AdmissionStripe.fresh("s", "FLOOR", 0, 10);
-        AdmissionStripe first = fresh.take("h1", "ann", 2, 2, 900, 10, 0).next();
-        AdmissionStripe second = first.take("h2", "bob", 3, 3, 900, 11, 0).next().after(first);
-        AdmissionStripe third = second.take("h3", "cid", 1, 1, 900, 12, 0).next().after(second);
-
-        assertEquals(List.of("h1", "h2", "h3"),
-                third.changes().stream().map(AdmissionStripe.Change::holdId).toList());
-        assertEquals(3, third.version());
-        assertEquals(4, third.free(20, 0));
-        assertEquals(List.of(), fresh.changes(), "a loaded value has none");
-        assertEquals(1, third.take("h4", "dan", 1, 1, 900, 13, 0).next().changes().size(),
-                "a value made from a stored one carries only its own change");
-    }
-
-    @Test
-    void aChangeNotDecidedOnTheValueBefore_cannotBeCarriedWithIt() {
-        AdmissionStripe fresh = AdmissionStripe.fresh("s", "FLOOR", 0, 10);
-        AdmissionStripe first = fresh.take("h1", "ann", 2, 2, 900, 10, 0).next();
-        AdmissionStripe alsoOnFresh = fresh.take("h2", "bob", 3, 3, 900, 11, 0).next();
-
-        assertThrows(IllegalArgumentException.class, () -> alsoOnFresh.after(first));
-        assertThrows(IllegalArgumentException.class,
-                () -> first.after(fresh), "a loaded value has no change to carry");
     }
 }

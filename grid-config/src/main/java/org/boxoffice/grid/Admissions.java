@@ -1,7 +1,6 @@
 package org.boxoffice.grid;
 
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
 import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.AdmissionRepository;
@@ -9,7 +8,6 @@ import org.boxoffice.domain.AdmissionStripe;
 import org.boxoffice.domain.Show;
 
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -40,8 +38,6 @@ import java.util.logging.Logger;
 public final class Admissions {
 
     private static final Logger LOG = Logger.getLogger(Admissions.class.getName());
-    /** Takes one call on a stripe carries at most (the referee's transaction stays small). */
-    static final int MAX_TAKES_PER_CALL = 32;
     /** How long this member trusts its copy of a show's list of areas before it asks the referee again. */
     static final long AREAS_FRESH_MILLIS = 2_000;
 
@@ -61,13 +57,8 @@ public final class Admissions {
     private final Map<String, InFlight> inFlight = new ConcurrentHashMap<>();
     /** By area: the claims of this member that take across stripes, one at a time ({@link #takeAcross}). */
     private final Map<String, ReentrantLock> takingAcross = new ConcurrentHashMap<>();
-    /** By area: the cluster's turn to take across stripes, one claim at a time (locks only, no entries). */
-    private final IMap<String, Boolean> turns;
     /** By area: one count asked of the referee at a time on this member (the others wait and share it). */
     private final Map<String, ReentrantLock> counting = new ConcurrentHashMap<>();
-    /** Takes on a stripe that queue behind this member's call in flight on it go together (see {@link #take}). */
-    private final ClaimLanes<StripeKey, StripeCommand.Take, Integer> takes =
-            new ClaimLanes<>(MAX_TAKES_PER_CALL, this::runTakes);
     private volatile boolean rebalanceInBackground = true;
 
     private record Areas(List<AdmissionArea> list, long readAt) {
@@ -78,24 +69,11 @@ public final class Admissions {
 
     /** How often {@link #hold(Show, AdmissionArea, Supplier, String, int, long, long)} tries while claims contend. */
     static final int TRIES = 10;
-    /**
-     * How long a claim waits for the cluster's turn to take across an area's stripes; past it, it
-     * answers {@link Claim.Contended} (a try spent). A turn lasts one claim: a count and a take per
-     * stripe with admissions free, each a round trip to the referee.
-     */
-    static final long TURN_WAIT_MILLIS = 2_000;
-    /**
-     * How long a turn is kept at most if its claim never ends it (a member stalled, not gone: a
-     * member that leaves the cluster gives its turns up at once). The turn only keeps claims from
-     * meeting; it guards nothing: all-or-nothing and the referee do, with or without it.
-     */
-    static final long TURN_LEASE_MILLIS = 10_000;
 
     public Admissions(HazelcastInstance hz, AdmissionRepository repository, Allowances allowances, Inventory inventory,
                       LongSupplier clock) {
         this.hz = hz;
         this.map = hz.getMap(GridMaps.ADMISSIONS);
-        this.turns = hz.getMap(GridMaps.ADMISSION_TURNS);
         this.repository = repository;
         this.allowances = allowances;
         this.inventory = inventory;
@@ -190,7 +168,11 @@ public final class Admissions {
     private Map<Integer, StripeCount> counts(AdmissionArea area, long now, long grace) {
         try {
             Map<Integer, StripeCount> out = new java.util.TreeMap<>();
-            onEach(keys(area), new StripeCountProcessor(now, grace)).forEach((k, v) -> out.put(k.stripe(), v));
+            map.executeOnKeys(keys(area), new StripeCountProcessor(now, grace)).forEach((k, v) -> {
+                if (v != null) {
+                    out.put(k.stripe(), v);
+                }
+            });
             return out;
         } catch (RuntimeException e) {
             throw new InventoryUnavailableException("area " + area.showId() + "/" + area.name() + " cannot be counted now: "
@@ -320,20 +302,13 @@ public final class Admissions {
         try {
             // all it needs from the account's own stripe, or nothing: a part of it kept there would keep
             // those admissions from the claims that take across stripes
-            if (take(key(area, home), new StripeCommand.Take(holdId, accountId, quantity, quantity, quantity, expiresAt, now,
+            if (run(key(area, home), new StripeCommand.Take(holdId, accountId, quantity, quantity, quantity, expiresAt, now,
                     grace)) >= quantity) {
                 return new Claim.Held(holdId, Map.of(home, quantity));
             }
-            if (area.stripes() > 1) {
-                Claim across = takeAcross(show, area, holdId, accountId, quantity, expiresAt, now, grace, took);
-                if (across instanceof Claim.Held) {
-                    rebalanceSoon(show, area); // the account's own stripe ran short
-                    return across;
-                }
-                if (across != null) { // sold out before anything was taken
-                    allowances.release(show.showId(), accountId, holdId);
-                    return across;
-                }
+            if (area.stripes() > 1 && takeAcross(area, holdId, accountId, quantity, expiresAt, now, grace, took)) {
+                rebalanceSoon(show, area); // the account's own stripe ran short
+                return new Claim.Held(holdId, took);
             }
         } catch (RuntimeException e) {
             rollBack(area, holdId, took.keySet(), now);
@@ -347,93 +322,46 @@ public final class Admissions {
 
     /**
      * Takes {@code quantity} admissions from several stripes, each giving what it has, the ones with
-     * most free first: {@link Claim.Held} if it has them all (what each gave is in {@code took});
-     * {@link Claim.SoldOut} if the area has too few, counting what claims in flight keep, before it
-     * took anything; null if it could not take them all (what it took is in {@code took}, to go back;
-     * the caller asks {@link #shortOf} why).
-     *
-     * <p>A claim that takes across stripes keeps a part of the last admissions while it looks for the
-     * rest, so two that run at once can each keep what the other needs, give it back, and meet again:
-     * claims on two members that start together after the same give-back met on the last admissions
-     * try after try, while every other claim found the stripes short of what those two kept and spent
-     * its tries without waiting for either. So claims take across an area's stripes one at a time in
-     * the whole cluster, each in its turn ({@link #TURN_WAIT_MILLIS}); on a member, one claim at a
-     * time asks for it. A claim that finds the stripes short only by what claims in flight keep waits
-     * for its turn, and so for them, instead of answering at once. Nothing waits once the area has too
-     * few; a claim on its own stripe takes all it needs or nothing and never waits.
+     * most free first; true if it has them all (what each gave is in {@code took}), false if the area
+     * had too few (what it took is in {@code took}, to go back). Claims of this member take across
+     * one area's stripes one at a time: each keeps a part of the last admissions while it looks for
+     * the rest, and two that meet can keep what the other needs, give it back, and meet again. A claim
+     * that finds its own stripe short waits here; a claim on its own stripe takes all it needs or
+     * nothing and never waits. Nothing waits once the stripes have too few.
      */
-    private Claim takeAcross(Show show, AdmissionArea area, String holdId, String accountId, int quantity,
-                             long expiresAt, long now, long grace, Map<Integer, Integer> took) {
-        if (free(counts(area, now, grace)) < quantity && shortOf(show, area, quantity) instanceof Claim.SoldOut soldOut) {
-            return soldOut;
+    private boolean takeAcross(AdmissionArea area, String holdId, String accountId, int quantity, long expiresAt,
+                               long now, long grace, Map<Integer, Integer> took) {
+        if (free(counts(area, now, grace)) < quantity) {
+            return false;
         }
-        String id = area.showId() + "/" + area.name();
-        ReentrantLock lock = takingAcross.computeIfAbsent(id, k -> new ReentrantLock());
+        ReentrantLock lock = takingAcross.computeIfAbsent(area.showId() + "/" + area.name(), k -> new ReentrantLock());
         lock.lock();
         try {
-            if (!takeTurn(id)) {
-                return null;
+            Map<Integer, StripeCount> counts = counts(area, now, grace);
+            if (free(counts) < quantity) {
+                return false;
             }
-            try {
-                return takeInTurn(area, holdId, accountId, quantity, expiresAt, now, grace, took);
-            } finally {
-                endTurn(id);
+            List<Integer> order = new ArrayList<>();
+            for (int s = 0; s < area.stripes(); s++) {
+                order.add(s);
             }
+            order.sort(java.util.Comparator.comparingInt(
+                    (Integer s) -> counts.get(s) == null ? 0 : counts.get(s).free()).reversed());
+            int wanted = quantity;
+            for (int s : order) {
+                if (wanted == 0) {
+                    break;
+                }
+                int got = run(key(area, s), new StripeCommand.Take(holdId, accountId, wanted, quantity, 1, expiresAt, now,
+                        grace));
+                if (got > 0) {
+                    took.put(s, got);
+                    wanted -= got;
+                }
+            }
+            return wanted == 0;
         } finally {
             lock.unlock();
-        }
-    }
-
-    /** {@link #takeAcross} in the claim's turn: the stripes counted now, then taken from, most free first. */
-    private Claim takeInTurn(AdmissionArea area, String holdId, String accountId, int quantity, long expiresAt,
-                             long now, long grace, Map<Integer, Integer> took) {
-        Map<Integer, StripeCount> counts = counts(area, now, grace);
-        if (free(counts) < quantity) {
-            return null;
-        }
-        List<Integer> order = new ArrayList<>();
-        for (Map.Entry<Integer, StripeCount> e : counts.entrySet()) {
-            if (e.getValue().free() > 0) { // a stripe counted empty is not asked: the claim would keep its part longer
-                order.add(e.getKey());
-            }
-        }
-        order.sort(java.util.Comparator.comparingInt((Integer s) -> counts.get(s).free()).reversed());
-        int wanted = quantity;
-        for (int s : order) {
-            if (wanted == 0) {
-                break;
-            }
-            int got = take(key(area, s), new StripeCommand.Take(holdId, accountId, wanted, quantity, 1, expiresAt, now,
-                    grace));
-            if (got > 0) {
-                took.put(s, got);
-                wanted -= got;
-            }
-        }
-        return wanted == 0 ? new Claim.Held(holdId, took) : null;
-    }
-
-    /** Waits for the cluster's turn to take across area {@code id}'s stripes; false if it did not come in time. */
-    private boolean takeTurn(String id) {
-        try {
-            return turns.tryLock(id, TURN_WAIT_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS,
-                    TURN_LEASE_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InventoryUnavailableException("interrupted while waiting to take across " + id, e);
-        } catch (RuntimeException e) {
-            throw new InventoryUnavailableException("area " + id + " cannot be claimed across stripes now: "
-                    + e.getMessage(), e);
-        }
-    }
-
-    private void endTurn(String id) {
-        try {
-            turns.unlock(id);
-        } catch (IllegalMonitorStateException e) {
-            LOG.fine(() -> "the turn on " + id + " outlived its lease; the next claim has it already");
-        } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "could not end the turn on " + id + "; it ends with its lease", e);
         }
     }
 
@@ -656,8 +584,7 @@ public final class Admissions {
 
     /**
      * Ends lapsed holds' parts in the stripes this member owns and has in memory (the sweeper's
-     * work; a claim ends them too, lazily). Asks each stripe for its earliest expiry where it lives
-     * ({@link StripeExpiryProcessor}), never reads the stripes whole. Returns how many stripes changed.
+     * work; a claim ends them too, lazily). Returns how many stripes changed.
      */
     public int sweepOnce(Function<String, Optional<Show>> shows) {
         long now = clock.getAsLong();
@@ -666,12 +593,9 @@ public final class Admissions {
         if (local.isEmpty()) {
             return 0;
         }
-        for (Map.Entry<StripeKey, Long> e : onEach(local, new StripeExpiryProcessor()).entrySet()) {
-            if (e.getValue() == Long.MAX_VALUE) {
-                continue;
-            }
+        for (Map.Entry<StripeKey, AdmissionStripe> e : map.getAll(local).entrySet()) {
             Optional<Show> show = shows.apply(e.getKey().showId());
-            if (show.isEmpty() || !org.boxoffice.domain.HoldPolicy.lapsed(e.getValue(), show.get().policy().graceMillis(), now)) {
+            if (show.isEmpty() || e.getValue().expire(now, show.get().policy().graceMillis()) == null) {
                 continue;
             }
             if (expire(show.get(), e.getKey(), now, false) > 0) {
@@ -788,33 +712,6 @@ public final class Admissions {
         return best;
     }
 
-    /**
-     * Runs a read-only {@code processor} on each stripe of {@code keys}, one operation per stripe, all
-     * in flight together; the answers by stripe (a null answer is left out). Not {@code executeOnKeys}:
-     * it sends every key to every partition that owns one of them, and each partition's operation
-     * looks up every key (n stripes, n partitions: n² look-ups). The sweeper's call over every stripe
-     * a member owns, with the counts, took 40 % of the service's CPU samples in the stampede.
-     */
-    private <R> Map<StripeKey, R> onEach(Collection<StripeKey> keys, EntryProcessor<StripeKey, AdmissionStripe, R> processor) {
-        Map<StripeKey, java.util.concurrent.CompletableFuture<R>> pending = new java.util.HashMap<>();
-        for (StripeKey key : keys) {
-            pending.put(key, map.submitToKey(key, processor).toCompletableFuture());
-        }
-        Map<StripeKey, R> out = new java.util.HashMap<>();
-        for (Map.Entry<StripeKey, java.util.concurrent.CompletableFuture<R>> e : pending.entrySet()) {
-            R answer;
-            try {
-                answer = e.getValue().join();
-            } catch (java.util.concurrent.CompletionException failed) {
-                throw failed.getCause() instanceof RuntimeException r ? r : failed;
-            }
-            if (answer != null) {
-                out.put(e.getKey(), answer);
-            }
-        }
-        return out;
-    }
-
     private static Set<StripeKey> keys(AdmissionArea area) {
         Set<StripeKey> keys = new HashSet<>();
         for (int s = 0; s < area.stripes(); s++) {
@@ -824,61 +721,16 @@ public final class Admissions {
     }
 
     /**
-     * Runs one command on one stripe ({@link #onKey}); a command that gives admissions back clears
-     * the area's sold-out mark before its caller hears that they are back.
+     * Runs one command on one stripe. If the referee refuses it (the copy is stale, or the change
+     * would take the stripe beyond its capacity), drops the copy (it reloads from the referee) and
+     * asks once more; refused again, drops it again and answers 0: nothing moved.
      */
     private int run(StripeKey key, StripeCommand command) {
         inventory.requireQuorum(); // as for seats: below its quorum a member changes nothing
-        int moved = onKey(key, new StripeProcessor(command), () -> 0);
-        if (moved > 0 && command.givesBack()) {
-            soldOut.clear(key.showId(), key.area()); // before the caller hears that they are back
-        }
-        return moved;
-    }
-
-    /**
-     * Takes admissions from one stripe for a claim. A stripe's changes are decided one at a time, each
-     * waiting for its durable store, so under a sale's rush the claims on a stripe queued behind one
-     * another, each for a whole round trip to the referee: the sale's limit. So takes on a stripe that
-     * arrive while this member's call on it is in flight go together in its next call ({@link
-     * ClaimLanes}; {@link StripeClaimsProcessor}: each decided on its own, in arrival order, all stored
-     * in one transaction). Returns what the stripe gave (0: nothing; -1: no such stripe).
-     */
-    private int take(StripeKey key, StripeCommand.Take take) {
-        inventory.requireQuorum();
-        return takes.claim(key, take);
-    }
-
-    /** One call on the stripe for {@code batch} (see {@link #take}). */
-    private List<Integer> runTakes(StripeKey key, List<StripeCommand.Take> batch) {
-        if (batch.size() == 1) {
-            return List.of(onKey(key, new StripeProcessor(batch.get(0)), () -> 0));
-        }
-        return onKey(key, new StripeClaimsProcessor(batch), () -> new ArrayList<>(java.util.Collections.nCopies(batch.size(), 0)));
-    }
-
-    /** Takes sent to the grid so far, and the calls that carried them: their ratio is how many a call combined. */
-    public record TakeStats(long calls, long takes) {
-    }
-
-    public TakeStats takeStats() {
-        return new TakeStats(takes.calls(), takes.claims());
-    }
-
-    /** Takes of this member waiting for the call in flight on a stripe to return (for tests and diagnostics). */
-    int takesWaiting(StripeKey key) {
-        return takes.waiting(key);
-    }
-
-    /**
-     * Runs {@code processor} on the stripe {@code key}. If the referee refuses its change (the copy is
-     * stale, or the change would take the stripe beyond its capacity), drops the copy (it reloads from
-     * the referee) and asks once more; refused again, drops it again and answers {@code staleTwice}:
-     * nothing moved.
-     */
-    private <R> R onKey(StripeKey key, EntryProcessor<StripeKey, AdmissionStripe, R> processor, Supplier<R> staleTwice) {
+        StripeProcessor processor = new StripeProcessor(command);
+        int moved;
         try {
-            return map.executeOnKey(key, processor);
+            moved = map.executeOnKey(key, processor);
         } catch (RuntimeException first) {
             if (!Inventory.isStale(first)) {
                 throw unavailable(key, first);
@@ -887,16 +739,20 @@ public final class Admissions {
             map.evict(key);
             soldOut.clear(key.showId(), key.area()); // the referee's copy may have more free than the one dropped
             try {
-                return map.executeOnKey(key, processor);
+                moved = map.executeOnKey(key, processor);
             } catch (RuntimeException second) {
                 if (Inventory.isStale(second)) {
                     map.evict(key);
                     soldOut.clear(key.showId(), key.area());
-                    return staleTwice.get();
+                    return 0;
                 }
                 throw unavailable(key, second);
             }
         }
+        if (moved > 0 && command.givesBack()) {
+            soldOut.clear(key.showId(), key.area()); // before the caller hears that they are back
+        }
+        return moved;
     }
 
     private static InventoryUnavailableException unavailable(StripeKey key, RuntimeException e) {

@@ -14,12 +14,6 @@ public final class GridMaps {
      * nothing has given any back since. A refusal of a sold-out area reads it and nothing else.
      */
     public static final String SOLD_OUT_MARKS = "sold-out-marks";
-    /**
-     * Locks only, never an entry: by general-admission area, whose turn it is to take across its
-     * stripes (see {@code Admissions#takeAcross}). No store, no backups: a lock lost with its member
-     * is given up, and it only keeps claims from meeting.
-     */
-    public static final String ADMISSION_TURNS = "admission-turns";
     /** One entry per account and show: seats held and bought, for the per-account limit. */
     public static final String ALLOWANCES = "allowances";
     /**

@@ -58,7 +58,6 @@ class GridArchitectureTest {
         noClasses().that().doNotHaveFullyQualifiedName(Admissions.class.getName())
                 .and().resideOutsideOfPackage("org.boxoffice.grid.serialization..")
                 .should().callConstructor(StripeProcessor.class, StripeCommand.class)
-                .orShould().callConstructor(StripeClaimsProcessor.class, java.util.List.class)
                 .check(GRID);
     }
 

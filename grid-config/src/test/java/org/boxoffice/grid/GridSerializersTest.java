@@ -63,26 +63,6 @@ class GridSerializersTest {
     }
 
     @Test
-    void combinedTakes_andTheStripeCarryingAllTheirChanges_roundTrip() {
-        StripeClaimsProcessor claims = new StripeClaimsProcessor(List.of(
-                new StripeCommand.Take("h1", "alice", 2, 2, 2, 900, 10, 5),
-                new StripeCommand.Take("h2", "bob", 3, 3, 3, 950, 11, 5),
-                new StripeCommand.Take("h3", "carol", 1, 4, 1, 990, 12, 5)));
-        AdmissionStripe lapsed = AdmissionStripe.fresh("s", "FLOOR", 1, 10).take("h0", "dave", 1, 1, 1, 0, 0).next();
-        Map.Entry<StripeKey, AdmissionStripe> entry = new java.util.AbstractMap.SimpleEntry<>(new StripeKey("s", "FLOOR", 1),
-                new AdmissionStripe("s", "FLOOR", 1, 10, 0, lapsed.parts(), 1, null));
-        claims.process(entry);
-
-        AdmissionStripe back = roundTrip(entry.getValue());
-
-        assertEquals(claims, roundTrip(claims));
-        assertEquals(new StripeExpiryProcessor(), roundTrip(new StripeExpiryProcessor()));
-        assertEquals(3, back.changes().size());
-        assertEquals(List.of("h0"), back.changes().get(0).ended(), "the first take ended the lapsed part");
-        assertEquals(entry.getValue(), back);
-    }
-
-    @Test
     void soldOutMarks_roundTrip() {
         assertEquals(new SoldOutMark(42, 3, 9_000), roundTrip(new SoldOutMark(42, 3, 9_000)));
         assertEquals(SoldOutMark.cleared(7), roundTrip(SoldOutMark.cleared(7)));

@@ -11,7 +11,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -34,7 +33,6 @@ public final class PostgresAdmissionRepository implements AdmissionRepository {
     static final String CHECK_VIOLATION = "23514";
 
     private static final String APPLY = "SELECT apply_admission_change(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    private static final String APPLY_MANY = "SELECT apply_admission_changes(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     private static final String LOAD_STRIPE = """
             SELECT s.capacity, s.taken, s.version, p.hold_id, h.account_id, p.quantity, epoch_ms(h.expires_at)
@@ -168,92 +166,39 @@ public final class PostgresAdmissionRepository implements AdmissionRepository {
         }
     }
 
-    /**
-     * Applies {@code next}'s changes: one, or several when the grid combined claims on the stripe
-     * ({@link AdmissionStripe#changes()}), then in one round trip and one transaction, all or none.
-     */
     @Override
     public void apply(AdmissionStripe next) {
-        List<AdmissionStripe.Change> changes = next.changes();
-        if (changes.isEmpty()) {
+        AdmissionStripe.Change change = next.change();
+        if (change == null) {
             return;
         }
         String where = next.showId() + "/" + next.area() + "/" + next.stripe();
-        AdmissionStripe.Change last = changes.get(changes.size() - 1);
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement(changes.size() == 1 ? APPLY : APPLY_MANY)) {
+             PreparedStatement ps = c.prepareStatement(APPLY)) {
             ps.setString(1, next.showId());
             ps.setString(2, next.area());
             ps.setInt(3, next.stripe());
-            ps.setLong(4, next.version() - changes.size() + 1);
-            if (changes.size() == 1) {
-                bindOne(c, ps, last);
-            } else {
-                bindMany(c, ps, changes);
-            }
+            ps.setLong(4, next.version());
+            ps.setString(5, change.kind().name());
+            ps.setString(6, change.holdId());
+            ps.setString(7, change.accountId());
+            ps.setInt(8, change.quantity());
+            ps.setInt(9, change.holdQuantity());
+            boolean expires = change.kind() == AdmissionStripe.Kind.TAKE || change.kind() == AdmissionStripe.Kind.EXTEND;
+            ps.setObject(10, expires ? PostgresInventoryRepository.timestamp(change.expiresAt()) : null,
+                    Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setObject(11, PostgresInventoryRepository.timestamp(change.at()), Types.TIMESTAMP_WITH_TIMEZONE);
+            ps.setArray(12, c.createArrayOf("text", change.ended().toArray(String[]::new)));
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
             }
         } catch (SQLException e) {
-            String what = changes.size() == 1 ? last.kind().toString() : changes.size() + " changes";
             if (PostgresInventoryRepository.STALE_SQLSTATE.equals(e.getSQLState())
                     || CHECK_VIOLATION.equals(e.getSQLState())) {
-                throw new StaleInventoryException(where + ": " + what + " refused: " + e.getMessage());
+                throw new StaleInventoryException(where + ": " + change.kind() + " refused: " + e.getMessage());
             }
-            throw new DatabaseException("applying " + what + " to " + where, e);
+            throw new DatabaseException("applying " + change.kind() + " to " + where, e);
         }
-    }
-
-    private static void bindOne(Connection c, PreparedStatement ps, AdmissionStripe.Change change) throws SQLException {
-        ps.setString(5, change.kind().name());
-        ps.setString(6, change.holdId());
-        ps.setString(7, change.accountId());
-        ps.setInt(8, change.quantity());
-        ps.setInt(9, change.holdQuantity());
-        ps.setObject(10, expires(change) ? PostgresInventoryRepository.timestamp(change.expiresAt()) : null,
-                Types.TIMESTAMP_WITH_TIMEZONE);
-        ps.setObject(11, PostgresInventoryRepository.timestamp(change.at()), Types.TIMESTAMP_WITH_TIMEZONE);
-        ps.setArray(12, c.createArrayOf("text", change.ended().toArray(String[]::new)));
-    }
-
-    private static void bindMany(Connection c, PreparedStatement ps, List<AdmissionStripe.Change> changes)
-            throws SQLException {
-        int n = changes.size();
-        String[] kinds = new String[n];
-        String[] holds = new String[n];
-        String[] holders = new String[n];
-        Integer[] quantities = new Integer[n];
-        Integer[] holdQuantities = new Integer[n];
-        String[] expiries = new String[n]; // timestamps as ISO text, as the seats' group commit sends them
-        String[] ats = new String[n];
-        Integer[] endedCounts = new Integer[n];
-        List<String> ended = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            AdmissionStripe.Change change = changes.get(i);
-            kinds[i] = change.kind().name();
-            holds[i] = change.holdId();
-            holders[i] = change.accountId();
-            quantities[i] = change.quantity();
-            holdQuantities[i] = change.holdQuantity();
-            expiries[i] = expires(change) ? Instant.ofEpochMilli(change.expiresAt()).toString() : null;
-            ats[i] = Instant.ofEpochMilli(change.at()).toString();
-            endedCounts[i] = change.ended().size();
-            ended.addAll(change.ended());
-        }
-        ps.setArray(5, c.createArrayOf("text", kinds));
-        ps.setArray(6, c.createArrayOf("text", holds));
-        ps.setArray(7, c.createArrayOf("text", holders));
-        ps.setArray(8, c.createArrayOf("int4", quantities));
-        ps.setArray(9, c.createArrayOf("int4", holdQuantities));
-        ps.setArray(10, c.createArrayOf("timestamptz", expiries));
-        ps.setArray(11, c.createArrayOf("timestamptz", ats));
-        ps.setArray(12, c.createArrayOf("int4", endedCounts));
-        ps.setArray(13, c.createArrayOf("text", ended.toArray(String[]::new)));
-    }
-
-    /** Whether the change sets the hold's expiry (a TAKE's and an EXTEND's); the others pass none. */
-    private static boolean expires(AdmissionStripe.Change change) {
-        return change.kind() == AdmissionStripe.Kind.TAKE || change.kind() == AdmissionStripe.Kind.EXTEND;
     }
 
     @Override

@@ -2,7 +2,6 @@ package org.boxoffice.app.ops;
 
 import com.hazelcast.cluster.ClusterState;
 import com.hazelcast.core.HazelcastInstance;
-import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.Inventory;
 
 import java.lang.management.ManagementFactory;
@@ -23,17 +22,12 @@ public final class MemberMetrics {
     /**
      * @param readyAfterMillis milliseconds from the JVM's start to the member's first ready answer; 0 until then
      */
-    public static void register(HazelcastInstance hz, Inventory inventory, Admissions admissions, HealthProbes probes,
+    public static void register(HazelcastInstance hz, Inventory inventory, HealthProbes probes,
                                 LongSupplier readyAfterMillis, OpsMetrics metrics) {
         metrics.counter("boxoffice_inventory_claim_calls", "grid calls that carried buyers' claims on a block (claims "
                 + "that queue behind one in flight on the same block share the next)", () -> inventory.claimStats().calls());
         metrics.counter("boxoffice_inventory_claims", "buyers' claims on a block sent to the grid",
                 () -> inventory.claimStats().claims());
-        metrics.counter("boxoffice_admission_take_calls", "grid calls that carried claims' takes on a stripe of a "
-                + "general-admission area (takes that queue behind one in flight on the same stripe share the next)",
-                () -> admissions.takeStats().calls());
-        metrics.counter("boxoffice_admission_takes", "claims' takes on a stripe of a general-admission area sent to the grid",
-                () -> admissions.takeStats().takes());
         // the JVM's thread and class counts under names Prometheus accepts (the built-in ones end in _count)
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         metrics.gauge("boxoffice_jvm_threads", THREADS, "kind", "live", threads::getThreadCount);

@@ -383,12 +383,6 @@ public final class GridMember {
                 .setAsyncBackupCount(0)
                 .setTimeToLiveSeconds(300));
 
-        // whose turn it is to take across an area's stripes (see Admissions#takeAcross): locks only,
-        // no backups; a turn lost with its partition's owner is simply given up
-        config.addMapConfig(new MapConfig(GridMaps.ADMISSION_TURNS)
-                .setBackupCount(0)
-                .setAsyncBackupCount(0));
-
         config.addMapConfig(new MapConfig(GridMaps.IDEMPOTENCY)
                 .setBackupCount(settings.backupCount())
                 .setTimeToLiveSeconds(24 * 3600));

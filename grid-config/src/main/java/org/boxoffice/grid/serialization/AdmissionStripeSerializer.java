@@ -1,21 +1,14 @@
 package org.boxoffice.grid.serialization;
 
-import com.hazelcast.nio.serialization.FieldKind;
 import com.hazelcast.nio.serialization.compact.CompactReader;
 import com.hazelcast.nio.serialization.compact.CompactSerializer;
 import com.hazelcast.nio.serialization.compact.CompactWriter;
 import org.boxoffice.domain.AdmissionStripe;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
-/**
- * A stripe with its parts (parallel arrays), its last change (absent: {@code changeKind} null) and
- * the changes decided before it in the same combined call (parallel arrays {@code earlier*}; the
- * holds each ended one after another, {@code earlierEndedCounts[i]} of them for change i). A value
- * written before those fields existed reads with none.
- */
+/** A stripe with its parts (parallel arrays) and its last change (absent: {@code changeKind} null). */
 public final class AdmissionStripeSerializer implements CompactSerializer<AdmissionStripe> {
     @Override
     public AdmissionStripe read(CompactReader in) {
@@ -33,30 +26,7 @@ public final class AdmissionStripeSerializer implements CompactSerializer<Admiss
                 in.readInt32("changeHoldQuantity"), in.readInt64("changeExpiresAt"), in.readInt64("changeAt"),
                 List.of(in.readArrayOfString("changeEnded")));
         return new AdmissionStripe(in.readString("showId"), in.readString("area"), in.readInt32("stripe"),
-                in.readInt32("capacity"), in.readInt32("sold"), parts, in.readInt64("version"), change, earlier(in));
-    }
-
-    private static List<AdmissionStripe.Change> earlier(CompactReader in) {
-        if (in.getFieldKind("earlierKinds") != FieldKind.ARRAY_OF_STRING) {
-            return List.of();
-        }
-        String[] kinds = in.readArrayOfString("earlierKinds");
-        String[] holds = in.readArrayOfString("earlierHolds");
-        String[] accounts = in.readArrayOfString("earlierAccounts");
-        int[] quantities = in.readArrayOfInt32("earlierQuantities");
-        int[] holdQuantities = in.readArrayOfInt32("earlierHoldQuantities");
-        long[] expiries = in.readArrayOfInt64("earlierExpiresAt");
-        long[] ats = in.readArrayOfInt64("earlierAt");
-        int[] endedCounts = in.readArrayOfInt32("earlierEndedCounts");
-        String[] ended = in.readArrayOfString("earlierEnded");
-        List<AdmissionStripe.Change> out = new ArrayList<>(kinds.length);
-        int e = 0;
-        for (int i = 0; i < kinds.length; i++) {
-            out.add(new AdmissionStripe.Change(AdmissionStripe.Kind.valueOf(kinds[i]), holds[i], accounts[i], quantities[i],
-                    holdQuantities[i], expiries[i], ats[i], Arrays.asList(ended).subList(e, e + endedCounts[i])));
-            e += endedCounts[i];
-        }
-        return out;
+                in.readInt32("capacity"), in.readInt32("sold"), parts, in.readInt64("version"), change);
     }
 
     @Override
@@ -92,38 +62,6 @@ public final class AdmissionStripeSerializer implements CompactSerializer<Admiss
         out.writeInt64("changeExpiresAt", c == null ? 0 : c.expiresAt());
         out.writeInt64("changeAt", c == null ? 0 : c.at());
         out.writeArrayOfString("changeEnded", c == null ? new String[0] : c.ended().toArray(String[]::new));
-        List<AdmissionStripe.Change> earlier = s.earlier();
-        int m = earlier.size();
-        String[] kinds = new String[m];
-        String[] holds = new String[m];
-        String[] changeAccounts = new String[m];
-        int[] changeQuantities = new int[m];
-        int[] holdQuantities = new int[m];
-        long[] expiresAt = new long[m];
-        long[] ats = new long[m];
-        int[] endedCounts = new int[m];
-        List<String> ended = new ArrayList<>();
-        for (int i = 0; i < m; i++) {
-            AdmissionStripe.Change e = earlier.get(i);
-            kinds[i] = e.kind().name();
-            holds[i] = e.holdId();
-            changeAccounts[i] = e.accountId();
-            changeQuantities[i] = e.quantity();
-            holdQuantities[i] = e.holdQuantity();
-            expiresAt[i] = e.expiresAt();
-            ats[i] = e.at();
-            endedCounts[i] = e.ended().size();
-            ended.addAll(e.ended());
-        }
-        out.writeArrayOfString("earlierKinds", kinds);
-        out.writeArrayOfString("earlierHolds", holds);
-        out.writeArrayOfString("earlierAccounts", changeAccounts);
-        out.writeArrayOfInt32("earlierQuantities", changeQuantities);
-        out.writeArrayOfInt32("earlierHoldQuantities", holdQuantities);
-        out.writeArrayOfInt64("earlierExpiresAt", expiresAt);
-        out.writeArrayOfInt64("earlierAt", ats);
-        out.writeArrayOfInt32("earlierEndedCounts", endedCounts);
-        out.writeArrayOfString("earlierEnded", ended.toArray(String[]::new));
     }
 
     @Override

@@ -38,11 +38,9 @@ public final class GridSerializers {
                 new StripeKeySerializer(),
                 new AdmissionStripeSerializer(),
                 new StripeProcessorSerializer(),
-                new StripeClaimsProcessorSerializer(),
                 new SoldOutMarkSerializer(),
                 new StripeCountSerializer(),
-                new StripeCountProcessorSerializer(),
-                new StripeExpiryProcessorSerializer());
+                new StripeCountProcessorSerializer());
     }
 
     public static void register(CompactSerializationConfig config) {

@@ -13,8 +13,7 @@ import java.util.Set;
  * (a buyer's, or a claim giving back what it took), an expiry, sold admissions given back (a
  * cancelled booking once refunded), or any change that ended lapsed holds' parts on its way. The
  * counterpart of {@link SeatsReturnedPredicate}; evaluated on the partition thread for every
- * update of a stripe, so it only reads the new value's changes (several when claims were combined:
- * an earlier one may have ended lapsed parts).
+ * update of a stripe, so it only reads the new value's change.
  */
 public record AdmissionsReturnedPredicate() implements Predicate<StripeKey, AdmissionStripe> {
 
@@ -24,21 +23,7 @@ public record AdmissionsReturnedPredicate() implements Predicate<StripeKey, Admi
     @Override
     public boolean apply(Map.Entry<StripeKey, AdmissionStripe> entry) {
         AdmissionStripe stripe = entry.getValue();
-        if (stripe == null || stripe.change() == null) {
-            return false;
-        }
-        if (returns(stripe.change())) {
-            return true;
-        }
-        for (AdmissionStripe.Change earlier : stripe.earlier()) {
-            if (returns(earlier)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean returns(AdmissionStripe.Change change) {
-        return RETURNS.contains(change.kind()) || !change.ended().isEmpty();
+        AdmissionStripe.Change change = stripe == null ? null : stripe.change();
+        return change != null && (RETURNS.contains(change.kind()) || !change.ended().isEmpty());
     }
 }
