@@ -78,8 +78,11 @@ public final class NotifyModule implements AutoCloseable {
         MailSettings smsRounds = mail.withTimeout(mail.timeout(), settings.sms().every(), settings.sms().retryFor());
         dispatch(Message.Channel.PAGE, new PageChannel(pages), pageRounds, mail, dataSource, shows, bookings, codes, pattern);
         dispatch(Message.Channel.EMAIL, SmtpChannel.of(mail, clock), mail, mail, dataSource, shows, bookings, codes, pattern);
-        dispatch(Message.Channel.SMS, sms == null ? Channel.off("SMS is off (boxoffice.sms.provider=off)")
+        MailDispatcher<Message> texts = dispatch(Message.Channel.SMS, sms == null ? Channel.off("SMS is off (boxoffice.sms.provider=off)")
                 : new SmsChannel(sms), smsRounds, mail, dataSource, shows, bookings, codes, pattern);
+        // a notice that chose SMS over email because the fan gave a number goes by email while SMS is off
+        texts.whenOff(text -> PostgresMailOutbox.smsToEmail(dataSource, text.mailId(), "not sent: SMS is off; sent by email"));
+        texts.start();
         this.offers = Daemons.scheduler("offer-notices");
         long every = settings.every().toMillis();
         offers.schedule(() -> noteLapsingOffers(every, every), every, TimeUnit.MILLISECONDS);
@@ -103,13 +106,16 @@ public final class NotifyModule implements AutoCloseable {
         }
     }
 
-    private void dispatch(Message.Channel channel, Channel via, MailSettings rounds, MailSettings mail, DataSource dataSource,
-                          ShowDirectory shows, BookingRepository bookings, TicketCodes codes, String pattern) {
+    /** The dispatcher of {@code channel}'s outbox, started but for SMS's (its caller sets it up first). */
+    private MailDispatcher<Message> dispatch(Message.Channel channel, Channel via, MailSettings rounds, MailSettings mail,
+                                             DataSource dataSource, ShowDirectory shows, BookingRepository bookings,
+                                             TicketCodes codes, String pattern) {
         MailDispatcher<Message> dispatcher = new MailDispatcher<>(
                 PostgresMailOutbox.messages(dataSource, channel, account -> pattern.replace("{accountId}", account)),
                 new MessageComposer(channel, shows, bookings, codes, policies::printAtHome, mail), via, rounds, clock);
         // the fan's open page hears of a lapse within about 1.5 s, busy or not
-        dispatchers.put(channel, (channel == Message.Channel.PAGE ? dispatcher.pollingSteadily() : dispatcher).start());
+        dispatchers.put(channel, channel == Message.Channel.PAGE ? dispatcher.pollingSteadily() : dispatcher);
+        return channel == Message.Channel.SMS ? dispatcher : dispatcher.start();
     }
 
     /**
