@@ -31,6 +31,12 @@ public interface InventoryRepository {
     /** The seats an account has in a show: its ACTIVE holds and its bought seats. */
     AccountAllowance allowance(String showId, String accountId);
 
+    /**
+     * Per block of a show, the sum of its seats' versions (every transition raises the version of
+     * each seat it moves): a block whose copy sums less is behind the referee.
+     */
+    java.util.Map<Integer, Long> versionSums(String showId);
+
     /** Every audited transition of one seat, oldest first. */
     java.util.List<SeatEvent> history(String showId, String seatId);
 

@@ -71,6 +71,10 @@ public final class HoldSweeper implements AutoCloseable {
     private UUID changes;
     private UUID migrations;
     private UUID members;
+    private UUID lost;
+    /** When, after a data member left, the blocks this member owns are compared with the referee. */
+    static final long[] REPAIR_AFTER_LOSS_MILLIS = {2_000, 10_000};
+    private final java.util.concurrent.atomic.AtomicLong repaired = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong fullScans = new java.util.concurrent.atomic.AtomicLong();
 
     public HoldSweeper(HazelcastInstance hz, Seats seats, InventoryRepository repository,
@@ -89,6 +93,25 @@ public final class HoldSweeper implements AutoCloseable {
         changes = map.addLocalEntryListener(new Changes());
         migrations = hz.getPartitionService().addMigrationListener(new Migrations());
         members = Membership.onDataMemberChange(hz.getCluster(), this::scanAllNext);
+        lost = hz.getCluster().addMembershipListener(new com.hazelcast.cluster.MembershipListener() {
+            @Override
+            public void memberAdded(com.hazelcast.cluster.MembershipEvent event) {
+            }
+
+            @Override
+            public void memberRemoved(com.hazelcast.cluster.MembershipEvent event) {
+                if (!event.getMember().isLiteMember()) {
+                    // once its partitions have been taken over, and again in case that took longer
+                    try {
+                        for (long after : REPAIR_AFTER_LOSS_MILLIS) {
+                            timer.schedule(() -> guarded(HoldSweeper.this::repairBehindReferee), after, TimeUnit.MILLISECONDS);
+                        }
+                    } catch (java.util.concurrent.RejectedExecutionException closed) {
+                        // this member is shutting down
+                    }
+                }
+            }
+        });
         timer.scheduleWithFixedDelay(() -> guarded(this::sweepOnce), sweepMillis, sweepMillis, TimeUnit.MILLISECONDS);
         timer.scheduleWithFixedDelay(() -> guarded(this::reconcileOnce), reconcileMillis, reconcileMillis,
                 TimeUnit.MILLISECONDS);
@@ -312,6 +335,51 @@ public final class HoldSweeper implements AutoCloseable {
         return fixed;
     }
 
+    /**
+     * Drops the copies of the blocks this member owns that are behind the referee, so that they load
+     * again from it; returns how many. A member lost after a block's write reached PostgreSQL and
+     * before the write's backup reached another member leaves that backup, the block's owner now, one
+     * write behind: its seats would show free on every seat map until a claim on them is refused as
+     * stale (which reloads the block) or the hold lapses. Every transition raises the versions of the
+     * seats it moves, so a copy whose versions sum less than the referee's rows is behind. A copy
+     * that sums the same or more is left alone (a write in flight lands in the referee first, and a
+     * dropped copy only costs a load). Runs after a data member left (graceful or not: a graceful
+     * exit hands every write over, and the check then drops nothing), per show one query.
+     */
+    int repairBehindReferee() {
+        Map<String, java.util.List<BlockKey>> byShow = new java.util.HashMap<>();
+        for (BlockKey key : map.localKeySet()) {
+            byShow.computeIfAbsent(key.showId(), s -> new java.util.ArrayList<>()).add(key);
+        }
+        int dropped = 0;
+        for (Map.Entry<String, java.util.List<BlockKey>> e : byShow.entrySet()) {
+            Map<Integer, Long> referee = repository.versionSums(e.getKey());
+            Set<BlockKey> behind = new java.util.HashSet<>();
+            for (Map.Entry<BlockKey, SeatBlock> copy : map.getAll(new java.util.HashSet<>(e.getValue())).entrySet()) {
+                Long theirs = referee.get(copy.getKey().blockId());
+                long ours = java.util.Arrays.stream(copy.getValue().versionArray()).asLongStream().sum();
+                if (theirs != null && theirs > ours) {
+                    map.evict(copy.getKey());
+                    behind.add(copy.getKey());
+                    dropped++;
+                    LOG.info("block " + copy.getKey().blockId() + " of show " + e.getKey() + " was behind the referee after a"
+                            + " member left (seat versions " + ours + " against " + theirs + "): loaded again from it");
+                }
+            }
+            if (!behind.isEmpty()) {
+                // onto the owner and its backups now, off the partition threads (as a preload does)
+                map.loadAll(behind, false);
+            }
+        }
+        repaired.addAndGet(dropped);
+        return dropped;
+    }
+
+    /** Blocks dropped so far because they were behind the referee after a member left (tests, metrics). */
+    public long repairedBehindReferee() {
+        return repaired.get();
+    }
+
     private void guarded(Runnable task) {
         try {
             task.run();
@@ -328,6 +396,7 @@ public final class HoldSweeper implements AutoCloseable {
                 map.removeEntryListener(changes);
                 hz.getPartitionService().removeMigrationListener(migrations);
                 hz.getCluster().removeMembershipListener(members);
+                hz.getCluster().removeMembershipListener(lost);
             }
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "could not stop following the inventory (member shutting down?)", e);

@@ -122,6 +122,17 @@ public final class InMemoryInventoryRepository implements InventoryRepository {
     }
 
     @Override
+    public Map<Integer, Long> versionSums(String showId) {
+        Map<Integer, Long> sums = new java.util.HashMap<>();
+        blocks.forEach((id, block) -> {
+            if (id.showId().equals(showId)) {
+                sums.put(id.blockId(), java.util.Arrays.stream(block.versionArray()).asLongStream().sum());
+            }
+        });
+        return sums;
+    }
+
+    @Override
     public Optional<HoldRecord> findHold(String holdId) {
         return Optional.empty();
     }

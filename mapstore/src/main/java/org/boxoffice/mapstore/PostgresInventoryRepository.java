@@ -407,6 +407,23 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
             ORDER BY 1""";
 
     @Override
+    public java.util.Map<Integer, Long> versionSums(String showId) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("SELECT block_id, sum(version) FROM seats WHERE show_id = ? GROUP BY block_id")) {
+            ps.setString(1, showId);
+            java.util.Map<Integer, Long> sums = new java.util.HashMap<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    sums.put(rs.getInt(1), rs.getLong(2));
+                }
+            }
+            return sums;
+        } catch (SQLException e) {
+            throw new DatabaseException("reading the seat versions of show " + showId, e);
+        }
+    }
+
+    @Override
     public List<org.boxoffice.domain.SeatEvent> history(String showId, String seatId) {
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement(HISTORY)) {

@@ -77,6 +77,21 @@ class PostgresInventoryRepositoryTest {
     }
 
     @Test
+    void versionSums_countEveryTransitionOfEverySeat_perBlock() {
+        Show show = newShow();
+        java.util.Map<Integer, Long> before = inventory.versionSums(show.showId());
+        String hold = show.showId() + "-h1";
+
+        inventory.apply(hold(block(show, 0), hold, "acc-1", show, 0, 1));
+
+        java.util.Map<Integer, Long> after = inventory.versionSums(show.showId());
+        assertEquals(before.keySet(), after.keySet(), "every block of the show, changed or not");
+        assertEquals(before.get(0) + 2, after.get(0), "two seats moved once each");
+        before.keySet().stream().filter(b -> b != 0).forEach(b -> assertEquals(before.get(b), after.get(b)));
+        assertEquals(java.util.Map.of(), inventory.versionSums("no-such-show"));
+    }
+
+    @Test
     void apply_hold_spanningTwoBlocks_recordsOneHoldWithTheWholeHoldsSeatsAndTotal() throws SQLException {
         Show show = newShow();
         String hold = show.showId() + "-h1";

@@ -58,6 +58,11 @@ public final class MeteredInventoryRepository implements InventoryRepository {
     }
 
     @Override
+    public java.util.Map<Integer, Long> versionSums(String showId) {
+        return delegate.versionSums(showId);
+    }
+
+    @Override
     public List<SeatEvent> history(String showId, String seatId) {
         return delegate.history(showId, seatId);
     }
