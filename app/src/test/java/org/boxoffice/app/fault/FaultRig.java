@@ -434,7 +434,8 @@ final class FaultRig implements AutoCloseable {
             try {
                 List<String> lines = Files.readAllLines(m.log, StandardCharsets.ISO_8859_1);
                 for (String signature : SIGNATURES) {
-                    long n = lines.stream().filter(l -> l.contains(signature)).count();
+                    // the rig's own "=== m1 started ..." lines carry the JVM options (-XX:+HeapDumpOnOutOfMemoryError)
+                    long n = lines.stream().filter(l -> !l.startsWith("=== ") && l.contains(signature)).count();
                     if (n > 0) {
                         hits.put(signature, n);
                     }
