@@ -123,6 +123,18 @@ class AppArchitectureTest {
                 .check(APP);
     }
 
+    /**
+     * A request's size is judged by one rule, {@code HoldSizeRule}, for a hold and a waitlist join
+     * alike (the waitlist passes the hold rules' {@link HoldRules#showsTerms}): nothing else asks the
+     * show's policy whether a size is allowed.
+     */
+    @Test
+    void theSizeOfARequest_isJudgedByTheHoldSizeRuleAlone() {
+        noClasses().that().doNotHaveFullyQualifiedName("org.boxoffice.app.holds.HoldSizeRule")
+                .should().callMethod(HoldPolicy.class, "checkSize", int.class)
+                .check(APP);
+    }
+
     /** The hold endpoint decides no hold rule itself: it finds no show and reads no seat map. */
     @Test
     void theHoldEndpoint_leavesEveryHoldRuleToThePipeline() {
