@@ -185,8 +185,9 @@ class AppArchitectureTest {
     }
 
     /**
-     * Each module registers the meters of what it measures; the wiring (Main, Boxoffice, AppSettings)
-     * registers none.
+     * Each module registers the meters of what it measures (the waitlists' lengths in the waitlist
+     * module, the outboxes' backlog in mail, the member's and the referee's in ops); the wiring
+     * (Main, Boxoffice, AppSettings) registers and counts none.
      */
     @Test
     void theWiring_registersNoMetric() {
@@ -195,7 +196,33 @@ class AppArchitectureTest {
                     @Override
                     public boolean test(JavaMethodCall call) {
                         return call.getTargetOwner().isAssignableTo(OpsMetrics.class)
-                                && Set.of("counter", "gauge", "histogram", "timer").contains(call.getName());
+                                && Set.of("counter", "gauge", "histogram", "timer", "count").contains(call.getName());
+                    }
+                })
+                .check(APP);
+    }
+
+    /**
+     * One place builds each repository: the wiring ({@link Boxoffice}, and {@link Main} for the demo
+     * catalog before the member starts) builds every PostgreSQL class and outbox once and hands it
+     * to the modules that use it; no module builds its own.
+     */
+    @Test
+    void repositories_areBuiltByTheWiringAlone() {
+        noClasses().that().resideOutsideOfPackage("org.boxoffice.app")
+                .should().callConstructorWhere(new DescribedPredicate<>("a PostgreSQL class's constructor") {
+                    @Override
+                    public boolean test(com.tngtech.archunit.core.domain.JavaConstructorCall call) {
+                        com.tngtech.archunit.core.domain.JavaClass owner = call.getTargetOwner();
+                        return owner.getPackageName().equals("org.boxoffice.mapstore") && owner.isTopLevelClass()
+                                && !owner.isAssignableTo(RuntimeException.class);
+                    }
+                })
+                .orShould().callMethodWhere(new DescribedPredicate<>("an outbox's factory") {
+                    @Override
+                    public boolean test(JavaMethodCall call) {
+                        return call.getTargetOwner().getName().equals("org.boxoffice.mapstore.PostgresMailOutbox")
+                                && Set.of("ticketMails", "offerMails", "messages").contains(call.getName());
                     }
                 })
                 .check(APP);

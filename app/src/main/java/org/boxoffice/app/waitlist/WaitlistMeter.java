@@ -1,5 +1,6 @@
-package org.boxoffice.app.ops;
+package org.boxoffice.app.waitlist;
 
+import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.grid.Daemons;
 
 import java.util.Map;

@@ -1,5 +1,6 @@
-package org.boxoffice.app.ops;
+package org.boxoffice.app.mail;
 
+import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.grid.Daemons;
 import org.boxoffice.mapstore.PostgresMailOutbox.Backlog;
 
@@ -23,6 +24,9 @@ import java.util.logging.Logger;
 public final class OutboxMeter implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(OutboxMeter.class.getName());
+
+    /** How often the outboxes are read (one statement). */
+    public static final long EVERY_MILLIS = 5_000;
 
     private final Supplier<Map<String, Backlog>> backlog;
     private final OpsMetrics metrics;
