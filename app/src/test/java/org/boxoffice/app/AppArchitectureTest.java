@@ -228,6 +228,21 @@ class AppArchitectureTest {
                 .check(APP);
     }
 
+    /**
+     * These modules know PostgreSQL only through the domain's ports ({@code GateRepository},
+     * {@code WaitlistRepository}, {@code CatalogRepository}, ...), as the grid does: the wiring hands
+     * them the mapstore's implementations. The offline gates' keys and scans included. ({@code app.http}
+     * maps the mapstore's {@code DatabaseException} to its answer: a technical failure, wrapped at the edge.)
+     */
+    @Test
+    void theseModules_reachTheRefereeThroughDomainPortsOnly() {
+        noClasses().that().resideInAnyPackage("org.boxoffice.app.gates..", "org.boxoffice.app.waitlist..",
+                        "org.boxoffice.app.admission..", "org.boxoffice.app.auth..", "org.boxoffice.app.catalog..",
+                        "org.boxoffice.app.payments..", "org.boxoffice.app.web..")
+                .should().dependOnClassesThat().resideInAPackage("org.boxoffice.mapstore..")
+                .check(APP);
+    }
+
     /** The referee's meters ({@code boxoffice_referee_*}) are registered in one class, {@link RefereeMetrics}. */
     @Test
     void theRefereesMeters_areRegisteredByRefereeMetricsAlone() throws java.io.IOException {

@@ -12,6 +12,7 @@ import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.app.payments.PaymentProvider;
 import org.boxoffice.app.payments.WebhookSignature;
 import org.boxoffice.domain.BookingRepository;
+import org.boxoffice.domain.GateRepository;
 import org.boxoffice.domain.PaymentGateway;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.MailOutbox;
@@ -19,7 +20,6 @@ import org.boxoffice.domain.MailOutbox.TicketMail;
 import org.boxoffice.domain.TransferRepository;
 import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.Seats;
-import org.boxoffice.mapstore.PostgresGates;
 import org.boxoffice.mapstore.PostgresTicketPolicies;
 
 import java.net.URI;
@@ -50,7 +50,7 @@ public final class CheckoutModule implements AutoCloseable {
     private final OpsMetrics metrics;
     private final HazelcastInstance hz;
     private final LongSupplier clock;
-    private final PostgresGates gates;
+    private final GateRepository gates;
     private final GateKeys gateKeys;
     private final ShowDirectory shows;
 
@@ -59,7 +59,7 @@ public final class CheckoutModule implements AutoCloseable {
      *
      * @param ticketMails the ticket mails' outbox
      */
-    public record Stores(BookingRepository bookings, TransferRepository transfers, PostgresGates gates,
+    public record Stores(BookingRepository bookings, TransferRepository transfers, GateRepository gates,
                          PostgresTicketPolicies policies, MailOutbox<TicketMail> ticketMails) {
     }
 

@@ -7,8 +7,8 @@ import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.holds.HoldManager;
 import org.boxoffice.app.mail.MailDispatcher;
 import org.boxoffice.app.mail.MailSettings;
-import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.app.ops.OpsMetrics;
+import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.MailOutbox;
 import org.boxoffice.domain.MailOutbox.OfferMail;
 import org.boxoffice.domain.WaitlistRepository;
@@ -17,7 +17,6 @@ import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.ShowSnapshots;
 import org.boxoffice.grid.waitlist.WaitlistOffers;
 import org.boxoffice.grid.waitlist.Waitlists;
-import org.boxoffice.mapstore.PostgresWaitlistRepository;
 
 import java.util.function.LongSupplier;
 
@@ -46,7 +45,7 @@ public final class WaitlistModule implements AutoCloseable {
     /** @param offerMails the offer mails' outbox */
     public WaitlistModule(WaitlistSettings settings, MailSettings mail, MailOutbox<OfferMail> offerMails,
                           HazelcastInstance hz, ShowDirectory shows, Seats seats, Admissions admissions, ShowSnapshots snapshots,
-                          InventoryRepository holdRecords, PostgresWaitlistRepository repository, HoldManager holds,
+                          InventoryRepository holdRecords, WaitlistRepository repository, HoldManager holds,
                           Authenticator auth, LongSupplier clock, OpsMetrics metrics) {
         this.auth = auth;
         this.repository = repository;
