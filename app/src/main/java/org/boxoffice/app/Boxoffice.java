@@ -201,8 +201,8 @@ public final class Boxoffice implements AutoCloseable {
         this.notify = new NotifyModule(settings.notices(), settings.checkout().mail(), notifyStores, hz, directory,
                 bookingRepository, checkout.codes(), authenticator, clock, metrics);
         notify.onPageNotice(n -> showEvents.notice(n.showId(), n.holdPage(), n.accountId(), n.pageJson()));
-        this.outboxMeter = new OutboxMeter(() -> PostgresMailOutbox.backlog(dataSource), metrics, clock)
-                .start(OutboxMeter.EVERY_MILLIS);
+        this.outboxMeter = new OutboxMeter(() -> PostgresMailOutbox.backlog(dataSource), metrics, clock,
+                OutboxMeter.EVERY_MILLIS);
         this.invariants = new InvariantChecker(dataSource, metrics, () -> org.boxoffice.grid.Membership.oldest(hz.getCluster()),
                 hz.getMap(GridMaps.INVARIANT_FINDINGS)).start(settings.ops().invariantEvery().toMillis(), 2_000);
         this.announcements = new ShowAnnouncements(hz, catalogRepository, directory, inventory, snapshots);

@@ -87,6 +87,17 @@ class TicketTransferTest {
         }
     }
 
+    /** An accept of a transfer and another request that races it, as they were answered. */
+    private record Raced(TestApp.Http.Reply accept, TestApp.Http.Reply other) {
+    }
+
+    /** {@code token}'s accept of transfer {@code id} and {@code other}, released together. */
+    private Raced acceptRacing(long id, String token, Callable<TestApp.Http.Reply> other) throws Exception {
+        List<TestApp.Http.Reply> replies = atOnce(List.of(
+                () -> f.http.post("/v1/transfers/" + id + "/accept", token, null), other));
+        return new Raced(replies.get(0), replies.get(1));
+    }
+
     @Test
     void myBookings_readInAFixedNumberOfStatements_answerEachBookingAsItsOwnPageDoes() {
         // BookingManager.mine reads the bookings, their tickets and their transfers in three statements
@@ -223,11 +234,9 @@ class TicketTransferTest {
             long booking = f.book(amy, "tx-withdraw", seat);
             String oldCode = codeOf(booking, amy, seat);
             long id = json(offer(amy, booking, seat, "bob-w" + round)).get("transferId").asLong();
-            List<TestApp.Http.Reply> raced = atOnce(List.of(
-                    () -> f.http.post("/v1/transfers/" + id + "/accept", bob, null),
-                    () -> f.http.delete("/v1/transfers/" + id, amy)));
-            TestApp.Http.Reply accept = raced.get(0);
-            TestApp.Http.Reply withdraw = raced.get(1);
+            Raced raced = acceptRacing(id, bob, () -> f.http.delete("/v1/transfers/" + id, amy));
+            TestApp.Http.Reply accept = raced.accept();
+            TestApp.Http.Reply withdraw = raced.other();
             boolean took = accept.status() == 200;
             boolean withdrawn = withdraw.status() / 100 == 2;
             assertTrue(took != withdrawn, "exactly one wins: " + accept.status() + " " + accept.body()
@@ -263,11 +272,9 @@ class TicketTransferTest {
             String oldCode = codeOf(booking, amy, seat);
             long id = json(offer(amy, booking, seat, "bob-s" + round)).get("transferId").asLong();
             String cy = "cy-s" + round;
-            List<TestApp.Http.Reply> raced = atOnce(List.of(
-                    () -> f.http.post("/v1/transfers/" + id + "/accept", bob, null),
-                    () -> offer(amy, booking, seat, cy)));
-            TestApp.Http.Reply accept = raced.get(0);
-            TestApp.Http.Reply second = raced.get(1);
+            Raced raced = acceptRacing(id, bob, () -> offer(amy, booking, seat, cy));
+            TestApp.Http.Reply accept = raced.accept();
+            TestApp.Http.Reply second = raced.other();
             assertEquals(200, accept.status(), "the first offer is still open, so its accept goes through: "
                     + accept.body());
             assertTrue(second.status() == 409 || second.status() == 404,
@@ -292,11 +299,9 @@ class TicketTransferTest {
             String bob = app.token("bob-c" + round);
             long booking = f.book(amy, "tx-3", "A-1-" + (round + 1));
             long id = json(offer(amy, booking, "A-1-" + (round + 1), "bob-c" + round)).get("transferId").asLong();
-            List<TestApp.Http.Reply> raced = atOnce(List.of(
-                    () -> f.http.post("/v1/transfers/" + id + "/accept", bob, null),
-                    () -> f.http.delete("/v1/bookings/" + booking, amy)));
-            TestApp.Http.Reply accept = raced.get(0);
-            TestApp.Http.Reply cancel = raced.get(1);
+            Raced raced = acceptRacing(id, bob, () -> f.http.delete("/v1/bookings/" + booking, amy));
+            TestApp.Http.Reply accept = raced.accept();
+            TestApp.Http.Reply cancel = raced.other();
             boolean took = accept.status() == 200;
             boolean refunded = cancel.status() == 200;
             assertTrue(took != refunded, "exactly one wins: " + accept.body() + " / " + cancel.body());

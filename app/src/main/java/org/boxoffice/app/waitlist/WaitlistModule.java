@@ -56,7 +56,7 @@ public final class WaitlistModule implements AutoCloseable {
         this.recipientPattern = mail.recipient();
         this.mailer = new MailDispatcher<>(offerMails, new OfferMailComposer(shows), mail, clock)
                 .onGiveUp(() -> metrics.count(OpsMetrics.MESSAGES_GIVEN_UP, "email")).start();
-        this.meter = new WaitlistMeter(repository::lineLengths, metrics).start(METER_MILLIS);
+        this.meter = new WaitlistMeter(repository::lineLengths, metrics, METER_MILLIS);
     }
 
     /** Registers the waitlist's HTTP service under {@code /v1}. */
