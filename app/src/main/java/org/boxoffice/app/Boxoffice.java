@@ -155,7 +155,8 @@ public final class Boxoffice implements AutoCloseable {
                 PostgresMailOutbox.ticketMails(dataSource));
         NotifyModule.Stores notifyStores = new NotifyModule.Stores(new PostgresContactRepository(dataSource), ticketPolicies,
                 new PostgresMessageRetention(dataSource),
-                (channel, defaultAddress) -> PostgresMailOutbox.messages(dataSource, channel, defaultAddress));
+                (channel, defaultAddress) -> PostgresMailOutbox.messages(dataSource, channel, defaultAddress),
+                (mailId, why) -> PostgresMailOutbox.smsToEmail(dataSource, mailId, why));
         MailOutbox<OfferMail> offerMails = PostgresMailOutbox.offerMails(dataSource);
         this.hz = GridMember.start(settings.grid(),
                 GridStores.of(inventoryRepository, catalogRepository, waitlistRepository, admissionRepository),

@@ -218,11 +218,11 @@ class AppArchitectureTest {
                                 && !owner.isAssignableTo(RuntimeException.class);
                     }
                 })
-                .orShould().callMethodWhere(new DescribedPredicate<>("an outbox's factory") {
+                .orShould().callMethodWhere(new DescribedPredicate<>("an outbox's factory or statement on a data source") {
                     @Override
                     public boolean test(JavaMethodCall call) {
                         return call.getTargetOwner().getName().equals("org.boxoffice.mapstore.PostgresMailOutbox")
-                                && Set.of("ticketMails", "offerMails", "messages").contains(call.getName());
+                                && Set.of("ticketMails", "offerMails", "messages", "smsToEmail", "backlog").contains(call.getName());
                     }
                 })
                 .check(APP);

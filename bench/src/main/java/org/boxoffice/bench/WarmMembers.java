@@ -13,6 +13,7 @@ import org.boxoffice.bench.load.ShowPlan;
 import org.boxoffice.bench.load.Target;
 import org.boxoffice.bench.probe.CpuMeter;
 import org.boxoffice.bench.report.Chart;
+import org.boxoffice.bench.report.TargetCheck;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -161,6 +162,10 @@ final class WarmMembers {
                 + " counted from the first request", Math.min(o.connections, 64), o.seats, MEASURE_SECONDS));
         report.put("starts", starts);
         json.writeValue(out.resolve("warm-start.json").toFile(), report);
+        Map<String, Object> results = new LinkedHashMap<>();
+        results.put("command", report.get("command"));
+        results.put("targets", targets(starts));
+        json.writeValue(out.resolve("results.json").toFile(), results);
         Chart.write(runs, "A fresh member's first minute: without and with the AOT cache, and with its rehearsal", out.resolve("warm-start.png"));
         StringBuilder sb = new StringBuilder("\nwarm start: ").append(report.get("scenario")).append('\n');
         for (Start st : starts) {
@@ -174,6 +179,37 @@ final class WarmMembers {
         System.out.println("results: " + out.toAbsolutePath());
         return 0;
     }
+
+    /**
+     * The warm start's target, for the table of latest figures: the rehearsed member (the cache and
+     * the rehearsal, or the rehearsal alone on a JDK without a cache) at 80 % of its steady rate within
+     * {@value #TARGET_SECONDS_TO_80} s of its first request, beside the other starts' figures.
+     */
+    static List<TargetCheck> targets(List<Start> starts) {
+        Start rehearsed = starts.stream().filter(st -> st.mode().contains("rehearsal")).reduce((a, b) -> b).orElse(null);
+        if (rehearsed == null) {
+            return List.of();
+        }
+        StringBuilder others = new StringBuilder();
+        for (Start st : starts) {
+            if (st != rehearsed) {
+                others.append(others.isEmpty() ? "" : ", ").append(st.mode().replace("no AOT cache", "none").replace("AOT cache", "the cache alone"))
+                        .append(' ').append(to80(st));
+            }
+        }
+        Double s80 = rehearsed.secondsTo80Percent();
+        String measured = to80(rehearsed) + String.format(Locale.ROOT, " (ready %.1f s after start%s)", rehearsed.readySeconds(),
+                others.isEmpty() ? "" : "; " + others);
+        return List.of(new TargetCheck("fresh member at 80 % of its steady rate (" + rehearsed.mode().replace("AOT", "AOT cache") + ")",
+                "<= " + TARGET_SECONDS_TO_80 + " s", measured, s80 != null && s80 <= TARGET_SECONDS_TO_80));
+    }
+
+    private static String to80(Start st) {
+        return st.secondsTo80Percent() == null ? "never" : String.format(Locale.ROOT, "%.0f s", st.secondsTo80Percent());
+    }
+
+    /** A rehearsed member's goal: 80 % of its steady rate within this many seconds of its first request. */
+    static final int TARGET_SECONDS_TO_80 = 10;
 
     private RunResult firstMinute(ServiceLauncher.Started s, String mode, double ready, List<Start> starts) throws Exception {
         BoxofficeApi api = s.api();

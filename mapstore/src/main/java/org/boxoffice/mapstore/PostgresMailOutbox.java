@@ -119,6 +119,36 @@ public final class PostgresMailOutbox<M extends MailOutbox.Mail> implements Mail
                 });
     }
 
+    /**
+     * Hands text message {@code mailId}, a notice that went by SMS instead of by email (a lapse, an
+     * offer's coming lapse), to the email channel, in one statement: the text is marked failed with
+     * {@code why}, and an email of the same notice is written (to the account's address), once. A
+     * ticket text, which the ticket mail goes beside, or a message already sent or given up, is left
+     * alone. Answers whether the message was handed over (the email may have existed already).
+     */
+    public static boolean smsToEmail(DataSource dataSource, long mailId, String why) {
+        String sql = """
+                WITH off AS (
+                    UPDATE messages SET failed = true, last_error = ?
+                    WHERE mail_id = ? AND channel = 'SMS' AND kind IN ('HOLD_LAPSED', 'OFFER_LAPSING')
+                      AND sent_at IS NULL AND NOT failed
+                    RETURNING kind, subject, show_id, account_id, expires_at),
+                mailed AS (
+                    INSERT INTO messages (kind, channel, subject, show_id, account_id, recipient, expires_at, due_at)
+                    SELECT kind, 'EMAIL', subject, show_id, account_id, NULL, expires_at, now() FROM off
+                    ON CONFLICT ON CONSTRAINT messages_once DO NOTHING)
+                SELECT count(*) FROM off""";
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, why.length() > MAX_ERROR ? why.substring(0, MAX_ERROR) : why);
+            ps.setLong(2, mailId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() && rs.getLong(1) > 0;
+            }
+        } catch (SQLException e) {
+            throw new DatabaseException("handing text message " + mailId + " to email", e);
+        }
+    }
+
     /** What waits in the outboxes of one channel: how many messages, and when the oldest was written (epoch ms; 0 if none). */
     public record Backlog(int pending, long oldestWrittenAt) {
     }

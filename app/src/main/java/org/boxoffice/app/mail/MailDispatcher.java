@@ -21,7 +21,8 @@ import java.util.logging.Logger;
  * apart) for as long as {@link MailSettings#retryFor} from when the mail was written (24 hours
  * unless configured otherwise: longer than a provider's outage lasts), and only then given up, which
  * the give-up listener hears of ({@link #onGiveUp}; the metrics count it). A channel that is off
- * gives each mail up at once, and that is not counted. Every try of one mail carries the same message
+ * gives each mail up at once, and that is not counted, unless {@link #whenOff} hands it to another
+ * channel. Every try of one mail carries the same message
  * id ({@code <kind>-<mailId>}), so a channel that deduplicates delivers it once.
  *
  * <p>Every member runs one dispatcher per kind and channel; the outbox leases each claimed mail to
@@ -80,6 +81,17 @@ public final class MailDispatcher<M extends MailOutbox.Mail> implements AutoClos
     }
 
     private volatile Runnable onGiveUp = () -> { };
+    private volatile java.util.function.Predicate<M> whenOff = mail -> false;
+
+    /**
+     * While the channel is off, offers each mail to {@code handOver} first (on the dispatcher's
+     * thread): it answers true when it gave the mail to another channel, which then tells it, and
+     * false to have the mail given up as before. Call before {@link #start}.
+     */
+    public MailDispatcher<M> whenOff(java.util.function.Predicate<M> handOver) {
+        whenOff = handOver;
+        return this;
+    }
 
     /** Calls {@code listener} (on the dispatcher's thread) for each mail given up after its retries. */
     public MailDispatcher<M> onGiveUp(Runnable listener) {
@@ -161,6 +173,10 @@ public final class MailDispatcher<M extends MailOutbox.Mail> implements AutoClos
                     }
                     long now = clock.getAsLong();
                     if (e instanceof Channel.Off off) {
+                        if (whenOff.test(mail)) {
+                            LOG.fine(() -> composer.kind() + " mail " + mail.mailId() + " handed to another channel: " + off.getMessage());
+                            continue;
+                        }
                         outbox.failed(mail.mailId(), "not sent: " + off.getMessage(), now, 0);
                         LOG.fine(() -> composer.kind() + " mail " + mail.mailId() + " not sent: " + off.getMessage());
                         continue;

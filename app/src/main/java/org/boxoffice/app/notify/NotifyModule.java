@@ -67,11 +67,20 @@ public final class NotifyModule implements AutoCloseable {
     /**
      * What the messages keep in PostgreSQL, built by the wiring (one place builds each repository).
      *
-     * @param outboxes each channel's outbox of the {@code messages} table, given where a message to an
-     *                 account without an address of that kind goes
+     * @param outboxes   each channel's outbox of the {@code messages} table, given where a message to an
+     *                   account without an address of that kind goes
+     * @param smsToEmail hands a lapse notice meant for a phone to the email channel while SMS is off
      */
     public record Stores(ContactRepository contacts, PostgresTicketPolicies policies, PostgresMessageRetention retention,
-                         BiFunction<Message.Channel, UnaryOperator<String>, MailOutbox<Message>> outboxes) {
+                         BiFunction<Message.Channel, UnaryOperator<String>, MailOutbox<Message>> outboxes,
+                         SmsToEmail smsToEmail) {
+    }
+
+    /** Hands a text message to the email channel ({@code PostgresMailOutbox.smsToEmail}). */
+    @FunctionalInterface
+    public interface SmsToEmail {
+        /** Marks text {@code mailId} failed with {@code why} and writes the same notice as an email, once; whether it was handed over. */
+        boolean handOver(long mailId, String why);
     }
 
     public NotifyModule(NotifySettings settings, MailSettings mail, Stores stores, HazelcastInstance hz,
@@ -93,8 +102,11 @@ public final class NotifyModule implements AutoCloseable {
         MailSettings smsRounds = mail.withTimeout(mail.timeout(), settings.sms().every(), settings.sms().retryFor());
         dispatch(Message.Channel.PAGE, new PageChannel(pages), pageRounds, mail, shows, bookings, codes, pattern);
         dispatch(Message.Channel.EMAIL, SmtpChannel.of(mail, clock), mail, mail, shows, bookings, codes, pattern);
-        dispatch(Message.Channel.SMS, sms == null ? Channel.off("SMS is off (boxoffice.sms.provider=off)")
+        MailDispatcher<Message> texts = dispatch(Message.Channel.SMS, sms == null ? Channel.off("SMS is off (boxoffice.sms.provider=off)")
                 : new SmsChannel(sms), smsRounds, mail, shows, bookings, codes, pattern);
+        // a notice that chose SMS over email because the fan gave a number goes by email while SMS is off
+        texts.whenOff(text -> stores.smsToEmail().handOver(text.mailId(), "not sent: SMS is off; sent by email"));
+        texts.start();
         this.offers = Daemons.scheduler("offer-notices");
         long every = settings.every().toMillis();
         offers.schedule(() -> noteLapsingOffers(every, every), every, TimeUnit.MILLISECONDS);
@@ -118,15 +130,18 @@ public final class NotifyModule implements AutoCloseable {
         }
     }
 
-    private void dispatch(Message.Channel channel, Channel via, MailSettings rounds, MailSettings mail,
-                          ShowDirectory shows, BookingRepository bookings, TicketCodes codes, String pattern) {
+    /** The dispatcher of {@code channel}'s outbox, started but for SMS's (its caller sets it up first). */
+    private MailDispatcher<Message> dispatch(Message.Channel channel, Channel via, MailSettings rounds, MailSettings mail,
+                                             ShowDirectory shows, BookingRepository bookings, TicketCodes codes,
+                                             String pattern) {
         String name = channel.name().toLowerCase(java.util.Locale.ROOT);
         MailDispatcher<Message> dispatcher = new MailDispatcher<>(
                 stores.outboxes().apply(channel, account -> pattern.replace("{accountId}", account)),
                 new MessageComposer(channel, shows, bookings, codes, policies::printAtHome, mail), via, rounds, clock)
                 .onGiveUp(() -> metrics.count(OpsMetrics.MESSAGES_GIVEN_UP, name));
         // the fan's open page hears of a lapse within about 1.5 s, busy or not
-        dispatchers.put(channel, (channel == Message.Channel.PAGE ? dispatcher.pollingSteadily() : dispatcher).start());
+        dispatchers.put(channel, channel == Message.Channel.PAGE ? dispatcher.pollingSteadily() : dispatcher);
+        return channel == Message.Channel.SMS ? dispatcher : dispatcher.start();
     }
 
     /**

@@ -77,6 +77,9 @@ public final class LatestFigures {
         if (command.contains("--members")) {
             return command.contains("--sweep") && command.contains("--cpu-quota") ? "scaling curve" : "several members";
         }
+        if (command.contains("--warm-start")) {
+            return "warm start";
+        }
         if (command.contains("--reads")) {
             return "reads";
         }

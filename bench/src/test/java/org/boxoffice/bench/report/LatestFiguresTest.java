@@ -75,6 +75,7 @@ class LatestFiguresTest {
         assertEquals("several members", LatestFigures.scenario("./boxoffice bench --members 3 --kill-at 285"));
         assertEquals("scaling curve", LatestFigures.scenario("./boxoffice bench --members 3 --cpu-quota 0.4 --sweep"));
         assertEquals("sms outage", LatestFigures.scenario("./boxoffice bench --sms-outage --seats 2000"));
+        assertEquals("warm start", LatestFigures.scenario("./boxoffice bench --warm-start --seats 5000"));
         assertEquals("closed loop", LatestFigures.scenario("./boxoffice bench"));
     }
 
