@@ -1,13 +1,12 @@
 package org.boxoffice.app;
 
 import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.map.IMap;
-import com.hazelcast.topic.ITopic;
 import io.helidon.webserver.http.HttpRouting;
 import io.helidon.webserver.observe.ObserveFeature;
 import org.boxoffice.app.admission.AdmissionGate;
 import org.boxoffice.app.admission.AdmissionSettings;
 import org.boxoffice.app.admission.DoorSettings;
+import org.boxoffice.app.admission.LeftOnSale;
 import org.boxoffice.app.admission.ChallengeService;
 import org.boxoffice.app.admission.Challenges;
 import org.boxoffice.app.admission.PassTokens;
@@ -18,6 +17,7 @@ import org.boxoffice.app.auth.DevTokenService;
 import org.boxoffice.app.catalog.AdminService;
 import org.boxoffice.app.catalog.CatalogAnswers;
 import org.boxoffice.app.catalog.CatalogService;
+import org.boxoffice.app.catalog.ShowAnnouncements;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.checkout.CheckoutModule;
 import org.boxoffice.app.notify.NotifyModule;
@@ -25,6 +25,7 @@ import org.boxoffice.app.waitlist.WaitlistModule;
 import org.boxoffice.app.holds.HoldManager;
 import org.boxoffice.app.holds.HoldsService;
 import org.boxoffice.app.holds.Idempotency;
+import org.boxoffice.app.mail.OutboxMeter;
 import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.app.http.HttpCaching;
 import org.boxoffice.app.http.HttpConventions;
@@ -32,13 +33,11 @@ import org.boxoffice.app.http.RequestGuard;
 import org.boxoffice.app.http.SecurityHeaders;
 import org.boxoffice.app.http.OpenApiService;
 import org.boxoffice.app.ops.AuditService;
-import org.boxoffice.app.ops.ClusterSafety;
 import org.boxoffice.app.ops.HealthProbes;
 import org.boxoffice.app.ops.HttpRequestMeter;
 import org.boxoffice.app.ops.MemberMetrics;
+import org.boxoffice.app.ops.MemberReadiness;
 import org.boxoffice.app.ops.RefereeMetrics;
-import org.boxoffice.app.ops.WaitlistMeter;
-import org.boxoffice.app.ops.OutboxMeter;
 import org.boxoffice.app.ops.InvariantChecker;
 import org.boxoffice.app.ops.MeteredInventoryRepository;
 import org.boxoffice.app.ops.OpsMetrics;
@@ -48,6 +47,8 @@ import org.boxoffice.app.web.WebApp;
 import io.helidon.webserver.observe.metrics.MetricsObserver;
 import org.boxoffice.domain.CatalogRepository;
 import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.MailOutbox;
+import org.boxoffice.domain.MailOutbox.OfferMail;
 import org.boxoffice.domain.Show;
 import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.Allowances;
@@ -59,13 +60,19 @@ import org.boxoffice.grid.Inventory;
 import org.boxoffice.grid.ShowSnapshots;
 import org.boxoffice.grid.catalog.CatalogChanges;
 import org.boxoffice.grid.catalog.CatalogSearch;
-import org.boxoffice.grid.catalog.EventListing;
 import org.boxoffice.grid.room.WaitingRooms;
 import org.boxoffice.grid.limits.SpentChallenges;
 import org.boxoffice.grid.limits.VelocityLimits;
 import org.boxoffice.mapstore.GridStores;
 import org.boxoffice.mapstore.PostgresAdmissionRepository;
+import org.boxoffice.mapstore.PostgresBookingRepository;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
+import org.boxoffice.mapstore.PostgresContactRepository;
+import org.boxoffice.mapstore.PostgresGates;
+import org.boxoffice.mapstore.PostgresMailOutbox;
+import org.boxoffice.mapstore.PostgresMessageRetention;
+import org.boxoffice.mapstore.PostgresTicketPolicies;
+import org.boxoffice.mapstore.PostgresTransferRepository;
 import org.boxoffice.mapstore.PostgresIdempotencyReplies;
 import org.boxoffice.mapstore.PostgresInventoryRepository;
 import org.boxoffice.mapstore.PostgresRoomLedger;
@@ -74,10 +81,7 @@ import org.boxoffice.mapstore.SpentChallengeStore;
 import org.boxoffice.mapstore.PostgresWaitlistRepository;
 
 import javax.sql.DataSource;
-import java.sql.Connection;
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
@@ -88,18 +92,13 @@ import java.util.function.LongSupplier;
 public final class Boxoffice implements AutoCloseable {
 
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(Boxoffice.class.getName());
-    private static final String SHOW_ANNOUNCEMENTS = "catalog-shows";
-    /** How often the waitlists' lengths are read for the metrics (one grouped query). */
-    private static final long WAITLIST_METER_MILLIS = 5_000;
 
     private final AppSettings settings;
-    private final DataSource dataSource;
     private final LongSupplier clock;
     private final HazelcastInstance hz;
     private final PostgresInventoryRepository referee;
     private final InventoryRepository inventoryRepository;
     private final org.boxoffice.domain.BookingRepository bookingRepository;
-    private final ClusterSafety clusterSafety;
     private final CatalogRepository catalogRepository;
     private final ShowDirectory directory;
     private final Inventory inventory;
@@ -114,7 +113,7 @@ public final class Boxoffice implements AutoCloseable {
     private final Admissions admissions;
     private final HoldManager holds;
     private final Idempotency idempotency;
-    private final ITopic<String> announcements;
+    private final ShowAnnouncements announcements;
     private final Allowances allowances;
     private final WaitingRooms rooms;
     private final OpsMetrics metrics;
@@ -127,26 +126,19 @@ public final class Boxoffice implements AutoCloseable {
     private final NotifyModule notify;
     private final ShowEvents showEvents;
     private final ShowEventsService streams;
-    private final WaitlistMeter waitlistMeter;
     private final OutboxMeter outboxMeter;
+    private final MemberReadiness readiness;
     private volatile org.boxoffice.app.holds.Rehearsal rehearsal;
-    private volatile boolean rehearsalDue;
     /** The longest a member promoted after its rehearsal waits for its partitions before it reports ready. */
     private static final Duration SETTLE_AFTER_PROMOTION = Duration.ofSeconds(15);
     /** Set when the member starts shutting down: a rehearsal ending then takes no partitions. */
     private volatile boolean closing;
-    /** Set once the catalog was seen loaded: from then on readiness no longer asks the grid (see {@link #catalogLoaded}). */
-    private volatile boolean catalogSeenLoaded;
-    /** Milliseconds from the JVM's start to the first ready answer; 0 until then. */
-    private volatile long readyAfterMillis;
 
     private Boxoffice(AppSettings settings, DataSource dataSource, LongSupplier clock, GridMember.Promotion promotion) {
-        // a member started to rehearse is not ready from its first readiness check on
-        this.rehearsalDue = promotion == GridMember.Promotion.WHEN_WARM;
         this.settings = settings;
-        this.dataSource = dataSource;
         this.clock = clock;
         this.metrics = new OpsMetrics();
+        // every repository is built here, once, and handed to what uses it
         this.referee = new PostgresInventoryRepository(dataSource);
         this.inventoryRepository = new MeteredInventoryRepository(referee, metrics);
         RefereeMetrics.register(referee, dataSource, metrics);
@@ -154,6 +146,18 @@ public final class Boxoffice implements AutoCloseable {
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
         PostgresAdmissionRepository admissionRepository = new PostgresAdmissionRepository(dataSource);
         PostgresRoomLedger roomLedger = new PostgresRoomLedger(dataSource, clock);
+        PostgresIdempotencyReplies idempotencyReplies = new PostgresIdempotencyReplies(dataSource);
+        SpentChallengeStore spentChallenges = new SpentChallengeStore(dataSource, clock);
+        this.bookingRepository = new PostgresBookingRepository(dataSource);
+        PostgresTicketPolicies ticketPolicies = new PostgresTicketPolicies(dataSource);
+        CheckoutModule.Stores checkoutStores = new CheckoutModule.Stores(bookingRepository,
+                new PostgresTransferRepository(dataSource), new PostgresGates(dataSource), ticketPolicies,
+                PostgresMailOutbox.ticketMails(dataSource));
+        NotifyModule.Stores notifyStores = new NotifyModule.Stores(new PostgresContactRepository(dataSource), ticketPolicies,
+                new PostgresMessageRetention(dataSource),
+                (channel, defaultAddress) -> PostgresMailOutbox.messages(dataSource, channel, defaultAddress),
+                (mailId, why) -> PostgresMailOutbox.smsToEmail(dataSource, mailId, why));
+        MailOutbox<OfferMail> offerMails = PostgresMailOutbox.offerMails(dataSource);
         this.hz = GridMember.start(settings.grid(),
                 GridStores.of(inventoryRepository, catalogRepository, waitlistRepository, admissionRepository),
                 RefereeIdentity.of(dataSource),
@@ -168,25 +172,21 @@ public final class Boxoffice implements AutoCloseable {
         // arrive after the search map's change event): answers wait for both
         this.answers = new CatalogAnswers(() -> catalogChanges.version() + directory.version(), clock);
         this.authenticator = new Authenticator(settings.auth(), clock);
-        this.idempotency = new Idempotency(hz, new PostgresIdempotencyReplies(dataSource), clock).start();
+        this.idempotency = new Idempotency(hz, idempotencyReplies, clock).start();
         this.allowances = new Allowances(hz, inventoryRepository);
         this.seats = new Seats(inventory, allowances, snapshots, metrics::holdStage);
         this.admissions = new Admissions(hz, admissionRepository, allowances, inventory, clock);
         this.sweeper = new HoldSweeper(hz, seats, inventoryRepository, directory::find, clock).alsoAdmissions(admissions)
                 .start(settings.inventory().sweepEvery().toMillis(), settings.inventory().reconcileEvery().toMillis());
-        this.bookingRepository = new org.boxoffice.mapstore.PostgresBookingRepository(dataSource);
         this.holds = new HoldManager(directory, seats, admissions, snapshots, inventoryRepository, bookingRepository,
                 hz.getFlakeIdGenerator(GridMaps.HOLD_IDS), clock);
         AdmissionSettings admission = settings.admission();
-        // a room admits buyers while anything is left: free seats, and admissions left in the show's areas
-        this.rooms = new WaitingRooms(hz, clock, showId -> directory.find(showId)
-                .map(s -> snapshots.get(s).counts()[org.boxoffice.domain.SeatState.Status.AVAILABLE.ordinal()]
-                        + admissionsLeft(s)).orElse(0),
+        this.rooms = new WaitingRooms(hz, clock, new LeftOnSale(directory, snapshots, admissions)::of,
                 admission.tick().toMillis(), roomLedger);
         this.passTokens = new PassTokens(admission.passSecret(), clock);
         DoorSettings door = admission.door();
         this.challenges = new Challenges(door.challengeSecret(), door.challengeCost(), door.challengeTtl().toMillis(),
-                new SpentChallenges(hz, new SpentChallengeStore(dataSource, clock)), clock);
+                new SpentChallenges(hz, spentChallenges), clock);
         this.gate = new AdmissionGate(rooms, passTokens, challenges, new VelocityLimits(hz, clock),
                 new AdmissionGate.Limits(admission.accountPerMinute(), new RateLimiter(admission.addressPerMinute(), clock),
                         door.accountPerMinute(), door.addressPerMinute(), door.trustForwarded(), door.issuePerSecond()),
@@ -195,41 +195,23 @@ public final class Boxoffice implements AutoCloseable {
         this.streams = new ShowEventsService(directory, showEvents, admission.streamsPerMember(), metrics, authenticator,
                 passTokens, (account, show, hold) -> inventoryRepository.findHold(hold)
                         .filter(h -> h.showId().equals(show) && h.accountId().equals(account)).isPresent());
-        this.checkout = new CheckoutModule(settings.checkout(), dataSource, hz, directory, seats, admissions, inventoryRepository,
-                authenticator, idempotency, clock, metrics);
-        this.waitlist = new WaitlistModule(settings.waitlist(), settings.checkout().mail(), dataSource, hz, directory,
-                seats, admissions, snapshots, inventoryRepository, waitlistRepository, holds, authenticator,
-                clock);
-        this.notify = new NotifyModule(settings.notices(), settings.checkout().mail(), dataSource, hz, directory,
-                checkout.bookings(), checkout.codes(), authenticator, clock);
+        this.checkout = new CheckoutModule(settings.checkout(), checkoutStores, hz, directory, seats, admissions,
+                inventoryRepository, authenticator, idempotency, clock, metrics);
+        this.waitlist = new WaitlistModule(settings.waitlist(), settings.checkout().mail(), offerMails, hz, directory,
+                seats, admissions, snapshots, inventoryRepository, waitlistRepository, holds, authenticator, clock, metrics);
+        this.notify = new NotifyModule(settings.notices(), settings.checkout().mail(), notifyStores, hz, directory,
+                bookingRepository, checkout.codes(), authenticator, clock, metrics);
         notify.onPageNotice(n -> showEvents.notice(n.showId(), n.holdPage(), n.accountId(), n.pageJson()));
-        this.waitlistMeter = new WaitlistMeter(waitlistRepository::lineLengths, metrics).start(WAITLIST_METER_MILLIS);
-        checkout.mailer().onGiveUp(() -> metrics.count(OpsMetrics.MESSAGES_GIVEN_UP, "email"));
-        waitlist.mailer().onGiveUp(() -> metrics.count(OpsMetrics.MESSAGES_GIVEN_UP, "email"));
-        notify.onGiveUp(channel -> metrics.count(OpsMetrics.MESSAGES_GIVEN_UP, channel));
-        this.outboxMeter = new OutboxMeter(() -> org.boxoffice.mapstore.PostgresMailOutbox.backlog(dataSource), metrics,
-                clock).start(WAITLIST_METER_MILLIS);
+        this.outboxMeter = new OutboxMeter(() -> PostgresMailOutbox.backlog(dataSource), metrics, clock,
+                OutboxMeter.EVERY_MILLIS);
         this.invariants = new InvariantChecker(dataSource, metrics, () -> org.boxoffice.grid.Membership.oldest(hz.getCluster()),
                 hz.getMap(GridMaps.INVARIANT_FINDINGS)).start(settings.ops().invariantEvery().toMillis(), 2_000);
-        this.announcements = hz.getTopic(SHOW_ANNOUNCEMENTS);
-        announcements.addMessageListener(m -> catalogRepository.show(m.getMessageObject()).ifPresent(directory::add));
-        this.clusterSafety = new ClusterSafety(hz, Duration.ofSeconds(30), Duration.ofSeconds(10));
-        this.probes = new HealthProbes("grid-member", () -> hz.getLifecycleService().isRunning(), this::readiness,
-                this::safety, Duration.ofSeconds(1));
-        MemberMetrics.register(hz, inventory, probes, () -> readyAfterMillis, metrics);
-    }
-
-    /** Admissions left in every general-admission area of {@code show}; 0 if they cannot be counted now. */
-    private int admissionsLeft(org.boxoffice.domain.Show show) {
-        int left = 0;
-        try {
-            for (org.boxoffice.domain.AdmissionArea area : admissions.areas(show.showId())) {
-                left += admissions.left(show, area);
-            }
-        } catch (RuntimeException e) {
-            LOG.log(java.util.logging.Level.FINE, "admissions left in " + show.showId() + " cannot be counted now", e);
-        }
-        return left;
+        this.announcements = new ShowAnnouncements(hz, catalogRepository, directory, inventory, snapshots);
+        this.readiness = new MemberReadiness(hz, settings.grid().quorum(), dataSource, catalogRepository::isEmpty,
+                promotion == GridMember.Promotion.WHEN_WARM); // started to rehearse: not ready from its first check on
+        this.probes = new HealthProbes("grid-member", () -> hz.getLifecycleService().isRunning(), readiness::readiness,
+                readiness::safety, Duration.ofSeconds(1));
+        MemberMetrics.register(hz, inventory, probes, readiness::readyAfterMillis, metrics);
     }
 
     /** Starts a member on a migrated database. */
@@ -293,18 +275,18 @@ public final class Boxoffice implements AutoCloseable {
     }
 
     /**
-     * Starts this member's rehearsal of an on-sale ({@link org.boxoffice.app.holds.Rehearsal}): until it
-     * ends, readiness says {@code "rehearsed": false}. {@code base} is this member's own HTTP address.
-     */
-    /**
      * Says that a rehearsal will start once the web server listens: readiness is down from now on
      * until it has ended, so no probe sees this member ready between the two.
      */
     public void rehearsalDue() {
-        rehearsalDue = true;
+        readiness.rehearsalDue();
         probes.refresh();
     }
 
+    /**
+     * Starts this member's rehearsal of an on-sale ({@link org.boxoffice.app.holds.Rehearsal}): until it
+     * ends, readiness says {@code "rehearsed": false}. {@code base} is this member's own HTTP address.
+     */
     public org.boxoffice.app.holds.Rehearsal rehearse(java.net.URI base, Duration max) {
         HazelcastInstance stage = GridMember.startStage();
         String tag = GridMaps.rehearsalTag(hz.getCluster().getLocalMember().getUuid());
@@ -317,117 +299,38 @@ public final class Boxoffice implements AutoCloseable {
                 gate.withVelocity(new VelocityLimits(stage, clock)), directory, base, clock, max, tag, () -> {
                     stageSnapshots.close();
                     stage.getLifecycleService().terminate();
-                    if (!closing && hz.getLifecycleService().isRunning() && GridMember.promote(hz)) {
-                        // ready once its share of the partitions has arrived, not in the middle of the move
-                        long t0 = System.nanoTime();
-                        boolean settled;
-                        try {
-                            settled = GridMember.awaitSettled(hz, SETTLE_AFTER_PROMOTION);
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            settled = false;
-                        }
-                        boolean inTime = settled;
-                        LOG.info(() -> String.format(java.util.Locale.ROOT, "rehearsed: this member now owns partitions of the "
-                                + "cluster (%s after %.1f s)", inTime ? "their migration ended" : "still migrating",
-                                (System.nanoTime() - t0) / 1e9));
-                    }
+                    promoteAfterRehearsal();
                 });
         this.rehearsal = r;
+        readiness.rehearsing(r::done);
         probes.refresh();
         return r.start();
     }
 
-    /**
-     * Ready when this member serves now: it runs, sees at least its quorum of members, PostgreSQL
-     * answers, the catalog is loaded and its rehearsal (if one was started) has ended. Whether
-     * partitions are migrating is not asked: a member serves while they move (a claim on a moving
-     * partition waits for the move, then goes on), and a readiness that asked would take every
-     * member out of the load balancer during every join and leave. That question is
-     * {@link #safety}'s, for whoever paces removals.
-     */
-    private HealthProbes.Check readiness() {
-        boolean running = hz.getLifecycleService().isRunning();
-        int members = running ? hz.getCluster().getMembers().size() : 0;
-        boolean quorum = members >= settings.grid().quorum();
-        boolean db;
-        try (Connection c = dataSource.getConnection()) {
-            db = c.isValid(2);
-        } catch (Exception e) {
-            db = false;
+    /** The rehearsal ended: this member takes its share of the partitions, unless it is shutting down. */
+    private void promoteAfterRehearsal() {
+        if (closing || !hz.getLifecycleService().isRunning() || !GridMember.promote(hz)) {
+            return;
         }
-        boolean catalog = running && catalogLoaded();
-        Map<String, Object> data = new LinkedHashMap<>();
-        data.put("member", running);
-        data.put("quorum", quorum);
-        data.put("database", db);
-        data.put("catalog", catalog);
-        data.put("members", members);
-        org.boxoffice.app.holds.Rehearsal r = rehearsal;
-        boolean rehearsed = r != null ? r.done() : !rehearsalDue;
-        if (r != null || rehearsalDue) {
-            data.put("rehearsed", rehearsed);
-        }
-        boolean up = running && quorum && db && catalog && rehearsed;
-        if (up && readyAfterMillis == 0) {
-            readyAfterMillis = Math.max(1, java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime());
-            LOG.info(() -> String.format(java.util.Locale.ROOT, "this member is ready %.1f s after its JVM started "
-                    + "(%d members)", readyAfterMillis / 1000.0, hz.getCluster().getMembers().size()));
-        }
-        if (readyAfterMillis > 0) {
-            data.put("readyAfterMillis", readyAfterMillis);
-        }
-        return new HealthProbes.Check("boxoffice", up, data);
-    }
-
-    /**
-     * Whether the next member may leave: no partition is migrating and every backup is in sync
-     * ({@code PartitionService.isClusterSafe()}), asked of the whole cluster. An operator or a
-     * script scaling down or rolling members waits for it between two removals; graceful shutdown
-     * hands a leaving member's partitions over before it exits either way.
-     */
-    private HealthProbes.Check safety() {
-        ClusterSafety.Verdict v = clusterSafety.check();
-        return new HealthProbes.Check("cluster-safe", v.clusterSafe(), ClusterSafety.data(v));
-    }
-
-    /**
-     * The catalog is loaded once the search map has its listings (an empty catalog counts as loaded).
-     * A start-up condition: once seen, it holds for the member's life. The check is a call to every
-     * partition, which waits while partitions migrate and reload after a member leaves or a split
-     * heals; asked on every round, it held the readiness thread for over a minute in a split-brain
-     * test, so readiness (and its member count) went stale exactly when it mattered.
-     */
-    private boolean catalogLoaded() {
-        if (catalogSeenLoaded) {
-            return true;
-        }
+        // ready once its share of the partitions has arrived, not in the middle of the move
+        long t0 = System.nanoTime();
+        boolean settled;
         try {
-            boolean loaded = !hz.getMap(GridMaps.CATALOG_EVENTS).isEmpty() || catalogRepository.isEmpty();
-            catalogSeenLoaded = loaded;
-            return loaded;
-        } catch (RuntimeException e) {
-            return false;
+            settled = GridMember.awaitSettled(hz, SETTLE_AFTER_PROMOTION);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            settled = false;
         }
+        boolean inTime = settled;
+        LOG.info(() -> String.format(java.util.Locale.ROOT, "rehearsed: this member now owns partitions of the "
+                + "cluster (%s after %.1f s)", inTime ? "their migration ended" : "still migrating",
+                (System.nanoTime() - t0) / 1e9));
     }
 
+    /** A show just saved: its new buyers need no read of their past (nobody holds any of its seats), and the cluster hears of it. */
     private void announce(Show show) {
-        // just saved: nobody holds any of its seats, so its new buyers need no read of their past
         allowances.newShow(show.showId(), show.sale().opensAt(), clock.getAsLong());
-        IMap<String, EventListing> listings = hz.getMap(GridMaps.CATALOG_EVENTS);
-        directory.event(show.eventId()).ifPresent(event -> directory.venue(event.venueId()).ifPresent(venue ->
-                listings.set(event.eventId(), EventListing.of(event, venue, directory.showsOf(event.eventId())))));
-        announcements.publish(show.showId());
-        // a new show goes on sale warm: its blocks are loaded into the grid, onto their owners and
-        // their backups (each from its seat rows, on its own partition), and this member's snapshot
-        // is built before the creation is answered, so the first buyers of an on-sale do not wait
-        // behind the loads, and no backup stops a partition thread to load a block at its first claim
-        try {
-            inventory.preload(show);
-        } catch (RuntimeException e) {
-            LOG.log(java.util.logging.Level.WARNING, "show " + show.showId() + " not preloaded (its first claims load its blocks): " + e.getMessage());
-        }
-        snapshots.get(show);
+        announcements.announce(show);
     }
 
     public HazelcastInstance hazelcast() {
@@ -487,7 +390,6 @@ public final class Boxoffice implements AutoCloseable {
         }
         probes.close();
         showEvents.close();
-        waitlistMeter.close();
         outboxMeter.close();
         waitlist.close();
         notify.close();

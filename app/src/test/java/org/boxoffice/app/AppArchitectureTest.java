@@ -123,6 +123,18 @@ class AppArchitectureTest {
                 .check(APP);
     }
 
+    /**
+     * A request's size is judged by one rule, {@code HoldSizeRule}, for a hold and a waitlist join
+     * alike (the waitlist passes the hold rules' {@link HoldRules#showsTerms}): nothing else asks the
+     * show's policy whether a size is allowed.
+     */
+    @Test
+    void theSizeOfARequest_isJudgedByTheHoldSizeRuleAlone() {
+        noClasses().that().doNotHaveFullyQualifiedName("org.boxoffice.app.holds.HoldSizeRule")
+                .should().callMethod(HoldPolicy.class, "checkSize", int.class)
+                .check(APP);
+    }
+
     /** The hold endpoint decides no hold rule itself: it finds no show and reads no seat map. */
     @Test
     void theHoldEndpoint_leavesEveryHoldRuleToThePipeline() {
@@ -173,8 +185,9 @@ class AppArchitectureTest {
     }
 
     /**
-     * Each module registers the meters of what it measures; the wiring (Main, Boxoffice, AppSettings)
-     * registers none.
+     * Each module registers the meters of what it measures (the waitlists' lengths in the waitlist
+     * module, the outboxes' backlog in mail, the member's and the referee's in ops); the wiring
+     * (Main, Boxoffice, AppSettings) registers and counts none.
      */
     @Test
     void theWiring_registersNoMetric() {
@@ -183,9 +196,50 @@ class AppArchitectureTest {
                     @Override
                     public boolean test(JavaMethodCall call) {
                         return call.getTargetOwner().isAssignableTo(OpsMetrics.class)
-                                && Set.of("counter", "gauge", "histogram", "timer").contains(call.getName());
+                                && Set.of("counter", "gauge", "histogram", "timer", "count").contains(call.getName());
                     }
                 })
+                .check(APP);
+    }
+
+    /**
+     * One place builds each repository: the wiring ({@link Boxoffice}, and {@link Main} for the demo
+     * catalog before the member starts) builds every PostgreSQL class and outbox once and hands it
+     * to the modules that use it; no module builds its own.
+     */
+    @Test
+    void repositories_areBuiltByTheWiringAlone() {
+        noClasses().that().resideOutsideOfPackage("org.boxoffice.app")
+                .should().callConstructorWhere(new DescribedPredicate<>("a PostgreSQL class's constructor") {
+                    @Override
+                    public boolean test(com.tngtech.archunit.core.domain.JavaConstructorCall call) {
+                        com.tngtech.archunit.core.domain.JavaClass owner = call.getTargetOwner();
+                        return owner.getPackageName().equals("org.boxoffice.mapstore") && owner.isTopLevelClass()
+                                && !owner.isAssignableTo(RuntimeException.class);
+                    }
+                })
+                .orShould().callMethodWhere(new DescribedPredicate<>("an outbox's factory or statement on a data source") {
+                    @Override
+                    public boolean test(JavaMethodCall call) {
+                        return call.getTargetOwner().getName().equals("org.boxoffice.mapstore.PostgresMailOutbox")
+                                && Set.of("ticketMails", "offerMails", "messages", "smsToEmail", "backlog").contains(call.getName());
+                    }
+                })
+                .check(APP);
+    }
+
+    /**
+     * These modules know PostgreSQL only through the domain's ports ({@code GateRepository},
+     * {@code WaitlistRepository}, {@code CatalogRepository}, ...), as the grid does: the wiring hands
+     * them the mapstore's implementations. The offline gates' keys and scans included. ({@code app.http}
+     * maps the mapstore's {@code DatabaseException} to its answer: a technical failure, wrapped at the edge.)
+     */
+    @Test
+    void theseModules_reachTheRefereeThroughDomainPortsOnly() {
+        noClasses().that().resideInAnyPackage("org.boxoffice.app.gates..", "org.boxoffice.app.waitlist..",
+                        "org.boxoffice.app.admission..", "org.boxoffice.app.auth..", "org.boxoffice.app.catalog..",
+                        "org.boxoffice.app.payments..", "org.boxoffice.app.web..")
+                .should().dependOnClassesThat().resideInAPackage("org.boxoffice.mapstore..")
                 .check(APP);
     }
 

@@ -12,7 +12,9 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -57,6 +59,43 @@ class TicketTransferTest {
     private TestApp.Http.Reply offer(String token, long bookingId, String seat, String to) {
         return f.http.post("/v1/bookings/" + bookingId + "/tickets/" + seat + "/transfers", token,
                 "{\"toAccountId\":\"" + to + "\"}");
+    }
+
+    /**
+     * Runs {@code calls} on threads of their own, released together once every one is waiting, and
+     * answers their results in order: the race the referee must decide.
+     */
+    private static <T> List<T> atOnce(List<Callable<T>> calls) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(calls.size());
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<T>> futures = new ArrayList<>();
+            for (Callable<T> call : calls) {
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    return call.call();
+                }));
+            }
+            start.countDown();
+            List<T> results = new ArrayList<>();
+            for (Future<T> future : futures) {
+                results.add(future.get());
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** An accept of a transfer and another request that races it, as they were answered. */
+    private record Raced(TestApp.Http.Reply accept, TestApp.Http.Reply other) {
+    }
+
+    /** {@code token}'s accept of transfer {@code id} and {@code other}, released together. */
+    private Raced acceptRacing(long id, String token, Callable<TestApp.Http.Reply> other) throws Exception {
+        List<TestApp.Http.Reply> replies = atOnce(List.of(
+                () -> f.http.post("/v1/transfers/" + id + "/accept", token, null), other));
+        return new Raced(replies.get(0), replies.get(1));
     }
 
     @Test
@@ -137,7 +176,6 @@ class TicketTransferTest {
         String amy = app.token("amy-r");
         long booking = f.book(amy, "tx-2", "A-2-5");
         String oldCode = codeOf(booking, amy, "A-2-5");
-        ExecutorService pool = Executors.newFixedThreadPool(20);
         List<Callable<String>> transfers = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
             String to = "fan-r-" + i;
@@ -151,16 +189,7 @@ class TicketTransferTest {
                 return a.status() == 200 ? json(a).get("ticket").get("code").asText() : null;
             });
         }
-        List<String> codes = new ArrayList<>();
-        try {
-            for (Future<String> r : pool.invokeAll(transfers)) {
-                if (r.get() != null) {
-                    codes.add(r.get());
-                }
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        List<String> codes = atOnce(transfers).stream().filter(Objects::nonNull).toList();
 
         assertEquals(1, codes.size(), "one transfer went through");
         assertEquals(1, f.count("SELECT count(*) FROM ticket_transfers WHERE booking_id = ? AND status = 'ACCEPTED'", booking));
@@ -177,28 +206,8 @@ class TicketTransferTest {
         long booking = f.book(amy, "tx-accepts", "A-1-3");
         String oldCode = codeOf(booking, amy, "A-1-3");
         long id = json(offer(amy, booking, "A-1-3", "bob-a")).get("transferId").asLong();
-        ExecutorService pool = Executors.newFixedThreadPool(20);
-        List<TestApp.Http.Reply> replies = new ArrayList<>();
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Callable<TestApp.Http.Reply>> accepts = new ArrayList<>();
-            for (int i = 0; i < 20; i++) {
-                accepts.add(() -> {
-                    start.await();
-                    return f.http.post("/v1/transfers/" + id + "/accept", bob, null);
-                });
-            }
-            List<Future<TestApp.Http.Reply>> futures = new ArrayList<>();
-            for (Callable<TestApp.Http.Reply> accept : accepts) {
-                futures.add(pool.submit(accept));
-            }
-            start.countDown();
-            for (Future<TestApp.Http.Reply> r : futures) {
-                replies.add(r.get());
-            }
-        } finally {
-            pool.shutdownNow();
-        }
+        List<TestApp.Http.Reply> replies = atOnce(Collections.nCopies(20,
+                () -> f.http.post("/v1/transfers/" + id + "/accept", bob, null)));
 
         List<TestApp.Http.Reply> took = replies.stream().filter(r -> r.status() == 200).toList();
         assertEquals(1, took.size(), "one accept went through: " + replies.stream().map(TestApp.Http.Reply::status).toList());
@@ -225,40 +234,28 @@ class TicketTransferTest {
             long booking = f.book(amy, "tx-withdraw", seat);
             String oldCode = codeOf(booking, amy, seat);
             long id = json(offer(amy, booking, seat, "bob-w" + round)).get("transferId").asLong();
-            ExecutorService pool = Executors.newFixedThreadPool(2);
-            try {
-                CountDownLatch start = new CountDownLatch(1);
-                Future<TestApp.Http.Reply> accept = pool.submit(() -> {
-                    start.await();
-                    return f.http.post("/v1/transfers/" + id + "/accept", bob, null);
-                });
-                Future<TestApp.Http.Reply> withdraw = pool.submit(() -> {
-                    start.await();
-                    return f.http.delete("/v1/transfers/" + id, amy);
-                });
-                start.countDown();
-                boolean took = accept.get().status() == 200;
-                boolean withdrawn = withdraw.get().status() / 100 == 2;
-                assertTrue(took != withdrawn, "exactly one wins: " + accept.get().status() + " " + accept.get().body()
-                        + " / " + withdraw.get().status() + " " + withdraw.get().body());
-                if (!took) {
-                    assertError(accept.get(), 409, "TRANSFER_DECIDED");
-                }
-                accepted += took ? 1 : 0;
-                takenBack += withdrawn ? 1 : 0;
-                assertEquals(took ? "ACCEPTED" : "CANCELLED",
-                        f.one("SELECT status FROM ticket_transfers WHERE transfer_id = ?", id));
-                assertEquals(took ? "bob-w" + round : null,
-                        f.one("SELECT holder FROM booking_seats WHERE booking_id = ? AND seat_id = ?", booking, seat));
-                if (took) {
-                    assertEquals("INVALID", f.gate(oldCode));
-                    assertEquals("VALID", f.gate(json(accept.get()).get("ticket").get("code").asText()));
-                } else {
-                    assertEquals("VALID", f.gate(oldCode), "a withdrawn offer leaves the holder's code as it was");
-                    assertEquals(0, json(f.http.get("/v1/accounts/me/tickets", bob)).get("tickets").size());
-                }
-            } finally {
-                pool.shutdownNow();
+            Raced raced = acceptRacing(id, bob, () -> f.http.delete("/v1/transfers/" + id, amy));
+            TestApp.Http.Reply accept = raced.accept();
+            TestApp.Http.Reply withdraw = raced.other();
+            boolean took = accept.status() == 200;
+            boolean withdrawn = withdraw.status() / 100 == 2;
+            assertTrue(took != withdrawn, "exactly one wins: " + accept.status() + " " + accept.body()
+                    + " / " + withdraw.status() + " " + withdraw.body());
+            if (!took) {
+                assertError(accept, 409, "TRANSFER_DECIDED");
+            }
+            accepted += took ? 1 : 0;
+            takenBack += withdrawn ? 1 : 0;
+            assertEquals(took ? "ACCEPTED" : "CANCELLED",
+                    f.one("SELECT status FROM ticket_transfers WHERE transfer_id = ?", id));
+            assertEquals(took ? "bob-w" + round : null,
+                    f.one("SELECT holder FROM booking_seats WHERE booking_id = ? AND seat_id = ?", booking, seat));
+            if (took) {
+                assertEquals("INVALID", f.gate(oldCode));
+                assertEquals("VALID", f.gate(json(accept).get("ticket").get("code").asText()));
+            } else {
+                assertEquals("VALID", f.gate(oldCode), "a withdrawn offer leaves the holder's code as it was");
+                assertEquals(0, json(f.http.get("/v1/accounts/me/tickets", bob)).get("tickets").size());
             }
         }
         assertEquals(6, accepted + takenBack);
@@ -274,33 +271,21 @@ class TicketTransferTest {
             long booking = f.book(amy, "tx-second", seat);
             String oldCode = codeOf(booking, amy, seat);
             long id = json(offer(amy, booking, seat, "bob-s" + round)).get("transferId").asLong();
-            ExecutorService pool = Executors.newFixedThreadPool(2);
-            try {
-                CountDownLatch start = new CountDownLatch(1);
-                Future<TestApp.Http.Reply> accept = pool.submit(() -> {
-                    start.await();
-                    return f.http.post("/v1/transfers/" + id + "/accept", bob, null);
-                });
-                String cy = "cy-s" + round;
-                Future<TestApp.Http.Reply> second = pool.submit(() -> {
-                    start.await();
-                    return offer(amy, booking, seat, cy);
-                });
-                start.countDown();
-                assertEquals(200, accept.get().status(), "the first offer is still open, so its accept goes through: "
-                        + accept.get().body());
-                assertTrue(second.get().status() == 409 || second.get().status() == 404,
-                        "a second offer of a ticket on offer, or no longer the giver's, is refused: " + second.get().status()
-                                + " " + second.get().body());
-                assertEquals("bob-s" + round,
-                        f.one("SELECT holder FROM booking_seats WHERE booking_id = ? AND seat_id = ?", booking, seat));
-                assertEquals(List.of("ACCEPTED"), f.query("SELECT status FROM ticket_transfers WHERE booking_id = ? "
-                        + "AND seat_id = ?", booking, seat), "no second offer was recorded");
-                assertEquals("INVALID", f.gate(oldCode));
-                assertEquals("VALID", f.gate(json(accept.get()).get("ticket").get("code").asText()));
-            } finally {
-                pool.shutdownNow();
-            }
+            String cy = "cy-s" + round;
+            Raced raced = acceptRacing(id, bob, () -> offer(amy, booking, seat, cy));
+            TestApp.Http.Reply accept = raced.accept();
+            TestApp.Http.Reply second = raced.other();
+            assertEquals(200, accept.status(), "the first offer is still open, so its accept goes through: "
+                    + accept.body());
+            assertTrue(second.status() == 409 || second.status() == 404,
+                    "a second offer of a ticket on offer, or no longer the giver's, is refused: " + second.status()
+                            + " " + second.body());
+            assertEquals("bob-s" + round,
+                    f.one("SELECT holder FROM booking_seats WHERE booking_id = ? AND seat_id = ?", booking, seat));
+            assertEquals(List.of("ACCEPTED"), f.query("SELECT status FROM ticket_transfers WHERE booking_id = ? "
+                    + "AND seat_id = ?", booking, seat), "no second offer was recorded");
+            assertEquals("INVALID", f.gate(oldCode));
+            assertEquals("VALID", f.gate(json(accept).get("ticket").get("code").asText()));
         }
     }
 
@@ -314,22 +299,18 @@ class TicketTransferTest {
             String bob = app.token("bob-c" + round);
             long booking = f.book(amy, "tx-3", "A-1-" + (round + 1));
             long id = json(offer(amy, booking, "A-1-" + (round + 1), "bob-c" + round)).get("transferId").asLong();
-            ExecutorService pool = Executors.newFixedThreadPool(2);
-            try {
-                Future<TestApp.Http.Reply> accept = pool.submit(() -> f.http.post("/v1/transfers/" + id + "/accept", bob, null));
-                Future<TestApp.Http.Reply> cancel = pool.submit(() -> f.http.delete("/v1/bookings/" + booking, amy));
-                boolean took = accept.get().status() == 200;
-                boolean refunded = cancel.get().status() == 200;
-                assertTrue(took != refunded, "exactly one wins: " + accept.get().body() + " / " + cancel.get().body());
-                accepted += took ? 1 : 0;
-                cancelled += refunded ? 1 : 0;
-                String status = f.one("SELECT status FROM bookings WHERE booking_id = ?", booking);
-                assertEquals(took ? "CONFIRMED" : "CANCELLED", status);
-                assertEquals(took ? "ACCEPTED" : "REFUSED",
-                        f.one("SELECT status FROM ticket_transfers WHERE transfer_id = ?", id));
-            } finally {
-                pool.shutdownNow();
-            }
+            Raced raced = acceptRacing(id, bob, () -> f.http.delete("/v1/bookings/" + booking, amy));
+            TestApp.Http.Reply accept = raced.accept();
+            TestApp.Http.Reply cancel = raced.other();
+            boolean took = accept.status() == 200;
+            boolean refunded = cancel.status() == 200;
+            assertTrue(took != refunded, "exactly one wins: " + accept.body() + " / " + cancel.body());
+            accepted += took ? 1 : 0;
+            cancelled += refunded ? 1 : 0;
+            String status = f.one("SELECT status FROM bookings WHERE booking_id = ?", booking);
+            assertEquals(took ? "CONFIRMED" : "CANCELLED", status);
+            assertEquals(took ? "ACCEPTED" : "REFUSED",
+                    f.one("SELECT status FROM ticket_transfers WHERE transfer_id = ?", id));
         }
         assertEquals(6, accepted + cancelled);
         f.quiet();

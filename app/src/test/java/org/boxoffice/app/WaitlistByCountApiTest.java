@@ -48,12 +48,33 @@ class WaitlistByCountApiTest {
         app = TestApp.serve(server, s -> s.withWaitlist(new WaitlistSettings(Duration.ofMinutes(10), 0, Duration.ofHours(1))));
     }
 
+    @Test
+    void aJoinOfAnArea_passesTheHoldRulesShowsTerms_withAHoldsAnswers_inTheirOrder() {
+        String showId = newShowWithFloor(5, 1, 3, 2);
+
+        TestApp.Http.Reply hold = w.http.post("/v1/shows/" + showId + "/holds", app.token("wlc-fay"),
+                "{\"area\":\"FLOOR\",\"quantity\":3}");
+        assertError(hold, 422, "TOO_MANY_SEATS");
+        for (String body : List.of("{\"area\":\"FLOOR\",\"quantity\":3}", "{\"area\":\"BALCONY\",\"quantity\":3}")) {
+            TestApp.Http.Reply r = join("wlc-fay", showId, body);
+            assertError(r, 422, "TOO_MANY_SEATS");
+            assertEquals(hold.body(), r.body(), "the size rule answers a join as it answers a hold, before the area");
+        }
+        assertError(join("wlc-fay", showId, "{\"area\":\"BALCONY\",\"quantity\":2}"), 422, "UNKNOWN_AREA");
+        assertEquals(0, w.count("select count(*) from waitlist_entries where show_id = ?", showId));
+    }
+
     /** A new show on sale (holds of 7 minutes, no grace, at most {@code maxPerAccount}) with an area FLOOR. */
     private String newShowWithFloor(int capacity, int stripes, int maxPerAccount) {
+        return newShowWithFloor(capacity, stripes, maxPerAccount, 10);
+    }
+
+    private String newShowWithFloor(int capacity, int stripes, int maxPerAccount, int maxSeatsPerHold) {
         String showId = "wlc-" + SHOWS.incrementAndGet();
         TestApp.Http.Reply show = w.http.post("/v1/admin/shows", admin, "{\"showId\":\"" + showId
                 + "\",\"eventId\":\"fado-nights\",\"startsAt\":\"2031-01-01T20:00:00Z\",\"holdSeconds\":420,"
-                + "\"graceSeconds\":0,\"maxPerAccount\":" + maxPerAccount + ",\"sections\":[{\"name\":\"A\","
+                + "\"graceSeconds\":0,\"maxPerAccount\":" + maxPerAccount + ",\"maxSeatsPerHold\":" + maxSeatsPerHold
+                + ",\"sections\":[{\"name\":\"A\","
                 + "\"price\":\"5.00\",\"rows\":1,\"seatsPerRow\":4}]}");
         assertEquals(201, show.status(), show.body());
         w.f.createFloor(showId, capacity, "20.00", stripes);
@@ -135,7 +156,9 @@ class WaitlistByCountApiTest {
         assertError(join("wlc-eve", showId, "{\"area\":\"FLOOR\",\"quantity\":1}"), 409, "SEATS_AVAILABLE");
         held("wlc-g2", showId, 1);
         assertError(join("wlc-eve", showId, "{\"area\":\"BALCONY\",\"quantity\":1}"), 422, "UNKNOWN_AREA");
-        assertError(join("wlc-eve", showId, "{\"area\":\"FLOOR\",\"quantity\":4}"), 422, "TOO_MANY_SEATS");
+        TestApp.Http.Reply overTheAccount = join("wlc-eve", showId, "{\"area\":\"FLOOR\",\"quantity\":4}");
+        assertError(overTheAccount, 422, "TOO_MANY_SEATS");
+        assertEquals(3, overTheAccount.json().get("maxQuantity").asInt(), overTheAccount.body());
         assertError(join("wlc-eve", showId, "{\"area\":\"FLOOR\",\"section\":\"A\",\"quantity\":1}"), 400, "BAD_REQUEST");
         assertError(join("wlc-eve", showId, "{\"area\":\"FLO OR\",\"quantity\":1}"), 400, "BAD_REQUEST");
         assertError(join("wlc-eve", showId, "{\"area\":7,\"quantity\":1}"), 400, "BAD_REQUEST");

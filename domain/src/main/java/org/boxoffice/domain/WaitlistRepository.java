@@ -60,6 +60,9 @@ public interface WaitlistRepository {
     /** Shows with entries in line or offered. */
     List<String> showsWithLiveEntries();
 
+    /** How many entries wait in each show's line ({@link WaitlistEntry.State#inLine}), for the shows that have any. */
+    Map<String, Integer> lineLengths();
+
     // ------------------------------------------------------------------ transitions (conditional)
 
     /** WAITING to OFFERING with the hold the offer will use; false if the entry was not WAITING. */

@@ -1,5 +1,7 @@
 package org.boxoffice.mapstore;
 
+import org.boxoffice.domain.GateRepository;
+
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.ArrayList;
@@ -21,7 +23,7 @@ import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
  * parallel uploads) and marking the tickets they admitted used for the online check. Thread-safe; one
  * pooled connection per call.
  */
-public final class PostgresGates {
+public final class PostgresGates implements GateRepository {
 
     private final DataSource dataSource;
 
@@ -29,22 +31,7 @@ public final class PostgresGates {
         this.dataSource = Objects.requireNonNull(dataSource);
     }
 
-    /** A show's stored key pair: the public key (X.509) and the sealed private key. */
-    public record StoredKey(byte[] publicKey, byte[] sealedKey) {
-    }
-
-    /** One scan as a gate made it, the ticket read from its signed code. */
-    public record Scan(String scanId, long bookingId, String seatId, int codeVersion, String verdict, long scannedAt) {
-    }
-
-    /** A scan of a ticket presented more than once. */
-    public record SeenScan(String scanId, String gateId, String verdict, long scannedAt) {
-    }
-
-    /** A ticket presented more than once (at one gate or several), with its scans in time order. */
-    public record Duplicate(long bookingId, String seatId, List<SeenScan> scans) {
-    }
-
+    @Override
     public Optional<StoredKey> key(String showId) {
         return Transactions.inTransaction(dataSource, "reading show " + showId + "'s gate key", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT public_key, sealed_key FROM show_gate_keys WHERE show_id = ?")) {
@@ -56,7 +43,7 @@ public final class PostgresGates {
         });
     }
 
-    /** Stores {@code key} as the show's unless it has one; answers the show's key either way. */
+    @Override
     public StoredKey keepKey(String showId, StoredKey key, long now) {
         Transactions.inTransaction(dataSource, "storing show " + showId + "'s gate key", c -> {
             try (PreparedStatement ps = c.prepareStatement("""
@@ -72,10 +59,7 @@ public final class PostgresGates {
         return key(showId).orElseThrow();
     }
 
-    /**
-     * The show's revoked codes: {@code bookingId/seatId/version} for each version a transfer replaced,
-     * {@code bookingId/seatId/*} for a ticket of a booking refunded, cancelled or being cancelled.
-     */
+    @Override
     public List<String> revocations(String showId) {
         return Transactions.inSnapshot(dataSource, "reading show " + showId + "'s revocations", c -> {
             List<String> out = new ArrayList<>();
@@ -102,11 +86,6 @@ public final class PostgresGates {
         });
     }
 
-    /** Whether a gate let the holder in with this verdict (the ticket was presented and admitted, there or before). */
-    public static boolean admitting(String verdict) {
-        return verdict.equals("ACCEPT") || verdict.equals("ALREADY_SCANNED_HERE");
-    }
-
     /**
      * Records the scans not recorded before (by scan id) and answers how many were new; in the same
      * transaction, each ticket a new admitting scan let in is marked used for the online check (its
@@ -116,6 +95,7 @@ public final class PostgresGates {
      * scan id order and tickets marked after, in ticket order, so parallel uploads wait for each other
      * rather than deadlock.
      */
+    @Override
     public int record(String showId, String gateId, List<Scan> scans, long now) {
         List<Scan> ordered = scans.stream().sorted(Comparator.comparing(Scan::scanId)).toList();
         return Transactions.inTransaction(dataSource, "recording scans of show " + showId, c -> {
@@ -138,7 +118,7 @@ public final class PostgresGates {
                     // one by one: a batch may answer "done, count unknown", and the count is the answer here
                     int inserted = ps.executeUpdate();
                     added += inserted;
-                    if (inserted == 1 && admitting(s.verdict())) {
+                    if (inserted == 1 && GateRepository.admitting(s.verdict())) {
                         admitted.merge(s.bookingId() + "/" + s.seatId() + "/" + s.codeVersion(), s,
                                 (x, y) -> x.scannedAt() <= y.scannedAt() ? x : y);
                     }
@@ -163,7 +143,7 @@ public final class PostgresGates {
         });
     }
 
-    /** The show's tickets presented more than once (admitting scans: ACCEPT or ALREADY_SCANNED_HERE). */
+    @Override
     public List<Duplicate> duplicates(String showId) {
         return Transactions.inSnapshot(dataSource, "reading show " + showId + "'s duplicate scans", c -> {
             Map<String, Duplicate> out = new LinkedHashMap<>();

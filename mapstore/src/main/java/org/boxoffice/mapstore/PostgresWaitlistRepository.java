@@ -166,10 +166,8 @@ public final class PostgresWaitlistRepository implements WaitlistRepository {
                 + "AND e.state = 'OFFERED' ORDER BY e.offered_at, e.entry_id", accountId);
     }
 
-    /**
-     * How many entries wait in each show's line (WAITING or OFFERING), for the shows that have any:
-     * one query over the line's partial index, for the metrics.
-     */
+    /** One query over the line's partial index, for the metrics. */
+    @Override
     public java.util.Map<String, Integer> lineLengths() {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
                 "SELECT show_id, count(*)::int FROM waitlist_entries WHERE state IN " + IN_LINE + " GROUP BY show_id");

@@ -12,19 +12,16 @@ import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.app.payments.PaymentProvider;
 import org.boxoffice.app.payments.WebhookSignature;
 import org.boxoffice.domain.BookingRepository;
+import org.boxoffice.domain.GateRepository;
 import org.boxoffice.domain.PaymentGateway;
 import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.MailOutbox;
 import org.boxoffice.domain.MailOutbox.TicketMail;
 import org.boxoffice.domain.TransferRepository;
 import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.Seats;
-import org.boxoffice.mapstore.PostgresBookingRepository;
-import org.boxoffice.mapstore.PostgresGates;
-import org.boxoffice.mapstore.PostgresMailOutbox;
 import org.boxoffice.mapstore.PostgresTicketPolicies;
-import org.boxoffice.mapstore.PostgresTransferRepository;
 
-import javax.sql.DataSource;
 import java.net.URI;
 import java.time.Duration;
 import java.util.function.LongSupplier;
@@ -53,11 +50,20 @@ public final class CheckoutModule implements AutoCloseable {
     private final OpsMetrics metrics;
     private final HazelcastInstance hz;
     private final LongSupplier clock;
-    private final PostgresGates gates;
+    private final GateRepository gates;
     private final GateKeys gateKeys;
     private final ShowDirectory shows;
 
-    public CheckoutModule(CheckoutSettings settings, DataSource dataSource, HazelcastInstance hz, ShowDirectory shows,
+    /**
+     * What checkout keeps in PostgreSQL, built by the wiring (one place builds each repository).
+     *
+     * @param ticketMails the ticket mails' outbox
+     */
+    public record Stores(BookingRepository bookings, TransferRepository transfers, GateRepository gates,
+                         PostgresTicketPolicies policies, MailOutbox<TicketMail> ticketMails) {
+    }
+
+    public CheckoutModule(CheckoutSettings settings, Stores stores, HazelcastInstance hz, ShowDirectory shows,
                           Seats seats, Admissions admissions, InventoryRepository holds, Authenticator auth, Idempotency idempotency, LongSupplier clock,
                           OpsMetrics metrics) {
         this.metrics = metrics;
@@ -66,25 +72,25 @@ public final class CheckoutModule implements AutoCloseable {
         this.settings = settings;
         this.auth = auth;
         this.idempotency = idempotency;
-        this.bookings = new PostgresBookingRepository(dataSource);
+        this.bookings = stores.bookings();
         this.gateway = settings.payments().provider().open(settings.payments(), clock);
         this.settlement = new Settlement(shows, seats, admissions, holds, bookings, gateway, settings, clock, metrics);
         this.checkout = new CheckoutManager(shows, seats, admissions, holds, bookings, gateway, settlement,
                 settings, clock, metrics);
         this.codes = new TicketCodes(settings.ticketSecret());
-        TransferRepository transferRepository = new PostgresTransferRepository(dataSource);
-        this.gates = new PostgresGates(dataSource);
+        TransferRepository transferRepository = stores.transfers();
+        this.gates = stores.gates();
         this.gateKeys = new GateKeys(gates, settings.ticketSecret(), clock);
         this.shows = shows;
         this.bookingManager = new BookingManager(shows, seats, admissions, bookings, settlement, codes, transferRepository,
-                new PostgresTicketPolicies(dataSource), gateKeys, clock);
+                stores.policies(), gateKeys, clock);
         this.transfers = new TicketTransfers(shows, bookings, transferRepository, codes, settings.transfers(), clock);
         this.events = new PaymentEvents(bookings, settlement, gateway, clock);
         this.reconciliation = new Reconciliation(bookings, gateway, settlement, bookingManager, settings, clock, hz,
                 metrics).start();
-        this.mailer = new MailDispatcher<>(PostgresMailOutbox.ticketMails(dataSource),
-                new TicketMailComposer(bookings, shows, codes, new PostgresTicketPolicies(dataSource)::printAtHome,
-                        settings.mail()), settings.mail(), clock).start();
+        this.mailer = new MailDispatcher<>(stores.ticketMails(),
+                new TicketMailComposer(bookings, shows, codes, stores.policies()::printAtHome, settings.mail()),
+                settings.mail(), clock).onGiveUp(() -> metrics.count(OpsMetrics.MESSAGES_GIVEN_UP, "email")).start();
     }
 
     /** Registers checkout's HTTP services under {@code /v1}. */
@@ -137,10 +143,6 @@ public final class CheckoutModule implements AutoCloseable {
     public Reconciliation reconciliationVia(PaymentGateway provider, Duration stepTimeout) {
         return new Reconciliation(bookings, provider, settlement, bookingManager, settings, clock, hz, metrics,
                 stepTimeout);
-    }
-
-    public MailDispatcher<TicketMail> mailer() {
-        return mailer;
     }
 
     @Override

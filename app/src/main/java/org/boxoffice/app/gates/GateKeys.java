@@ -1,6 +1,6 @@
 package org.boxoffice.app.gates;
 
-import org.boxoffice.mapstore.PostgresGates;
+import org.boxoffice.domain.GateRepository;
 
 import javax.crypto.Cipher;
 import javax.crypto.Mac;
@@ -33,12 +33,12 @@ public final class GateKeys {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final int NONCE = 12;
 
-    private final PostgresGates store;
+    private final GateRepository store;
     private final SecretKeySpec sealing;
     private final LongSupplier clock;
     private final Map<String, KeyPair> cache = new ConcurrentHashMap<>();
 
-    public GateKeys(PostgresGates store, String ticketSecret, LongSupplier clock) {
+    public GateKeys(GateRepository store, String ticketSecret, LongSupplier clock) {
         this.store = store;
         this.clock = clock;
         try {
@@ -53,7 +53,7 @@ public final class GateKeys {
     /** The show's key pair; the caller has checked that the show exists. */
     public KeyPair of(String showId) {
         return cache.computeIfAbsent(showId, id -> {
-            PostgresGates.StoredKey stored = store.key(id).orElseGet(() -> store.keepKey(id, made(id), clock.getAsLong()));
+            GateRepository.StoredKey stored = store.key(id).orElseGet(() -> store.keepKey(id, made(id), clock.getAsLong()));
             return open(id, stored);
         });
     }
@@ -63,7 +63,7 @@ public final class GateKeys {
         return of(showId).getPublic();
     }
 
-    private PostgresGates.StoredKey made(String showId) {
+    private GateRepository.StoredKey made(String showId) {
         try {
             KeyPair pair = KeyPairGenerator.getInstance("Ed25519").generateKeyPair();
             byte[] nonce = new byte[NONCE];
@@ -72,14 +72,14 @@ public final class GateKeys {
             aes.init(Cipher.ENCRYPT_MODE, sealing, new GCMParameterSpec(128, nonce));
             aes.updateAAD(showId.getBytes(StandardCharsets.UTF_8));
             byte[] sealed = aes.doFinal(pair.getPrivate().getEncoded());
-            return new PostgresGates.StoredKey(pair.getPublic().getEncoded(),
+            return new GateRepository.StoredKey(pair.getPublic().getEncoded(),
                     ByteBuffer.allocate(NONCE + sealed.length).put(nonce).put(sealed).array());
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    private KeyPair open(String showId, PostgresGates.StoredKey stored) {
+    private KeyPair open(String showId, GateRepository.StoredKey stored) {
         try {
             Cipher aes = Cipher.getInstance("AES/GCM/NoPadding");
             byte[] sealed = stored.sealedKey();

@@ -13,7 +13,7 @@ import org.boxoffice.app.http.Json;
 import org.boxoffice.app.http.Refusal;
 import org.boxoffice.app.http.Refusals;
 import org.boxoffice.app.http.RequestGuard;
-import org.boxoffice.mapstore.PostgresGates;
+import org.boxoffice.domain.GateRepository;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -48,11 +48,11 @@ public final class GatesService implements HttpService {
 
     private final ShowDirectory shows;
     private final GateKeys keys;
-    private final PostgresGates gates;
+    private final GateRepository gates;
     private final Authenticator auth;
     private final LongSupplier clock;
 
-    public GatesService(ShowDirectory shows, GateKeys keys, PostgresGates gates, Authenticator auth, LongSupplier clock) {
+    public GatesService(ShowDirectory shows, GateKeys keys, GateRepository gates, Authenticator auth, LongSupplier clock) {
         this.shows = shows;
         this.keys = keys;
         this.gates = gates;
@@ -101,7 +101,7 @@ public final class GatesService implements HttpService {
             throw ApiException.badRequest("'scans' must be an array of 1 to " + MAX_SCANS + " scans");
         }
         // every scan is checked before any is kept: a bad one changes nothing
-        List<PostgresGates.Scan> read = new ArrayList<>();
+        List<GateRepository.Scan> read = new ArrayList<>();
         Set<String> ids = new HashSet<>();
         for (int i = 0; i < scans.size(); i++) {
             JsonNode s = scans.get(i);
@@ -131,7 +131,7 @@ public final class GatesService implements HttpService {
             } catch (DateTimeParseException | ArithmeticException e) {
                 throw ApiException.badRequest(at + "scannedAt must be an ISO-8601 instant");
             }
-            read.add(new PostgresGates.Scan(scanId, claim.bookingId(), claim.seatId(), claim.version(),
+            read.add(new GateRepository.Scan(scanId, claim.bookingId(), claim.seatId(), claim.version(),
                     verdict.asText(), when));
         }
         int recorded = gates.record(showId, gateId, read, clock.getAsLong());
@@ -152,7 +152,7 @@ public final class GatesService implements HttpService {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("bookingId", d.bookingId());
             m.put("seatId", d.seatId());
-            m.put("gates", d.scans().stream().map(PostgresGates.SeenScan::gateId).distinct().toList());
+            m.put("gates", d.scans().stream().map(GateRepository.SeenScan::gateId).distinct().toList());
             m.put("scans", d.scans().stream().map(s -> Map.of("scanId", s.scanId(), "gateId", s.gateId(),
                     "verdict", s.verdict(), "scannedAt", Instant.ofEpochMilli(s.scannedAt()))).toList());
             return m;

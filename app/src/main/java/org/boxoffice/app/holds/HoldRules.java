@@ -28,6 +28,7 @@ import java.util.function.LongSupplier;
  *   <li>{@link AdmissionsLeftRule}: admissions, unless the area is known to have fewer left
  *       ({@code 409 SOLD_OUT}), answered at once as the seat map's refusal: general admission's fast gate.</li>
  * </ol>
+ * Rules 1 to 5 are the show's terms ({@link #showsTerms}), which a waitlist join passes too.
  * After them comes the claim ({@link HoldManager#hold}), where the grid decides: the account's
  * allowance ({@code 422 ACCOUNT_LIMIT}), then the blocks' processors and the referee
  * ({@code 409 SEATS_UNAVAILABLE}), or the area's stripes ({@code 409 SOLD_OUT}).
@@ -56,19 +57,40 @@ public final class HoldRules {
     static HoldRules standard(Function<String, Optional<Show>> shows, Function<Show, ShowSnapshot> snapshots,
                               BiFunction<String, String, Optional<AdmissionArea>> areas,
                               AdmissionsLeftRule.KnownSoldOut soldOut, LongSupplier clock) {
-        return new HoldRules(List.of(
+        List<HoldRule> order = new ArrayList<>(showsTerms(shows, areas));
+        order.add(new SeatsExistRule());
+        order.add(new SeatsFreeRule(snapshots));
+        order.add(new AdmissionsLeftRule(soldOut));
+        return new HoldRules(order, clock);
+    }
+
+    /**
+     * Rules 1 to 5 above, in their order: what the show lets anyone ask for (the show, its sale
+     * window, the size, the section or area), before any seat or admission on sale is looked at. A
+     * waitlist join asks what a hold asks and passes these same rules; the rules after them judge
+     * what is free now, which a join answers the other way round (it is refused while the request
+     * can simply be held).
+     *
+     * @param shows finds a show by id (this member's directory)
+     * @param areas a show's general-admission area, by show id and name
+     */
+    public static HoldRules showsTerms(Function<String, Optional<Show>> shows,
+                                       BiFunction<String, String, Optional<AdmissionArea>> areas, LongSupplier clock) {
+        return new HoldRules(showsTerms(shows, areas), clock);
+    }
+
+    private static List<HoldRule> showsTerms(Function<String, Optional<Show>> shows,
+                                             BiFunction<String, String, Optional<AdmissionArea>> areas) {
+        return List.of(
                 new ShowExistsRule(shows),
                 new SaleOpenRule(),
                 new HoldSizeRule(),
                 new SectionExistsRule(),
-                new AreaExistsRule(areas),
-                new SeatsExistRule(),
-                new SeatsFreeRule(snapshots),
-                new AdmissionsLeftRule(soldOut)), clock);
+                new AreaExistsRule(areas));
     }
 
-    /** Puts a new attempt for {@code request} through the rules, now. */
-    HoldAttempt evaluate(String showId, HoldRequest request) {
+    /** Puts a new attempt for {@code request} through the rules, now: changes nothing. */
+    public HoldAttempt evaluate(String showId, HoldRequest request) {
         HoldAttempt attempt = new HoldAttempt(showId, request, clock.getAsLong());
         for (HoldRule rule : order) {
             Optional<Outcome.Refused<HoldView>> refused = rule.check(attempt);

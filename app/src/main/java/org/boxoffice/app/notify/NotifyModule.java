@@ -12,20 +12,21 @@ import org.boxoffice.app.mail.MailSettings;
 import org.boxoffice.app.mail.SmtpChannel;
 import org.boxoffice.domain.BookingRepository;
 import org.boxoffice.domain.ContactRepository;
+import org.boxoffice.app.ops.OpsMetrics;
+import org.boxoffice.domain.MailOutbox;
 import org.boxoffice.domain.MailOutbox.Message;
 import org.boxoffice.grid.Daemons;
-import org.boxoffice.mapstore.PostgresContactRepository;
-import org.boxoffice.mapstore.PostgresMailOutbox;
 import org.boxoffice.mapstore.PostgresMessageRetention;
 import org.boxoffice.mapstore.PostgresTicketPolicies;
 
-import javax.sql.DataSource;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -53,6 +54,8 @@ public final class NotifyModule implements AutoCloseable {
     private final Authenticator auth;
     private final LongSupplier clock;
     private final PostgresTicketPolicies policies;
+    private final Stores stores;
+    private final OpsMetrics metrics;
 
     /** How long a notice for the fan's open page is tried again: the page polls as well, and a stale notice helps nobody. */
     static final java.time.Duration PAGE_RETRY = java.time.Duration.ofMinutes(1);
@@ -61,32 +64,53 @@ public final class NotifyModule implements AutoCloseable {
      * @param mail  how email leaves (the ticket mail's settings), and the address of an account
      *              that gave none ({@code boxoffice.mail.to})
      */
-    public NotifyModule(NotifySettings settings, MailSettings mail, DataSource dataSource, HazelcastInstance hz,
+    /**
+     * What the messages keep in PostgreSQL, built by the wiring (one place builds each repository).
+     *
+     * @param outboxes   each channel's outbox of the {@code messages} table, given where a message to an
+     *                   account without an address of that kind goes
+     * @param smsToEmail hands a lapse notice meant for a phone to the email channel while SMS is off
+     */
+    public record Stores(ContactRepository contacts, PostgresTicketPolicies policies, PostgresMessageRetention retention,
+                         BiFunction<Message.Channel, UnaryOperator<String>, MailOutbox<Message>> outboxes,
+                         SmsToEmail smsToEmail) {
+    }
+
+    /** Hands a text message to the email channel ({@code PostgresMailOutbox.smsToEmail}). */
+    @FunctionalInterface
+    public interface SmsToEmail {
+        /** Marks text {@code mailId} failed with {@code why} and writes the same notice as an email, once; whether it was handed over. */
+        boolean handOver(long mailId, String why);
+    }
+
+    public NotifyModule(NotifySettings settings, MailSettings mail, Stores stores, HazelcastInstance hz,
                         ShowDirectory shows, BookingRepository bookings, TicketCodes codes, Authenticator auth,
-                        LongSupplier clock) {
+                        LongSupplier clock, OpsMetrics metrics) {
         this.settings = settings;
         this.auth = auth;
         this.clock = clock;
-        this.contacts = new PostgresContactRepository(dataSource);
+        this.metrics = metrics;
+        this.stores = stores;
+        this.contacts = stores.contacts();
         this.sms = settings.sms().off() ? null
                 : settings.sms().http() ? new HttpSmsProvider(settings.sms()) : new SimulatedSmsProvider();
         this.pages = hz.getTopic(PageChannel.TOPIC);
         String pattern = mail.recipient();
-        this.policies = new PostgresTicketPolicies(dataSource);
+        this.policies = stores.policies();
         // a notice for an open page is worth its minute; a mail or a text, a day (the fan may not look sooner)
         MailSettings pageRounds = mail.withTimeout(mail.timeout(), settings.every(), PAGE_RETRY);
         MailSettings smsRounds = mail.withTimeout(mail.timeout(), settings.sms().every(), settings.sms().retryFor());
-        dispatch(Message.Channel.PAGE, new PageChannel(pages), pageRounds, mail, dataSource, shows, bookings, codes, pattern);
-        dispatch(Message.Channel.EMAIL, SmtpChannel.of(mail, clock), mail, mail, dataSource, shows, bookings, codes, pattern);
+        dispatch(Message.Channel.PAGE, new PageChannel(pages), pageRounds, mail, shows, bookings, codes, pattern);
+        dispatch(Message.Channel.EMAIL, SmtpChannel.of(mail, clock), mail, mail, shows, bookings, codes, pattern);
         MailDispatcher<Message> texts = dispatch(Message.Channel.SMS, sms == null ? Channel.off("SMS is off (boxoffice.sms.provider=off)")
-                : new SmsChannel(sms), smsRounds, mail, dataSource, shows, bookings, codes, pattern);
+                : new SmsChannel(sms), smsRounds, mail, shows, bookings, codes, pattern);
         // a notice that chose SMS over email because the fan gave a number goes by email while SMS is off
-        texts.whenOff(text -> PostgresMailOutbox.smsToEmail(dataSource, text.mailId(), "not sent: SMS is off; sent by email"));
+        texts.whenOff(text -> stores.smsToEmail().handOver(text.mailId(), "not sent: SMS is off; sent by email"));
         texts.start();
         this.offers = Daemons.scheduler("offer-notices");
         long every = settings.every().toMillis();
         offers.schedule(() -> noteLapsingOffers(every, every), every, TimeUnit.MILLISECONDS);
-        this.retention = new PostgresMessageRetention(dataSource);
+        this.retention = stores.retention();
         this.purges = Daemons.scheduler("message-retention");
         long purgeEvery = settings.purgeEvery().toMillis();
         purges.scheduleWithFixedDelay(this::deleteOldMessages, purgeEvery, purgeEvery, TimeUnit.MILLISECONDS);
@@ -108,11 +132,13 @@ public final class NotifyModule implements AutoCloseable {
 
     /** The dispatcher of {@code channel}'s outbox, started but for SMS's (its caller sets it up first). */
     private MailDispatcher<Message> dispatch(Message.Channel channel, Channel via, MailSettings rounds, MailSettings mail,
-                                             DataSource dataSource, ShowDirectory shows, BookingRepository bookings,
-                                             TicketCodes codes, String pattern) {
+                                             ShowDirectory shows, BookingRepository bookings, TicketCodes codes,
+                                             String pattern) {
+        String name = channel.name().toLowerCase(java.util.Locale.ROOT);
         MailDispatcher<Message> dispatcher = new MailDispatcher<>(
-                PostgresMailOutbox.messages(dataSource, channel, account -> pattern.replace("{accountId}", account)),
-                new MessageComposer(channel, shows, bookings, codes, policies::printAtHome, mail), via, rounds, clock);
+                stores.outboxes().apply(channel, account -> pattern.replace("{accountId}", account)),
+                new MessageComposer(channel, shows, bookings, codes, policies::printAtHome, mail), via, rounds, clock)
+                .onGiveUp(() -> metrics.count(OpsMetrics.MESSAGES_GIVEN_UP, name));
         // the fan's open page hears of a lapse within about 1.5 s, busy or not
         dispatchers.put(channel, channel == Message.Channel.PAGE ? dispatcher.pollingSteadily() : dispatcher);
         return channel == Message.Channel.SMS ? dispatcher : dispatcher.start();
@@ -154,17 +180,6 @@ public final class NotifyModule implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.log(Level.WARNING, "a page notice could not be passed on", e);
             }
-        });
-    }
-
-    /**
-     * Calls {@code listener} with the channel's name ({@code page}, {@code email}, {@code sms}) for
-     * each message given up after its retries.
-     */
-    public void onGiveUp(Consumer<String> listener) {
-        dispatchers.forEach((channel, dispatcher) -> {
-            String name = channel.name().toLowerCase(java.util.Locale.ROOT);
-            dispatcher.onGiveUp(() -> listener.accept(name));
         });
     }
 

@@ -3,9 +3,11 @@ package org.boxoffice.app.waitlist;
 import com.hazelcast.flakeidgen.FlakeIdGenerator;
 import org.boxoffice.app.auth.Principal;
 import org.boxoffice.app.catalog.ShowDirectory;
+import org.boxoffice.app.holds.HoldAttempt;
 import org.boxoffice.app.holds.HoldManager;
+import org.boxoffice.app.holds.HoldRequest;
+import org.boxoffice.app.holds.HoldRules;
 import org.boxoffice.app.holds.HoldView;
-import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.HoldState;
 import org.boxoffice.domain.Outcome;
 import org.boxoffice.domain.Outcome.Refused;
@@ -36,16 +38,19 @@ import java.util.function.LongSupplier;
  * Joining and leaving a show's waitlist, one's standing, and one's open offers. Thread-safe;
  * called on the web server's virtual threads.
  *
- * <p>A join asks for adjacent seats, or for a quantity of admissions to a general-admission area
- * (up to the show's limits of a hold and of an account). It is refused while the requested seats
- * or admissions can simply be held (the waitlist is for shows that are sold out for that request), outside the sale window, and when the account already has a
- * live entry for the show; repeating the same join answers the entry it made. The entry reaches the
- * referee through the grid queue's store before the queue holds it, so concurrent joins of one
- * account end with one entry whichever members they reach.
+ * <p>A join asks for adjacent seats, or for a quantity of admissions to a general-admission area.
+ * It passes the same rules a hold passes first, in their order ({@link HoldRules#showsTerms}: the
+ * show, its sale window, the size, the section or area), with the same refusals; a join of
+ * admissions asks for no more than the account may hold. It is refused while the requested seats or
+ * admissions can simply be held (the waitlist is for shows that are sold out for that request), and
+ * when the account already has a live entry for the show; repeating the same join answers the entry
+ * it made. The entry reaches the referee through the grid queue's store before the queue holds it,
+ * so concurrent joins of one account end with one entry whichever members they reach.
  */
 public final class WaitlistManager {
 
     private final ShowDirectory shows;
+    private final HoldRules showsTerms;
     private final Waitlists waitlists;
     private final WaitlistRepository repository;
     private final ShowSnapshots snapshots;
@@ -58,6 +63,8 @@ public final class WaitlistManager {
     public WaitlistManager(ShowDirectory shows, Waitlists waitlists, WaitlistRepository repository, ShowSnapshots snapshots,
                            Admissions admissions, HoldManager holds, FlakeIdGenerator entryIds, LongSupplier clock) {
         this.shows = shows;
+        this.showsTerms = HoldRules.showsTerms(shows::find,
+                admissions == null ? (showId, area) -> Optional.empty() : admissions::area, clock);
         this.waitlists = waitlists;
         this.repository = repository;
         this.snapshots = snapshots;
@@ -96,28 +103,19 @@ public final class WaitlistManager {
      * @throws WaitlistUnavailableException if the waitlist cannot be reached (nothing changed)
      */
     public Outcome<Joined> join(Principal caller, String showId, JoinRequest request, String recipient) {
-        Optional<Show> found = shows.find(showId);
-        if (found.isEmpty()) {
-            return new Refused<>(Rejection.UNKNOWN_SHOW, "show " + showId + " not found");
+        HoldAttempt asked = showsTerms.evaluate(showId, request.area() != null
+                ? new HoldRequest.Admissions(request.area(), request.quantity())
+                : new HoldRequest.BestAvailable(request.quantity(), request.section()));
+        if (asked.refusal().isPresent()) {
+            Refused<HoldView> refused = asked.refusal().get();
+            return new Refused<>(refused.reason(), refused.message(), refused.details());
         }
-        Show show = found.get();
-        long now = clock.getAsLong();
-        if (!show.sale().isOpen(now)) {
-            return new Refused<>(Rejection.SALE_NOT_OPEN, "the waitlist is open only while the show is on sale",
-                    Map.of("saleOpensAt", Instant.ofEpochMilli(show.sale().opensAt()),
-                            "saleClosesAt", Instant.ofEpochMilli(show.sale().closesAt())));
-        }
-        if (request.area() != null) {
-            return joinArea(caller, show, request, recipient, now);
-        }
-        Optional<Rejection> tooMany = show.policy().checkSize(request.quantity());
-        if (tooMany.isPresent()) {
-            return new Refused<>(tooMany.get(), "this show holds at most " + show.policy().maxSeatsPerHold()
-                    + " seats at a time", Map.of("maxSeatsPerHold", show.policy().maxSeatsPerHold()));
-        }
-        if (request.section() != null && show.layout().section(request.section()).isEmpty()) {
-            return new Refused<>(Rejection.UNKNOWN_SECTION, "this show has no section " + request.section());
-        }
+        return asked.area() != null ? joinArea(caller, asked, request, recipient) : joinSeats(caller, asked, request, recipient);
+    }
+
+    /** Joins the line for seats, only while {@code request.quantity()} adjacent seats cannot be held now. */
+    private Outcome<Joined> joinSeats(Principal caller, HoldAttempt asked, JoinRequest request, String recipient) {
+        Show show = asked.show();
         Optional<Outcome<Joined>> existing = existing(caller, show, request);
         if (existing.isPresent()) {
             return existing.get();
@@ -128,19 +126,17 @@ public final class WaitlistManager {
             return new Refused<>(Rejection.SEATS_AVAILABLE, request.quantity() + " adjacent seats are on sale now;"
                     + " hold them instead of waiting", Map.of("seatIds", onSale.get().seatIds()));
         }
-        return enqueue(caller, show, request, new WaitlistEntry(entryIds.newId(), showId, caller.accountId(),
-                request.quantity(), request.section(), now, recipient));
+        return enqueue(caller, show, request, new WaitlistEntry(entryIds.newId(), show.showId(), caller.accountId(),
+                request.quantity(), request.section(), asked.now(), recipient));
     }
 
     /**
-     * Joins the line for admissions to {@code request.area()}: up to what one hold and one account
-     * may take, and only while the area has fewer admissions left than asked for.
+     * Joins the line for admissions to {@code request.area()}: no more than one account may take
+     * (an offer of admissions is claimed by count against the account's limit at once), and only
+     * while the area has fewer admissions left than asked for.
      */
-    private Outcome<Joined> joinArea(Principal caller, Show show, JoinRequest request, String recipient, long now) {
-        Optional<AdmissionArea> area = admissions == null ? Optional.empty() : admissions.area(show.showId(), request.area());
-        if (area.isEmpty()) {
-            return new Refused<>(Rejection.UNKNOWN_AREA, "this show has no area " + request.area());
-        }
+    private Outcome<Joined> joinArea(Principal caller, HoldAttempt asked, JoinRequest request, String recipient) {
+        Show show = asked.show();
         int most = Math.min(show.policy().maxSeatsPerHold(), show.policy().maxPerAccount());
         if (request.quantity() > most) {
             return new Refused<>(Rejection.TOO_MANY_SEATS, "a waitlist entry of this show asks for at most " + most
@@ -150,13 +146,13 @@ public final class WaitlistManager {
         if (existing.isPresent()) {
             return existing.get();
         }
-        int left = admissions.left(show, area.get());
+        int left = admissions.left(show, asked.area());
         if (left >= request.quantity()) {
             return new Refused<>(Rejection.SEATS_AVAILABLE, "area " + request.area() + " has " + left
                     + " admissions on sale now; hold them instead of waiting", Map.of("left", left));
         }
         return enqueue(caller, show, request, new WaitlistEntry(entryIds.newId(), show.showId(), caller.accountId(),
-                request.quantity(), null, now, recipient, request.area()));
+                request.quantity(), null, asked.now(), recipient, request.area()));
     }
 
     private Outcome<Joined> enqueue(Principal caller, Show show, JoinRequest request, WaitlistEntry entry) {

@@ -7,7 +7,9 @@ import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.holds.HoldManager;
 import org.boxoffice.app.mail.MailDispatcher;
 import org.boxoffice.app.mail.MailSettings;
+import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.MailOutbox;
 import org.boxoffice.domain.MailOutbox.OfferMail;
 import org.boxoffice.domain.WaitlistRepository;
 import org.boxoffice.grid.Admissions;
@@ -15,9 +17,7 @@ import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.ShowSnapshots;
 import org.boxoffice.grid.waitlist.WaitlistOffers;
 import org.boxoffice.grid.waitlist.Waitlists;
-import org.boxoffice.mapstore.PostgresMailOutbox;
 
-import javax.sql.DataSource;
 import java.util.function.LongSupplier;
 
 /**
@@ -37,9 +37,16 @@ public final class WaitlistModule implements AutoCloseable {
     private final String recipientPattern;
     private final MailDispatcher<OfferMail> mailer;
 
-    public WaitlistModule(WaitlistSettings settings, MailSettings mail, DataSource dataSource,
-                          HazelcastInstance hz, ShowDirectory shows, Seats seats, Admissions admissions, ShowSnapshots snapshots, InventoryRepository holdRecords, WaitlistRepository repository,
-                          HoldManager holds, Authenticator auth, LongSupplier clock) {
+    /** How often the lines' lengths are read for the metrics (one grouped query). */
+    private static final long METER_MILLIS = 5_000;
+
+    private final WaitlistMeter meter;
+
+    /** @param offerMails the offer mails' outbox */
+    public WaitlistModule(WaitlistSettings settings, MailSettings mail, MailOutbox<OfferMail> offerMails,
+                          HazelcastInstance hz, ShowDirectory shows, Seats seats, Admissions admissions, ShowSnapshots snapshots,
+                          InventoryRepository holdRecords, WaitlistRepository repository, HoldManager holds,
+                          Authenticator auth, LongSupplier clock, OpsMetrics metrics) {
         this.auth = auth;
         this.repository = repository;
         this.offers = new WaitlistOffers(hz, seats, admissions, snapshots, holdRecords, repository, shows::find, clock,
@@ -47,8 +54,9 @@ public final class WaitlistModule implements AutoCloseable {
         this.manager = new WaitlistManager(shows, new Waitlists(hz), repository, snapshots, admissions, holds,
                 hz.getFlakeIdGenerator(ENTRY_IDS), clock);
         this.recipientPattern = mail.recipient();
-        this.mailer = new MailDispatcher<>(PostgresMailOutbox.offerMails(dataSource), new OfferMailComposer(shows), mail,
-                clock).start();
+        this.mailer = new MailDispatcher<>(offerMails, new OfferMailComposer(shows), mail, clock)
+                .onGiveUp(() -> metrics.count(OpsMetrics.MESSAGES_GIVEN_UP, "email")).start();
+        this.meter = new WaitlistMeter(repository::lineLengths, metrics, METER_MILLIS);
     }
 
     /** Registers the waitlist's HTTP service under {@code /v1}. */
@@ -64,12 +72,9 @@ public final class WaitlistModule implements AutoCloseable {
         return repository;
     }
 
-    public MailDispatcher<OfferMail> mailer() {
-        return mailer;
-    }
-
     @Override
     public void close() {
+        meter.close();
         mailer.close();
         offers.close();
     }

@@ -196,6 +196,24 @@ class HoldRulesTest {
     }
 
     @Test
+    void theShowsTerms_areTheFirstFiveRules_inTheSameOrder_andNeverReadTheSeatMap() {
+        HoldRules terms = HoldRules.showsTerms(id -> id.equals(show.showId()) ? Optional.of(show) : Optional.empty(),
+                (showId, area) -> area.equals("FLOOR") ? Optional.of(new AdmissionArea(showId, "FLOOR", 100, 4_500, 4))
+                        : Optional.empty(), () -> NOW);
+        statuses[0] = TAKEN;
+        floorLeft = 0;
+
+        assertEquals(rules().names().subList(0, 5), terms.names());
+        assertEquals(Rejection.TOO_MANY_SEATS, refusal(terms.evaluate("s1", new HoldRequest.Admissions("PIT", 5))).reason(),
+                "the size is judged before the area, as for a hold");
+        HoldAttempt admissions = terms.evaluate("s1", new HoldRequest.Admissions("FLOOR", 2));
+        assertTrue(admissions.refusal().isEmpty(), "what is left is not the terms' to judge");
+        assertEquals("FLOOR", admissions.area().name());
+        assertTrue(terms.evaluate("s1", new HoldRequest.BestAvailable(4, "A")).refusal().isEmpty());
+        assertEquals(0, snapshotReads.get());
+    }
+
+    @Test
     void theFirstRefusalDecides_andTheRulesAfterItAreNotAsked() {
         AtomicInteger asked = new AtomicInteger();
         HoldRule refuses = a -> Optional.of(new Outcome.Refused<>(Rejection.NOT_ALLOWED, "no"));

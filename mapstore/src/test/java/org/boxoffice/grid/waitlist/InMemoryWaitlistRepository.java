@@ -57,6 +57,13 @@ final class InMemoryWaitlistRepository implements WaitlistRepository {
     }
 
     @Override
+    public synchronized Map<String, Integer> lineLengths() {
+        Map<String, Integer> out = new java.util.TreeMap<>();
+        rows.stream().filter(r -> r.state.inLine()).forEach(r -> out.merge(r.entry.showId(), 1, Integer::sum));
+        return out;
+    }
+
+    @Override
     public synchronized void dequeue(String showId, long itemId) {
         inLine(showId).stream().filter(r -> r.itemId == itemId).forEach(r -> r.state = State.REMOVED);
     }

@@ -1,57 +1,44 @@
-package org.boxoffice.app.ops;
+package org.boxoffice.app.mail;
 
-import org.boxoffice.grid.Daemons;
+import org.boxoffice.app.ops.OpsMetrics;
+import org.boxoffice.app.ops.PeriodicReading;
 import org.boxoffice.mapstore.PostgresMailOutbox.Backlog;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * {@code boxoffice_messages_pending{channel}} and {@code boxoffice_messages_oldest_pending_seconds{channel}}:
  * the messages waiting to be sent (not sent, not given up) in each channel's outboxes, and how long
- * ago the oldest of them was written, read from PostgreSQL (one statement) every few seconds on its
- * own thread, so a scrape reads numbers and never the database. The figures are the cluster's (every
- * member reads the same tables): aggregate them with {@code max}, not {@code sum}. If the database
- * cannot be read the last figures stay. Thread-safe.
+ * ago the oldest of them was written, read from PostgreSQL (one statement) every few seconds
+ * ({@link PeriodicReading}). The figures are the cluster's (every member reads the same tables):
+ * aggregate them with {@code max}, not {@code sum}. If the database cannot be read the last figures
+ * stay. Thread-safe.
  */
 public final class OutboxMeter implements AutoCloseable {
 
-    private static final Logger LOG = Logger.getLogger(OutboxMeter.class.getName());
+    /** How often the outboxes are read (one statement). */
+    public static final long EVERY_MILLIS = 5_000;
 
-    private final Supplier<Map<String, Backlog>> backlog;
     private final OpsMetrics metrics;
     private final LongSupplier clock;
     private final Map<String, Backlog> shown = new ConcurrentHashMap<>();
-    private final ScheduledExecutorService timer = Daemons.scheduler("outbox-meter");
+    private final PeriodicReading<Map<String, Backlog>> reading;
 
-    /** @param backlog the pending messages per channel ({@code email}, {@code sms}, {@code page}) */
-    public OutboxMeter(Supplier<Map<String, Backlog>> backlog, OpsMetrics metrics, LongSupplier clock) {
-        this.backlog = backlog;
+    /**
+     * Reads the outboxes now and then every {@code everyMillis}.
+     *
+     * @param backlog the pending messages per channel ({@code email}, {@code sms}, {@code page})
+     */
+    public OutboxMeter(Supplier<Map<String, Backlog>> backlog, OpsMetrics metrics, LongSupplier clock, long everyMillis) {
         this.metrics = metrics;
         this.clock = clock;
+        this.reading = PeriodicReading.every(everyMillis, "outbox-meter", "the outboxes' backlog", backlog, this::show);
     }
 
-    /** Reads the outboxes now and then every {@code everyMillis}. */
-    public OutboxMeter start(long everyMillis) {
-        timer.scheduleWithFixedDelay(this::refresh, 0, everyMillis, TimeUnit.MILLISECONDS);
-        return this;
-    }
-
-    /** Reads the outboxes once. */
-    public void refresh() {
-        Map<String, Backlog> now;
-        try {
-            now = backlog.get();
-        } catch (RuntimeException e) {
-            LOG.log(Level.FINE, "could not read the outboxes' backlog; the gauges keep their last figures", e);
-            return;
-        }
+    private void show(Map<String, Backlog> now) {
         now.forEach((channel, b) -> {
             if (shown.put(channel, b) == null) {
                 metrics.gauge("boxoffice_messages_pending", "messages waiting to be sent (not sent, not given up) in "
@@ -71,6 +58,6 @@ public final class OutboxMeter implements AutoCloseable {
 
     @Override
     public void close() {
-        timer.shutdownNow();
+        reading.close();
     }
 }
