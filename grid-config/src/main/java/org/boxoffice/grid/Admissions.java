@@ -405,7 +405,7 @@ public final class Admissions {
      */
     private int markLeft(AdmissionArea area, SoldOutMark seen, Map<Integer, StripeCount> counts, int free, long now,
                          long grace) {
-        int left = leftCountingClaimsInFlight(area, counts, free, now - grace);
+        int left = leftCountingClaimsInFlight(area, counts, free, now, grace);
         long firstLapse = Long.MAX_VALUE;
         for (StripeCount c : counts.values()) {
             firstLapse = Math.min(firstLapse, c.firstLapse());
@@ -418,8 +418,8 @@ public final class Admissions {
      * {@code free} (the grid's stripes, counted in {@code counts}) plus what claims in flight keep, by the
      * referee's count if it saw the stripes at their versions now; otherwise the referee's count of both, now.
      */
-    private int leftCountingClaimsInFlight(AdmissionArea area, Map<Integer, StripeCount> counts, int free,
-                                           long lapsedBy) {
+    private int leftCountingClaimsInFlight(AdmissionArea area, Map<Integer, StripeCount> counts, int free, long now,
+                                           long grace) {
         List<Long> versions = new ArrayList<>(area.stripes());
         for (int s = 0; s < area.stripes(); s++) {
             StripeCount stripe = counts.get(s);
@@ -437,7 +437,7 @@ public final class Admissions {
             if (known != null && known.versions().equals(versions)) {
                 return free + known.admissions();
             }
-            AdmissionRepository.Remaining counted = repository.remaining(area.showId(), area.name(), lapsedBy);
+            AdmissionRepository.Remaining counted = repository.remaining(area.showId(), area.name(), now, grace);
             inFlight.put(id, new InFlight(counted.versions(), counted.inFlight()));
             return counted.left();
         } catch (RuntimeException e) {

@@ -3,6 +3,7 @@ package org.boxoffice.mapstore;
 import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.AdmissionRepository;
 import org.boxoffice.domain.AdmissionStripe;
+import org.boxoffice.domain.HoldPolicy;
 import org.boxoffice.domain.StaleInventoryException;
 
 import javax.sql.DataSource;
@@ -52,14 +53,15 @@ public final class PostgresAdmissionRepository implements AdmissionRepository {
      * An area in one statement, so in one snapshot: what its stripes have unclaimed, what lapsed parts
      * keep, what parts of unsettled claims keep (a hold released but still ACTIVE on some stripe, or
      * one whose parts add up to fewer admissions than it asked for: only a part smaller than its hold
-     * needs the sum), and every stripe's version.
+     * needs the sum), and every stripe's version. A part has lapsed as {@link HoldPolicy#lapsed} says:
+     * its expiry plus the grace (parameter 3) at or before now (parameter 4).
      */
     private static final String REMAINING = """
             WITH s AS (
                 SELECT stripe, capacity - taken AS unclaimed, version FROM admission_stripes
                 WHERE show_id = ? AND area = ?
             ), p AS (
-                SELECT p.quantity, epoch_ms(h.expires_at) <= ? AS lapsed,
+                SELECT p.quantity, epoch_ms(h.expires_at) + ? <= ? AS lapsed,
                        CASE WHEN h.status <> 'ACTIVE' AND h.status <> 'CONFIRMED' THEN true
                             WHEN p.quantity >= h.quantity THEN false
                             ELSE h.quantity > (SELECT sum(q.quantity) FROM admission_hold_parts q
@@ -236,14 +238,15 @@ public final class PostgresAdmissionRepository implements AdmissionRepository {
     }
 
     @Override
-    public Remaining remaining(String showId, String area, long lapsedBy) {
+    public Remaining remaining(String showId, String area, long now, long graceMillis) {
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement(REMAINING)) {
             ps.setString(1, showId);
             ps.setString(2, area);
-            ps.setLong(3, lapsedBy);
-            ps.setString(4, showId);
-            ps.setString(5, area);
+            ps.setLong(3, graceMillis);
+            ps.setLong(4, now);
+            ps.setString(5, showId);
+            ps.setString(6, area);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 List<Long> versions = new ArrayList<>();

@@ -18,6 +18,7 @@ import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.AdmissionRepository;
 import org.boxoffice.domain.AdmissionStripe;
 import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.HoldPolicy;
 import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.StaleInventoryException;
@@ -85,10 +86,10 @@ class PostgresAdmissionRepositoryTest {
         take(area, 2, "lapsed-" + id, 1, 1, T0 + 1_000);             // lapsed by the time counted: free
         take(area, 2, "short-" + id, 1, 2, EXPIRES);                 // a hold of 2 with 1 so far: in flight
 
-        AdmissionRepository.Remaining before = admissions.remaining(id, "FLOOR", T0 + 2_000);
+        AdmissionRepository.Remaining before = admissions.remaining(id, "FLOOR", T0 + 2_000, 0);
         admissions.apply(stripe(area, 1).release("across-" + id, T0 + 1)); // released on one of its two stripes so far
 
-        AdmissionRepository.Remaining after = admissions.remaining(id, "FLOOR", T0 + 2_000);
+        AdmissionRepository.Remaining after = admissions.remaining(id, "FLOOR", T0 + 2_000, 0);
 
         // free: 2 unclaimed (stripe 2) and 1 lapsed; in flight: 3 (taking) and 1 (short)
         assertEquals(3, before.free());
@@ -99,6 +100,33 @@ class PostgresAdmissionRepositoryTest {
         assertEquals(4, after.free());
         assertEquals(6, after.inFlight());
         assertEquals(List.of(2L, 3L, 2L), after.versions());
+    }
+
+    @Test
+    void remaining_countsAPartAsLapsedExactlyWhenHoldPolicySays_theGridsCopyAgreeing() {
+        AdmissionArea area = newArea(10, 1);
+        long now = T0 + 100_000;
+        long grace = 5_000;
+        long boundary = now - grace; // HoldPolicy: lapsed from expiry + grace on, that moment included
+        // distinct quantities, so the count says which parts it took as lapsed
+        take(area, 0, "before-" + area.showId(), 1, 1, boundary - 1);
+        take(area, 0, "at-" + area.showId(), 2, 2, boundary);
+        take(area, 0, "after-" + area.showId(), 4, 4, boundary + 1);
+        int expected = 10 - 7;
+        for (AdmissionStripe.Part p : stripe(area, 0).parts()) {
+            if (HoldPolicy.lapsed(p.expiresAt(), grace, now)) {
+                expected += p.quantity();
+            }
+        }
+
+        AdmissionRepository.Remaining counted = admissions.remaining(area.showId(), "FLOOR", now, grace);
+
+        assertEquals(6, expected); // 3 unclaimed, the parts expiring before and at the boundary
+        assertEquals(expected, counted.free());
+        assertEquals(expected, stripe(area, 0).free(now, grace));
+        // a millisecond earlier only the part expiring before the boundary has lapsed
+        assertEquals(4, admissions.remaining(area.showId(), "FLOOR", now - 1, grace).free());
+        assertEquals(4, stripe(area, 0).free(now - 1, grace));
     }
 
     @Test
