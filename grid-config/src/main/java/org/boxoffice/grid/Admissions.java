@@ -584,7 +584,8 @@ public final class Admissions {
 
     /**
      * Ends lapsed holds' parts in the stripes this member owns and has in memory (the sweeper's
-     * work; a claim ends them too, lazily). Returns how many stripes changed.
+     * work; a claim ends them too, lazily). Asks each stripe for its earliest expiry where it lives
+     * ({@link StripeExpiryProcessor}), never reads the stripes whole. Returns how many stripes changed.
      */
     public int sweepOnce(Function<String, Optional<Show>> shows) {
         long now = clock.getAsLong();
@@ -593,9 +594,12 @@ public final class Admissions {
         if (local.isEmpty()) {
             return 0;
         }
-        for (Map.Entry<StripeKey, AdmissionStripe> e : map.getAll(local).entrySet()) {
+        for (Map.Entry<StripeKey, Long> e : map.executeOnKeys(local, new StripeExpiryProcessor()).entrySet()) {
+            if (e.getValue() == null || e.getValue() == Long.MAX_VALUE) {
+                continue;
+            }
             Optional<Show> show = shows.apply(e.getKey().showId());
-            if (show.isEmpty() || e.getValue().expire(now, show.get().policy().graceMillis()) == null) {
+            if (show.isEmpty() || !org.boxoffice.domain.HoldPolicy.lapsed(e.getValue(), show.get().policy().graceMillis(), now)) {
                 continue;
             }
             if (expire(show.get(), e.getKey(), now, false) > 0) {
