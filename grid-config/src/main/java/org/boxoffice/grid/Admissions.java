@@ -8,6 +8,7 @@ import org.boxoffice.domain.AdmissionStripe;
 import org.boxoffice.domain.Show;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -168,11 +169,7 @@ public final class Admissions {
     private Map<Integer, StripeCount> counts(AdmissionArea area, long now, long grace) {
         try {
             Map<Integer, StripeCount> out = new java.util.TreeMap<>();
-            map.executeOnKeys(keys(area), new StripeCountProcessor(now, grace)).forEach((k, v) -> {
-                if (v != null) {
-                    out.put(k.stripe(), v);
-                }
-            });
+            onEach(keys(area), new StripeCountProcessor(now, grace)).forEach((k, v) -> out.put(k.stripe(), v));
             return out;
         } catch (RuntimeException e) {
             throw new InventoryUnavailableException("area " + area.showId() + "/" + area.name() + " cannot be counted now: "
@@ -594,8 +591,8 @@ public final class Admissions {
         if (local.isEmpty()) {
             return 0;
         }
-        for (Map.Entry<StripeKey, Long> e : map.executeOnKeys(local, new StripeExpiryProcessor()).entrySet()) {
-            if (e.getValue() == null || e.getValue() == Long.MAX_VALUE) {
+        for (Map.Entry<StripeKey, Long> e : onEach(local, new StripeExpiryProcessor()).entrySet()) {
+            if (e.getValue() == Long.MAX_VALUE) {
                 continue;
             }
             Optional<Show> show = shows.apply(e.getKey().showId());
@@ -714,6 +711,33 @@ public final class Admissions {
             }
         }
         return best;
+    }
+
+    /**
+     * Runs a read-only {@code processor} on each stripe of {@code keys}, one operation per stripe, all
+     * in flight together; the answers by stripe (a null answer is left out). Not {@code executeOnKeys}:
+     * it sends every key to every partition that owns one of them, and each partition's operation
+     * looks up every key (n stripes, n partitions: n² look-ups). The sweeper's call over every stripe
+     * a member owns, with the counts, took 40 % of the service's CPU samples in the stampede.
+     */
+    private <R> Map<StripeKey, R> onEach(Collection<StripeKey> keys, EntryProcessor<StripeKey, AdmissionStripe, R> processor) {
+        Map<StripeKey, java.util.concurrent.CompletableFuture<R>> pending = new java.util.HashMap<>();
+        for (StripeKey key : keys) {
+            pending.put(key, map.submitToKey(key, processor).toCompletableFuture());
+        }
+        Map<StripeKey, R> out = new java.util.HashMap<>();
+        for (Map.Entry<StripeKey, java.util.concurrent.CompletableFuture<R>> e : pending.entrySet()) {
+            R answer;
+            try {
+                answer = e.getValue().join();
+            } catch (java.util.concurrent.CompletionException failed) {
+                throw failed.getCause() instanceof RuntimeException r ? r : failed;
+            }
+            if (answer != null) {
+                out.put(e.getKey(), answer);
+            }
+        }
+        return out;
     }
 
     private static Set<StripeKey> keys(AdmissionArea area) {
