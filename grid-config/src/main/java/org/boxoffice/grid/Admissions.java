@@ -1,6 +1,7 @@
 package org.boxoffice.grid;
 
 import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.map.IMap;
 import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.AdmissionRepository;

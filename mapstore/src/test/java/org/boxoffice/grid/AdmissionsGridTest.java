@@ -61,6 +61,7 @@ class AdmissionsGridTest {
 
     @AfterAll
     static void close() {
+        admissionRepo.close();
         inventoryRepo.close();
         db.close();
     }

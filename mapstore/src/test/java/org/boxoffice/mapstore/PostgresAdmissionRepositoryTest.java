@@ -4,6 +4,7 @@ import static org.boxoffice.mapstore.TestShows.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -47,6 +48,7 @@ class PostgresAdmissionRepositoryTest {
 
     @AfterAll
     static void close() {
+        admissions.close();
         inventory.close();
         db.close();
     }
@@ -168,6 +170,31 @@ class PostgresAdmissionRepositoryTest {
         assertThrows(StaleInventoryException.class, () -> admissions.apply(taken.next()));
         assertEquals(0, admissions.taken(area.showId(), "FLOOR"));
         assertTrue(inventory.findHold("H-big-" + area.showId()).isEmpty(), "nothing of a refused take is written");
+    }
+
+    @Test
+    void applyTogether_refusesAStaleChangeAndOneBeyondCapacityAlone_andTheOthersStand() {
+        AdmissionArea area = newArea(12, 4); // 3 per stripe
+        String id = area.showId();
+        AdmissionStripe first = stripe(area, 0).take("HT0-" + id, "acc-0", 2, 2, EXPIRES, T0, 0).next();
+        AdmissionStripe stale = stripe(area, 1).take("HT1-" + id, "acc-1", 1, 1, EXPIRES, T0, 0).next();
+        take(area, 1, "HT1-other-" + id, 1); // the referee's stripe 1 moves on: the copy above is stale
+        AdmissionStripe lying = new AdmissionStripe(id, "FLOOR", 2, 1_000, 0, List.of(), 0, null)
+                .take("HT2-" + id, "acc-2", 5, 5, EXPIRES, T0, 0).next(); // room in the copy only
+        AdmissionStripe last = stripe(area, 3).take("HT3-" + id, "acc-3", 3, 3, EXPIRES, T0, 0).next();
+
+        List<PostgresAdmissionRepository.Applied> outcomes = admissions.applyTogether(List.of(first, stale, lying, last));
+
+        assertNull(outcomes.get(0).failure());
+        assertInstanceOf(StaleInventoryException.class, outcomes.get(1).failure());
+        assertInstanceOf(StaleInventoryException.class, outcomes.get(2).failure());
+        assertNull(outcomes.get(3).failure());
+        assertEquals(List.of(2, 1, 0, 3), List.of(stripe(area, 0).taken(), stripe(area, 1).taken(), stripe(area, 2).taken(),
+                stripe(area, 3).taken()));
+        assertEquals(HoldStatus.ACTIVE, inventory.findHold("HT0-" + id).orElseThrow().status());
+        assertTrue(inventory.findHold("HT1-" + id).isEmpty(), "nothing of a refused change is written");
+        assertTrue(inventory.findHold("HT2-" + id).isEmpty(), "nothing of a refused change is written");
+        assertEquals(3, inventory.findHold("HT3-" + id).orElseThrow().quantity());
     }
 
     @Test
