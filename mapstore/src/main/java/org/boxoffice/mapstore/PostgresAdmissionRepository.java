@@ -14,6 +14,8 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -269,8 +271,24 @@ public final class PostgresAdmissionRepository implements AdmissionRepository, A
         return out;
     }
 
-    private int[] applyMany(List<AdmissionStripe> nexts) throws SQLException {
-        int n = nexts.size();
+    /**
+     * The changes in one statement, in the order of their stripes (show, area, stripe): the order in
+     * which a rebalancing locks the rows it moves capacity between, so the two never wait on each
+     * other in a circle. Answers in the order asked.
+     */
+    private int[] applyMany(List<AdmissionStripe> asked) throws SQLException {
+        int n = asked.size();
+        Integer[] order = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, Comparator.comparing((Integer i) -> asked.get(i).showId())
+                .thenComparing(i -> asked.get(i).area()).thenComparingInt(i -> asked.get(i).stripe())
+                .thenComparingLong(i -> asked.get(i).version()));
+        List<AdmissionStripe> nexts = new ArrayList<>(n);
+        for (Integer i : order) {
+            nexts.add(asked.get(i));
+        }
         String[] shows = new String[n];
         String[] areas = new String[n];
         Integer[] stripes = new Integer[n];
@@ -321,7 +339,7 @@ public final class PostgresAdmissionRepository implements AdmissionRepository, A
                 Object[] results = (Object[]) rs.getArray(1).getArray();
                 int[] out = new int[n];
                 for (int i = 0; i < n; i++) {
-                    out[i] = ((Number) results[i]).intValue();
+                    out[order[i]] = ((Number) results[i]).intValue();
                 }
                 return out;
             }

@@ -183,7 +183,8 @@ class PostgresAdmissionRepositoryTest {
                 .take("HT2-" + id, "acc-2", 5, 5, EXPIRES, T0, 0).next(); // room in the copy only
         AdmissionStripe last = stripe(area, 3).take("HT3-" + id, "acc-3", 3, 3, EXPIRES, T0, 0).next();
 
-        List<PostgresAdmissionRepository.Applied> outcomes = admissions.applyTogether(List.of(first, stale, lying, last));
+        // applied in the stripes' order, answered in the order asked
+        List<PostgresAdmissionRepository.Applied> outcomes = admissions.applyTogether(List.of(last, stale, lying, first));
 
         assertNull(outcomes.get(0).failure());
         assertInstanceOf(StaleInventoryException.class, outcomes.get(1).failure());
