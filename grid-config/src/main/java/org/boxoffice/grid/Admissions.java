@@ -170,7 +170,13 @@ public final class Admissions {
     private Map<Integer, StripeCount> counts(AdmissionArea area, long now, long grace) {
         try {
             Map<Integer, StripeCount> out = new java.util.TreeMap<>();
-            onEach(keys(area), new StripeCountProcessor(now, grace)).forEach((k, v) -> out.put(k.stripe(), v));
+            // one call: with an area's few stripes, cheaper in latency than an operation per stripe
+            // (a claim across stripes counts twice while it keeps what it took)
+            map.executeOnKeys(keys(area), new StripeCountProcessor(now, grace)).forEach((k, v) -> {
+                if (v != null) {
+                    out.put(k.stripe(), v);
+                }
+            });
             return out;
         } catch (RuntimeException e) {
             throw new InventoryUnavailableException("area " + area.showId() + "/" + area.name() + " cannot be counted now: "
@@ -718,8 +724,8 @@ public final class Admissions {
      * Runs a read-only {@code processor} on each stripe of {@code keys}, one operation per stripe, all
      * in flight together; the answers by stripe (a null answer is left out). Not {@code executeOnKeys}:
      * it sends every key to every partition that owns one of them, and each partition's operation
-     * looks up every key (n stripes, n partitions: n² look-ups). The sweeper's call over every stripe
-     * a member owns, with the counts, took 40 % of the service's CPU samples in the stampede.
+     * looks up every key (n stripes, n partitions: n² look-ups): for the sweeper's call over every
+     * stripe of every area a member owns, hundreds of stripes, twice a second.
      */
     private <R> Map<StripeKey, R> onEach(Collection<StripeKey> keys, EntryProcessor<StripeKey, AdmissionStripe, R> processor) {
         Map<StripeKey, java.util.concurrent.CompletableFuture<R>> pending = new java.util.HashMap<>();
