@@ -230,3 +230,46 @@ BEGIN
     RETURN result;
 END
 $$;
+
+-- The referee's group commit of general admission: the changes of many stripes in flight at once
+-- (each stripe has at most one), applied in one statement and one transaction. Change i is
+-- apply_admission_change with the i-th of each array, in a block of its own: a stale copy, or a
+-- change beyond its stripe's capacity, writes none of its rows and answers -1 in its place, and
+-- the others stand. Any other failure fails the statement (the caller then applies the changes one
+-- by one). p_ended is the changes' ended holds one after another, p_ended_counts[i] of them for
+-- change i. Returns, per change, its stripe's taken after it, or -1.
+CREATE OR REPLACE FUNCTION apply_admission_batch(
+    p_show           text[],
+    p_area           text[],
+    p_stripe         int[],
+    p_version        bigint[],
+    p_kind           text[],
+    p_hold_id        text[],
+    p_holder         text[],
+    p_quantity       int[],
+    p_hold_quantity  int[],
+    p_expires        timestamptz[],
+    p_at             timestamptz[],
+    p_ended_counts   int[],
+    p_ended          text[]
+) RETURNS int[]
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    n int := coalesce(cardinality(p_kind), 0);
+    ended_at int := 1;
+    results int[] := array_fill(-1, ARRAY[n]);
+BEGIN
+    FOR i IN 1..n LOOP
+        BEGIN
+            results[i] := apply_admission_change(p_show[i], p_area[i], p_stripe[i], p_version[i], p_kind[i],
+                p_hold_id[i], p_holder[i], p_quantity[i], p_hold_quantity[i], p_expires[i], p_at[i],
+                coalesce(p_ended[ended_at:ended_at + p_ended_counts[i] - 1], '{}'));
+        EXCEPTION WHEN SQLSTATE 'BX409' OR SQLSTATE '23514' THEN
+            results[i] := -1;
+        END;
+        ended_at := ended_at + p_ended_counts[i];
+    END LOOP;
+    RETURN results;
+END
+$$;

@@ -104,6 +104,8 @@ public final class Boxoffice implements AutoCloseable {
     private final Inventory inventory;
     private final ShowSnapshots snapshots;
     private final HoldSweeper sweeper;
+    /** General admission's referee: its group commit stops after the member's last store. */
+    private final PostgresAdmissionRepository admissionRepository;
     private final CatalogSearch search;
     private final CatalogChanges catalogChanges;
     private final CatalogAnswers answers;
@@ -144,7 +146,7 @@ public final class Boxoffice implements AutoCloseable {
         RefereeMetrics.register(referee, dataSource, metrics);
         this.catalogRepository = new PostgresCatalogRepository(dataSource);
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
-        PostgresAdmissionRepository admissionRepository = new PostgresAdmissionRepository(dataSource);
+        this.admissionRepository = new PostgresAdmissionRepository(dataSource);
         PostgresRoomLedger roomLedger = new PostgresRoomLedger(dataSource, clock);
         PostgresIdempotencyReplies idempotencyReplies = new PostgresIdempotencyReplies(dataSource);
         SpentChallengeStore spentChallenges = new SpentChallengeStore(dataSource, clock);
@@ -403,5 +405,6 @@ public final class Boxoffice implements AutoCloseable {
         hz.shutdown();
         // after the member: its last stores (a graceful shutdown migrates, never writes) are done
         referee.close();
+        admissionRepository.close();
     }
 }

@@ -159,7 +159,7 @@ final class Baselines {
                 try (Connection c = db.connect()) {
                     return AreaState.baseline(c, measured, area);
                 }
-            }));
+            }, () -> null));
         }
         stop(server);
         return outcomes;

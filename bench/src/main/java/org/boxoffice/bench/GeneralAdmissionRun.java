@@ -7,6 +7,7 @@ import org.boxoffice.bench.load.Buyer;
 import org.boxoffice.bench.load.ShowPlan;
 import org.boxoffice.bench.load.Sweep;
 import org.boxoffice.bench.load.Target;
+import org.boxoffice.bench.probe.JfrProfile;
 import org.boxoffice.bench.report.SystemOutcome;
 
 import java.net.URI;
@@ -74,6 +75,10 @@ final class GeneralAdmissionRun {
         if (db != null) {
             db.checkpoint();
         }
+        boolean profiling = o.profile && service != null;
+        if (profiling) {
+            JfrProfile.startWithCpuTime(env.jcmd(), pid);
+        }
         SystemOutcome outcome = system.measureArea(target, crowd, sweep, db, pid, () -> {
             if (db == null) {
                 return null;
@@ -81,6 +86,13 @@ final class GeneralAdmissionRun {
             try (Connection c = db.connect()) {
                 return AreaState.boxoffice(c, target.showId(), AREA);
             }
+        }, () -> {
+            if (!profiling) {
+                return null;
+            }
+            Path file = env.out().resolve("service.jfr");
+            JfrProfile.dumpAndStop(env.jcmd(), pid, file);
+            return JfrProfile.summarize(file);
         });
         if (service != null) {
             env.resources().remove(service);

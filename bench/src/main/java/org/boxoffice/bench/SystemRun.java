@@ -85,8 +85,8 @@ final class SystemRun {
      * against the area as the referee has it afterwards.
      */
     SystemOutcome measureArea(Target target, List<Buyer> crowd, Sweep.Result sweep, Database db, long serverPid,
-                              Step<AreaState> referee) throws Exception {
-        return measure(target, crowd, null, sweep, db, serverPid, 0, () -> null, () -> null, 0, () -> null, referee);
+                              Step<AreaState> referee, Step<JfrProfile.Summary> profile) throws Exception {
+        return measure(target, crowd, null, sweep, db, serverPid, 0, () -> null, () -> null, 0, profile, referee);
     }
 
     private SystemOutcome measure(Target target, List<Buyer> crowd, LoadRun.Room room, Sweep.Result sweep, Database db,

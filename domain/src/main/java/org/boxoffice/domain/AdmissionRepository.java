@@ -70,8 +70,12 @@ public interface AdmissionRepository {
         }
     }
 
-    /** What an area has left, as of one snapshot; a part counts as lapsed if its hold expired at or before {@code lapsedBy}. */
-    Remaining remaining(String showId, String area, long lapsedBy);
+    /**
+     * What an area has left at {@code now}, as of one snapshot. A part counts as lapsed by
+     * {@link HoldPolicy#lapsed}'s rule under a grace of {@code graceMillis}: from its hold's expiry
+     * plus the grace on, that moment included.
+     */
+    Remaining remaining(String showId, String area, long now, long graceMillis);
 
     /** Stripes that still count a part of a hold that lapsed before {@code lapsedBefore} (reconciliation). */
     List<StripeId> stripesWithHoldsLapsedBefore(long lapsedBefore);

@@ -63,6 +63,11 @@ class GridSerializersTest {
     }
 
     @Test
+    void stripeExpiryProcessor_roundTrips() {
+        assertEquals(new StripeExpiryProcessor(), roundTrip(new StripeExpiryProcessor()));
+    }
+
+    @Test
     void soldOutMarks_roundTrip() {
         assertEquals(new SoldOutMark(42, 3, 9_000), roundTrip(new SoldOutMark(42, 3, 9_000)));
         assertEquals(SoldOutMark.cleared(7), roundTrip(SoldOutMark.cleared(7)));

@@ -48,4 +48,15 @@ class StripeCommandTest {
         assertEquals(new StripeCount(1, 3, 2, 505), new StripeCountProcessor(100, 5).process(java.util.Map.entry(
                 new StripeKey("s", "FLOOR", 0), stripe)));
     }
+
+    @Test
+    void aStripesEarliestExpiry_isReadWhereItLives_lapsedPartsIncluded() {
+        AdmissionStripe stripe = THREE_FREE.take("h1", "ann", 1, 1, 900, 10, 0).next()
+                .take("h2", "bob", 1, 1, 500, 10, 0).next();
+        StripeKey key = new StripeKey("s", "FLOOR", 0);
+
+        assertEquals(500L, new StripeExpiryProcessor().process(java.util.Map.entry(key, stripe)));
+        assertEquals(Long.MAX_VALUE, new StripeExpiryProcessor().process(java.util.Map.entry(key, THREE_FREE)));
+        assertNull(new StripeExpiryProcessor().process(new java.util.AbstractMap.SimpleEntry<>(key, null)));
+    }
 }

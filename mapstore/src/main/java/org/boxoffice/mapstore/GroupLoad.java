@@ -25,6 +25,11 @@ import java.util.logging.Logger;
  * which in an on-sale is most of it: each new buyer's first claim reads its allowance. Under no
  * load a batch is one key and costs a direct read plus a hand-over between threads. Thread-safe;
  * the reader is a daemon thread started on first use and stopped by {@link #close}.
+ *
+ * <p>General admission's stripe changes share their commits through it too
+ * ({@link PostgresAdmissionRepository#apply}): there a key is a change to apply and its value how it
+ * ended; the source answers each change's own outcome and throws only when the connection failed,
+ * when no change's fate is known.
  */
 final class GroupLoad<K, V> implements AutoCloseable {
 

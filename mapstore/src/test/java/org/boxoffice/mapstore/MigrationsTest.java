@@ -37,7 +37,7 @@ class MigrationsTest {
                     "waitlist_entries", "waitlist_mail"), names(ds, """
                     SELECT table_name FROM information_schema.tables
                     WHERE table_schema = 'public' AND table_name <> 'flyway_schema_history' ORDER BY 1"""));
-            assertEquals(List.of("apply_admission_change", "apply_seat_transition", "apply_seat_transitions",
+            assertEquals(List.of("apply_admission_batch", "apply_admission_change", "apply_seat_transition", "apply_seat_transitions",
                     "apply_seat_transitions_one_by_one", "check_admission_capacity", "create_admission_area",
                     "epoch_ms", "move_admission_capacity", "note_lapsed_hold", "resize_admission_area", "seat_keys",
                     "seat_transition_applied"), names(ds, """

@@ -4,6 +4,7 @@ import static org.boxoffice.mapstore.TestShows.T0;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +19,7 @@ import org.boxoffice.domain.AdmissionArea;
 import org.boxoffice.domain.AdmissionRepository;
 import org.boxoffice.domain.AdmissionStripe;
 import org.boxoffice.domain.HoldRecord;
+import org.boxoffice.domain.HoldPolicy;
 import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.StaleInventoryException;
@@ -46,6 +48,7 @@ class PostgresAdmissionRepositoryTest {
 
     @AfterAll
     static void close() {
+        admissions.close();
         inventory.close();
         db.close();
     }
@@ -85,10 +88,10 @@ class PostgresAdmissionRepositoryTest {
         take(area, 2, "lapsed-" + id, 1, 1, T0 + 1_000);             // lapsed by the time counted: free
         take(area, 2, "short-" + id, 1, 2, EXPIRES);                 // a hold of 2 with 1 so far: in flight
 
-        AdmissionRepository.Remaining before = admissions.remaining(id, "FLOOR", T0 + 2_000);
+        AdmissionRepository.Remaining before = admissions.remaining(id, "FLOOR", T0 + 2_000, 0);
         admissions.apply(stripe(area, 1).release("across-" + id, T0 + 1)); // released on one of its two stripes so far
 
-        AdmissionRepository.Remaining after = admissions.remaining(id, "FLOOR", T0 + 2_000);
+        AdmissionRepository.Remaining after = admissions.remaining(id, "FLOOR", T0 + 2_000, 0);
 
         // free: 2 unclaimed (stripe 2) and 1 lapsed; in flight: 3 (taking) and 1 (short)
         assertEquals(3, before.free());
@@ -99,6 +102,33 @@ class PostgresAdmissionRepositoryTest {
         assertEquals(4, after.free());
         assertEquals(6, after.inFlight());
         assertEquals(List.of(2L, 3L, 2L), after.versions());
+    }
+
+    @Test
+    void remaining_countsAPartAsLapsedExactlyWhenHoldPolicySays_theGridsCopyAgreeing() {
+        AdmissionArea area = newArea(10, 1);
+        long now = T0 + 100_000;
+        long grace = 5_000;
+        long boundary = now - grace; // HoldPolicy: lapsed from expiry + grace on, that moment included
+        // distinct quantities, so the count says which parts it took as lapsed
+        take(area, 0, "before-" + area.showId(), 1, 1, boundary - 1);
+        take(area, 0, "at-" + area.showId(), 2, 2, boundary);
+        take(area, 0, "after-" + area.showId(), 4, 4, boundary + 1);
+        int expected = 10 - 7;
+        for (AdmissionStripe.Part p : stripe(area, 0).parts()) {
+            if (HoldPolicy.lapsed(p.expiresAt(), grace, now)) {
+                expected += p.quantity();
+            }
+        }
+
+        AdmissionRepository.Remaining counted = admissions.remaining(area.showId(), "FLOOR", now, grace);
+
+        assertEquals(6, expected); // 3 unclaimed, the parts expiring before and at the boundary
+        assertEquals(expected, counted.free());
+        assertEquals(expected, stripe(area, 0).free(now, grace));
+        // a millisecond earlier only the part expiring before the boundary has lapsed
+        assertEquals(4, admissions.remaining(area.showId(), "FLOOR", now - 1, grace).free());
+        assertEquals(4, stripe(area, 0).free(now - 1, grace));
     }
 
     @Test
@@ -140,6 +170,32 @@ class PostgresAdmissionRepositoryTest {
         assertThrows(StaleInventoryException.class, () -> admissions.apply(taken.next()));
         assertEquals(0, admissions.taken(area.showId(), "FLOOR"));
         assertTrue(inventory.findHold("H-big-" + area.showId()).isEmpty(), "nothing of a refused take is written");
+    }
+
+    @Test
+    void applyTogether_refusesAStaleChangeAndOneBeyondCapacityAlone_andTheOthersStand() {
+        AdmissionArea area = newArea(12, 4); // 3 per stripe
+        String id = area.showId();
+        AdmissionStripe first = stripe(area, 0).take("HT0-" + id, "acc-0", 2, 2, EXPIRES, T0, 0).next();
+        AdmissionStripe stale = stripe(area, 1).take("HT1-" + id, "acc-1", 1, 1, EXPIRES, T0, 0).next();
+        take(area, 1, "HT1-other-" + id, 1); // the referee's stripe 1 moves on: the copy above is stale
+        AdmissionStripe lying = new AdmissionStripe(id, "FLOOR", 2, 1_000, 0, List.of(), 0, null)
+                .take("HT2-" + id, "acc-2", 5, 5, EXPIRES, T0, 0).next(); // room in the copy only
+        AdmissionStripe last = stripe(area, 3).take("HT3-" + id, "acc-3", 3, 3, EXPIRES, T0, 0).next();
+
+        // applied in the stripes' order, answered in the order asked
+        List<PostgresAdmissionRepository.Applied> outcomes = admissions.applyTogether(List.of(last, stale, lying, first));
+
+        assertNull(outcomes.get(0).failure());
+        assertInstanceOf(StaleInventoryException.class, outcomes.get(1).failure());
+        assertInstanceOf(StaleInventoryException.class, outcomes.get(2).failure());
+        assertNull(outcomes.get(3).failure());
+        assertEquals(List.of(2, 1, 0, 3), List.of(stripe(area, 0).taken(), stripe(area, 1).taken(), stripe(area, 2).taken(),
+                stripe(area, 3).taken()));
+        assertEquals(HoldStatus.ACTIVE, inventory.findHold("HT0-" + id).orElseThrow().status());
+        assertTrue(inventory.findHold("HT1-" + id).isEmpty(), "nothing of a refused change is written");
+        assertTrue(inventory.findHold("HT2-" + id).isEmpty(), "nothing of a refused change is written");
+        assertEquals(3, inventory.findHold("HT3-" + id).orElseThrow().quantity());
     }
 
     @Test

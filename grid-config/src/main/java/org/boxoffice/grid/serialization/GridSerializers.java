@@ -40,7 +40,8 @@ public final class GridSerializers {
                 new StripeProcessorSerializer(),
                 new SoldOutMarkSerializer(),
                 new StripeCountSerializer(),
-                new StripeCountProcessorSerializer());
+                new StripeCountProcessorSerializer(),
+                new StripeExpiryProcessorSerializer());
     }
 
     public static void register(CompactSerializationConfig config) {
