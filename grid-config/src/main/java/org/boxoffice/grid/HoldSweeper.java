@@ -72,8 +72,10 @@ public final class HoldSweeper implements AutoCloseable {
     private UUID migrations;
     private UUID members;
     private UUID lost;
-    /** When, after a data member left, the blocks this member owns are compared with the referee. */
-    static final long[] REPAIR_AFTER_LOSS_MILLIS = {2_000, 10_000};
+    /** How often, after a data member left, the blocks this member owns are compared with the referee. */
+    static final long REPAIR_EVERY_MILLIS = 2_000;
+    /** The most comparisons after one loss (a cluster that stays unsafe longer is met by the next loss's or by claims). */
+    static final int REPAIR_ROUNDS = 30;
     private final java.util.concurrent.atomic.AtomicLong repaired = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong fullScans = new java.util.concurrent.atomic.AtomicLong();
 
@@ -102,13 +104,7 @@ public final class HoldSweeper implements AutoCloseable {
             public void memberRemoved(com.hazelcast.cluster.MembershipEvent event) {
                 if (!event.getMember().isLiteMember()) {
                     // once its partitions have been taken over, and again in case that took longer
-                    try {
-                        for (long after : REPAIR_AFTER_LOSS_MILLIS) {
-                            timer.schedule(() -> guarded(HoldSweeper.this::repairBehindReferee), after, TimeUnit.MILLISECONDS);
-                        }
-                    } catch (java.util.concurrent.RejectedExecutionException closed) {
-                        // this member is shutting down
-                    }
+                    repairAfterLoss(0);
                 }
             }
         });
@@ -333,6 +329,31 @@ public final class HoldSweeper implements AutoCloseable {
             fixed += admissions.reconcileOnce(shows, now - reconcileSlackMillis);
         }
         return fixed;
+    }
+
+    /**
+     * Compares the blocks this member owns with the referee {@value #REPAIR_EVERY_MILLIS} ms from now,
+     * and again every as long until a comparison began with the cluster safe (every partition has
+     * its owner and backups in sync: the lost member's partitions have been taken over, whoever took
+     * them), at most {@value #REPAIR_ROUNDS} times.
+     */
+    private void repairAfterLoss(int round) {
+        try {
+            timer.schedule(() -> {
+                boolean safe;
+                try {
+                    safe = hz.getPartitionService().isClusterSafe();
+                } catch (RuntimeException e) {
+                    safe = false;
+                }
+                guarded(this::repairBehindReferee);
+                if (!safe && round + 1 < REPAIR_ROUNDS) {
+                    repairAfterLoss(round + 1);
+                }
+            }, REPAIR_EVERY_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            // this member is shutting down
+        }
     }
 
     /**

@@ -46,7 +46,7 @@ class RepairAfterLossGridTest {
     @Test
     void aBlockBehindTheReferee_isLoadedAgainByItsOwner_andOnlyThatBlock() {
         Show show = TestGrid.show("behind", 6, 10, 6, repo);
-        new Inventory(members.get(0)).blocks(show); // every block in memory, on its owner and backup
+        assertTrue(new Inventory(members.get(0)).preload(show)); // every block in memory, on its owner and backup
         // the referee has a write the grid never saw, as when the owner died before its backup did
         repo.tamper("behind", 4, 7, new SeatState.Held("lost-with-its-member", "carol", Long.MAX_VALUE / 2));
         int loadsBefore = repo.loads.get();
@@ -74,7 +74,8 @@ class RepairAfterLossGridTest {
         for (HazelcastInstance m : members) {
             sweeper(m, show).start(60_000, 600_000); // sweeps and reconciliations far apart: only the repair acts
         }
-        new Inventory(members.get(0)).blocks(show);
+        // on owners and backups (a block only read is on its owner alone, and a lost owner's next read loads it afresh)
+        assertTrue(new Inventory(members.get(0)).preload(show));
         repo.tamper("lost", 2, 3, new SeatState.Held("lost-with-its-member", "dave", Long.MAX_VALUE / 2));
 
         HazelcastInstance killed = members.remove(2);
