@@ -222,19 +222,33 @@ class TicketTransferTest {
         assertEquals("VALID", f.gate(newCode), "the one valid code is the new holder's");
     }
 
+    /** A round of a race: amy-TAG{round} booked {@code row}{round + 1} of {@code show} and offered it to bob-TAG{round}. */
+    private record Offered(String seat, String amyToken, String bobToken, long booking, String oldCode, long id) {
+    }
+
+    private Offered offered(String show, String row, String tag, int round) {
+        String seat = row + (round + 1);
+        String amy = app.token("amy-" + tag + round);
+        String bob = app.token("bob-" + tag + round);
+        long booking = f.book(amy, show, seat);
+        String oldCode = codeOf(booking, amy, seat);
+        long id = json(offer(amy, booking, seat, "bob-" + tag + round)).get("transferId").asLong();
+        return new Offered(seat, amy, bob, booking, oldCode, id);
+    }
+
     @Test
     void anOfferTakenBackWhileItIsAccepted_endsWithOneOfThem_andTheCodesToMatch() throws Exception {
         f.createShow("tx-withdraw", 300, 2);
         int accepted = 0;
         int takenBack = 0;
         for (int round = 0; round < 6; round++) {
-            String seat = "A-2-" + (round + 1);
-            String amy = app.token("amy-w" + round);
-            String bob = app.token("bob-w" + round);
-            long booking = f.book(amy, "tx-withdraw", seat);
-            String oldCode = codeOf(booking, amy, seat);
-            long id = json(offer(amy, booking, seat, "bob-w" + round)).get("transferId").asLong();
-            Raced raced = acceptRacing(id, bob, () -> f.http.delete("/v1/transfers/" + id, amy));
+            Offered o = offered("tx-withdraw", "A-2-", "w", round);
+            String seat = o.seat();
+            String bob = o.bobToken();
+            long booking = o.booking();
+            String oldCode = o.oldCode();
+            long id = o.id();
+            Raced raced = acceptRacing(id, bob, () -> f.http.delete("/v1/transfers/" + id, o.amyToken()));
             TestApp.Http.Reply accept = raced.accept();
             TestApp.Http.Reply withdraw = raced.other();
             boolean took = accept.status() == 200;
@@ -265,14 +279,12 @@ class TicketTransferTest {
     void aSecondOfferRacingTheFirstsAccept_neverHandsTheTicketOnTwice() throws Exception {
         f.createShow("tx-second", 300, 2);
         for (int round = 0; round < 6; round++) {
-            String seat = "A-1-" + (round + 1);
-            String amy = app.token("amy-s" + round);
-            String bob = app.token("bob-s" + round);
-            long booking = f.book(amy, "tx-second", seat);
-            String oldCode = codeOf(booking, amy, seat);
-            long id = json(offer(amy, booking, seat, "bob-s" + round)).get("transferId").asLong();
+            Offered o = offered("tx-second", "A-1-", "s", round);
+            String seat = o.seat();
+            long booking = o.booking();
+            String oldCode = o.oldCode();
             String cy = "cy-s" + round;
-            Raced raced = acceptRacing(id, bob, () -> offer(amy, booking, seat, cy));
+            Raced raced = acceptRacing(o.id(), o.bobToken(), () -> offer(o.amyToken(), booking, seat, cy));
             TestApp.Http.Reply accept = raced.accept();
             TestApp.Http.Reply second = raced.other();
             assertEquals(200, accept.status(), "the first offer is still open, so its accept goes through: "
