@@ -327,12 +327,19 @@ final class ClusterBench {
             cluster.profileNewMembers = true;
         }
         long startEpochMillis = System.currentTimeMillis();
+        org.boxoffice.bench.cluster.ThrottleWatch[] throttles = new org.boxoffice.bench.cluster.ThrottleWatch[1];
         Measured m = measure(cluster, db, () -> {
             start[0] = System.nanoTime();
+            if (cluster.quota != null) {
+                throttles[0] = new org.boxoffice.bench.cluster.ThrottleWatch(cluster.quota, cluster.name, start[0]);
+            }
             scaler.start();
             return new OpenLoopRun(show, crowd, resending, null).run();
         });
         scaler.join();
+        if (throttles[0] != null) {
+            throttles[0].close();
+        }
         if (o.profile) {
             cluster.profileNewMembers = false;
             for (Member mb : cluster.members) {
@@ -355,7 +362,8 @@ final class ClusterBench {
         }
         long violations = invariants(db, show, m.run);
         FlashSaleBench.log(String.format(Locale.ROOT, "elastic run (%.0f s): invariant violations %d", runSeconds, violations));
-        return ClusterReport.Elastic.of(m.run, m.cpu, m.requests, events, cluster.health.samples(), start[0], violations);
+        return ClusterReport.Elastic.of(m.run, m.cpu, m.requests, events, cluster.health.samples(), start[0], violations,
+                throttles[0] == null ? Map.of() : throttles[0].bySecond());
     }
 
     /**

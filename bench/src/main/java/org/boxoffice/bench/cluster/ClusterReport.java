@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What {@code ./boxoffice bench --members N} found: CPU per hold attempt for 1 and N members in
@@ -150,9 +151,23 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
      * hold p99 and how many members were ready (a member counts as ready in a second when every look
      * at it in that second found it ready, or, not looked at in it, when its last look did).
      */
-    /** @param firstTryHoldP99Ms the hold p99 of the second's answers to a request's first send (no resend after a lost connection) */
+    /**
+     * @param firstTryHoldP99Ms the hold p99 of the second's answers to a request's first send (no resend after a lost connection)
+     * @param throttledMs       with members in CPU quotas: per member, the milliseconds of this second its quota held
+     *                          it back (empty without quotas)
+     */
     public record Second(int second, double attempts, double errors, double serverErrors, double transportErrors,
-                         double holdP99Ms, int membersReady, int membersWatched, double firstTryHoldP99Ms) {
+                         double holdP99Ms, int membersReady, int membersWatched, double firstTryHoldP99Ms,
+                         Map<String, Double> throttledMs) {
+
+        public Second {
+            throttledMs = Map.copyOf(throttledMs);
+        }
+
+        /** The member its quota held back longest in this second, or empty. */
+        public Optional<Map.Entry<String, Double>> mostThrottled() {
+            return throttledMs.entrySet().stream().max(Map.Entry.comparingByValue());
+        }
     }
 
     public record Elastic(long attempts, double attemptsPerSecond, long durableHolds, Map<String, Long> errors,
@@ -162,6 +177,16 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
 
         public static Elastic of(RunResult run, Map<String, Double> cpu, Map<String, Long> requests, List<Event> events,
                                  List<MemberHealth.Sample> health, long runStart, long violations) {
+            return of(run, cpu, requests, events, health, runStart, violations, Map.of());
+        }
+
+        /**
+         * @param throttledMs with members in CPU quotas: by second of the run (1, 2, ...), each member's milliseconds
+         *                    held back by its quota in that second
+         */
+        public static Elastic of(RunResult run, Map<String, Double> cpu, Map<String, Long> requests, List<Event> events,
+                                 List<MemberHealth.Sample> health, long runStart, long violations,
+                                 Map<Integer, Map<String, Double>> throttledMs) {
             List<Second> seconds = new ArrayList<>();
             // each watched member's last look, as the Service stand-in follows it: a member keeps the
             // state its last look gave it until the next look, and leaves when it is unwatched
@@ -193,7 +218,8 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                 state.putAll(inSecond);
                 int ready = (int) state.values().stream().filter(b -> b).count();
                 seconds.add(new Second(s + 1, p.attemptsPerSecond(), p.errorsPerSecond(), p.serverErrorsPerSecond(),
-                        p.transportErrorsPerSecond(), p.holdP99Ms(), ready, state.size(), p.firstTryHoldP99Ms()));
+                        p.transportErrorsPerSecond(), p.holdP99Ms(), ready, state.size(), p.firstTryHoldP99Ms(),
+                        throttledMs.getOrDefault(s + 1, Map.of())));
             }
             // the steady p99: the median second outside every event's window, the first two seconds left out
             List<Double> outside = seconds.stream().filter(s -> s.second() > 2 && events.stream()
@@ -393,11 +419,16 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                         out.serverErrorsInWindow(), out.transportErrorsInWindow(),
                         out.serverErrorsInWindow() + out.transportErrorsInWindow() == 0 ? "met" : "MISSED", out.errorsInWindow()));
             }
-            b.append("  second: attempts/s, 5xx/s, connections lost/s, other errors/s, hold p99 ms, members ready/watched\n");
+            boolean quotas = e.seconds().stream().anyMatch(s -> !s.throttledMs().isEmpty());
+            b.append("  second: attempts/s, 5xx/s, connections lost/s, other errors/s, hold p99 ms, members ready/watched")
+                    .append(quotas ? ", ms the quota held the most held-back member back (which)\n" : "\n");
             for (Second s : e.seconds()) {
-                b.append(String.format(Locale.ROOT, "  %3d: %6.0f %5.0f %5.0f %5.0f %8.1f  %d/%d%n", s.second(), s.attempts(),
+                b.append(String.format(Locale.ROOT, "  %3d: %6.0f %5.0f %5.0f %5.0f %8.1f  %d/%d", s.second(), s.attempts(),
                         s.serverErrors(), s.transportErrors(), s.errors() - s.serverErrors() - s.transportErrors(),
                         s.holdP99Ms(), s.membersReady(), s.membersWatched()));
+                s.mostThrottled().filter(t -> t.getValue() >= 0.5).ifPresent(t -> b.append(String.format(Locale.ROOT,
+                        "  %5.0f (%s)", t.getValue(), t.getKey())));
+                b.append('\n');
             }
             b.append("  requests per member: ").append(e.requests()).append('\n');
         }

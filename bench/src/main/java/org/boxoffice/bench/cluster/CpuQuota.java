@@ -7,6 +7,7 @@ import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 
 /**
@@ -187,6 +188,34 @@ public final class CpuQuota implements AutoCloseable {
             }
         }
         return sum;
+    }
+
+    /**
+     * For every group whose name contains {@code part}: the nanoseconds the quota has held its
+     * processes back so far ({@code cpu.stat}'s throttled time), by the group's name less this
+     * quota's prefix. A group already gone is left out.
+     */
+    public Map<String, Long> throttledNanos(String part) {
+        Map<String, Long> held = new java.util.TreeMap<>();
+        for (Path g : made) {
+            String name = g.getFileName().toString();
+            if (!name.contains(part)) {
+                continue;
+            }
+            try {
+                for (String line : Files.readAllLines(g.resolve("cpu.stat"))) {
+                    String[] kv = line.trim().split("\\s+");
+                    if (kv.length == 2 && kv[0].equals("throttled_time")) {
+                        held.put(name.substring(prefix.length()), Long.parseLong(kv[1]));
+                    } else if (kv.length == 2 && kv[0].equals("throttled_usec")) {
+                        held.put(name.substring(prefix.length()), Long.parseLong(kv[1]) * 1_000);
+                    }
+                }
+            } catch (IOException | NumberFormatException e) {
+                // a group already gone
+            }
+        }
+        return held;
     }
 
     /** Removes every group this made; their processes must have exited. */

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 class ClusterReportTest {
@@ -115,6 +117,40 @@ class ClusterReportTest {
         List<Integer> watched = elastic.seconds().stream().map(ClusterReport.Second::membersWatched).toList();
         assertEquals(List.of(3, 3, 2, 2), ready);
         assertEquals(List.of(3, 3, 3, 3), watched);
+    }
+
+    /**
+     * With members in CPU quotas, each second names the member its quota held back longest and for how
+     * long; a second in which no member was held back (or without quotas) shows nothing.
+     */
+    @Test
+    void eachSecond_namesTheMemberItsQuotaHeldBackLongest() {
+        org.boxoffice.bench.load.RunResult run = runOfSeconds(3);
+        Map<Integer, Map<String, Double>> throttled = Map.of(
+                1, Map.of("member-1", 0.0, "member-2", 0.1, "member-3", 0.0),
+                2, Map.of("member-1", 12.0, "member-2", 48.5, "member-3", 3.0),
+                3, Map.of("member-1", 7.0, "member-2", 0.0, "member-4", 31.0));
+
+        ClusterReport.Elastic elastic = ClusterReport.Elastic.of(run, Map.of(), Map.of(), List.of(), List.of(), 0, 0, throttled);
+
+        assertEquals(Map.entry("member-2", 48.5), elastic.seconds().get(1).mostThrottled().orElseThrow());
+        assertEquals(Map.entry("member-4", 31.0), elastic.seconds().get(2).mostThrottled().orElseThrow());
+        String table = new ClusterReport("c", Map.of(), List.of(), elastic, null).render();
+        assertTrue(table.contains("ms the quota held the most held-back member back (which)"), table);
+        List<String> rows = table.lines().filter(l -> l.matches("\\s+[123]: .*")).toList();
+        assertEquals(3, rows.size(), table);
+        assertFalse(rows.get(0).contains("member-"), rows.get(0));
+        assertTrue(rows.get(1).endsWith("49 (member-2)"), rows.get(1));
+        assertTrue(rows.get(2).endsWith("31 (member-4)"), rows.get(2));
+
+        String withoutQuotas = new ClusterReport("c", Map.of(), List.of(),
+                ClusterReport.Elastic.of(run, Map.of(), Map.of(), List.of(), List.of(), 0, 0), null).render();
+        assertFalse(withoutQuotas.contains("held-back"), withoutQuotas);
+    }
+
+    @Test
+    void aMembersGroup_isNamedByTheMember() {
+        assertEquals("member-4", ThrottleWatch.member("bench-3-ab12cd34-member-4", "bench-3-ab12cd34"));
     }
 
     @Test
