@@ -64,6 +64,7 @@ import org.boxoffice.grid.room.WaitingRooms;
 import org.boxoffice.grid.limits.SpentChallenges;
 import org.boxoffice.grid.limits.VelocityLimits;
 import org.boxoffice.mapstore.GridStores;
+import org.boxoffice.mapstore.Migrations;
 import org.boxoffice.mapstore.PostgresAdmissionRepository;
 import org.boxoffice.mapstore.PostgresBookingRepository;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
@@ -143,7 +144,7 @@ public final class Boxoffice implements AutoCloseable {
         // every repository is built here, once, and handed to what uses it
         this.referee = new PostgresInventoryRepository(dataSource);
         this.inventoryRepository = new MeteredInventoryRepository(referee, metrics);
-        RefereeMetrics.register(referee, dataSource, metrics);
+        RefereeMetrics.register(referee, dataSource, Migrations.appliedVersion(dataSource), metrics);
         this.catalogRepository = new PostgresCatalogRepository(dataSource);
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
         this.admissionRepository = new PostgresAdmissionRepository(dataSource);
