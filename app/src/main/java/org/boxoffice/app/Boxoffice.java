@@ -17,6 +17,7 @@ import org.boxoffice.app.auth.DevTokenService;
 import org.boxoffice.app.catalog.AdminService;
 import org.boxoffice.app.catalog.CatalogAnswers;
 import org.boxoffice.app.catalog.CatalogService;
+import org.boxoffice.app.catalog.DemoCatalog;
 import org.boxoffice.app.catalog.ShowAnnouncements;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.checkout.CheckoutModule;
@@ -83,6 +84,7 @@ import org.boxoffice.mapstore.PostgresWaitlistRepository;
 
 import javax.sql.DataSource;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.function.LongSupplier;
 
 /**
@@ -146,6 +148,10 @@ public final class Boxoffice implements AutoCloseable {
         this.inventoryRepository = new MeteredInventoryRepository(referee, metrics);
         RefereeMetrics.register(referee, dataSource, Migrations.appliedVersion(dataSource), metrics);
         this.catalogRepository = new PostgresCatalogRepository(dataSource);
+        if (settings.database().seedDemo()) {
+            // before the member starts, so that it loads the demo's shows with the rest of the catalog
+            DemoCatalog.seedIfEmpty(catalogRepository, settings.holds(), Instant.ofEpochMilli(clock.getAsLong()));
+        }
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
         this.admissionRepository = new PostgresAdmissionRepository(dataSource);
         PostgresRoomLedger roomLedger = new PostgresRoomLedger(dataSource, clock);
@@ -217,7 +223,10 @@ public final class Boxoffice implements AutoCloseable {
         MemberMetrics.register(hz, inventory, probes, readiness::readyAfterMillis, metrics);
     }
 
-    /** Starts a member on a migrated database. */
+    /**
+     * Starts a member on a migrated database, seeding the demo catalog into it first if the settings
+     * ask for it ({@code boxoffice.demo.seed}) and it has none.
+     */
     public static Boxoffice start(AppSettings settings, DataSource dataSource, LongSupplier clock) {
         return new Boxoffice(settings, dataSource, clock, GridMember.Promotion.AT_ONCE);
     }

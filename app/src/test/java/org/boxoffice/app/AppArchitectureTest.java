@@ -223,13 +223,13 @@ class AppArchitectureTest {
     }
 
     /**
-     * One place builds each repository: the wiring ({@link Boxoffice}, and {@link Main} for the demo
-     * catalog before the member starts) builds every implementation of a port and each outbox once and
-     * hands it to the modules that use it; no module builds its own.
+     * One place builds each repository: {@link Boxoffice} builds every implementation of a port (and
+     * each outbox) once, and hands it to the modules that use it, the demo catalog's seed included;
+     * no module builds its own, and {@link Main} builds none beside it.
      */
     @Test
-    void repositories_areBuiltByTheWiringAlone() {
-        noClasses().that().resideOutsideOfPackage("org.boxoffice.app")
+    void repositories_areBuiltByBoxofficeAlone() {
+        noClasses().that().doNotHaveFullyQualifiedName(Boxoffice.class.getName())
                 .should().callConstructorWhere(new DescribedPredicate<>("the constructor of a port's implementation") {
                     @Override
                     public boolean test(com.tngtech.archunit.core.domain.JavaConstructorCall call) {
