@@ -161,8 +161,8 @@ public final class TestApp implements AutoCloseable {
         HikariDataSource ds = DataSources.pooled(first.db);
         GridSettings firstGrid = first.settings.grid();
         AppSettings own = tweak.apply(settings(first.db, firstGrid.clusterName()));
-        GridSettings grid = new GridSettings(firstGrid.clusterName(), "127.0.0.1", null, own.grid().port(),
-                List.of("127.0.0.1:" + firstGrid.port(), "127.0.0.1:" + own.grid().port()), 1);
+        GridSettings grid = GridSettings.loopback(firstGrid.clusterName(), own.grid().port(),
+                List.of("127.0.0.1:" + firstGrid.port(), "127.0.0.1:" + own.grid().port()));
         AppSettings settings = own.withGrid(grid);
         return new TestApp(first.db, ds, settings, rehearse ? Boxoffice.startToRehearse(settings, ds, System::currentTimeMillis)
                 : Boxoffice.start(settings, ds, System::currentTimeMillis));
@@ -172,12 +172,13 @@ public final class TestApp implements AutoCloseable {
         int port = 20000 + (int) (Math.random() * 20000);
         // the member seeds the demo catalog into a new database, as the service does
         return new AppSettings(new DatabaseSettings(Path.of("target/test-data"), db, 0, db.poolSize(), true),
-                new GridSettings(cluster, "127.0.0.1", null, port, List.of("127.0.0.1:" + port), 1),
+                GridSettings.loopback(cluster, port, List.of("127.0.0.1:" + port)),
                 new InventorySettings(Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMillis(100)),
                 new HoldDefaults(10, 10, Duration.ofMinutes(7), Duration.ofSeconds(5), 16),
                 new AuthSettings(SECRET, null, null, true, true),
-                new AdmissionSettings("test-room-secret-for-boxoffice-tests-0123456789", Duration.ofMinutes(10),
-                        50, 2, Duration.ofMillis(100), 0, 0, 0, DoorSettings.open()),
+                AdmissionSettings.defaults().withPassSecret("test-room-secret-for-boxoffice-tests-0123456789")
+                        .withRoom(50, 2, Duration.ofMillis(100)).withHoldLimits(0, 0).withStreamsPerMember(0)
+                        .withDoor(DoorSettings.open()),
                 CheckoutSettings.defaults(), WaitlistSettings.defaults(), NotifySettings.defaults(),
                 new OpsSettings(Duration.ofSeconds(5)));
     }
