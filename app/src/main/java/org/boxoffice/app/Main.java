@@ -19,8 +19,8 @@ import java.util.logging.Logger;
 /**
  * Starts Boxoffice: reads the configuration once, starts the embedded PostgreSQL unless an
  * external one is configured, migrates it, starts the grid member (which seeds the demo catalog
- * into an empty database first) and then the web server. On shutdown the web server stops taking requests
- * first, then the member leaves the cluster gracefully, then the database closes.
+ * into an empty database first) and then the web server. On shutdown the web server stops taking
+ * requests first, then the member leaves the cluster gracefully, then the database closes.
  */
 public final class Main {
 
