@@ -17,6 +17,7 @@ import org.boxoffice.app.auth.DevTokenService;
 import org.boxoffice.app.catalog.AdminService;
 import org.boxoffice.app.catalog.CatalogAnswers;
 import org.boxoffice.app.catalog.CatalogService;
+import org.boxoffice.app.catalog.DemoCatalog;
 import org.boxoffice.app.catalog.ShowAnnouncements;
 import org.boxoffice.app.catalog.ShowDirectory;
 import org.boxoffice.app.checkout.CheckoutModule;
@@ -64,6 +65,7 @@ import org.boxoffice.grid.room.WaitingRooms;
 import org.boxoffice.grid.limits.SpentChallenges;
 import org.boxoffice.grid.limits.VelocityLimits;
 import org.boxoffice.mapstore.GridStores;
+import org.boxoffice.mapstore.Migrations;
 import org.boxoffice.mapstore.PostgresAdmissionRepository;
 import org.boxoffice.mapstore.PostgresBookingRepository;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
@@ -82,6 +84,7 @@ import org.boxoffice.mapstore.PostgresWaitlistRepository;
 
 import javax.sql.DataSource;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.function.LongSupplier;
 
 /**
@@ -143,8 +146,12 @@ public final class Boxoffice implements AutoCloseable {
         // every repository is built here, once, and handed to what uses it
         this.referee = new PostgresInventoryRepository(dataSource);
         this.inventoryRepository = new MeteredInventoryRepository(referee, metrics);
-        RefereeMetrics.register(referee, dataSource, metrics);
+        RefereeMetrics.register(referee, dataSource, Migrations.appliedVersion(dataSource), metrics);
         this.catalogRepository = new PostgresCatalogRepository(dataSource);
+        if (settings.database().seedDemo()) {
+            // before the member starts, so that it loads the demo's shows with the rest of the catalog
+            DemoCatalog.seedIfEmpty(catalogRepository, settings.holds(), Instant.ofEpochMilli(clock.getAsLong()));
+        }
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
         this.admissionRepository = new PostgresAdmissionRepository(dataSource);
         PostgresRoomLedger roomLedger = new PostgresRoomLedger(dataSource, clock);
@@ -216,7 +223,10 @@ public final class Boxoffice implements AutoCloseable {
         MemberMetrics.register(hz, inventory, probes, readiness::readyAfterMillis, metrics);
     }
 
-    /** Starts a member on a migrated database. */
+    /**
+     * Starts a member on a migrated database, seeding the demo catalog into it first if the settings
+     * ask for it ({@code boxoffice.demo.seed}) and it has none.
+     */
     public static Boxoffice start(AppSettings settings, DataSource dataSource, LongSupplier clock) {
         return new Boxoffice(settings, dataSource, clock, GridMember.Promotion.AT_ONCE);
     }

@@ -5,7 +5,6 @@ import io.helidon.config.Config;
 import io.helidon.logging.common.LogConfig;
 import io.helidon.webserver.WebServer;
 import io.helidon.webserver.WebServerConfig;
-import org.boxoffice.app.catalog.DemoCatalog;
 import org.boxoffice.app.http.ErrorHandlers;
 import org.boxoffice.app.http.Http1Guard;
 import org.boxoffice.mapstore.DataSources;
@@ -14,16 +13,14 @@ import org.boxoffice.mapstore.DemoSecrets;
 import org.boxoffice.grid.member.RefereeMismatchException;
 import org.boxoffice.mapstore.EmbeddedDatabase;
 import org.boxoffice.mapstore.Migrations;
-import org.boxoffice.mapstore.PostgresCatalogRepository;
 
-import java.time.Instant;
 import java.util.logging.Logger;
 
 /**
  * Starts Boxoffice: reads the configuration once, starts the embedded PostgreSQL unless an
- * external one is configured, migrates it, seeds the demo catalog into an empty database, starts
- * the grid member and then the web server. On shutdown the web server stops taking requests
- * first, then the member leaves the cluster gracefully, then the database closes.
+ * external one is configured, migrates it, starts the grid member (which seeds the demo catalog
+ * into an empty database first) and then the web server. On shutdown the web server stops taking
+ * requests first, then the member leaves the cluster gracefully, then the database closes.
  */
 public final class Main {
 
@@ -86,9 +83,6 @@ public final class Main {
         Migrations.migrate(dataSource);
         // a demo never runs on the public secrets of the configuration: its own, made on its first start
         AppSettings settings = configured.withDemoSecrets(new DemoSecrets(dataSource)::secret);
-        if (database.seedDemo()) {
-            DemoCatalog.seedIfEmpty(new PostgresCatalogRepository(dataSource), settings.holds(), Instant.now());
-        }
         Boxoffice app;
         try {
             app = rehearsalSeconds > 0 ? Boxoffice.startToRehearse(settings, dataSource, System::currentTimeMillis)

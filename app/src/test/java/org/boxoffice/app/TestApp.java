@@ -9,7 +9,6 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.helidon.webserver.WebServerConfig;
 import io.helidon.webserver.http.HttpRules;
 import io.helidon.webserver.http.HttpService;
-import org.boxoffice.app.catalog.DemoCatalog;
 import org.boxoffice.app.checkout.CheckoutSettings;
 import org.boxoffice.app.notify.NotifySettings;
 import org.boxoffice.app.ops.OpsSettings;
@@ -18,7 +17,6 @@ import org.boxoffice.app.waitlist.WaitlistSettings;
 import org.boxoffice.grid.GridSettings;
 import org.boxoffice.mapstore.DataSources;
 import org.boxoffice.mapstore.DbSettings;
-import org.boxoffice.mapstore.PostgresCatalogRepository;
 import org.boxoffice.mapstore.TestDatabase;
 
 import java.net.URI;
@@ -27,7 +25,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,8 +34,8 @@ import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
 /**
- * A real Boxoffice for tests: a fresh migrated PostgreSQL database (embedded), the demo catalog,
- * one grid member on loopback with its own cluster name, and the production wiring.
+ * A real Boxoffice for tests: a fresh migrated PostgreSQL database (embedded), the demo catalog
+ * (seeded by the member, as the service's is), one grid member on loopback with its own cluster name, and the production wiring.
  */
 public final class TestApp implements AutoCloseable {
 
@@ -76,7 +73,6 @@ public final class TestApp implements AutoCloseable {
         DbSettings db = TestDatabase.newSettings(24);
         HikariDataSource ds = DataSources.pooled(db);
         AppSettings settings = tweak.apply(settings(db, "test-" + UUID.randomUUID()));
-        DemoCatalog.seedIfEmpty(new PostgresCatalogRepository(ds), settings.holds(), Instant.now());
         return new TestApp(db, ds, settings, Boxoffice.start(settings, ds, clock));
     }
 
@@ -165,8 +161,8 @@ public final class TestApp implements AutoCloseable {
         HikariDataSource ds = DataSources.pooled(first.db);
         GridSettings firstGrid = first.settings.grid();
         AppSettings own = tweak.apply(settings(first.db, firstGrid.clusterName()));
-        GridSettings grid = new GridSettings(firstGrid.clusterName(), "127.0.0.1", null, own.grid().port(),
-                List.of("127.0.0.1:" + firstGrid.port(), "127.0.0.1:" + own.grid().port()), 1);
+        GridSettings grid = GridSettings.loopback(firstGrid.clusterName(), own.grid().port(),
+                List.of("127.0.0.1:" + firstGrid.port(), "127.0.0.1:" + own.grid().port()));
         AppSettings settings = own.withGrid(grid);
         return new TestApp(first.db, ds, settings, rehearse ? Boxoffice.startToRehearse(settings, ds, System::currentTimeMillis)
                 : Boxoffice.start(settings, ds, System::currentTimeMillis));
@@ -174,13 +170,15 @@ public final class TestApp implements AutoCloseable {
 
     static AppSettings settings(DbSettings db, String cluster) {
         int port = 20000 + (int) (Math.random() * 20000);
-        return new AppSettings(new DatabaseSettings(Path.of("target/test-data"), db, 0, db.poolSize(), false),
-                new GridSettings(cluster, "127.0.0.1", null, port, List.of("127.0.0.1:" + port), 1),
+        // the member seeds the demo catalog into a new database, as the service does
+        return new AppSettings(new DatabaseSettings(Path.of("target/test-data"), db, 0, db.poolSize(), true),
+                GridSettings.loopback(cluster, port, List.of("127.0.0.1:" + port)),
                 new InventorySettings(Duration.ofMillis(200), Duration.ofSeconds(1), Duration.ofMillis(100)),
                 new HoldDefaults(10, 10, Duration.ofMinutes(7), Duration.ofSeconds(5), 16),
                 new AuthSettings(SECRET, null, null, true, true),
-                new AdmissionSettings("test-room-secret-for-boxoffice-tests-0123456789", Duration.ofMinutes(10),
-                        50, 2, Duration.ofMillis(100), 0, 0, 0, DoorSettings.open()),
+                AdmissionSettings.defaults().withPassSecret("test-room-secret-for-boxoffice-tests-0123456789")
+                        .withRoom(50, 2, Duration.ofMillis(100)).withHoldLimits(0, 0).withStreamsPerMember(0)
+                        .withDoor(DoorSettings.open()),
                 CheckoutSettings.defaults(), WaitlistSettings.defaults(), NotifySettings.defaults(),
                 new OpsSettings(Duration.ofSeconds(5)));
     }

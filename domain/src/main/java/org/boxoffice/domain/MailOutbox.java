@@ -73,6 +73,10 @@ public interface MailOutbox<M extends MailOutbox.Mail> {
         }
     }
 
+    /** What waits in the outboxes of one channel: how many messages, and when the oldest was written (epoch ms; 0 if none). */
+    record Backlog(int pending, long oldestWrittenAt) {
+    }
+
     /**
      * Claims up to {@code max} mails that are due at {@code now}, leasing each for
      * {@code leaseMillis} (a dispatcher that dies mid-send leaves it to be claimed again).

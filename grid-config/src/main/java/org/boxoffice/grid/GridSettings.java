@@ -39,20 +39,25 @@ public record GridSettings(String clusterName, String bindAddress, String public
         }
     }
 
-    /** TCP-IP join with no split-brain protection. */
-    public GridSettings(String clusterName, String bindAddress, String publicAddress, int port, List<String> members,
-                        int backupCount) {
-        this(clusterName, bindAddress, publicAddress, port, members, backupCount, Join.TCP_IP, null, null, null, 1, List.of());
-    }
-
-    /** A single member on loopback, for the demo and tests. */
-    public static GridSettings local(String clusterName, int port) {
-        return new GridSettings(clusterName, "127.0.0.1", null, port, List.of("127.0.0.1"), 1);
+    /**
+     * A member on loopback that joins {@code members} ({@code host[:port]}) by TCP-IP: one backup of
+     * every entry, no split-brain protection, Management Center from anywhere. Members in one JVM
+     * (tests) or one machine; change what else differs with the {@code with} copies.
+     */
+    public static GridSettings loopback(String clusterName, int port, List<String> members) {
+        return new GridSettings(clusterName, "127.0.0.1", null, port, members, 1, Join.TCP_IP, null, null, null, 1,
+                List.of());
     }
 
     /** The same settings with another quorum. */
     public GridSettings withQuorum(int minimumMembers) {
         return new GridSettings(clusterName, bindAddress, publicAddress, port, members, backupCount, join,
                 kubernetesServiceDns, kubernetesNamespace, kubernetesServiceName, minimumMembers, managementCenterTrusted);
+    }
+
+    /** The same settings with another number of backups. */
+    public GridSettings withBackupCount(int backups) {
+        return new GridSettings(clusterName, bindAddress, publicAddress, port, members, backups, join,
+                kubernetesServiceDns, kubernetesNamespace, kubernetesServiceName, quorum, managementCenterTrusted);
     }
 }

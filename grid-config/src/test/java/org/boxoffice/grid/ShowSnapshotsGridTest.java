@@ -315,7 +315,7 @@ class ShowSnapshotsGridTest {
         List<String> peers = first.getNetworkConfig().getJoin().getTcpIpConfig().getMembers();
         int port = members.get(0).getCluster().getLocalMember().getAddress().getPort() + members.size();
         HazelcastInstance newcomer = org.boxoffice.grid.member.GridMember.start(
-                new GridSettings(first.getClusterName(), "127.0.0.1", null, port, peers, 1), TestStores.of(repo),
+                GridSettings.loopback(first.getClusterName(), port, peers), TestStores.of(repo),
                 "the same referee", org.boxoffice.grid.member.GridMember.Promotion.WHEN_WARM);
         try {
             awaitTrue(() -> members.get(0).getCluster().getMembers().size() == 3, 30_000);

@@ -33,7 +33,7 @@ public final class TestGrid {
         }
         List<HazelcastInstance> out = new ArrayList<>();
         for (int i = 0; i < members; i++) {
-            GridSettings settings = new GridSettings(cluster, "127.0.0.1", null, port + i, all, 1).withQuorum(quorum);
+            GridSettings settings = GridSettings.loopback(cluster, port + i, all).withQuorum(quorum);
             out.add(GridMember.start(settings, TestStores.of(repo)));
         }
         return out;
@@ -50,7 +50,7 @@ public final class TestGrid {
         running.getCluster().getMembers().forEach(m -> serving.add("127.0.0.1:" + m.getAddress().getPort()));
         String free = all.stream().filter(a -> !serving.contains(a)).findFirst().orElseThrow();
         int port = Integer.parseInt(free.substring(free.lastIndexOf(':') + 1));
-        GridSettings settings = new GridSettings(cluster, "127.0.0.1", null, port, all, 1).withQuorum(quorum);
+        GridSettings settings = GridSettings.loopback(cluster, port, all).withQuorum(quorum);
         return GridMember.start(settings, TestStores.of(repo));
     }
 

@@ -1,11 +1,14 @@
 package org.boxoffice.mapstore;
 
+import org.boxoffice.domain.RefereeException;
+
 /**
  * The database failed for a technical reason (unreachable, pool exhausted, a constraint the
- * caller broke). Unchecked so callers on the grid's store path fail the operation and move on;
- * a stale grid copy is reported as {@link org.boxoffice.domain.StaleInventoryException} instead.
+ * caller broke): the {@link RefereeException} this module throws, with the JDBC failure as its
+ * cause. Callers above the mapstore catch the domain's type; this class keeps its name because its
+ * instances cross members (a store failing on another member, during a rolling upgrade too).
  */
-public class DatabaseException extends RuntimeException {
+public class DatabaseException extends RefereeException {
     public DatabaseException(String message, Throwable cause) {
         super(message, cause);
     }

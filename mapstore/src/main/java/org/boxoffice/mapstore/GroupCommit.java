@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import org.boxoffice.domain.RefereeStats;
 import org.boxoffice.domain.SeatBlock;
 import org.boxoffice.domain.StaleInventoryException;
 import org.boxoffice.domain.Transition;
@@ -89,7 +90,7 @@ final class GroupCommit implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean started;
     private volatile boolean closed;
-    private volatile PostgresInventoryRepository.BatchObserver observer = (size, nanos) -> { };
+    private volatile RefereeStats.BatchObserver observer = (size, nanos) -> { };
 
     GroupCommit(Referee referee, int committers, int maxBatch) {
         if (committers < 1 || maxBatch < 1) {
@@ -123,7 +124,7 @@ final class GroupCommit implements AutoCloseable {
     }
 
     /** Tells {@code observer} of every batch committed from now on, on the committer thread (metrics). */
-    void onBatch(PostgresInventoryRepository.BatchObserver observer) {
+    void onBatch(RefereeStats.BatchObserver observer) {
         this.observer = observer;
     }
 

@@ -8,6 +8,7 @@ import java.sql.Types;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.boxoffice.domain.IdempotencyReplies;
 
 import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
 
@@ -16,11 +17,7 @@ import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
  * key is honoured across a restart of the whole cluster for as long as it is remembered at all.
  * The first answer recorded for a key wins. Thread-safe; one pooled connection per call.
  */
-public final class PostgresIdempotencyReplies {
-
-    /** A remembered answer. */
-    public record Reply(String requestHash, int status, String body, long createdAt) {
-    }
+public final class PostgresIdempotencyReplies implements IdempotencyReplies {
 
     private final DataSource dataSource;
 
@@ -28,7 +25,7 @@ public final class PostgresIdempotencyReplies {
         this.dataSource = Objects.requireNonNull(dataSource);
     }
 
-    /** The answer remembered for {@code key} of {@code accountId} since {@code notBefore}, if any. */
+    @Override
     public Optional<Reply> find(String accountId, String key, long notBefore) {
         String sql = """
                 SELECT request_hash, status, body, epoch_ms(created_at) FROM idempotency_replies
@@ -46,10 +43,7 @@ public final class PostgresIdempotencyReplies {
         }
     }
 
-    /**
-     * Remembers {@code reply} for {@code key} of {@code accountId} unless an answer is remembered
-     * already (an expired one is replaced); returns the answer remembered now.
-     */
+    @Override
     public Reply remember(String accountId, String key, Reply reply, long expiredBefore) {
         String sql = """
                 INSERT INTO idempotency_replies (account_id, idem_key, request_hash, status, body, created_at)
@@ -78,7 +72,7 @@ public final class PostgresIdempotencyReplies {
         return find(accountId, key, expiredBefore).orElse(reply);
     }
 
-    /** Forgets answers remembered before {@code before}; returns how many. */
+    @Override
     public int forgetBefore(long before) {
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement("DELETE FROM idempotency_replies WHERE created_at < ?")) {
@@ -89,7 +83,7 @@ public final class PostgresIdempotencyReplies {
         }
     }
 
-    /** When the latest answer remembered before {@code before} was made (epoch millis), or 0 if none. */
+    @Override
     public long latestBefore(long before) {
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement(

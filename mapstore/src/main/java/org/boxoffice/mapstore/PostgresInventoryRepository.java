@@ -24,6 +24,7 @@ import org.boxoffice.domain.AccountAllowance;
 import org.boxoffice.domain.HoldRecord;
 import org.boxoffice.domain.HoldStatus;
 import org.boxoffice.domain.InventoryRepository;
+import org.boxoffice.domain.RefereeStats;
 import org.boxoffice.domain.SeatBlock;
 import org.boxoffice.domain.SeatState;
 import org.boxoffice.domain.StaleInventoryException;
@@ -46,7 +47,7 @@ import org.boxoffice.domain.Transition;
  * <p>Failures: a stale grid copy is a {@link StaleInventoryException}; anything else the database
  * reports is a {@link DatabaseException}.
  */
-public final class PostgresInventoryRepository implements InventoryRepository, AutoCloseable {
+public final class PostgresInventoryRepository implements InventoryRepository, RefereeStats, AutoCloseable {
 
     /** The SQLSTATE apply_seat_transition raises when seat rows moved on. */
     public static final String STALE_SQLSTATE = "BX409";
@@ -145,35 +146,15 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
         }
     }
 
-    /** Batches committed, transitions in them and the largest batch, since this repository was made. */
+    @Override
     public GroupCommitStats groupCommitStats() {
         GroupCommit.Stats s = groupCommit.stats();
         return new GroupCommitStats(s.batches(), s.transitions(), s.largestBatch(), oneByOne.sum(), s.commitNanos());
     }
 
-    /**
-     * Tells {@code observer} about every group commit from now on: its transitions and the time it
-     * took to apply and commit them (for histograms). Called on a committer thread after the
-     * commit, before the next batch is taken: it must be quick and must not throw.
-     */
+    @Override
     public void onBatch(BatchObserver observer) {
         groupCommit.onBatch(observer);
-    }
-
-    /** Hears of each group commit; see {@link #onBatch}. */
-    @FunctionalInterface
-    public interface BatchObserver {
-        void committed(int transitions, long nanos);
-    }
-
-    /**
-     * What the group commit achieved: {@code transitions / batches} is the average batch.
-     *
-     * @param oneByOne    batches of several transitions that PostgreSQL applied one at a time
-     *                    because one of them was stale or already applied (the others stand)
-     * @param commitNanos time spent applying and committing batches, summed over the batches
-     */
-    public record GroupCommitStats(long batches, long transitions, long largestBatch, long oneByOne, long commitNanos) {
     }
 
     @Override
@@ -476,14 +457,10 @@ public final class PostgresInventoryRepository implements InventoryRepository, A
         return allowanceReads.load(new AccountInShow(showId, accountId));
     }
 
-    /** Allowance reads made so far: queries, and accounts read in them. */
+    @Override
     public AllowanceReadStats allowanceReadStats() {
         GroupLoad.Stats s = allowanceReads.stats();
         return new AllowanceReadStats(s.batches(), s.keys());
-    }
-
-    /** See {@link #allowanceReadStats()}: {@code accounts / queries} is the average batch. */
-    public record AllowanceReadStats(long queries, long accounts) {
     }
 
     /** The allowances of {@code keys}, in one query. */

@@ -149,10 +149,6 @@ public final class PostgresMailOutbox<M extends MailOutbox.Mail> implements Mail
         }
     }
 
-    /** What waits in the outboxes of one channel: how many messages, and when the oldest was written (epoch ms; 0 if none). */
-    public record Backlog(int pending, long oldestWrittenAt) {
-    }
-
     /**
      * The messages not yet sent nor given up, by channel ({@code email}: ticket mails, offer mails and
      * the email messages; {@code sms}; {@code page}), every channel present. One statement, over the

@@ -6,6 +6,7 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.Objects;
 import javax.sql.DataSource;
+import org.boxoffice.domain.MessageRetention;
 
 import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
 
@@ -21,7 +22,7 @@ import static org.boxoffice.mapstore.PostgresInventoryRepository.timestamp;
  * one update that ends the hold, an offer's notice only while the offer is open), so keeping sent
  * messages a day or more is enough to keep each notice once.
  */
-public final class PostgresMessageRetention {
+public final class PostgresMessageRetention implements MessageRetention {
 
     /** Rows deleted per statement. */
     public static final int BATCH = 1_000;
@@ -32,7 +33,7 @@ public final class PostgresMessageRetention {
         this.dataSource = Objects.requireNonNull(dataSource);
     }
 
-    /** Deletes the messages sent before {@code sentBefore}; answers how many. */
+    @Override
     public int deleteSentBefore(long sentBefore) {
         int deleted = 0;
         int batch;

@@ -5,13 +5,14 @@ import java.sql.ResultSet;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.boxoffice.domain.TicketPolicyRepository;
 
 /**
  * How a show's tickets may be shown at the gate ({@code shows.print_at_home}; migration V20): read
  * on every printed code the gate checks and every QR image asked for, changed by an admin. Thread-safe;
  * one pooled connection per call.
  */
-public final class PostgresTicketPolicies {
+public final class PostgresTicketPolicies implements TicketPolicyRepository {
 
     private final DataSource dataSource;
 
@@ -19,7 +20,7 @@ public final class PostgresTicketPolicies {
         this.dataSource = Objects.requireNonNull(dataSource);
     }
 
-    /** Whether the show admits printed codes; empty if there is no such show. */
+    @Override
     public Optional<Boolean> printAtHome(String showId) {
         return Transactions.inTransaction(dataSource, "reading show " + showId + "'s ticket policy", c -> {
             try (PreparedStatement ps = c.prepareStatement("SELECT print_at_home FROM shows WHERE show_id = ?")) {
@@ -31,7 +32,7 @@ public final class PostgresTicketPolicies {
         });
     }
 
-    /** Lets the show admit printed codes, or not; false if there is no such show. */
+    @Override
     public boolean setPrintAtHome(String showId, boolean allowed) {
         return Transactions.inTransaction(dataSource, "changing show " + showId + "'s ticket policy", c -> {
             try (PreparedStatement ps = c.prepareStatement("UPDATE shows SET print_at_home = ? WHERE show_id = ?")) {

@@ -81,7 +81,7 @@ class AdmissionsGridTest {
         }
         List<HazelcastInstance> started = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            started.add(GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port + i, all, 1),
+            started.add(GridMember.start(GridSettings.loopback(cluster, port + i, all),
                     GridStores.of(inventoryRepo, catalog, new PostgresWaitlistRepository(db), admissionRepo)));
         }
         members.addAll(started);

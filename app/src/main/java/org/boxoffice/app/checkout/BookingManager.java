@@ -10,13 +10,13 @@ import org.boxoffice.domain.PaymentAttempt;
 import org.boxoffice.domain.Show;
 import org.boxoffice.domain.ShowLayout;
 import org.boxoffice.domain.TicketTransfer;
+import org.boxoffice.domain.TicketPolicyRepository;
 import org.boxoffice.domain.TransferRepository;
 import org.boxoffice.app.gates.GateKeys;
 import org.boxoffice.app.gates.OfflineVerifier;
 import org.boxoffice.app.gates.SignedCodes;
 import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.Seats;
-import org.boxoffice.mapstore.PostgresTicketPolicies;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -52,13 +52,13 @@ public final class BookingManager {
     private final Settlement settlement;
     private final TicketCodes codes;
     private final TransferRepository transfers;
-    private final PostgresTicketPolicies policies;
+    private final TicketPolicyRepository policies;
     private final GateKeys gateKeys;
     private final LongSupplier clock;
 
     public BookingManager(ShowDirectory shows, Seats seats, Admissions admissions, BookingRepository bookings,
                           Settlement settlement, TicketCodes codes, TransferRepository transfers,
-                          PostgresTicketPolicies policies, GateKeys gateKeys, LongSupplier clock) {
+                          TicketPolicyRepository policies, GateKeys gateKeys, LongSupplier clock) {
         this.shows = shows;
         this.admissions = admissions;
         this.gateKeys = gateKeys;

@@ -17,11 +17,11 @@ import org.boxoffice.domain.PaymentAttempt;
 import org.boxoffice.domain.PaymentGateway;
 import org.boxoffice.domain.PaymentGateway.ChargeResult;
 import org.boxoffice.domain.PaymentGatewayException;
+import org.boxoffice.domain.RefereeException;
 import org.boxoffice.domain.Show;
 import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.InventoryUnavailableException;
-import org.boxoffice.mapstore.DatabaseException;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -213,7 +213,7 @@ public final class CheckoutManager implements AutoCloseable {
             if (status.isEmpty() || status.get().state() == PaymentGateway.ChargeStatus.State.PENDING) {
                 try {
                     bookings.markUnknown(p.paymentId(), clock.getAsLong());
-                } catch (DatabaseException db) {
+                } catch (RefereeException db) {
                     // the attempt row says in flight already; reconciliation asks the provider again
                     LOG.log(Level.WARNING, "payment " + p.paymentId() + ": could not mark its outcome unknown (" + db + ")");
                 }
@@ -260,7 +260,7 @@ public final class CheckoutManager implements AutoCloseable {
         try {
             bookings.report(null, null, p.idempotencyKey(), PaymentAttempt.Report.CAPTURED, captured.chargeId(), null, now);
             return settled(p.paymentId());
-        } catch (DatabaseException | InventoryUnavailableException | HazelcastException
+        } catch (RefereeException | InventoryUnavailableException | HazelcastException
                  | HazelcastInstanceNotActiveException e) {
             LOG.log(Level.WARNING, "payment " + p.paymentId() + " captured (" + captured.chargeId()
                     + ") but could not be settled now (" + e + "); the webhook or reconciliation settles it");

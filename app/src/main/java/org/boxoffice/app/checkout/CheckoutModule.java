@@ -17,10 +17,10 @@ import org.boxoffice.domain.PaymentGateway;
 import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.MailOutbox;
 import org.boxoffice.domain.MailOutbox.TicketMail;
+import org.boxoffice.domain.TicketPolicyRepository;
 import org.boxoffice.domain.TransferRepository;
 import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.Seats;
-import org.boxoffice.mapstore.PostgresTicketPolicies;
 
 import java.net.URI;
 import java.time.Duration;
@@ -60,7 +60,7 @@ public final class CheckoutModule implements AutoCloseable {
      * @param ticketMails the ticket mails' outbox
      */
     public record Stores(BookingRepository bookings, TransferRepository transfers, GateRepository gates,
-                         PostgresTicketPolicies policies, MailOutbox<TicketMail> ticketMails) {
+                         TicketPolicyRepository policies, MailOutbox<TicketMail> ticketMails) {
     }
 
     public CheckoutModule(CheckoutSettings settings, Stores stores, HazelcastInstance hz, ShowDirectory shows,

@@ -11,13 +11,13 @@ import org.boxoffice.domain.InventoryRepository;
 import org.boxoffice.domain.PaymentAttempt;
 import org.boxoffice.domain.PaymentGateway;
 import org.boxoffice.domain.PaymentGatewayException;
+import org.boxoffice.domain.RefereeException;
 import org.boxoffice.domain.Rejection;
 import org.boxoffice.domain.Show;
 import org.boxoffice.grid.Admissions;
 import org.boxoffice.grid.BlockCommand;
 import org.boxoffice.grid.Seats;
 import org.boxoffice.grid.InventoryUnavailableException;
-import org.boxoffice.mapstore.DatabaseException;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -121,7 +121,7 @@ public final class Settlement {
             case SettlementClaim.Claimed claimed -> {
                 try {
                     yield drive(claimed.payment(), claimed.bookingId(), now);
-                } catch (InventoryUnavailableException | DatabaseException e) {
+                } catch (InventoryUnavailableException | RefereeException e) {
                     LOG.log(Level.WARNING, "settlement of " + paymentId + " interrupted; reconciliation finishes it", e);
                     yield new Result.InProgress();
                 }

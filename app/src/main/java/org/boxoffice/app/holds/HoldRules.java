@@ -19,7 +19,7 @@ import java.util.function.LongSupplier;
  * <ol>
  *   <li>{@link ShowExistsRule}: the show exists ({@code 404});</li>
  *   <li>{@link SaleOpenRule}: its sale is open now ({@code 422 SALE_NOT_OPEN});</li>
- *   <li>{@link HoldSizeRule}: 1 to the show's maximum seats per hold ({@code 422 TOO_MANY_SEATS});</li>
+ *   <li>{@link HoldSizeRule}: 1 to the show's maximum seats (or admissions) per hold ({@code 422 TOO_MANY_SEATS});</li>
  *   <li>{@link SectionExistsRule}: best available in a section the show has ({@code 422 UNKNOWN_SECTION});</li>
  *   <li>{@link AreaExistsRule}: admissions to a general-admission area the show has ({@code 422 UNKNOWN_AREA});</li>
  *   <li>{@link SeatsExistRule}: named seats the show has ({@code 422 UNKNOWN_SEAT});</li>

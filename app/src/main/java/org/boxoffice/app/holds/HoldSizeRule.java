@@ -7,7 +7,10 @@ import org.boxoffice.domain.Rejection;
 import java.util.Map;
 import java.util.Optional;
 
-/** A hold takes 1 to the show's maximum seats ({@link HoldPolicy#checkSize}), named or best available. */
+/**
+ * A hold takes 1 to the show's maximum seats ({@link HoldPolicy#checkSize}), named or best
+ * available, or as many admissions to a general-admission area; the refusal says which it counted.
+ */
 final class HoldSizeRule implements HoldRule {
 
     @Override
@@ -17,7 +20,8 @@ final class HoldSizeRule implements HoldRule {
         if (tooMany.isEmpty()) {
             return Optional.empty();
         }
-        return Optional.of(new Outcome.Refused<>(tooMany.get(), "a hold takes 1 to " + policy.maxSeatsPerHold() + " seats",
+        String counted = attempt.request() instanceof HoldRequest.Admissions ? " admissions" : " seats";
+        return Optional.of(new Outcome.Refused<>(tooMany.get(), "a hold takes 1 to " + policy.maxSeatsPerHold() + counted,
                 Map.of("maxSeatsPerHold", policy.maxSeatsPerHold())));
     }
 }

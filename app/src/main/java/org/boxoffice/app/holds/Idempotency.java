@@ -7,8 +7,8 @@ import com.hazelcast.map.IMap;
 import org.boxoffice.app.http.JsonBytes;
 import org.boxoffice.grid.GridMaps;
 import org.boxoffice.grid.StoredResponse;
-import org.boxoffice.mapstore.DatabaseException;
-import org.boxoffice.mapstore.PostgresIdempotencyReplies;
+import org.boxoffice.domain.IdempotencyReplies;
+import org.boxoffice.domain.RefereeException;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -29,7 +29,7 @@ import java.util.logging.Logger;
  * remembered, so a retry after one runs again.
  *
  * <p>Answers are remembered twice: on the grid (with a backup), where retries find them fast, and
- * in PostgreSQL ({@link PostgresIdempotencyReplies}), so that a key outlives a restart of the whole
+ * in PostgreSQL ({@link IdempotencyReplies}), so that a key outlives a restart of the whole
  * cluster like the holds and payments it answers for. A request whose key the grid does not know
  * asks PostgreSQL once before it runs (if PostgreSQL cannot answer, the request is refused with 503
  * before it changes anything). What remains: a member that dies after the request changed something
@@ -47,7 +47,7 @@ public final class Idempotency implements AutoCloseable {
     private static final String CLUSTER_STARTED = "idempotency.cluster-started";
 
     private final IMap<String, StoredResponse> map;
-    private final PostgresIdempotencyReplies durable;
+    private final IdempotencyReplies durable;
     private final ScheduledExecutorService janitor = Daemons.scheduler("idempotency-janitor");
     private final LongSupplier clock;
     private final IMap<String, Long> cluster;
@@ -58,7 +58,7 @@ public final class Idempotency implements AutoCloseable {
      */
     private volatile long durableOnlyUntil;
 
-    public Idempotency(HazelcastInstance hz, PostgresIdempotencyReplies durable, LongSupplier clock) {
+    public Idempotency(HazelcastInstance hz, IdempotencyReplies durable, LongSupplier clock) {
         this.map = hz.getMap(GridMaps.IDEMPOTENCY);
         this.cluster = hz.getMap(GridMaps.CLUSTER);
         this.durable = durable;
@@ -119,7 +119,7 @@ public final class Idempotency implements AutoCloseable {
         }
         try {
             return durable.find(accountId, key, now - REMEMBER_MILLIS).isPresent();
-        } catch (org.boxoffice.mapstore.DatabaseException e) {
+        } catch (RefereeException e) {
             // PostgreSQL is out: the fast gate's refusal changes nothing, so it may stand
             return false;
         }
@@ -153,11 +153,11 @@ public final class Idempotency implements AutoCloseable {
         if (existing == null) {
             Reply reply;
             try {
-                Optional<PostgresIdempotencyReplies.Reply> before =
+                Optional<IdempotencyReplies.Reply> before =
                         durable.find(accountId, key, clock.getAsLong() - REMEMBER_MILLIS);
                 if (before.isPresent()) {
                     // answered before the grid last started: the first answer stands
-                    PostgresIdempotencyReplies.Reply b = before.get();
+                    IdempotencyReplies.Reply b = before.get();
                     map.set(mapKey, new StoredResponse(b.requestHash(), b.status(), b.body(), b.createdAt()),
                             Math.max(1, b.createdAt() + REMEMBER_MILLIS - clock.getAsLong()), TimeUnit.MILLISECONDS);
                     if (!b.requestHash().equals(hash)) {
@@ -207,11 +207,11 @@ public final class Idempotency implements AutoCloseable {
      */
     private Reply rememberDurably(String accountId, String key, String hash, Reply reply) {
         try {
-            PostgresIdempotencyReplies.Reply kept = durable.remember(accountId, key,
-                    new PostgresIdempotencyReplies.Reply(hash, reply.status(), reply.body(), clock.getAsLong()),
+            IdempotencyReplies.Reply kept = durable.remember(accountId, key,
+                    new IdempotencyReplies.Reply(hash, reply.status(), reply.body(), clock.getAsLong()),
                     clock.getAsLong() - REMEMBER_MILLIS);
             return new Reply(kept.status(), kept.body());
-        } catch (DatabaseException e) {
+        } catch (RefereeException e) {
             LOG.log(Level.WARNING, "the answer to an Idempotency-Key is kept on the grid only: " + e.getMessage());
             return reply;
         }

@@ -54,7 +54,7 @@ public final class ErrorHandlers {
             send(res, 503, "WAITLIST_UNAVAILABLE", "the waitlist cannot be joined now; nothing was changed, try again",
                     Map.of());
         });
-        routing.error(org.boxoffice.mapstore.DatabaseException.class, (req, res, e) -> {
+        routing.error(org.boxoffice.domain.RefereeException.class, (req, res, e) -> {
             if (e.getCause() instanceof SQLException sql && sql.getSQLState() != null
                     && sql.getSQLState().startsWith(DATA_EXCEPTION)) {
                 // PostgreSQL refused a value (a NUL character, a number out of range): the request is at fault

@@ -2,7 +2,7 @@ package org.boxoffice.app.mail;
 
 import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.app.ops.PeriodicReading;
-import org.boxoffice.mapstore.PostgresMailOutbox.Backlog;
+import org.boxoffice.domain.MailOutbox.Backlog;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -15,9 +15,9 @@ import org.boxoffice.domain.ContactRepository;
 import org.boxoffice.app.ops.OpsMetrics;
 import org.boxoffice.domain.MailOutbox;
 import org.boxoffice.domain.MailOutbox.Message;
+import org.boxoffice.domain.MessageRetention;
+import org.boxoffice.domain.TicketPolicyRepository;
 import org.boxoffice.grid.Daemons;
-import org.boxoffice.mapstore.PostgresMessageRetention;
-import org.boxoffice.mapstore.PostgresTicketPolicies;
 
 import java.util.EnumMap;
 import java.util.Map;
@@ -49,11 +49,11 @@ public final class NotifyModule implements AutoCloseable {
     private final ITopic<String> pages;
     private final Map<Message.Channel, MailDispatcher<Message>> dispatchers = new EnumMap<>(Message.Channel.class);
     private final ScheduledExecutorService offers;
-    private final PostgresMessageRetention retention;
+    private final MessageRetention retention;
     private final ScheduledExecutorService purges;
     private final Authenticator auth;
     private final LongSupplier clock;
-    private final PostgresTicketPolicies policies;
+    private final TicketPolicyRepository policies;
     private final Stores stores;
     private final OpsMetrics metrics;
 
@@ -61,17 +61,13 @@ public final class NotifyModule implements AutoCloseable {
     static final java.time.Duration PAGE_RETRY = java.time.Duration.ofMinutes(1);
 
     /**
-     * @param mail  how email leaves (the ticket mail's settings), and the address of an account
-     *              that gave none ({@code boxoffice.mail.to})
-     */
-    /**
      * What the messages keep in PostgreSQL, built by the wiring (one place builds each repository).
      *
      * @param outboxes   each channel's outbox of the {@code messages} table, given where a message to an
      *                   account without an address of that kind goes
      * @param smsToEmail hands a lapse notice meant for a phone to the email channel while SMS is off
      */
-    public record Stores(ContactRepository contacts, PostgresTicketPolicies policies, PostgresMessageRetention retention,
+    public record Stores(ContactRepository contacts, TicketPolicyRepository policies, MessageRetention retention,
                          BiFunction<Message.Channel, UnaryOperator<String>, MailOutbox<Message>> outboxes,
                          SmsToEmail smsToEmail) {
     }
@@ -83,6 +79,10 @@ public final class NotifyModule implements AutoCloseable {
         boolean handOver(long mailId, String why);
     }
 
+    /**
+     * @param mail  how email leaves (the ticket mail's settings), and the address of an account
+     *              that gave none ({@code boxoffice.mail.to})
+     */
     public NotifyModule(NotifySettings settings, MailSettings mail, Stores stores, HazelcastInstance hz,
                         ShowDirectory shows, BookingRepository bookings, TicketCodes codes, Authenticator auth,
                         LongSupplier clock, OpsMetrics metrics) {

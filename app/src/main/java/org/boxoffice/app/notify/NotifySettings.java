@@ -26,7 +26,7 @@ public record NotifySettings(SmsSettings sms, Duration offerLead, Duration every
         if (offerLead.isNegative() || every.isNegative() || every.isZero()) {
             throw new IllegalArgumentException("boxoffice.notices durations must be positive");
         }
-        // a day at least: a message deleted sooner could be written and told again (PostgresMessageRetention)
+        // a day at least: a message deleted sooner could be written and told again (MessageRetention)
         if (keepSent.compareTo(Duration.ofDays(1)) < 0 || purgeEvery.isNegative() || purgeEvery.isZero()) {
             throw new IllegalArgumentException("boxoffice.notices.keepsentdays must be at least 1 and "
                     + "boxoffice.notices.purgeminutes positive");

@@ -2,8 +2,7 @@ package org.boxoffice.app.ops;
 
 import io.helidon.metrics.api.DistributionSummary;
 import io.helidon.metrics.api.Timer;
-import org.boxoffice.mapstore.Migrations;
-import org.boxoffice.mapstore.PostgresInventoryRepository;
+import org.boxoffice.domain.RefereeStats;
 
 import javax.sql.DataSource;
 import java.time.Duration;
@@ -26,8 +25,12 @@ public final class RefereeMetrics {
     private RefereeMetrics() {
     }
 
-    /** Meters {@code referee} and the pool it writes through; call once, before the grid member starts. */
-    public static void register(PostgresInventoryRepository referee, DataSource dataSource, OpsMetrics metrics) {
+    /**
+     * Meters {@code referee} and the pool it writes through; call once, before the grid member starts.
+     *
+     * @param schemaVersion the latest database migration applied (Flyway's version)
+     */
+    public static void register(RefereeStats referee, DataSource dataSource, double schemaVersion, OpsMetrics metrics) {
         DistributionSummary batches = metrics.histogram("boxoffice_referee_batch_size", "seat transitions per group "
                 + "commit of the referee (_count: commits, _sum: transitions)", 1, 2, 4, 8, 16, 32, 48);
         Timer commits = metrics.timer("boxoffice_referee_commit", "time to apply and commit one group commit of the "
@@ -43,7 +46,6 @@ public final class RefereeMetrics {
         metrics.counter("boxoffice_referee_allowance_accounts", "accounts whose allowance the map loader read",
                 () -> referee.allowanceReadStats().accounts());
         PoolMetrics.meter(dataSource, metrics);
-        double schema = Migrations.appliedVersion(dataSource);
-        metrics.gauge("boxoffice_schema_version", "the latest database migration applied (Flyway version)", () -> schema);
+        metrics.gauge("boxoffice_schema_version", "the latest database migration applied (Flyway version)", () -> schemaVersion);
     }
 }

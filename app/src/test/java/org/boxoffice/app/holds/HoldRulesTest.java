@@ -77,6 +77,7 @@ class HoldRulesTest {
 
         assertEquals(Rejection.UNKNOWN_AREA, refusal(unknown).reason());
         assertEquals(Rejection.TOO_MANY_SEATS, refusal(tooMany).reason());
+        assertEquals("a hold takes 1 to 4 admissions", refusal(tooMany).message(), "admissions are counted as admissions");
         assertTrue(fine.refusal().isEmpty());
         assertEquals("FLOOR", fine.area().name());
         assertEquals(0, snapshotReads.get(), "a hold by count never reads the seat map");
@@ -107,9 +108,11 @@ class HoldRulesTest {
         HoldAttempt attempt = rules().evaluate("s1", seats("Z-1-1", "Z-1-2", "Z-1-3", "Z-1-4", "Z-1-5"));
 
         assertEquals(Rejection.TOO_MANY_SEATS, refusal(attempt).reason());
+        assertEquals("a hold takes 1 to 4 seats", refusal(attempt).message());
         assertEquals(Map.of("maxSeatsPerHold", 4), refusal(attempt).details());
-        assertEquals(Rejection.TOO_MANY_SEATS,
-                refusal(rules().evaluate("s1", new HoldRequest.BestAvailable(0, null))).reason());
+        Outcome.Refused<HoldView> none = refusal(rules().evaluate("s1", new HoldRequest.BestAvailable(0, null)));
+        assertEquals(Rejection.TOO_MANY_SEATS, none.reason());
+        assertEquals("a hold takes 1 to 4 seats", none.message());
     }
 
     @Test

@@ -223,8 +223,8 @@ public final class GridMember {
     @SuppressWarnings({"unchecked", "rawtypes"})
     public static HazelcastInstance startStage() {
         MapStore nowhere = new RehearsalStore();
-        GridSettings own = new GridSettings("boxoffice-stage-" + java.util.UUID.randomUUID(), "127.0.0.1", null, 1,
-                java.util.List.of(), 0);
+        GridSettings own = GridSettings.loopback("boxoffice-stage-" + java.util.UUID.randomUUID(), 1, java.util.List.of())
+                .withBackupCount(0);
         Config config = config(own, new Stores(nowhere, nowhere, null));
         config.getNetworkConfig().setPort(0).setPortAutoIncrement(false);
         config.getNetworkConfig().getJoin().getTcpIpConfig().setEnabled(false);

@@ -42,7 +42,7 @@ class BackupAckTest {
         int port = 17701 + (int) (Math.random() * 2000);
         List<String> all = List.of("127.0.0.1:" + port, "127.0.0.1:" + (port + 1));
         for (int i = 0; i < 2; i++) {
-            members.add(GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port + i, all, 1),
+            members.add(GridMember.start(GridSettings.loopback(cluster, port + i, all),
                     TestStores.of(repo)));
         }
         String mapName = "backup-ack-probe";

@@ -73,7 +73,7 @@ class CatalogRefillTest {
         List<String> all = List.of("127.0.0.1:" + port, "127.0.0.1:" + (port + 1), "127.0.0.1:" + (port + 2));
         for (int i = 0; i < 3; i++) {
             GridMember.Stores test = TestStores.of(repo);
-            members.add(GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port + i, all, 1),
+            members.add(GridMember.start(GridSettings.loopback(cluster, port + i, all),
                     new GridMember.Stores(test.inventory(), new Listings(), null)));
         }
         IMap<String, EventListing> listings = members.get(0).getMap(GridMaps.CATALOG_EVENTS);

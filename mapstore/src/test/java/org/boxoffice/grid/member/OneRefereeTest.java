@@ -57,10 +57,10 @@ class OneRefereeTest {
         int port = 23801 + (int) (Math.random() * 2000);
         List<String> all = List.of("127.0.0.1:" + port, "127.0.0.1:" + (port + 1), "127.0.0.1:" + (port + 2));
         InMemoryInventoryRepository repo = new InMemoryInventoryRepository();
-        HazelcastInstance a = GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port, all, 1),
+        HazelcastInstance a = GridMember.start(GridSettings.loopback(cluster, port, all),
                 TestStores.of(repo), ours, GridMember.Promotion.WHEN_WARM);
         members.add(a);
-        HazelcastInstance b = GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port + 1, all, 1),
+        HazelcastInstance b = GridMember.start(GridSettings.loopback(cluster, port + 1, all),
                 TestStores.of(repo), RefereeIdentity.of(first), GridMember.Promotion.AT_ONCE);
         members.add(b);
         assertEquals(2, a.getCluster().getMembers().size(), "two members of one database: one cluster");
@@ -71,7 +71,7 @@ class OneRefereeTest {
         assertEquals("v", b.getMap("probe").get("k"));
 
         RefereeMismatchException refused = assertThrows(RefereeMismatchException.class, () -> members.add(GridMember.start(
-                new GridSettings(cluster, "127.0.0.1", null, port + 2, all, 1), TestStores.of(repo), theirs, GridMember.Promotion.AT_ONCE)));
+                GridSettings.loopback(cluster, port + 2, all), TestStores.of(repo), theirs, GridMember.Promotion.AT_ONCE)));
         assertTrue(refused.getMessage().contains(theirs) && refused.getMessage().contains(ours), refused.getMessage());
         long deadline = System.currentTimeMillis() + 10_000;
         while (a.getCluster().getMembers().size() > 2 && System.currentTimeMillis() < deadline) {
@@ -95,11 +95,11 @@ class OneRefereeTest {
         int port = 25901 + (int) (Math.random() * 2000);
         List<String> all = List.of("127.0.0.1:" + port, "127.0.0.1:" + (port + 1));
         InMemoryInventoryRepository repo = new InMemoryInventoryRepository();
-        HazelcastInstance a = GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port, all, 1),
+        HazelcastInstance a = GridMember.start(GridSettings.loopback(cluster, port, all),
                 TestStores.of(repo), referee, GridMember.Promotion.AT_ONCE);
         members.add(a);
         a.getMap("probe").put("k", "v");
-        HazelcastInstance b = GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port + 1, all, 1),
+        HazelcastInstance b = GridMember.start(GridSettings.loopback(cluster, port + 1, all),
                 TestStores.of(repo), referee, GridMember.Promotion.WHEN_WARM);
         members.add(b);
         assertEquals(2, a.getCluster().getMembers().size());

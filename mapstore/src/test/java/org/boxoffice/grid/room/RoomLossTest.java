@@ -96,7 +96,7 @@ class RoomLossTest {
         };
         InMemoryInventoryRepository inventory = new InMemoryInventoryRepository();
         for (int i = 0; i < 3; i++) {
-            HazelcastInstance m = GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port + i, all, 1),
+            HazelcastInstance m = GridMember.start(GridSettings.loopback(cluster, port + i, all),
                     TestStores.of(inventory));
             members.add(m);
             rooms.add(new WaitingRooms(m, clock::get, show -> 1_000, HOUR, counting));

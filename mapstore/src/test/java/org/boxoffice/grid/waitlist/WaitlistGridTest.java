@@ -65,7 +65,7 @@ class WaitlistGridTest {
         }
         List<HazelcastInstance> started = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            started.add(GridMember.start(new GridSettings(cluster, "127.0.0.1", null, port + i, all, 1),
+            started.add(GridMember.start(GridSettings.loopback(cluster, port + i, all),
                     GridStores.of(inventoryRepo, TestGrid.EMPTY_CATALOG, waitlistRepo)));
         }
         members.addAll(started);
