@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * What {@code ./boxoffice bench --members N} found: CPU per hold attempt for 1 and N members in
@@ -153,20 +152,21 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
      */
     /**
      * @param firstTryHoldP99Ms the hold p99 of the second's answers to a request's first send (no resend after a lost connection)
-     * @param throttledMs       with members in CPU quotas: per member, the milliseconds of this second its quota held
-     *                          it back (empty without quotas)
+     * @param heldBack          with members in CPU quotas: per member, in how many of this second's quota periods
+     *                          its quota held it back (empty without quotas)
      */
     public record Second(int second, double attempts, double errors, double serverErrors, double transportErrors,
                          double holdP99Ms, int membersReady, int membersWatched, double firstTryHoldP99Ms,
-                         Map<String, Double> throttledMs) {
+                         Map<String, Integer> heldBack) {
 
         public Second {
-            throttledMs = Map.copyOf(throttledMs);
+            heldBack = Map.copyOf(heldBack);
         }
 
-        /** The member its quota held back longest in this second, or empty. */
-        public Optional<Map.Entry<String, Double>> mostThrottled() {
-            return throttledMs.entrySet().stream().max(Map.Entry.comparingByValue());
+        /** The members held back in this second, by name: "member-1 3, member-3 8" (empty if none was). */
+        public String heldBackMembers() {
+            return String.join(", ", new java.util.TreeMap<>(heldBack).entrySet().stream()
+                    .filter(e -> e.getValue() > 0).map(e -> e.getKey() + " " + e.getValue()).toList());
         }
     }
 
@@ -181,12 +181,12 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
         }
 
         /**
-         * @param throttledMs with members in CPU quotas: by second of the run (1, 2, ...), each member's milliseconds
-         *                    held back by its quota in that second
+         * @param heldBack with members in CPU quotas: by second of the run (1, 2, ...), for each member the quota
+         *                 periods of that second in which its quota held it back
          */
         public static Elastic of(RunResult run, Map<String, Double> cpu, Map<String, Long> requests, List<Event> events,
                                  List<MemberHealth.Sample> health, long runStart, long violations,
-                                 Map<Integer, Map<String, Double>> throttledMs) {
+                                 Map<Integer, Map<String, Integer>> heldBack) {
             List<Second> seconds = new ArrayList<>();
             // each watched member's last look, as the Service stand-in follows it: a member keeps the
             // state its last look gave it until the next look, and leaves when it is unwatched
@@ -219,7 +219,7 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                 int ready = (int) state.values().stream().filter(b -> b).count();
                 seconds.add(new Second(s + 1, p.attemptsPerSecond(), p.errorsPerSecond(), p.serverErrorsPerSecond(),
                         p.transportErrorsPerSecond(), p.holdP99Ms(), ready, state.size(), p.firstTryHoldP99Ms(),
-                        throttledMs.getOrDefault(s + 1, Map.of())));
+                        heldBack.getOrDefault(s + 1, Map.of())));
             }
             // the steady p99: the median second outside every event's window, the first two seconds left out
             List<Double> outside = seconds.stream().filter(s -> s.second() > 2 && events.stream()
@@ -419,15 +419,16 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                         out.serverErrorsInWindow(), out.transportErrorsInWindow(),
                         out.serverErrorsInWindow() + out.transportErrorsInWindow() == 0 ? "met" : "MISSED", out.errorsInWindow()));
             }
-            boolean quotas = e.seconds().stream().anyMatch(s -> !s.throttledMs().isEmpty());
+            boolean quotas = e.seconds().stream().anyMatch(s -> !s.heldBack().isEmpty());
             b.append("  second: attempts/s, 5xx/s, connections lost/s, other errors/s, hold p99 ms, members ready/watched")
-                    .append(quotas ? ", ms the quota held the most held-back member back (which)\n" : "\n");
+                    .append(quotas ? ", members held back by their CPU quota (in how many of the second's periods)\n" : "\n");
             for (Second s : e.seconds()) {
                 b.append(String.format(Locale.ROOT, "  %3d: %6.0f %5.0f %5.0f %5.0f %8.1f  %d/%d", s.second(), s.attempts(),
                         s.serverErrors(), s.transportErrors(), s.errors() - s.serverErrors() - s.transportErrors(),
                         s.holdP99Ms(), s.membersReady(), s.membersWatched()));
-                s.mostThrottled().filter(t -> t.getValue() >= 0.5).ifPresent(t -> b.append(String.format(Locale.ROOT,
-                        "  %5.0f (%s)", t.getValue(), t.getKey())));
+                if (!s.heldBackMembers().isEmpty()) {
+                    b.append("  ").append(s.heldBackMembers());
+                }
                 b.append('\n');
             }
             b.append("  requests per member: ").append(e.requests()).append('\n');

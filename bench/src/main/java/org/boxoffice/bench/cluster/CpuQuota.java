@@ -191,31 +191,33 @@ public final class CpuQuota implements AutoCloseable {
     }
 
     /**
-     * For every group whose name contains {@code part}: the nanoseconds the quota has held its
-     * processes back so far ({@code cpu.stat}'s throttled time), by the group's name less this
-     * quota's prefix. A group already gone is left out.
+     * For every group whose name contains {@code part}, by the group's name less this quota's prefix:
+     * the periods in which its processes ran and those in which the quota held them back, so far
+     * ({@code cpu.stat}). A group already gone is left out.
      */
-    public Map<String, Long> throttledNanos(String part) {
-        Map<String, Long> held = new java.util.TreeMap<>();
+    public Map<String, long[]> periodsByGroup(String part) {
+        Map<String, long[]> byGroup = new java.util.TreeMap<>();
         for (Path g : made) {
             String name = g.getFileName().toString();
             if (!name.contains(part)) {
                 continue;
             }
+            long[] counts = new long[2];
             try {
                 for (String line : Files.readAllLines(g.resolve("cpu.stat"))) {
                     String[] kv = line.trim().split("\\s+");
-                    if (kv.length == 2 && kv[0].equals("throttled_time")) {
-                        held.put(name.substring(prefix.length()), Long.parseLong(kv[1]));
-                    } else if (kv.length == 2 && kv[0].equals("throttled_usec")) {
-                        held.put(name.substring(prefix.length()), Long.parseLong(kv[1]) * 1_000);
+                    if (kv.length == 2 && kv[0].equals("nr_periods")) {
+                        counts[0] = Long.parseLong(kv[1]);
+                    } else if (kv.length == 2 && kv[0].equals("nr_throttled")) {
+                        counts[1] = Long.parseLong(kv[1]);
                     }
                 }
+                byGroup.put(name.substring(prefix.length()), counts);
             } catch (IOException | NumberFormatException e) {
                 // a group already gone
             }
         }
-        return held;
+        return byGroup;
     }
 
     /** Removes every group this made; their processes must have exited. */

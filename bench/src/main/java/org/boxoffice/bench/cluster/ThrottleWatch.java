@@ -6,14 +6,15 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Each second of a run, how long each member's CPU quota held it back in that second: read from the
- * members' groups ({@link CpuQuota#throttledNanos}) once a second, from the run's start. A member
- * that is held back cannot answer anything, its partitions' operations for other members included,
- * so the per-second table can say which member a slow second waited for.
+ * Each second of a run, in how many of its quota periods each member was held back by its CPU quota
+ * (read from the members' groups, {@link CpuQuota#periodsByGroup}, once a second from the run's
+ * start). A member that is held back answers nothing until its next period, its partitions'
+ * operations for other members included, so the per-second table can say which member a slow
+ * second waited for.
  */
 public final class ThrottleWatch implements AutoCloseable {
 
-    private final Map<Integer, Map<String, Double>> bySecond = new ConcurrentHashMap<>();
+    private final Map<Integer, Map<String, Integer>> bySecond = new ConcurrentHashMap<>();
     private final Thread thread;
     private volatile boolean running = true;
 
@@ -24,7 +25,7 @@ public final class ThrottleWatch implements AutoCloseable {
      */
     public ThrottleWatch(CpuQuota quota, String cluster, long startNanos) {
         this.thread = Thread.ofPlatform().daemon().name("throttle-watch").start(() -> {
-            Map<String, Long> last = quota.throttledNanos(cluster);
+            Map<String, long[]> last = quota.periodsByGroup(cluster);
             for (int second = 1; running; second++) {
                 long wait = startNanos + second * 1_000_000_000L - System.nanoTime();
                 if (wait > 0) {
@@ -34,12 +35,12 @@ public final class ThrottleWatch implements AutoCloseable {
                         return;
                     }
                 }
-                Map<String, Long> now = quota.throttledNanos(cluster);
-                Map<String, Double> held = new HashMap<>();
-                for (Map.Entry<String, Long> g : now.entrySet()) {
+                Map<String, long[]> now = quota.periodsByGroup(cluster);
+                Map<String, Integer> held = new HashMap<>();
+                for (Map.Entry<String, long[]> g : now.entrySet()) {
                     // a group made during the run (a member that joined) starts from nothing
-                    long before = last.getOrDefault(g.getKey(), 0L);
-                    held.put(member(g.getKey(), cluster), Math.max(0, g.getValue() - before) / 1e6);
+                    long before = last.containsKey(g.getKey()) ? last.get(g.getKey())[1] : 0;
+                    held.put(member(g.getKey(), cluster), (int) Math.max(0, g.getValue()[1] - before));
                 }
                 bySecond.put(second, held);
                 last = now;
@@ -52,8 +53,8 @@ public final class ThrottleWatch implements AutoCloseable {
         return at < 0 ? group : group.substring(at + cluster.length() + 1);
     }
 
-    /** By second of the run (1, 2, ...): each member's milliseconds held back in that second. */
-    public Map<Integer, Map<String, Double>> bySecond() {
+    /** By second of the run (1, 2, ...): for each member, the quota periods of that second in which it was held back. */
+    public Map<Integer, Map<String, Integer>> bySecond() {
         return Map.copyOf(bySecond);
     }
 

@@ -120,32 +120,32 @@ class ClusterReportTest {
     }
 
     /**
-     * With members in CPU quotas, each second names the member its quota held back longest and for how
-     * long; a second in which no member was held back (or without quotas) shows nothing.
+     * With members in CPU quotas, each second names the members their quota held back and in how many
+     * of the second's periods; a second in which none was (or a run without quotas) shows nothing.
      */
     @Test
-    void eachSecond_namesTheMemberItsQuotaHeldBackLongest() {
+    void eachSecond_namesTheMembersTheirQuotaHeldBack() {
         org.boxoffice.bench.load.RunResult run = runOfSeconds(3);
-        Map<Integer, Map<String, Double>> throttled = Map.of(
-                1, Map.of("member-1", 0.0, "member-2", 0.1, "member-3", 0.0),
-                2, Map.of("member-1", 12.0, "member-2", 48.5, "member-3", 3.0),
-                3, Map.of("member-1", 7.0, "member-2", 0.0, "member-4", 31.0));
+        Map<Integer, Map<String, Integer>> heldBack = Map.of(
+                1, Map.of("member-1", 0, "member-2", 0, "member-3", 0),
+                2, Map.of("member-1", 2, "member-2", 7, "member-3", 0),
+                3, Map.of("member-1", 0, "member-2", 0, "member-4", 9));
 
-        ClusterReport.Elastic elastic = ClusterReport.Elastic.of(run, Map.of(), Map.of(), List.of(), List.of(), 0, 0, throttled);
+        ClusterReport.Elastic elastic = ClusterReport.Elastic.of(run, Map.of(), Map.of(), List.of(), List.of(), 0, 0, heldBack);
 
-        assertEquals(Map.entry("member-2", 48.5), elastic.seconds().get(1).mostThrottled().orElseThrow());
-        assertEquals(Map.entry("member-4", 31.0), elastic.seconds().get(2).mostThrottled().orElseThrow());
+        assertEquals("", elastic.seconds().get(0).heldBackMembers());
+        assertEquals("member-1 2, member-2 7", elastic.seconds().get(1).heldBackMembers());
         String table = new ClusterReport("c", Map.of(), List.of(), elastic, null).render();
-        assertTrue(table.contains("ms the quota held the most held-back member back (which)"), table);
+        assertTrue(table.contains("members held back by their CPU quota (in how many of the second's periods)"), table);
         List<String> rows = table.lines().filter(l -> l.matches("\\s+[123]: .*")).toList();
         assertEquals(3, rows.size(), table);
         assertFalse(rows.get(0).contains("member-"), rows.get(0));
-        assertTrue(rows.get(1).endsWith("49 (member-2)"), rows.get(1));
-        assertTrue(rows.get(2).endsWith("31 (member-4)"), rows.get(2));
+        assertTrue(rows.get(1).endsWith("member-1 2, member-2 7"), rows.get(1));
+        assertTrue(rows.get(2).endsWith("member-4 9"), rows.get(2));
 
         String withoutQuotas = new ClusterReport("c", Map.of(), List.of(),
                 ClusterReport.Elastic.of(run, Map.of(), Map.of(), List.of(), List.of(), 0, 0), null).render();
-        assertFalse(withoutQuotas.contains("held-back"), withoutQuotas);
+        assertFalse(withoutQuotas.contains("held back"), withoutQuotas);
     }
 
     @Test
