@@ -217,9 +217,7 @@ public final class BenchOptions {
                         + " again at once, as a kubelet restarts a killed container",
                 (o, v) -> o.killAt = intIn(v, "--kill-at", 1, 3600));
         option("--cpu-quota", "CORES", "--members: every member in a CPU quota of its own (a cgroup; needs root), the load"
-                        + " generator and PostgreSQL outside; a member started while the others serve (a join, a restart, a"
-                        + " kill) has the lowest CPU weight until it is ready, as on a node of its own it would take nothing"
-                        + " from them; with --sweep, the highest sustained rate of 1, 2, ... N members",
+                        + " generator and PostgreSQL outside; with --sweep, the highest sustained rate of 1, 2, ... N members",
                 (o, v) -> o.cpuQuota = doubleIn(v, "--cpu-quota", 0.05, 64));
         option("--cpu-period", "MS", "--cpu-quota: the period the quota is counted over (default 100 ms, the kernel's and"
                         + " Kubernetes' default): a member that spent its quota waits for the next period, so in 0.4 cores with"

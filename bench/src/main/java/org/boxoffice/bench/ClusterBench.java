@@ -601,11 +601,6 @@ final class ClusterBench {
         final CpuQuota quota;
         /** --profile during the elastic run: a member started from now on is profiled once it serves HTTP. */
         volatile boolean profileNewMembers;
-        /**
-         * The first members have started: one started from now on (a join, a restart, a kill) is a
-         * newcomer, at the lowest CPU weight until it is ready ({@link CpuQuota#wrap(String, List, boolean)}).
-         */
-        volatile boolean serving;
         private final Map<String, Integer> starts = new java.util.concurrent.ConcurrentHashMap<>();
 
         Cluster(int size, int maxMembers, Database db, Path dir, CpuQuota quota) {
@@ -643,7 +638,6 @@ final class ClusterBench {
             MemberHealth.await(ports(members), s -> s.ready() && s.members() == size, READY_TIMEOUT_MS);
             members.forEach(m -> proxy.add(backend(m)));
             members.forEach(m -> health.watch(m.name, m.httpPort));
-            serving = true;
             FlashSaleBench.log(String.format(Locale.ROOT, "%d member(s) ready after %.1f s (quorum %d, 1 backup)",
                     size, (System.nanoTime() - t0) / 1e9, quorum));
         }
@@ -660,7 +654,6 @@ final class ClusterBench {
             Map<String, Integer> old = ports(members.subList(0, index));
             long joined = MemberHealth.await(old, s -> s.members() == target, READY_TIMEOUT_MS);
             long ready = MemberHealth.await(Map.of(m.name, m.httpPort), MemberHealth.Sample::ready, READY_TIMEOUT_MS);
-            servesNow(m);
             long allReady = MemberHealth.await(ports(members), s -> s.ready() && s.members() == target, READY_TIMEOUT_MS);
             FlashSaleBench.log(String.format(Locale.ROOT, "scale-up: member %d joined after %.1f s, ready after %.1f s,"
                     + " all %d ready after %.1f s", index + 1, (joined - t) / 1e9, (ready - t) / 1e9, target, (allReady - t) / 1e9));
@@ -720,7 +713,6 @@ final class ClusterBench {
             leaving.remove(m.name);
             health.watch(again.name, again.httpPort);
             long ready = MemberHealth.await(Map.of(again.name, again.httpPort), MemberHealth.Sample::ready, READY_TIMEOUT_MS);
-            servesNow(again);
             long settled = settle();
             FlashSaleBench.log(String.format(Locale.ROOT, "rolling restart: %s exited %.1f s after SIGTERM, ready again %.1f s"
                     + " after SIGTERM; all %d ready and the cluster safe %.1f s after SIGTERM", m.name, (exited - term) / 1e9,
@@ -745,7 +737,6 @@ final class ClusterBench {
             profileOnceLive(again);
             health.watch(again.name, again.httpPort);
             long ready = MemberHealth.await(Map.of(again.name, again.httpPort), MemberHealth.Sample::ready, READY_TIMEOUT_MS);
-            servesNow(again);
             long settled = settle();
             FlashSaleBench.log(String.format(Locale.ROOT, "kill: %s gone %.1f s after SIGKILL, ready again after %.1f s; all %d"
                     + " ready and the cluster safe %.1f s after the kill", m.name, (gone - t) / 1e9, (ready - t) / 1e9,
@@ -824,14 +815,7 @@ final class ClusterBench {
             }
             return ServiceLauncher.launch(o, db, dir.resolve(memberName), ServiceLauncher.aotCache(o),
                     out.resolve(name + "-" + memberName + logSuffix + ".log"), env,
-                    command -> quota == null ? command : quota.wrap(name + "-" + memberName, command, serving));
-        }
-
-        /** A member started while the others serve has had the lowest CPU weight until now, ready: the usual weight again. */
-        private void servesNow(Member m) throws IOException {
-            if (quota != null) {
-                quota.fullWeight(name + "-" + m.name);
-            }
+                    command -> quota == null ? command : quota.wrap(name + "-" + memberName, command));
         }
 
         private void awaitLive(Member m) throws InterruptedException {

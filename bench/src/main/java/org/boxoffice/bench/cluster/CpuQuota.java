@@ -119,15 +119,6 @@ public final class CpuQuota implements AutoCloseable {
      * @throws IOException if the group cannot be made or its quota not set
      */
     public List<String> wrap(String member, List<String> command) throws IOException {
-        return wrap(member, command, false);
-    }
-
-    /**
-     * As {@link #wrap(String, List)}; a {@code newcomer} (a member that starts while the others serve)
-     * gets the lowest CPU weight beside its quota until {@link #fullWeight}: on a node of its own it
-     * would take no CPU from the serving members, and on one machine it would otherwise take theirs.
-     */
-    public List<String> wrap(String member, List<String> command, boolean newcomer) throws IOException {
         Path group = root.resolve(prefix + member);
         if (!made.contains(group)) {
             // a member started again (a rolling restart, a kill) goes back into its own group
@@ -141,28 +132,10 @@ public final class CpuQuota implements AutoCloseable {
             Files.writeString(group.resolve("cpu.cfs_period_us"), Long.toString(periodMicros));
             Files.writeString(group.resolve("cpu.cfs_quota_us"), Long.toString(quota));
         }
-        weigh(group, newcomer);
         List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c", "echo $$ > '" + group.resolve("cgroup.procs")
                 + "' && exec \"$@\"", "sh"));
         wrapped.addAll(command);
         return wrapped;
-    }
-
-    /** Gives {@code member}'s group the usual CPU weight again (it was a {@linkplain #wrap(String, List, boolean) newcomer}). */
-    public void fullWeight(String member) throws IOException {
-        Path group = root.resolve(prefix + member);
-        if (made.contains(group)) {
-            weigh(group, false);
-        }
-    }
-
-    /** The kernel's lowest weight for a newcomer (v1 {@code cpu.shares} 2, v2 {@code cpu.weight} 1), else its default. */
-    private void weigh(Path group, boolean newcomer) throws IOException {
-        if (v2) {
-            Files.writeString(group.resolve("cpu.weight"), newcomer ? "1" : "100");
-        } else {
-            Files.writeString(group.resolve("cpu.shares"), newcomer ? "2" : "1024");
-        }
     }
 
     /**
