@@ -230,7 +230,7 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
             List<EventOutcome> outcomes = new ArrayList<>();
             for (Event e : events) {
                 if (e.failure() != null) {
-                    outcomes.add(new EventOutcome(e, 0, 0, 0, 0, 0, -1, -1, 0));
+                    outcomes.add(new EventOutcome(e, 0, 0, 0, 0, 0, -1, -1, 0, 0));
                     continue;
                 }
                 double end = e.settledAtSecond() + 1;
@@ -245,12 +245,29 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                 int before = seconds.stream().filter(s -> s.second() <= Math.max(1, (int) Math.floor(e.atSecond())))
                         .reduce((a, b) -> b).map(Second::membersWatched).orElse(-1);
                 outcomes.add(new EventOutcome(e, worst, steady > 0 ? worst / steady : 0, Math.round(errors), Math.round(server),
-                        Math.round(transport), fewest, before, worstFirstTry));
+                        Math.round(transport), fewest, before, worstFirstTry, typicalWorst(outside, window.size())));
             }
             double noneReady = seconds.stream().filter(s -> s.membersWatched() > 0 && s.membersReady() == 0).count();
             return new Elastic(run.attempts(), run.attemptsPerSecond(), run.successes(), run.errors(), ClusterReport.serverErrors(run),
                     steady, outcomes, seconds, noneReady, cpu, requests, violations);
         }
+    }
+
+    /**
+     * The worst per-second p99 that {@code length} steady seconds typically reach, for comparison with
+     * an event's window of that length: the steady seconds' quantile {@code length / (length + 1)}, the
+     * expected highest of {@code length} seconds drawn from them. 0 without steady seconds.
+     *
+     * @param steadySorted the steady seconds' p99s, ascending
+     */
+    static double typicalWorst(List<Double> steadySorted, int length) {
+        if (steadySorted.isEmpty() || length <= 0) {
+            return 0;
+        }
+        double rank = (double) length / (length + 1) * (steadySorted.size() - 1);
+        int below = (int) Math.floor(rank);
+        int above = Math.min(steadySorted.size() - 1, below + 1);
+        return steadySorted.get(below) + (rank - below) * (steadySorted.get(above) - steadySorted.get(below));
     }
 
     /**
@@ -260,9 +277,12 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
      * @param membersBefore   members watched in the second the event began
      * @param worstFirstTryHoldP99Ms the highest per-second p99 of holds answered to their first send: the window's
      *                        wait at the members, without the fans' resends after a connection lost with a member
+     * @param steadyWorstHoldP99Ms the worst second a steady stretch as long as the window typically has
+     *                        ({@link #typicalWorst}): how far the event stands out from the run's own noise
      */
     public record EventOutcome(Event event, double worstHoldP99Ms, double p99Ratio, long errorsInWindow, long serverErrorsInWindow,
-                               long transportErrorsInWindow, int fewestReady, int membersBefore, double worstFirstTryHoldP99Ms) {
+                               long transportErrorsInWindow, int fewestReady, int membersBefore, double worstFirstTryHoldP99Ms,
+                               double steadyWorstHoldP99Ms) {
 
         public boolean readyMet() {
             return fewestReady >= membersBefore - 1;
@@ -304,8 +324,12 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
             byKind.forEach((kind, events) -> {
                 List<String> ratios = events.stream().map(e -> String.format(Locale.ROOT, "%.1fx", e.p99Ratio())).toList();
                 double worst = events.stream().mapToDouble(EventOutcome::p99Ratio).max().orElse(0);
+                double steady = elastic.steadyHoldP99Ms();
+                List<String> noise = events.stream().map(e -> String.format(Locale.ROOT, "%.1fx",
+                        steady > 0 ? e.steadyWorstHoldP99Ms() / steady : 0)).toList();
                 out.add(new TargetCheck(kind + " mid-sale: worst second's hold p99 vs the steady p99", "<= " + P99_RATIO_TARGET + "x",
-                        String.format(Locale.ROOT, "%s (steady %.0f ms)", String.join(", ", ratios), elastic.steadyHoldP99Ms()),
+                        String.format(Locale.ROOT, "%s (steady %.0f ms; a steady stretch as long peaks at %s)", String.join(", ", ratios),
+                                steady, String.join(", ", noise)),
                         worst <= P99_RATIO_TARGET));
             });
             long lost = elastic.events().stream().mapToLong(e -> e.serverErrorsInWindow() + e.transportErrorsInWindow()).sum();
@@ -409,13 +433,14 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                 b.append(String.format(Locale.ROOT, "  %s %s at %.1f s: %s; balanced and all ready %.1f s after the event"
                                 + " (target <= %.0f s: %s); fewest members ready in a second %d of %d before (target >= N-1: %s);"
                                 + " worst second's hold p99 %.1f ms = %.1fx steady (target <= %.0fx: %s), of answers to a first"
-                                + " send %.1f ms; in the window 5xx %d,"
+                                + " send %.1f ms; a steady stretch as long peaks at %.1f ms = %.1fx; in the window 5xx %d,"
                                 + " connections lost at the client %d (target 0: %s), errors of any kind %d%n",
                         ev.kind(), ev.member(), ev.atSecond(), what,
                         settle, READY_SECONDS_TARGET, settle <= READY_SECONDS_TARGET ? "met" : "MISSED",
                         out.fewestReady(), out.membersBefore(), out.readyMet() ? "met" : "MISSED",
                         out.worstHoldP99Ms(), out.p99Ratio(), P99_RATIO_TARGET, out.p99Ratio() <= P99_RATIO_TARGET ? "met" : "MISSED",
-                        out.worstFirstTryHoldP99Ms(),
+                        out.worstFirstTryHoldP99Ms(), out.steadyWorstHoldP99Ms(),
+                        e.steadyHoldP99Ms() > 0 ? out.steadyWorstHoldP99Ms() / e.steadyHoldP99Ms() : 0,
                         out.serverErrorsInWindow(), out.transportErrorsInWindow(),
                         out.serverErrorsInWindow() + out.transportErrorsInWindow() == 0 ? "met" : "MISSED", out.errorsInWindow()));
             }

@@ -44,7 +44,7 @@ class ClusterReportTest {
 
     private static ClusterReport.EventOutcome event(String kind, double ratio, long serverErrors, int fewestReady) {
         return new ClusterReport.EventOutcome(new ClusterReport.Event(kind, "member-1", 50, null, 30.0, null, 30.0, null),
-                ratio * 98, ratio, serverErrors, serverErrors, 0, fewestReady, 3, ratio * 98);
+                ratio * 98, ratio, serverErrors, serverErrors, 0, fewestReady, 3, ratio * 98, 196);
     }
 
     private static ClusterReport.Elastic elastic(List<ClusterReport.EventOutcome> events, long violations) {
@@ -75,7 +75,7 @@ class ClusterReportTest {
                 "leave mid-sale: worst second's hold p99 vs the steady p99",
                 "changes of size mid-sale (join, restart, leave): 5xx and lost connections, fewest members ready, invariant violations"),
                 t.stream().map(TargetCheck::target).toList());
-        assertEquals("2.3x, 8.9x (steady 98 ms)", t.get(1).measured());
+        assertEquals("2.3x, 8.9x (steady 98 ms; a steady stretch as long peaks at 2.0x, 2.0x)", t.get(1).measured());
         assertEquals(List.of(false, false, true, true), t.stream().map(TargetCheck::met).toList());
 
         List<TargetCheck> lost = new ClusterReport("c", Map.of(), List.of(), elastic(List.of(event("kill", 2.0, 3, 1)), 0), null)
@@ -202,5 +202,45 @@ class ClusterReportTest {
         String text = new ClusterReport("c", Map.of(), List.of(), elastic, null).render();
         org.junit.jupiter.api.Assertions.assertTrue(text.contains("worst second's hold p99 700.0 ms = 35.0x steady (target <= 3x: MISSED),"
                 + " of answers to a first send 60.0 ms"), text);
+    }
+
+    /**
+     * A steady stretch has slow seconds of its own: beside an event's worst second the report gives
+     * the worst second a steady stretch as long typically has, the steady seconds' quantile
+     * length / (length + 1), so a reader sees how far the event stands out from the run's noise.
+     */
+    @Test
+    void anEvent_isShownBesideTheWorstSecondOfASteadyStretchAsLong() {
+        List<Double> steady = java.util.stream.IntStream.rangeClosed(1, 101).mapToObj(i -> (double) i).toList();
+        assertEquals(51, ClusterReport.typicalWorst(steady, 1), 1e-9, "one second: the median");
+        assertEquals(76, ClusterReport.typicalWorst(steady, 3), 1e-9, "three seconds: the 75th percentile");
+        assertEquals(97, ClusterReport.typicalWorst(steady, 24), 1e-9, "24 seconds: the 96th percentile");
+        assertEquals(0, ClusterReport.typicalWorst(List.of(), 5));
+
+        List<org.boxoffice.bench.load.RunStats.TimelinePoint> timeline = new java.util.ArrayList<>();
+        for (int t = 1; t <= 12; t++) {
+            // the event's window is seconds 5 to 7 (it settles at 5, a second more), its worst 300 ms;
+            // the steady seconds (the first two left out) are 3, 4 and 8 to 12: 30, 40, 60, 70, 80, 90, 100 ms
+            double p99 = t == 5 ? 300 : t == 6 ? 40 : 10 * (t > 6 ? t - 2 : t);
+            timeline.add(new org.boxoffice.bench.load.RunStats.TimelinePoint(t, 300, 10, 5, 0, 60, 5, p99, 30, 0, 0, p99));
+        }
+        org.boxoffice.bench.load.Latency none = new org.boxoffice.bench.load.Latency(0, 0, 0, 0, 0, 0, 0);
+        org.boxoffice.bench.load.RunResult run = new org.boxoffice.bench.load.RunResult("s", "show", 100, 8, 1200, 12, false,
+                null, false, 3600L, 120L, 120L, 20, 0, Map.of(), 0, 0, 0, 0, none, none, none, none,
+                timeline, null, List.of(), java.util.Set.of(), null, List.of(), java.util.Set.of(), null);
+        ClusterReport.Event leave = new ClusterReport.Event("leave", "member-1", 4, 0.0, 1.0, 0.1, 1.0, null);
+
+        ClusterReport.Elastic elastic = ClusterReport.Elastic.of(run, Map.of(), Map.of(), List.of(leave), List.of(), 0, 0);
+
+        ClusterReport.EventOutcome out = elastic.events().getFirst();
+        assertEquals(300, out.worstHoldP99Ms());
+        // three seconds long: the steady seconds' 75th percentile, between 80 and 90 ms
+        assertEquals(85, out.steadyWorstHoldP99Ms(), 1e-9);
+        String text = new ClusterReport("c", Map.of(), List.of(), elastic, null).render();
+        org.junit.jupiter.api.Assertions.assertTrue(text.contains(String.format(java.util.Locale.ROOT,
+                "a steady stretch as long peaks at %.1f ms", out.steadyWorstHoldP99Ms())), text);
+        String check = new ClusterReport("c", Map.of(), List.of(), elastic, null).targets().stream()
+                .filter(c -> c.target().startsWith("leave")).findFirst().orElseThrow().measured();
+        org.junit.jupiter.api.Assertions.assertTrue(check.contains("a steady stretch as long peaks at"), check);
     }
 }
