@@ -14,15 +14,14 @@ import org.boxoffice.app.waitlist.WaitlistSettings;
 import org.boxoffice.grid.GridSettings;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
 /**
  * Everything Boxoffice reads from configuration, read once by {@link Main}: one settings record per
- * module, each read by the module's own {@code from(Config)}. Every key can be overridden by an
+ * module, each read by the module's own {@code from(Config)} (the grid's by {@link GridSettings#from},
+ * handed a lookup of its keys, as the grid's module knows no configuration library). Every key can be overridden by an
  * environment variable the way Helidon maps them ({@code BOXOFFICE_DB_URL} for
  * {@code boxoffice.db.url}); docs/configuration.md lists them all. Tests change one module's settings
  * with the {@code with} copies.
@@ -229,60 +228,27 @@ public record AppSettings(DatabaseSettings database, GridSettings grid, Inventor
     public static AppSettings from(Config root) {
         Config c = root.get("boxoffice");
         DatabaseSettings database = DatabaseSettings.from(c);
-        return new AppSettings(database, grid(c, database), InventorySettings.from(c), HoldDefaults.from(c),
+        // the grid knows no configuration library: it reads its keys through this lookup
+        GridSettings grid = GridSettings.from(key -> c.get("grid." + key).asString().asOptional(),
+                defaultClusterName(database));
+        return new AppSettings(database, grid, InventorySettings.from(c), HoldDefaults.from(c),
                 AuthSettings.from(c), AdmissionSettings.from(c), CheckoutSettings.from(c), WaitlistSettings.from(c),
                 NotifySettings.from(c), OpsSettings.from(c)).requireStartable();
     }
 
     /**
-     * {@code boxoffice.grid.*}: read here, as the grid's module knows no configuration library
-     * (it is handed a {@link GridSettings}).
+     * The grid's cluster name when {@code boxoffice.grid.cluster} is not set: {@code boxoffice} with an
+     * external database, and with the embedded one a name of its own derived from its data folder, so
+     * two demo runs on one machine (other ports, other folders) are two systems, never one grid over
+     * two databases.
      */
-    private static GridSettings grid(Config c, DatabaseSettings database) {
-        List<String> members = Arrays.stream(c.get("grid.members").asString().orElse("").split(","))
-                .map(String::trim).filter(s -> !s.isEmpty()).toList();
-        String publicAddress = c.get("grid.public").asString().orElse("");
-        String joinMode = c.get("grid.join").asString().orElse("tcp-ip").trim().toLowerCase(java.util.Locale.ROOT);
-        GridSettings.Join join = switch (joinMode) {
-            case "tcp-ip", "tcpip" -> GridSettings.Join.TCP_IP;
-            case "kubernetes", "k8s" -> GridSettings.Join.KUBERNETES;
-            default -> throw new IllegalArgumentException("boxoffice.grid.join is 'tcp-ip' or 'kubernetes', not '" + joinMode + "'");
-        };
-        return new GridSettings(
-                clusterName(c.get("grid.cluster").asString().orElse(""), database.embedded(), database.dataDir()),
-                c.get("grid.bind").asString().orElse("127.0.0.1"),
-                publicAddress.isBlank() ? null : publicAddress,
-                c.get("grid.port").asInt().orElse(5701),
-                members,
-                c.get("grid.backups").asInt().orElse(1),
-                join,
-                blankToNull(c.get("grid.k8s.service").asString().orElse("")),
-                blankToNull(c.get("grid.k8s.namespace").asString().orElse("")),
-                blankToNull(c.get("grid.k8s.servicename").asString().orElse("")),
-                c.get("grid.quorum").asInt().orElse(1),
-                Arrays.stream(c.get("grid.mc.trusted").asString().orElse("").split(","))
-                        .map(String::trim).filter(t -> !t.isEmpty()).toList());
-    }
-
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s.trim();
-    }
-
-    /**
-     * The configured cluster name; unset, {@code boxoffice} with an external database, and with the
-     * embedded one a name of its own derived from its data folder, so two demo runs on one machine
-     * (other ports, other folders) are two systems, never one grid over two databases.
-     */
-    static String clusterName(String configured, boolean embeddedDatabase, Path dataDir) {
-        if (!configured.isBlank()) {
-            return configured.trim();
-        }
-        if (!embeddedDatabase) {
+    private static String defaultClusterName(DatabaseSettings database) {
+        if (!database.embedded()) {
             return "boxoffice";
         }
         try {
             byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(dataDir.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    .digest(database.dataDir().toString().getBytes(StandardCharsets.UTF_8));
             return "boxoffice-demo-" + java.util.HexFormat.of().formatHex(digest, 0, 5);
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
