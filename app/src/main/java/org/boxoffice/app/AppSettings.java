@@ -36,7 +36,7 @@ import java.util.function.UnaryOperator;
  *                  {@code boxoffice.checkout.*}, {@code boxoffice.tickets.*}, {@code boxoffice.mail.*})
  * @param waitlist  offers to the waitlists of sold-out shows ({@code boxoffice.waitlist.*})
  * @param notices   SMS and the notices of lapsing holds and offers ({@code boxoffice.sms.*}, {@code boxoffice.notices.*})
- * @param ops       what operations check by themselves (the invariants)
+ * @param ops       what operations run by themselves (the invariants, a starting member's rehearsal)
  */
 public record AppSettings(DatabaseSettings database, GridSettings grid, InventorySettings inventory,
                           HoldDefaults holds, AuthSettings auth, AdmissionSettings admission,
@@ -195,30 +195,6 @@ public record AppSettings(DatabaseSettings database, GridSettings grid, Inventor
             throw new IllegalStateException("boxoffice.auth.devroles is a demo setting; it needs boxoffice.auth.devtokens");
         }
         return this;
-    }
-
-    /** The longest start-up rehearsal a member may be configured with: readiness waits for it. */
-    public static final int MAX_REHEARSAL_SECONDS = 300;
-
-    /**
-     * {@code boxoffice.rehearsal.seconds}: how long a starting member rehearses at most before it
-     * reports ready (0: no rehearsal); 20 when not set.
-     *
-     * @throws IllegalArgumentException if it is not a whole number of seconds from 0 to {@value #MAX_REHEARSAL_SECONDS}
-     */
-    public static int rehearsalSeconds(Config root) {
-        String raw = root.get("boxoffice.rehearsal.seconds").asString().orElse("20").trim();
-        int seconds;
-        try {
-            seconds = Integer.parseInt(raw);
-        } catch (NumberFormatException e) {
-            seconds = -1;
-        }
-        if (seconds < 0 || seconds > MAX_REHEARSAL_SECONDS) {
-            throw new IllegalArgumentException("boxoffice.rehearsal.seconds is a whole number of seconds from 0 (no "
-                    + "rehearsal) to " + MAX_REHEARSAL_SECONDS + "; not '" + raw + "'");
-        }
-        return seconds;
     }
 
     /**
