@@ -2,30 +2,29 @@ package org.boxoffice.app;
 
 import io.helidon.config.Config;
 import org.boxoffice.app.admission.AdmissionSettings;
-import org.boxoffice.app.admission.DoorSettings;
 import org.boxoffice.app.auth.AuthSettings;
 import org.boxoffice.app.catalog.HoldDefaults;
 import org.boxoffice.app.checkout.CheckoutSettings;
 import org.boxoffice.app.mail.MailSettings;
 import org.boxoffice.app.notify.NotifySettings;
 import org.boxoffice.app.ops.OpsSettings;
-import org.boxoffice.app.payments.PaymentSettings;
 import org.boxoffice.app.waitlist.WaitlistSettings;
 import org.boxoffice.grid.GridSettings;
 
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 /**
  * Everything Boxoffice reads from configuration, read once by {@link Main}: one settings record per
- * module, each read by the module's own {@code from(Config)}. Every key can be overridden by an
- * environment variable the way Helidon maps them ({@code BOXOFFICE_DB_URL} for
- * {@code boxoffice.db.url}); docs/configuration.md lists them all. Tests change one module's settings
- * with the {@code with} copies.
+ * module, each read by the module's own {@code from(Config)} (the grid's by {@link GridSettings#from},
+ * handed a lookup of its keys, as the grid's module knows no configuration library). Each record
+ * answers for its own secrets; this one collects what keeps them from a start outside demo mode. Every
+ * key can be overridden by an environment variable the way Helidon maps them ({@code BOXOFFICE_DB_URL}
+ * for {@code boxoffice.db.url}); docs/configuration.md lists them all. Tests change one module's
+ * settings with the {@code with} copies.
  *
  * @param database  which PostgreSQL, and whether the demo catalog is seeded
  * @param grid      how the grid member binds and joins ({@code boxoffice.grid.*})
@@ -37,15 +36,12 @@ import java.util.function.UnaryOperator;
  *                  {@code boxoffice.checkout.*}, {@code boxoffice.tickets.*}, {@code boxoffice.mail.*})
  * @param waitlist  offers to the waitlists of sold-out shows ({@code boxoffice.waitlist.*})
  * @param notices   SMS and the notices of lapsing holds and offers ({@code boxoffice.sms.*}, {@code boxoffice.notices.*})
- * @param ops       what operations check by themselves (the invariants)
+ * @param ops       what operations run by themselves (the invariants, a starting member's rehearsal)
  */
 public record AppSettings(DatabaseSettings database, GridSettings grid, InventorySettings inventory,
                           HoldDefaults holds, AuthSettings auth, AdmissionSettings admission,
                           CheckoutSettings checkout, WaitlistSettings waitlist, NotifySettings notices,
                           OpsSettings ops) {
-
-    /** Outside demo mode every secret has at least this many bytes (an HMAC-SHA256 key's size). */
-    public static final int MIN_SECRET_BYTES = 32;
 
     public AppSettings withGrid(GridSettings grid) {
         return new AppSettings(database, grid, inventory, holds, auth, admission, checkout, waitlist, notices, ops);
@@ -81,31 +77,15 @@ public record AppSettings(DatabaseSettings database, GridSettings grid, Inventor
     }
 
     /**
-     * What keeps these settings from a start outside demo mode: each secret (auth, unless an RS256
-     * public key is set; room; challenge; tickets; webhook) that is missing, a public demo value, or shorter
-     * than {@value #MIN_SECRET_BYTES} bytes, one line per setting naming it and its environment
-     * variable. Empty if nothing.
+     * What keeps these settings from a start outside demo mode: each secret that is missing, a public
+     * demo value, or too short, one line per setting naming it and its environment variable, as each
+     * module's settings record answers for its own ({@code secretProblems()}: auth, unless an RS256
+     * public key is set; room; challenge; tickets; webhook; the SMS provider's key with the HTTP
+     * provider). Empty if nothing.
      */
     public List<String> secretProblems() {
-        List<String> problems = new ArrayList<>();
-        if (auth.rsaPublicKey() == null) {
-            checkSecret(problems, "boxoffice.auth.secret", auth.hmacSecret(), AuthSettings.DEMO_AUTH_SECRET);
-        }
-        checkSecret(problems, "boxoffice.room.secret", admission.passSecret(), AdmissionSettings.DEMO_ROOM_SECRET);
-        checkSecret(problems, "boxoffice.challenge.secret", admission.door().challengeSecret(),
-                DoorSettings.DEMO_CHALLENGE_SECRET);
-        checkSecret(problems, "boxoffice.tickets.secret", checkout.ticketSecret(), CheckoutSettings.DEMO_TICKET_SECRET);
-        checkSecret(problems, "boxoffice.payments.webhooksecret", checkout.payments().webhookSecret(),
-                PaymentSettings.DEMO_WEBHOOK_SECRET);
-        if (notices.sms().http()) {
-            // a provider's key is its own length: only a missing or public one is refused
-            String key = notices.sms().apiKey();
-            if (key == null || key.isBlank() || key.equals(NotifySettings.DEMO_SMS_API_KEY)) {
-                problems.add("boxoffice.sms.http.apikey is " + (key == null || key.isBlank() ? "not set" : "the public demo value")
-                        + "; set your SMS provider's key (BOXOFFICE_SMS_HTTP_APIKEY)");
-            }
-        }
-        return problems;
+        return Stream.of(auth.secretProblems(), admission.secretProblems(), checkout.secretProblems(),
+                notices.secretProblems()).flatMap(List::stream).toList();
     }
 
     /**
@@ -135,45 +115,17 @@ public record AppSettings(DatabaseSettings database, GridSettings grid, Inventor
     }
 
     /**
-     * These settings with every secret still at its public demo value replaced by the demo's own
-     * ({@code secretOf} gives the secret of a setting by its name, generated once and kept with the
-     * demo's data). Only in demo mode; settings the operator set are kept as they are.
+     * These settings with every secret still at its public demo value replaced by the demo's own, each
+     * module's by its settings record ({@code withDemoSecrets}; {@code secretOf} gives the secret of a
+     * setting by its name, generated once and kept with the demo's data). Only in demo mode; settings
+     * the operator set are kept as they are.
      */
     public AppSettings withDemoSecrets(UnaryOperator<String> secretOf) {
         if (!demoMode()) {
             return this;
         }
-        AuthSettings a = auth;
-        if (AuthSettings.DEMO_AUTH_SECRET.equals(a.hmacSecret())) {
-            a = a.withHmacSecret(secretOf.apply("boxoffice.auth.secret"));
-        }
-        AdmissionSettings r = admission;
-        if (DoorSettings.DEMO_CHALLENGE_SECRET.equals(r.door().challengeSecret())) {
-            r = r.withDoor(r.door().withChallengeSecret(secretOf.apply("boxoffice.challenge.secret")));
-        }
-        if (AdmissionSettings.DEMO_ROOM_SECRET.equals(r.passSecret())) {
-            r = r.withPassSecret(secretOf.apply("boxoffice.room.secret"));
-        }
-        CheckoutSettings c = checkout;
-        if (CheckoutSettings.DEMO_TICKET_SECRET.equals(c.ticketSecret())) {
-            c = c.withTicketSecret(secretOf.apply("boxoffice.tickets.secret"));
-        }
-        PaymentSettings p = c.payments();
-        if (PaymentSettings.DEMO_WEBHOOK_SECRET.equals(p.webhookSecret())) {
-            c = c.withPayments(p.withWebhookSecret(secretOf.apply("boxoffice.payments.webhooksecret")));
-        }
-        return withAuth(a).withAdmission(r).withCheckout(c);
-    }
-
-    private static void checkSecret(List<String> problems, String key, String value, String demoValue) {
-        String env = key.toUpperCase(java.util.Locale.ROOT).replace('.', '_');
-        if (value == null || value.isBlank()) {
-            problems.add(key + " is not set (" + env + ")");
-        } else if (value.equals(demoValue)) {
-            problems.add(key + " is the public demo value; set your own secret (" + env + ")");
-        } else if (value.getBytes(StandardCharsets.UTF_8).length < MIN_SECRET_BYTES) {
-            problems.add(key + " is shorter than " + MIN_SECRET_BYTES + " bytes (" + env + ")");
-        }
+        return withAuth(auth.withDemoSecrets(secretOf)).withAdmission(admission.withDemoSecrets(secretOf))
+                .withCheckout(checkout.withDemoSecrets(secretOf));
     }
 
     /**
@@ -198,30 +150,6 @@ public record AppSettings(DatabaseSettings database, GridSettings grid, Inventor
         return this;
     }
 
-    /** The longest start-up rehearsal a member may be configured with: readiness waits for it. */
-    public static final int MAX_REHEARSAL_SECONDS = 300;
-
-    /**
-     * {@code boxoffice.rehearsal.seconds}: how long a starting member rehearses at most before it
-     * reports ready (0: no rehearsal); 20 when not set.
-     *
-     * @throws IllegalArgumentException if it is not a whole number of seconds from 0 to {@value #MAX_REHEARSAL_SECONDS}
-     */
-    public static int rehearsalSeconds(Config root) {
-        String raw = root.get("boxoffice.rehearsal.seconds").asString().orElse("20").trim();
-        int seconds;
-        try {
-            seconds = Integer.parseInt(raw);
-        } catch (NumberFormatException e) {
-            seconds = -1;
-        }
-        if (seconds < 0 || seconds > MAX_REHEARSAL_SECONDS) {
-            throw new IllegalArgumentException("boxoffice.rehearsal.seconds is a whole number of seconds from 0 (no "
-                    + "rehearsal) to " + MAX_REHEARSAL_SECONDS + "; not '" + raw + "'");
-        }
-        return seconds;
-    }
-
     /**
      * Reads the settings under {@code boxoffice}, each module's by its own {@code from}; throws if
      * they may not start ({@link #requireStartable}: outside demo mode, a missing, demo or short secret).
@@ -229,60 +157,26 @@ public record AppSettings(DatabaseSettings database, GridSettings grid, Inventor
     public static AppSettings from(Config root) {
         Config c = root.get("boxoffice");
         DatabaseSettings database = DatabaseSettings.from(c);
-        return new AppSettings(database, grid(c, database), InventorySettings.from(c), HoldDefaults.from(c),
+        GridSettings grid = GridSettings.from(key -> c.get("grid." + key).asString().asOptional(),
+                defaultClusterName(database));
+        return new AppSettings(database, grid, InventorySettings.from(c), HoldDefaults.from(c),
                 AuthSettings.from(c), AdmissionSettings.from(c), CheckoutSettings.from(c), WaitlistSettings.from(c),
                 NotifySettings.from(c), OpsSettings.from(c)).requireStartable();
     }
 
     /**
-     * {@code boxoffice.grid.*}: read here, as the grid's module knows no configuration library
-     * (it is handed a {@link GridSettings}).
+     * The grid's cluster name when {@code boxoffice.grid.cluster} is not set: {@code boxoffice} with an
+     * external database, and with the embedded one a name of its own derived from its data folder, so
+     * two demo runs on one machine (other ports, other folders) are two systems, never one grid over
+     * two databases.
      */
-    private static GridSettings grid(Config c, DatabaseSettings database) {
-        List<String> members = Arrays.stream(c.get("grid.members").asString().orElse("").split(","))
-                .map(String::trim).filter(s -> !s.isEmpty()).toList();
-        String publicAddress = c.get("grid.public").asString().orElse("");
-        String joinMode = c.get("grid.join").asString().orElse("tcp-ip").trim().toLowerCase(java.util.Locale.ROOT);
-        GridSettings.Join join = switch (joinMode) {
-            case "tcp-ip", "tcpip" -> GridSettings.Join.TCP_IP;
-            case "kubernetes", "k8s" -> GridSettings.Join.KUBERNETES;
-            default -> throw new IllegalArgumentException("boxoffice.grid.join is 'tcp-ip' or 'kubernetes', not '" + joinMode + "'");
-        };
-        return new GridSettings(
-                clusterName(c.get("grid.cluster").asString().orElse(""), database.embedded(), database.dataDir()),
-                c.get("grid.bind").asString().orElse("127.0.0.1"),
-                publicAddress.isBlank() ? null : publicAddress,
-                c.get("grid.port").asInt().orElse(5701),
-                members,
-                c.get("grid.backups").asInt().orElse(1),
-                join,
-                blankToNull(c.get("grid.k8s.service").asString().orElse("")),
-                blankToNull(c.get("grid.k8s.namespace").asString().orElse("")),
-                blankToNull(c.get("grid.k8s.servicename").asString().orElse("")),
-                c.get("grid.quorum").asInt().orElse(1),
-                Arrays.stream(c.get("grid.mc.trusted").asString().orElse("").split(","))
-                        .map(String::trim).filter(t -> !t.isEmpty()).toList());
-    }
-
-    private static String blankToNull(String s) {
-        return s == null || s.isBlank() ? null : s.trim();
-    }
-
-    /**
-     * The configured cluster name; unset, {@code boxoffice} with an external database, and with the
-     * embedded one a name of its own derived from its data folder, so two demo runs on one machine
-     * (other ports, other folders) are two systems, never one grid over two databases.
-     */
-    static String clusterName(String configured, boolean embeddedDatabase, Path dataDir) {
-        if (!configured.isBlank()) {
-            return configured.trim();
-        }
-        if (!embeddedDatabase) {
+    private static String defaultClusterName(DatabaseSettings database) {
+        if (!database.embedded()) {
             return "boxoffice";
         }
         try {
             byte[] digest = java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(dataDir.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    .digest(database.dataDir().toString().getBytes(StandardCharsets.UTF_8));
             return "boxoffice-demo-" + java.util.HexFormat.of().formatHex(digest, 0, 5);
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

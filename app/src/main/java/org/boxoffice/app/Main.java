@@ -72,7 +72,6 @@ public final class Main {
         LogConfig.configureRuntime();
         Config config = Config.create();
         AppSettings configured = AppSettings.from(config);
-        int rehearsalSeconds = AppSettings.rehearsalSeconds(config);
 
         DatabaseSettings database = configured.database();
         EmbeddedDatabase embedded = database.embedded()
@@ -85,7 +84,7 @@ public final class Main {
         AppSettings settings = configured.withDemoSecrets(new DemoSecrets(dataSource)::secret);
         Boxoffice app;
         try {
-            app = rehearsalSeconds > 0 ? Boxoffice.startToRehearse(settings, dataSource, System::currentTimeMillis)
+            app = settings.ops().rehearses() ? Boxoffice.startToRehearse(settings, dataSource, System::currentTimeMillis)
                     : Boxoffice.start(settings, dataSource, System::currentTimeMillis);
         } catch (RefereeMismatchException e) {
             LOG.severe(e.getMessage());
@@ -97,7 +96,7 @@ public final class Main {
             return;
         }
 
-        if (rehearsalSeconds > 0) {
+        if (settings.ops().rehearses()) {
             app.rehearsalDue();
         }
         WebServer server = serverBuilder(config.get("server"))
@@ -115,10 +114,10 @@ public final class Main {
                 embedded.close();
             }
         }, "boxoffice-shutdown"));
-        if (rehearsalSeconds > 0) {
+        if (settings.ops().rehearses()) {
             // readiness waits for it; liveness does not
             app.rehearse(java.net.URI.create("http://" + ownAddress(config.get("server.host").asString().orElse("0.0.0.0"))
-                    + ":" + server.port()), java.time.Duration.ofSeconds(rehearsalSeconds));
+                    + ":" + server.port()), settings.ops().rehearsal());
         }
         LOG.info(() -> "Boxoffice is serving on http://localhost:" + server.port() + " (database: "
                 + (embedded != null ? "embedded, data in " + database.dataDir() : "external") + ")");

@@ -1,6 +1,7 @@
 package org.boxoffice.app;
 
 import org.boxoffice.app.auth.AuthSettings;
+import org.boxoffice.app.ops.OpsSettings;
 
 import io.helidon.config.Config;
 import io.helidon.config.ConfigSources;
@@ -10,6 +11,7 @@ import io.helidon.webserver.testing.junit5.SetUpServer;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -226,17 +228,17 @@ class DemoModeTest {
     }
 
     @Test
-    void rehearsalSeconds_defaultTo20_andNonsenseIsRefusedAtStart() {
-        java.util.function.Function<String, Config> with = v -> Config.just(
-                ConfigSources.create(v == null ? Map.of() : Map.of("boxoffice.rehearsal.seconds", v)),
-                ConfigSources.classpath("application.yaml"));
-        assertEquals(20, AppSettings.rehearsalSeconds(with.apply(null)));
-        assertEquals(0, AppSettings.rehearsalSeconds(with.apply("0")));
-        assertEquals(45, AppSettings.rehearsalSeconds(with.apply(" 45 ")));
+    void theRehearsal_lasts20SecondsAtMostByDefault_andNonsenseIsRefusedAtStart() {
+        assertEquals(Duration.ofSeconds(20), settings(Map.of()).ops().rehearsal());
+        assertFalse(settings(Map.of("boxoffice.rehearsal.seconds", "0")).ops().rehearses(), "0: no rehearsal");
+        assertEquals(Duration.ofSeconds(45), settings(Map.of("boxoffice.rehearsal.seconds", " 45 ")).ops().rehearsal());
+        assertEquals(Duration.ofSeconds(OpsSettings.MAX_REHEARSAL_SECONDS),
+                settings(Map.of("boxoffice.rehearsal.seconds", "300")).ops().rehearsal());
         for (String bad : new String[]{"-1", "ten", "1.5", "301", ""}) {
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                    () -> AppSettings.rehearsalSeconds(with.apply(bad)), bad);
-            assertTrue(e.getMessage().contains("boxoffice.rehearsal.seconds"), e.getMessage());
+                    () -> settings(Map.of("boxoffice.rehearsal.seconds", bad)), bad);
+            assertEquals("boxoffice.rehearsal.seconds is a whole number of seconds from 0 (no rehearsal) to 300; not '"
+                    + bad + "'", e.getMessage());
         }
     }
 

@@ -14,6 +14,7 @@ import org.boxoffice.app.auth.Authenticator;
 import org.boxoffice.app.checkout.CheckoutSettings;
 import org.boxoffice.app.payments.PaymentSettings;
 import org.boxoffice.app.payments.WebhookSignature;
+import org.boxoffice.app.secrets.SecretSetting;
 import org.boxoffice.mapstore.DataSources;
 import org.boxoffice.mapstore.DbSettings;
 import org.boxoffice.mapstore.DemoSecrets;
@@ -77,7 +78,7 @@ class DemoSecretsTest {
                 DoorSettings.DEMO_CHALLENGE_SECRET, CheckoutSettings.DEMO_TICKET_SECRET, PaymentSettings.DEMO_WEBHOOK_SECRET);
         for (int i = 0; i < secrets.size(); i++) {
             assertNotEquals(publicOnes.get(i), secrets.get(i));
-            assertTrue(secrets.get(i).getBytes(StandardCharsets.UTF_8).length >= AppSettings.MIN_SECRET_BYTES);
+            assertTrue(secrets.get(i).getBytes(StandardCharsets.UTF_8).length >= SecretSetting.MIN_BYTES);
         }
         assertEquals(5, Set.copyOf(secrets).size(), "one secret per setting");
         assertTrue(mine.withDemoSecrets(name -> "x").equals(mine), "nothing left at a public value");

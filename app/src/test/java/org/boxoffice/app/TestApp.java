@@ -180,7 +180,7 @@ public final class TestApp implements AutoCloseable {
                         .withRoom(50, 2, Duration.ofMillis(100)).withHoldLimits(0, 0).withStreamsPerMember(0)
                         .withDoor(DoorSettings.open()),
                 CheckoutSettings.defaults(), WaitlistSettings.defaults(), NotifySettings.defaults(),
-                new OpsSettings(Duration.ofSeconds(5)));
+                new OpsSettings(Duration.ofSeconds(5), Duration.ZERO));
     }
 
     public String token(String account, String... roles) {

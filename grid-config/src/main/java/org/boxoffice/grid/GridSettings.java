@@ -1,9 +1,13 @@
 package org.boxoffice.grid;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
- * How a member joins and binds.
+ * How a member joins and binds ({@code boxoffice.grid.*}, read by {@link #from}).
  *
  * @param clusterName   members only join members of the same name
  * @param bindAddress   the interface the member binds to (loopback for the embedded demo)
@@ -37,6 +41,60 @@ public record GridSettings(String clusterName, String bindAddress, String public
         if (quorum < 1) {
             throw new IllegalArgumentException("quorum must be at least 1");
         }
+    }
+
+    /**
+     * Reads {@code boxoffice.grid.*}. The grid knows no configuration library, so the caller hands it
+     * {@code setting}: the value of a key relative to {@code boxoffice.grid.} ({@code port},
+     * {@code k8s.service}), empty if it is not set. An unset key takes the shipped default; an unset or
+     * blank {@code cluster} takes {@code defaultClusterName} (whose rule is the caller's: it depends on
+     * the database). Lists are comma separated; blank Kubernetes names mean "not set".
+     *
+     * @throws IllegalArgumentException naming the setting, when a value is not one it can take
+     */
+    public static GridSettings from(Function<String, Optional<String>> setting, String defaultClusterName) {
+        String cluster = setting.apply("cluster").orElse("");
+        String publicAddress = setting.apply("public").orElse("");
+        return new GridSettings(
+                cluster.isBlank() ? defaultClusterName : cluster.trim(),
+                setting.apply("bind").orElse("127.0.0.1"),
+                publicAddress.isBlank() ? null : publicAddress,
+                wholeNumber(setting, "port", 5701),
+                commaSeparated(setting, "members"),
+                wholeNumber(setting, "backups", 1),
+                join(setting.apply("join").orElse("tcp-ip")),
+                blankToNull(setting.apply("k8s.service")),
+                blankToNull(setting.apply("k8s.namespace")),
+                blankToNull(setting.apply("k8s.servicename")),
+                wholeNumber(setting, "quorum", 1),
+                commaSeparated(setting, "mc.trusted"));
+    }
+
+    private static Join join(String configured) {
+        String mode = configured.trim().toLowerCase(Locale.ROOT);
+        return switch (mode) {
+            case "tcp-ip", "tcpip" -> Join.TCP_IP;
+            case "kubernetes", "k8s" -> Join.KUBERNETES;
+            default -> throw new IllegalArgumentException("boxoffice.grid.join is 'tcp-ip' or 'kubernetes', not '" + mode + "'");
+        };
+    }
+
+    private static int wholeNumber(Function<String, Optional<String>> setting, String key, int unset) {
+        Optional<String> configured = setting.apply(key);
+        try {
+            return configured.map(Integer::parseInt).orElse(unset);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("boxoffice.grid." + key + " is a whole number, not '" + configured.get() + "'");
+        }
+    }
+
+    private static List<String> commaSeparated(Function<String, Optional<String>> setting, String key) {
+        return Arrays.stream(setting.apply(key).orElse("").split(","))
+                .map(String::trim).filter(s -> !s.isEmpty()).toList();
+    }
+
+    private static String blankToNull(Optional<String> configured) {
+        return configured.filter(s -> !s.isBlank()).map(String::trim).orElse(null);
     }
 
     /**

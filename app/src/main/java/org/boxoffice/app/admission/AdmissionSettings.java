@@ -1,8 +1,12 @@
 package org.boxoffice.app.admission;
 
 import io.helidon.config.Config;
+import org.boxoffice.app.secrets.SecretSetting;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 /**
  * The waiting room and the hold endpoint's rate limits ({@code boxoffice.room.*},
@@ -25,6 +29,7 @@ public record AdmissionSettings(String passSecret, Duration passTtl, double admi
 
     /** The public demo value of {@code boxoffice.room.secret}: accepted in demo mode only. */
     public static final String DEMO_ROOM_SECRET = "boxoffice-demo-room-secret-change-me-in-production";
+    private static final SecretSetting PASS_SECRET = new SecretSetting("boxoffice.room.secret", DEMO_ROOM_SECRET);
 
     /** The shipped defaults (the demo secrets), as {@link #from} reads them from an empty configuration. */
     public static AdmissionSettings defaults() {
@@ -47,6 +52,24 @@ public record AdmissionSettings(String passSecret, Duration passTtl, double admi
                 limits.get("address").asInt().orElse(d.addressPerMinute()),
                 limits.get("streams").asInt().orElse(d.streamsPerMember()),
                 DoorSettings.from(boxoffice));
+    }
+
+    /**
+     * What keeps these settings from a start outside demo mode: the room's secret, then the door's
+     * ({@link DoorSettings#secretProblems}), each missing, the public demo value or short
+     * ({@link SecretSetting#problem}).
+     */
+    public List<String> secretProblems() {
+        return Stream.concat(PASS_SECRET.problem(passSecret).stream(), door.secretProblems().stream()).toList();
+    }
+
+    /**
+     * These settings with the room's and the door's secrets each replaced by the demo's own if it is
+     * still its public demo value ({@code secretOf} gives a setting's secret by its name). For demo mode only.
+     */
+    public AdmissionSettings withDemoSecrets(UnaryOperator<String> secretOf) {
+        return withPassSecret(PASS_SECRET.replacingDemoValue(passSecret, secretOf))
+                .withDoor(door.withDemoSecrets(secretOf));
     }
 
     public AdmissionSettings withPassSecret(String secret) {

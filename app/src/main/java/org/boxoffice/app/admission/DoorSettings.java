@@ -1,8 +1,11 @@
 package org.boxoffice.app.admission;
 
 import io.helidon.config.Config;
+import org.boxoffice.app.secrets.SecretSetting;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * The waiting room's door ({@code boxoffice.challenge.*}, {@code boxoffice.limits.door.*},
@@ -25,6 +28,8 @@ public record DoorSettings(String challengeSecret, int challengeCost, int challe
 
     /** The public demo value of {@code boxoffice.challenge.secret}: accepted in demo mode only. */
     public static final String DEMO_CHALLENGE_SECRET = "boxoffice-demo-challenge-secret-change-me-in-production";
+    private static final SecretSetting CHALLENGE_SECRET =
+            new SecretSetting("boxoffice.challenge.secret", DEMO_CHALLENGE_SECRET);
 
     public DoorSettings {
         if (issuePerSecond < 0) {
@@ -57,6 +62,22 @@ public record DoorSettings(String challengeSecret, int challengeCost, int challe
                 limits.get("door.address").asInt().orElse(d.addressPerMinute()),
                 limits.get("trustforwarded").asBoolean().orElse(d.trustForwarded()),
                 challenge.get("issuepersecond").asInt().orElse(d.issuePerSecond()));
+    }
+
+    /**
+     * What keeps these settings from a start outside demo mode: the challenge secret missing, the
+     * public demo value or short ({@link SecretSetting#problem}); a known one lets scripts skip the work.
+     */
+    public List<String> secretProblems() {
+        return CHALLENGE_SECRET.problem(challengeSecret).stream().toList();
+    }
+
+    /**
+     * These settings with the challenge secret replaced by the demo's own if it is still the public
+     * demo value ({@code secretOf} gives a setting's secret by its name). For demo mode only.
+     */
+    public DoorSettings withDemoSecrets(UnaryOperator<String> secretOf) {
+        return withChallengeSecret(CHALLENGE_SECRET.replacingDemoValue(challengeSecret, secretOf));
     }
 
     public DoorSettings withChallengeSecret(String secret) {

@@ -1,6 +1,10 @@
 package org.boxoffice.app.auth;
 
 import io.helidon.config.Config;
+import org.boxoffice.app.secrets.SecretSetting;
+
+import java.util.List;
+import java.util.function.UnaryOperator;
 
 /**
  * How callers are authenticated ({@code boxoffice.auth.*}): the JWT verification key, the issuer,
@@ -17,6 +21,7 @@ public record AuthSettings(String hmacSecret, String rsaPublicKey, String issuer
 
     /** The public demo value of {@code boxoffice.auth.secret}: accepted in demo mode only. */
     public static final String DEMO_AUTH_SECRET = "boxoffice-demo-secret-change-me-in-production";
+    private static final SecretSetting HMAC_SECRET = new SecretSetting("boxoffice.auth.secret", DEMO_AUTH_SECRET);
 
     /** Reads the settings under {@code boxoffice}. */
     public static AuthSettings from(Config boxoffice) {
@@ -27,6 +32,23 @@ public record AuthSettings(String hmacSecret, String rsaPublicKey, String issuer
         return new AuthSettings(secret.isBlank() ? null : secret, publicKey.isBlank() ? null : publicKey,
                 issuer.isBlank() ? null : issuer, auth.get("devtokens").asBoolean().orElse(false),
                 auth.get("devroles").asBoolean().orElse(false));
+    }
+
+    /**
+     * What keeps these settings from a start outside demo mode: the HS256 secret missing, the public
+     * demo value or short ({@link SecretSetting#problem}). Nothing with an RS256 public key, which
+     * verifies tokens without it.
+     */
+    public List<String> secretProblems() {
+        return rsaPublicKey != null ? List.of() : HMAC_SECRET.problem(hmacSecret).stream().toList();
+    }
+
+    /**
+     * These settings with the HS256 secret replaced by the demo's own if it is still the public demo
+     * value ({@code secretOf} gives a setting's secret by its name). For demo mode only.
+     */
+    public AuthSettings withDemoSecrets(UnaryOperator<String> secretOf) {
+        return withHmacSecret(HMAC_SECRET.replacingDemoValue(hmacSecret, secretOf));
     }
 
     public AuthSettings withHmacSecret(String secret) {

@@ -4,8 +4,12 @@ import io.helidon.config.Config;
 import org.boxoffice.app.mail.MailSettings;
 import org.boxoffice.app.payments.PaymentProvider;
 import org.boxoffice.app.payments.PaymentSettings;
+import org.boxoffice.app.secrets.SecretSetting;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
 
 /**
  * Everything checkout reads from configuration: {@code boxoffice.payments.*} (the provider),
@@ -29,6 +33,7 @@ public record CheckoutSettings(PaymentSettings payments, Duration paymentWindow,
 
     /** The public demo value of {@code boxoffice.tickets.secret}: accepted in demo mode only. */
     public static final String DEMO_TICKET_SECRET = "boxoffice-demo-ticket-secret-change-me";
+    private static final SecretSetting TICKET_SECRET = new SecretSetting("boxoffice.tickets.secret", DEMO_TICKET_SECRET);
 
     public CheckoutSettings {
         if (ticketSecret == null || ticketSecret.length() < 16) {
@@ -75,6 +80,25 @@ public record CheckoutSettings(PaymentSettings payments, Duration paymentWindow,
                 Duration.ofMinutes(5), Duration.ofSeconds(60), Duration.ZERO, Duration.ZERO, Duration.ofSeconds(30),
                 Duration.ofHours(1), "test-ticket-secret-0123456789", MailSettings.logging(),
                 TransferSettings.defaults());
+    }
+
+    /**
+     * What keeps these settings from a start outside demo mode: the ticket codes' secret (a known one
+     * forges tickets), then the payments' ({@link PaymentSettings#secretProblems}), each missing, the
+     * public demo value or short ({@link SecretSetting#problem}).
+     */
+    public List<String> secretProblems() {
+        return Stream.concat(TICKET_SECRET.problem(ticketSecret).stream(), payments.secretProblems().stream()).toList();
+    }
+
+    /**
+     * These settings with the ticket codes' and the payments' secrets each replaced by the demo's own if
+     * it is still its public demo value ({@code secretOf} gives a setting's secret by its name). For demo
+     * mode only.
+     */
+    public CheckoutSettings withDemoSecrets(UnaryOperator<String> secretOf) {
+        return withTicketSecret(TICKET_SECRET.replacingDemoValue(ticketSecret, secretOf))
+                .withPayments(payments.withDemoSecrets(secretOf));
     }
 
     public CheckoutSettings withPayments(PaymentSettings payments) {

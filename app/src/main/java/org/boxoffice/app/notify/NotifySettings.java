@@ -4,6 +4,7 @@ import io.helidon.config.Config;
 
 import java.net.URI;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -60,6 +61,20 @@ public record NotifySettings(SmsSettings sms, Duration offerLead, Duration every
             if (retries < 0 || retryFor.isNegative() || retryFor.isZero()) {
                 throw new IllegalArgumentException("boxoffice.sms.http.retries >= 0 and boxoffice.sms.retryhours > 0");
             }
+        }
+
+        /**
+         * What keeps these settings from a start outside demo mode: with the HTTP provider, its key
+         * missing or the public demo value. Its length is the provider's business, and the demo keeps
+         * the demo key (it may try a provider with it), so it is not one of the service's own secrets.
+         */
+        public List<String> secretProblems() {
+            boolean unset = apiKey == null || apiKey.isBlank();
+            if (!http() || !unset && !apiKey.equals(DEMO_SMS_API_KEY)) {
+                return List.of();
+            }
+            return List.of("boxoffice.sms.http.apikey is " + (unset ? "not set" : "the public demo value")
+                    + "; set your SMS provider's key (BOXOFFICE_SMS_HTTP_APIKEY)");
         }
 
         public boolean http() {
@@ -126,6 +141,11 @@ public record NotifySettings(SmsSettings sms, Duration offerLead, Duration every
     public static NotifySettings defaults() {
         return new NotifySettings(SmsSettings.simulator(), Duration.ofMinutes(2), Duration.ofMillis(250),
                 Duration.ofDays(30), Duration.ofHours(1));
+    }
+
+    /** What keeps these settings from a start outside demo mode: the SMS provider's key ({@link SmsSettings#secretProblems}). */
+    public List<String> secretProblems() {
+        return sms.secretProblems();
     }
 
     public NotifySettings withSms(SmsSettings sms) {

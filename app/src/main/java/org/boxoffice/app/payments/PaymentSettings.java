@@ -1,9 +1,12 @@
 package org.boxoffice.app.payments;
 
 import io.helidon.config.Config;
+import org.boxoffice.app.secrets.SecretSetting;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * How the service talks to its payment provider ({@code boxoffice.payments.*}).
@@ -17,6 +20,8 @@ public record PaymentSettings(String webhookSecret, Duration chargeTimeout, Paym
 
     /** The public demo value of {@code boxoffice.payments.webhooksecret}: accepted in demo mode only. */
     public static final String DEMO_WEBHOOK_SECRET = "boxoffice-demo-webhook-secret-change-me";
+    private static final SecretSetting WEBHOOK_SECRET =
+            new SecretSetting("boxoffice.payments.webhooksecret", DEMO_WEBHOOK_SECRET);
 
     public PaymentSettings {
         new WebhookSignature(webhookSecret);
@@ -40,6 +45,23 @@ public record PaymentSettings(String webhookSecret, Duration chargeTimeout, Paym
     public static PaymentSettings reliableSimulator() {
         return new PaymentSettings("test-webhook-secret-0123456789", Duration.ofSeconds(5),
                 SimulatedPaymentGateway.Settings.reliable());
+    }
+
+    /**
+     * What keeps these settings from a start outside demo mode: the webhook secret missing, the public
+     * demo value or short ({@link SecretSetting#problem}); a known one forges the provider's word that
+     * money arrived.
+     */
+    public List<String> secretProblems() {
+        return WEBHOOK_SECRET.problem(webhookSecret).stream().toList();
+    }
+
+    /**
+     * These settings with the webhook secret replaced by the demo's own if it is still the public demo
+     * value ({@code secretOf} gives a setting's secret by its name). For demo mode only.
+     */
+    public PaymentSettings withDemoSecrets(UnaryOperator<String> secretOf) {
+        return withWebhookSecret(WEBHOOK_SECRET.replacingDemoValue(webhookSecret, secretOf));
     }
 
     public PaymentSettings withWebhookSecret(String secret) {
