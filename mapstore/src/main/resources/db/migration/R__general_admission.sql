@@ -129,7 +129,8 @@ $$;
 --   1. the parts p_ended (lapsed holds the grid gave back, or the hold p_hold_id released) end,
 --      and lapsed holds among them are marked EXPIRED, a released one RELEASED;
 --   2. a TAKE writes the hold's row (the first of its parts does; the others find it) and its part
---      on this stripe;
+--      on this stripe, and so for each of the takes stored with it (p_more_*: other holds' takes the
+--      grid decided on this stripe right after, in one write with this one: all or none);
 --   3. a CONFIRM turns the hold's part SOLD (and the hold CONFIRMED); an EXTEND moves the hold's
 --      expiry (never back) and marks it extended; a RETURN gives back the hold's SOLD part on this
 --      stripe (a cancelled or refused sale), once: a part not SOLD any more, or a hold whose booking
@@ -150,7 +151,13 @@ CREATE OR REPLACE FUNCTION apply_admission_change(
     p_hold_quantity int,
     p_expires   timestamptz,
     p_at        timestamptz,
-    p_ended     text[]
+    p_ended     text[],
+    p_more_holds          text[],
+    p_more_holders        text[],
+    p_more_quantities     int[],
+    p_more_hold_quantities int[],
+    p_more_expires        timestamptz[],
+    p_more_ats            timestamptz[]
 ) RETURNS int
 LANGUAGE plpgsql
 AS $$
@@ -182,6 +189,21 @@ BEGIN
         INSERT INTO admission_hold_parts (hold_id, show_id, area, stripe, quantity, status)
         VALUES (p_hold_id, p_show, p_area, p_stripe, p_quantity, 'ACTIVE');
         added := p_quantity;
+        IF cardinality(p_more_holds) > 0 THEN
+            INSERT INTO holds (hold_id, show_id, account_id, seat_ids, expires_at, status, created_at, total_cents,
+                               currency, area, quantity)
+            SELECT m.hold_id, p_show, m.holder, '{}', m.expires, 'ACTIVE', m.at, a.price_cents * m.hold_quantity,
+                   sh.currency, p_area, m.hold_quantity
+            FROM unnest(p_more_holds, p_more_holders, p_more_hold_quantities, p_more_expires, p_more_ats)
+                     AS m (hold_id, holder, hold_quantity, expires, at)
+            JOIN admission_areas a ON a.show_id = p_show AND a.area = p_area
+            JOIN shows sh ON sh.show_id = a.show_id
+            ON CONFLICT (hold_id) DO NOTHING;
+            INSERT INTO admission_hold_parts (hold_id, show_id, area, stripe, quantity, status)
+            SELECT m.hold_id, p_show, p_area, p_stripe, m.quantity, 'ACTIVE'
+            FROM unnest(p_more_holds, p_more_quantities) AS m (hold_id, quantity);
+            added := added + (SELECT sum(q) FROM unnest(p_more_quantities) AS q);
+        END IF;
     ELSIF p_kind = 'CONFIRM' THEN
         UPDATE admission_hold_parts p SET status = 'SOLD'
         WHERE p.hold_id = p_hold_id AND p.show_id = p_show AND p.area = p_area AND p.stripe = p_stripe
@@ -237,7 +259,8 @@ $$;
 -- change beyond its stripe's capacity, writes none of its rows and answers -1 in its place, and
 -- the others stand. Any other failure fails the statement (the caller then applies the changes one
 -- by one). p_ended is the changes' ended holds one after another, p_ended_counts[i] of them for
--- change i. Returns, per change, its stripe's taken after it, or -1.
+-- change i; likewise the takes stored with each change (p_more_*, p_more_counts[i] for change i).
+-- Returns, per change, its stripe's taken after it, or -1.
 CREATE OR REPLACE FUNCTION apply_admission_batch(
     p_show           text[],
     p_area           text[],
@@ -251,24 +274,41 @@ CREATE OR REPLACE FUNCTION apply_admission_batch(
     p_expires        timestamptz[],
     p_at             timestamptz[],
     p_ended_counts   int[],
-    p_ended          text[]
+    p_ended          text[],
+    p_more_counts    int[],
+    p_more_holds     text[],
+    p_more_holders   text[],
+    p_more_quantities int[],
+    p_more_hold_quantities int[],
+    p_more_expires   timestamptz[],
+    p_more_ats       timestamptz[]
 ) RETURNS int[]
 LANGUAGE plpgsql
 AS $$
 DECLARE
     n int := coalesce(cardinality(p_kind), 0);
     ended_at int := 1;
+    more_at int := 1;
+    m int;
     results int[] := array_fill(-1, ARRAY[n]);
 BEGIN
     FOR i IN 1..n LOOP
+        m := p_more_counts[i];
         BEGIN
             results[i] := apply_admission_change(p_show[i], p_area[i], p_stripe[i], p_version[i], p_kind[i],
                 p_hold_id[i], p_holder[i], p_quantity[i], p_hold_quantity[i], p_expires[i], p_at[i],
-                coalesce(p_ended[ended_at:ended_at + p_ended_counts[i] - 1], '{}'));
+                coalesce(p_ended[ended_at:ended_at + p_ended_counts[i] - 1], '{}'),
+                coalesce(p_more_holds[more_at:more_at + m - 1], '{}'),
+                coalesce(p_more_holders[more_at:more_at + m - 1], '{}'),
+                coalesce(p_more_quantities[more_at:more_at + m - 1], '{}'),
+                coalesce(p_more_hold_quantities[more_at:more_at + m - 1], '{}'),
+                coalesce(p_more_expires[more_at:more_at + m - 1], '{}'),
+                coalesce(p_more_ats[more_at:more_at + m - 1], '{}'));
         EXCEPTION WHEN SQLSTATE 'BX409' OR SQLSTATE '23514' THEN
             results[i] := -1;
         END;
         ended_at := ended_at + p_ended_counts[i];
+        more_at := more_at + m;
     END LOOP;
     RETURN results;
 END

@@ -37,12 +37,33 @@ public record AdmissionStripe(String showId, String area, int stripe, int capaci
      * @param quantity     TAKE: the admissions taken from this stripe; CONFIRM, RETURN: sold or given back
      * @param holdQuantity TAKE: the admissions the whole hold takes (its parts on all stripes)
      * @param ended        the holds whose parts on this stripe end with this change (released or lapsed)
+     * @param more         TAKE: the takes of other holds decided right after this one and stored with it,
+     *                     in order ({@link #combinedWith}); empty for every other change
      */
     public record Change(Kind kind, String holdId, String accountId, int quantity, int holdQuantity, long expiresAt,
-                         long at, List<String> ended) {
+                         long at, List<String> ended, List<Take> more) {
         public Change {
             ended = List.copyOf(ended);
+            more = List.copyOf(more);
         }
+
+        public Change(Kind kind, String holdId, String accountId, int quantity, int holdQuantity, long expiresAt,
+                      long at, List<String> ended) {
+            this(kind, holdId, accountId, quantity, holdQuantity, expiresAt, at, ended, List.of());
+        }
+
+        /** The admissions this change takes from the stripe: its own and those of the takes stored with it. */
+        public int taken() {
+            int taken = kind == Kind.TAKE ? quantity : 0;
+            for (Take t : more) {
+                taken += t.quantity();
+            }
+            return taken;
+        }
+    }
+
+    /** Another hold's take, stored with a TAKE change (see {@link Change#more}). */
+    public record Take(String holdId, String accountId, int quantity, int holdQuantity, long expiresAt, long at) {
     }
 
     /** A claim's outcome on this stripe: the new value (null: unchanged) and the admissions taken. */
@@ -106,6 +127,32 @@ public record AdmissionStripe(String showId, String area, int stripe, int capaci
         kept.add(new Part(holdId, accountId, n, expiresAt));
         return new Taken(new AdmissionStripe(showId, area, stripe, capacity, sold, kept, version + 1,
                 new Change(Kind.TAKE, holdId, accountId, n, holdQuantity, expiresAt, now, ended)), n);
+    }
+
+    /**
+     * This TAKE and {@code later}, a TAKE decided on this value, as one change: {@code later}'s
+     * stripe at this value's version, its take (and those stored with it) added to this change's, the
+     * parts both ended ended. The referee applies it as one write, so the takes a stripe decides one
+     * after another while the write before them is in flight share one round trip: all are stored,
+     * or none.
+     *
+     * @throws IllegalArgumentException if either is not a TAKE, or {@code later} was not decided on this value
+     */
+    public AdmissionStripe combinedWith(AdmissionStripe later) {
+        if (change == null || change.kind() != Kind.TAKE || later.change() == null || later.change().kind() != Kind.TAKE
+                || later.version() != version + 1 || !later.showId().equals(showId) || !later.area().equals(area)
+                || later.stripe() != stripe) {
+            throw new IllegalArgumentException("only a TAKE decided on this TAKE's value combines with it");
+        }
+        Change l = later.change();
+        List<String> ended = new ArrayList<>(change.ended());
+        ended.addAll(l.ended());
+        List<Take> more = new ArrayList<>(change.more());
+        more.add(new Take(l.holdId(), l.accountId(), l.quantity(), l.holdQuantity(), l.expiresAt(), l.at()));
+        more.addAll(l.more());
+        return new AdmissionStripe(showId, area, stripe, later.capacity(), later.sold(), later.parts(), version,
+                new Change(Kind.TAKE, change.holdId(), change.accountId(), change.quantity(), change.holdQuantity(),
+                        change.expiresAt(), change.at(), ended, more));
     }
 
     /** Gives back what hold {@code holdId} took here (released, or a claim rolled back); null if it has nothing here. */

@@ -109,4 +109,33 @@ class AdmissionStripeTest {
         assertNull(sold.giveBack("h1", 4, 20));
         assertNull(sold.giveBack("h1", 0, 20));
     }
+
+    @Test
+    void takesDecidedOneAfterAnother_combineIntoOneChange_atTheFirstsVersion_withEveryPart() {
+        AdmissionStripe s = AdmissionStripe.fresh("s", "FLOOR", 0, 5).take("h0", "z", 1, 1, 100, 0, GRACE).next();
+        AdmissionStripe first = s.take("h1", "a", 2, 3, 900, 200, GRACE).next();   // ends h0's lapsed part
+        AdmissionStripe second = first.take("h2", "b", 1, 1, 950, 210, GRACE).next();
+
+        AdmissionStripe both = first.combinedWith(second);
+
+        assertEquals(s.version() + 1, both.version());
+        assertEquals(second.parts(), both.parts());
+        assertEquals(new AdmissionStripe.Change(AdmissionStripe.Kind.TAKE, "h1", "a", 2, 3, 900, 200, List.of("h0"),
+                List.of(new AdmissionStripe.Take("h2", "b", 1, 1, 950, 210))), both.change());
+        assertEquals(3, both.change().taken());
+        AdmissionStripe third = both.take("h3", "c", 1, 1, 990, 220, GRACE).next();
+        assertEquals(List.of("h2", "h3"), both.combinedWith(third).change().more().stream()
+                .map(AdmissionStripe.Take::holdId).toList(), "a third take joins the same change, in order");
+    }
+
+    @Test
+    void onlyATakeDecidedOnATakesValue_combinesWithIt() {
+        AdmissionStripe first = AdmissionStripe.fresh("s", "FLOOR", 0, 5).take("h1", "a", 2, 2, 900, 0, GRACE).next();
+        AdmissionStripe released = first.release("h1", 10);
+        AdmissionStripe skipped = first.take("h2", "b", 1, 1, 900, 0, GRACE).next().take("h3", "c", 1, 1, 900, 0, GRACE).next();
+
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> first.combinedWith(released));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> first.combinedWith(skipped));
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> released.combinedWith(first));
+    }
 }

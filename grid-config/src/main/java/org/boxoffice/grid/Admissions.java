@@ -62,12 +62,18 @@ public final class Admissions {
     /** By area: one count asked of the referee at a time on this member (the others wait and share it). */
     private final Map<String, ReentrantLock> counting = new ConcurrentHashMap<>();
     private volatile boolean rebalanceInBackground = true;
+    /** Takes on a stripe queued while a call on it is in flight go together in the next ({@link #takeHome}). */
+    private final ClaimLanes<StripeKey, StripeCommand.Take, Integer> homeTakes = new ClaimLanes<>(MAX_TAKES,
+            e -> new InventoryUnavailableException("takes on a stripe failed: " + e, e));
 
     private record Areas(List<AdmissionArea> list, long readAt) {
     }
 
     private record InFlight(List<Long> versions, int admissions) {
     }
+
+    /** Takes one call on a stripe carries at most (the referee's write stays small). */
+    private static final int MAX_TAKES = 16;
 
     /** How often {@link #hold(Show, AdmissionArea, Supplier, String, int, long, long)} tries while claims contend. */
     static final int TRIES = 10;
@@ -306,8 +312,8 @@ public final class Admissions {
         try {
             // all it needs from the account's own stripe, or nothing: a part of it kept there would keep
             // those admissions from the claims that take across stripes
-            if (run(key(area, home), new StripeCommand.Take(holdId, accountId, quantity, quantity, quantity, expiresAt, now,
-                    grace)) >= quantity) {
+            if (takeHome(key(area, home), new StripeCommand.Take(holdId, accountId, quantity, quantity, quantity,
+                    expiresAt, now, grace)) >= quantity) {
                 return new Claim.Held(holdId, Map.of(home, quantity));
             }
             if (area.stripes() > 1 && takeAcross(area, holdId, accountId, quantity, expiresAt, now, grace, took)) {
@@ -760,12 +766,45 @@ public final class Admissions {
      * would take the stripe beyond its capacity), drops the copy (it reloads from the referee) and
      * asks once more; refused again, drops it again and answers 0: nothing moved.
      */
+    /**
+     * A take, all or nothing, from the stripe the account's hash picks: most claims are these. A
+     * stripe decides one change at a time, each waiting for its write to the referee, so under an
+     * on-sale's rush the takes on a stripe would queue behind one another, each for a whole round
+     * trip, and an area would sell at most its stripes' number of holds per round trip. So this
+     * member sends one call per stripe at a time: takes that arrive while it is in flight wait
+     * together, and the next call carries all of them ({@link StripeTakesProcessor}: decided in
+     * arrival order, stored in one write), as claims on a seat block go ({@link ClaimLanes}).
+     */
+    private int takeHome(StripeKey key, StripeCommand.Take take) {
+        return homeTakes.claim(key, take, this::runTakes);
+    }
+
+    /** One call on the stripe for {@code takes}: what each took, in order. */
+    private List<Integer> runTakes(StripeKey key, List<StripeCommand.Take> takes) {
+        if (takes.size() == 1) {
+            return List.of(run(key, takes.get(0)));
+        }
+        return decide(key, new StripeTakesProcessor(takes), new ArrayList<>(java.util.Collections.nCopies(takes.size(), 0)));
+    }
+
     private int run(StripeKey key, StripeCommand command) {
+        int moved = decide(key, new StripeProcessor(command), 0);
+        if (moved > 0 && command.givesBack()) {
+            soldOut.clear(key.showId(), key.area()); // before the caller hears that they are back
+        }
+        return moved;
+    }
+
+    /**
+     * {@code processor}'s answer from the stripe. If the referee refuses the change (the grid's copy
+     * is stale), the copy is dropped and reloads, and the processor runs once more; refused again,
+     * the answer is {@code ifStillRefused} (nothing moved).
+     */
+    private <R> R decide(StripeKey key, com.hazelcast.map.EntryProcessor<StripeKey, AdmissionStripe, R> processor,
+                         R ifStillRefused) {
         inventory.requireQuorum(); // as for seats: below its quorum a member changes nothing
-        StripeProcessor processor = new StripeProcessor(command);
-        int moved;
         try {
-            moved = map.executeOnKey(key, processor);
+            return map.executeOnKey(key, processor);
         } catch (RuntimeException first) {
             if (!Inventory.isStale(first)) {
                 throw unavailable(key, first);
@@ -774,20 +813,16 @@ public final class Admissions {
             map.evict(key);
             soldOut.clear(key.showId(), key.area()); // the referee's copy may have more free than the one dropped
             try {
-                moved = map.executeOnKey(key, processor);
+                return map.executeOnKey(key, processor);
             } catch (RuntimeException second) {
                 if (Inventory.isStale(second)) {
                     map.evict(key);
                     soldOut.clear(key.showId(), key.area());
-                    return 0;
+                    return ifStillRefused;
                 }
                 throw unavailable(key, second);
             }
         }
-        if (moved > 0 && command.givesBack()) {
-            soldOut.clear(key.showId(), key.area()); // before the caller hears that they are back
-        }
-        return moved;
     }
 
     private static InventoryUnavailableException unavailable(StripeKey key, RuntimeException e) {

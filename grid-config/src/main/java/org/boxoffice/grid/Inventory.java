@@ -29,7 +29,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.SortedMap;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
@@ -52,7 +51,11 @@ public final class Inventory {
     private final Cluster cluster;
     private final com.hazelcast.splitbrainprotection.SplitBrainProtection quorum;
     /** Per block being claimed from this member now: its claims in flight and waiting (see {@link #claim}). */
-    private final ConcurrentHashMap<BlockKey, ClaimLane> lanes = new ConcurrentHashMap<>();
+    /** Claims one call on a block carries at most (the referee's transaction stays small). */
+    private static final int MAX_CLAIMS = 16;
+    /** Claims on a block queued while a call on it is in flight go together in the next (see {@link #claim}). */
+    private final ClaimLanes<BlockKey, BlockCommand.Hold, BlockOutcome> lanes = new ClaimLanes<>(MAX_CLAIMS,
+            e -> new InventoryUnavailableException("claims on a block failed: " + e, e));
     private final LongAdder claimCalls = new LongAdder();
     private final LongAdder claimsSent = new LongAdder();
 
@@ -239,78 +242,18 @@ public final class Inventory {
     private BlockOutcome claim(Show show, int blockId, BlockCommand.Hold hold) {
         BlockKey key = key(show, blockId);
         requireQuorum();
-        ClaimLane.Ticket mine = new ClaimLane.Ticket(hold);
-        ClaimLane lane;
-        List<ClaimLane.Ticket> batch;
-        while (true) {
-            lane = lanes.computeIfAbsent(key, k -> new ClaimLane());
-            synchronized (lane) {
-                if (lane.retired) {
-                    continue; // went idle and left the map meanwhile: use the one there now
-                }
-                lane.waiting.add(mine);
-                batch = lane.busy ? null : lane.open();
-            }
-            break;
-        }
-        if (batch == null) {
-            Object turn = mine.await();
-            if (turn instanceof BlockOutcome outcome) {
-                return outcome;
-            }
-            @SuppressWarnings("unchecked")
-            List<ClaimLane.Ticket> handed = (List<ClaimLane.Ticket>) turn;
-            batch = handed;
-        }
-        return runClaims(key, lane, batch, mine);
+        return lanes.claim(key, hold, this::runClaims);
     }
 
-    /** Runs one call for {@code batch} on the block, hands the block on, answers every claim of the batch. */
-    private BlockOutcome runClaims(BlockKey key, ClaimLane lane, List<ClaimLane.Ticket> batch, ClaimLane.Ticket mine) {
-        List<BlockOutcome> outcomes = null;
-        RuntimeException failure = null;
-        try {
-            if (batch.size() == 1) {
-                outcomes = List.of(onKey(key, new BlockCommandProcessor(batch.get(0).hold()), Inventory::staleClaim));
-            } else {
-                List<BlockCommand.Hold> holds = batch.stream().map(ClaimLane.Ticket::hold).toList();
-                outcomes = onKey(key, new BlockClaimsProcessor(holds),
+    /** One call on the block for {@code holds}: their outcomes, in order. */
+    private List<BlockOutcome> runClaims(BlockKey key, List<BlockCommand.Hold> holds) {
+        List<BlockOutcome> outcomes = holds.size() == 1
+                ? List.of(onKey(key, new BlockCommandProcessor(holds.get(0)), Inventory::staleClaim))
+                : onKey(key, new BlockClaimsProcessor(holds),
                         () -> new ArrayList<>(java.util.Collections.nCopies(holds.size(), staleClaim())));
-            }
-            claimCalls.increment();
-            claimsSent.add(batch.size());
-        } catch (RuntimeException | Error e) {
-            // whatever happens, the claims waiting on this call hear of it and the block is handed on
-            failure = e instanceof RuntimeException r ? r
-                    : new InventoryUnavailableException("claims on " + key + " failed: " + e, e);
-        }
-        List<ClaimLane.Ticket> next;
-        synchronized (lane) {
-            next = lane.waiting.isEmpty() ? null : lane.open();
-            if (next == null) {
-                lane.busy = false;
-                lane.retired = true;
-                lanes.remove(key, lane);
-            }
-        }
-        if (next != null) {
-            next.get(0).lead(next);
-        }
-        BlockOutcome own = null;
-        for (int i = 0; i < batch.size(); i++) {
-            ClaimLane.Ticket t = batch.get(i);
-            if (t == mine) {
-                own = failure == null ? outcomes.get(i) : null;
-            } else if (failure == null) {
-                t.answer(outcomes.get(i));
-            } else {
-                t.fail(failure);
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
-        return own;
+        claimCalls.increment();
+        claimsSent.add(holds.size());
+        return outcomes;
     }
 
     private static BlockOutcome staleClaim() {
@@ -319,13 +262,7 @@ public final class Inventory {
 
     /** Claims of this member waiting for the call in flight on a block to return (for tests and diagnostics). */
     int claimsWaiting(Show show, int blockId) {
-        ClaimLane lane = lanes.get(key(show, blockId));
-        if (lane == null) {
-            return 0;
-        }
-        synchronized (lane) {
-            return lane.waiting.size();
-        }
+        return lanes.waiting(key(show, blockId));
     }
 
     /** Claims sent to the grid so far, and the calls that carried them: their ratio is how many a call combined. */
@@ -334,59 +271,6 @@ public final class Inventory {
 
     public ClaimStats claimStats() {
         return new ClaimStats(claimCalls.sum(), claimsSent.sum());
-    }
-
-    /**
-     * A member's claims on one block: at most one call in flight ({@code busy}); claims that
-     * arrive meanwhile wait in {@code waiting} and go together in the next call. Guarded by its own
-     * monitor. A lane leaves the map when it goes idle ({@code retired}: a claim that still finds it
-     * takes the map's new one), so the map holds only blocks being claimed now.
-     */
-    private static final class ClaimLane {
-        /** Claims one call carries at most (the referee's transaction stays small). */
-        private static final int MAX_CLAIMS = 16;
-
-        final java.util.ArrayDeque<Ticket> waiting = new java.util.ArrayDeque<>();
-        boolean busy;
-        boolean retired;
-
-        /** Takes the next call's claims off the queue; the lane is busy until that call's runner hands it on. */
-        List<Ticket> open() {
-            List<Ticket> batch = new ArrayList<>(Math.min(waiting.size(), MAX_CLAIMS));
-            while (!waiting.isEmpty() && batch.size() < MAX_CLAIMS) {
-                batch.add(waiting.poll());
-            }
-            busy = true;
-            return batch;
-        }
-
-        /** One claim waiting in a lane: it gets its outcome, or the lead of the next call (the list of its claims). */
-        record Ticket(BlockCommand.Hold hold, java.util.concurrent.CompletableFuture<Object> turn) {
-            Ticket(BlockCommand.Hold hold) {
-                this(hold, new java.util.concurrent.CompletableFuture<>());
-            }
-
-            void answer(BlockOutcome outcome) {
-                turn.complete(outcome);
-            }
-
-            void lead(List<Ticket> batch) {
-                turn.complete(batch);
-            }
-
-            void fail(RuntimeException e) {
-                turn.completeExceptionally(e);
-            }
-
-            /** Waits for the outcome or the lead; a failure of the call it rode in is thrown as it was. */
-            Object await() {
-                try {
-                    return turn.join();
-                } catch (java.util.concurrent.CompletionException e) {
-                    throw e.getCause() instanceof RuntimeException r ? r : e;
-                }
-            }
-        }
     }
 
     /** Current values of all blocks of {@code show} (copies), for snapshots. */

@@ -63,6 +63,17 @@ class GridSerializersTest {
     }
 
     @Test
+    void combinedTakes_andTheStripeCarryingThemAll_roundTrip() {
+        AdmissionStripe first = AdmissionStripe.fresh("s", "FLOOR", 2, 10).take("h1", "alice", 3, 5, 900, 10, 0).next();
+        AdmissionStripe both = first.combinedWith(first.take("h2", "bob", 2, 2, 950, 12, 0).next());
+        StripeTakesProcessor takes = new StripeTakesProcessor(List.of(new StripeCommand.Take("h1", "a", 2, 4, 2, 900, 10, 5),
+                new StripeCommand.Take("h2", "b", 1, 1, 1, 950, 11, 5)));
+
+        assertEquals(both, roundTrip(both));
+        assertEquals(takes, roundTrip(takes));
+    }
+
+    @Test
     void stripeExpiryProcessor_roundTrips() {
         assertEquals(new StripeExpiryProcessor(), roundTrip(new StripeExpiryProcessor()));
     }

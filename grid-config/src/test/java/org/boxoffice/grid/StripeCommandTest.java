@@ -59,4 +59,36 @@ class StripeCommandTest {
         assertEquals(Long.MAX_VALUE, new StripeExpiryProcessor().process(java.util.Map.entry(key, THREE_FREE)));
         assertNull(new StripeExpiryProcessor().process(new java.util.AbstractMap.SimpleEntry<>(key, null)));
     }
+
+    @Test
+    void takesQueuedOnAStripe_areDecidedInOrder_onWhatTheOnesBeforeLeft_andStoredAsOneChange() {
+        java.util.Map.Entry<StripeKey, AdmissionStripe> entry = new java.util.AbstractMap.SimpleEntry<>(
+                new StripeKey("s", "FLOOR", 0), THREE_FREE);
+
+        java.util.List<Integer> taken = new StripeTakesProcessor(java.util.List.of(
+                new StripeCommand.Take("h1", "ann", 2, 2, 2, 900, 10, 0),
+                new StripeCommand.Take("h2", "bob", 2, 2, 2, 900, 11, 0),   // one left: all or nothing, so nothing
+                new StripeCommand.Take("h3", "cy", 1, 1, 1, 900, 12, 0))).process(entry);
+
+        assertEquals(java.util.List.of(2, 0, 1), taken);
+        AdmissionStripe after = entry.getValue();
+        assertEquals(1, after.version(), "one change, one version");
+        assertEquals(3, after.change().taken());
+        assertEquals(java.util.List.of("h1", "h3"), after.parts().stream().map(AdmissionStripe.Part::holdId).toList());
+        assertEquals("h1", after.change().holdId());
+        assertEquals(java.util.List.of("h3"), after.change().more().stream().map(AdmissionStripe.Take::holdId).toList());
+    }
+
+    @Test
+    void takesThatAllFindTooFew_leaveTheStripeAsItWas() {
+        java.util.Map.Entry<StripeKey, AdmissionStripe> entry = new java.util.AbstractMap.SimpleEntry<>(
+                new StripeKey("s", "FLOOR", 0), THREE_FREE);
+
+        java.util.List<Integer> taken = new StripeTakesProcessor(java.util.List.of(
+                new StripeCommand.Take("h1", "ann", 4, 4, 4, 900, 10, 0),
+                new StripeCommand.Take("h2", "bob", 5, 5, 5, 900, 11, 0))).process(entry);
+
+        assertEquals(java.util.List.of(0, 0), taken);
+        org.junit.jupiter.api.Assertions.assertSame(THREE_FREE, entry.getValue());
+    }
 }

@@ -43,8 +43,8 @@ public final class PostgresAdmissionRepository implements AdmissionRepository, A
     /** The SQLSTATE PostgreSQL reports for a violated check constraint: a stripe beyond its capacity. */
     static final String CHECK_VIOLATION = "23514";
 
-    private static final String APPLY = "SELECT apply_admission_change(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    private static final String APPLY_MANY = "SELECT apply_admission_batch(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String APPLY = "SELECT apply_admission_change(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    private static final String APPLY_MANY = "SELECT apply_admission_batch(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     /**
      * Changes in flight at once share one statement and one commit, up to this many: each is a
@@ -321,6 +321,8 @@ public final class PostgresAdmissionRepository implements AdmissionRepository, A
         String[] ats = new String[n];
         Integer[] endedCounts = new Integer[n];
         List<String> ended = new ArrayList<>();
+        Integer[] moreCounts = new Integer[n];
+        List<AdmissionStripe.Take> more = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             AdmissionStripe next = nexts.get(i);
             AdmissionStripe.Change change = next.change();
@@ -337,7 +339,10 @@ public final class PostgresAdmissionRepository implements AdmissionRepository, A
             ats[i] = Instant.ofEpochMilli(change.at()).toString();
             endedCounts[i] = change.ended().size();
             ended.addAll(change.ended());
+            moreCounts[i] = change.more().size();
+            more.addAll(change.more());
         }
+        Takes takes = Takes.of(more);
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement(APPLY_MANY)) {
             ps.setArray(1, c.createArrayOf("text", shows));
@@ -353,6 +358,8 @@ public final class PostgresAdmissionRepository implements AdmissionRepository, A
             ps.setArray(11, c.createArrayOf("timestamptz", ats));
             ps.setArray(12, c.createArrayOf("int4", endedCounts));
             ps.setArray(13, c.createArrayOf("text", ended.toArray(String[]::new)));
+            ps.setArray(14, c.createArrayOf("int4", moreCounts));
+            takes.set(ps, 15, c);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 Object[] results = (Object[]) rs.getArray(1).getArray();
@@ -383,6 +390,7 @@ public final class PostgresAdmissionRepository implements AdmissionRepository, A
                     Types.TIMESTAMP_WITH_TIMEZONE);
             ps.setObject(11, PostgresInventoryRepository.timestamp(change.at()), Types.TIMESTAMP_WITH_TIMEZONE);
             ps.setArray(12, c.createArrayOf("text", change.ended().toArray(String[]::new)));
+            Takes.of(change.more()).set(ps, 13, c);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
             }
@@ -392,6 +400,35 @@ public final class PostgresAdmissionRepository implements AdmissionRepository, A
                 throw refused(next, e.getMessage());
             }
             throw new DatabaseException("applying " + change.kind() + " to " + where(next), e);
+        }
+    }
+
+    /** Takes stored with TAKE changes ({@link AdmissionStripe.Change#more}), as the referee's six parallel arrays. */
+    private record Takes(String[] holds, String[] holders, Integer[] quantities, Integer[] holdQuantities,
+                         String[] expiries, String[] ats) {
+        static Takes of(List<AdmissionStripe.Take> takes) {
+            int n = takes.size();
+            Takes t = new Takes(new String[n], new String[n], new Integer[n], new Integer[n], new String[n], new String[n]);
+            for (int i = 0; i < n; i++) {
+                AdmissionStripe.Take take = takes.get(i);
+                t.holds[i] = take.holdId();
+                t.holders[i] = take.accountId();
+                t.quantities[i] = take.quantity();
+                t.holdQuantities[i] = take.holdQuantity();
+                t.expiries[i] = Instant.ofEpochMilli(take.expiresAt()).toString();
+                t.ats[i] = Instant.ofEpochMilli(take.at()).toString();
+            }
+            return t;
+        }
+
+        /** Sets the six arrays as parameters {@code from} to {@code from + 5}. */
+        void set(PreparedStatement ps, int from, Connection c) throws SQLException {
+            ps.setArray(from, c.createArrayOf("text", holds));
+            ps.setArray(from + 1, c.createArrayOf("text", holders));
+            ps.setArray(from + 2, c.createArrayOf("int4", quantities));
+            ps.setArray(from + 3, c.createArrayOf("int4", holdQuantities));
+            ps.setArray(from + 4, c.createArrayOf("timestamptz", expiries));
+            ps.setArray(from + 5, c.createArrayOf("timestamptz", ats));
         }
     }
 

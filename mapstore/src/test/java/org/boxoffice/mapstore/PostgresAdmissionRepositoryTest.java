@@ -199,6 +199,53 @@ class PostgresAdmissionRepositoryTest {
     }
 
     @Test
+    void apply_takesStoredTogether_recordEveryHoldAndPart_inOneWrite_alone_andInABatch() {
+        AdmissionArea area = newArea(15, 3); // 5 per stripe
+        String id = area.showId();
+        AdmissionStripe first = stripe(area, 0).take("HC1-" + id, "acc-1", 2, 2, EXPIRES, T0, 0).next();
+        AdmissionStripe together = first.combinedWith(first.take("HC2-" + id, "acc-2", 3, 4, EXPIRES + 1, T0 + 1, 0).next());
+        AdmissionStripe other = stripe(area, 1).take("HC3-" + id, "acc-3", 1, 1, EXPIRES, T0, 0).next();
+        AdmissionStripe otherTogether = other.combinedWith(other.take("HC4-" + id, "acc-4", 2, 2, EXPIRES, T0, 0).next());
+        AdmissionStripe alone = stripe(area, 2).take("HC5-" + id, "acc-5", 1, 1, EXPIRES, T0, 0).next();
+
+        admissions.apply(together);
+        List<PostgresAdmissionRepository.Applied> batch = admissions.applyTogether(List.of(otherTogether, alone));
+
+        assertNull(batch.get(0).failure());
+        assertNull(batch.get(1).failure());
+        AdmissionStripe loaded = stripe(area, 0);
+        assertEquals(5, loaded.taken());
+        assertEquals(1, loaded.version(), "two takes, one write, one version");
+        assertEquals(List.of("HC1-" + id, "HC2-" + id), loaded.parts().stream().map(AdmissionStripe.Part::holdId).sorted().toList());
+        HoldRecord second = inventory.findHold("HC2-" + id).orElseThrow();
+        assertEquals("acc-2", second.accountId());
+        assertEquals(4, second.quantity(), "the hold's whole quantity, as its first part writes it");
+        assertEquals(EXPIRES + 1, second.expiresAt());
+        assertEquals(3, stripe(area, 1).taken());
+        assertEquals(2, inventory.findHold("HC4-" + id).orElseThrow().quantity());
+        assertEquals(9, admissions.taken(id, "FLOOR"));
+    }
+
+    @Test
+    void apply_refusesTakesStoredTogether_asAWhole_whenTheyGoBeyondTheStripe() {
+        AdmissionArea area = newArea(4, 1);
+        String id = area.showId();
+        AdmissionStripe lying = new AdmissionStripe(id, "FLOOR", 0, 1_000, 0, List.of(), 0, null);
+        AdmissionStripe first = lying.take("HB1-" + id, "acc-1", 2, 2, EXPIRES, T0, 0).next();
+        AdmissionStripe together = first.combinedWith(first.take("HB2-" + id, "acc-2", 3, 3, EXPIRES, T0, 0).next());
+
+        assertThrows(StaleInventoryException.class, () -> admissions.apply(together));
+        List<PostgresAdmissionRepository.Applied> batch = admissions.applyTogether(List.of(together,
+                stripe(area, 0).take("HB3-" + id, "acc-3", 1, 1, EXPIRES, T0, 0).next()));
+
+        assertInstanceOf(StaleInventoryException.class, batch.get(0).failure());
+        assertNull(batch.get(1).failure());
+        assertTrue(inventory.findHold("HB1-" + id).isEmpty(), "nothing of a refused write is written");
+        assertTrue(inventory.findHold("HB2-" + id).isEmpty(), "nothing of a refused write is written");
+        assertEquals(1, admissions.taken(id, "FLOOR"));
+    }
+
+    @Test
     void apply_refusesAStaleCopy_andWritesNothing() {
         AdmissionArea area = newArea(10, 1);
         AdmissionStripe before = stripe(area, 0);

@@ -38,6 +38,7 @@ public final class GridSerializers {
                 new StripeKeySerializer(),
                 new AdmissionStripeSerializer(),
                 new StripeProcessorSerializer(),
+                new StripeTakesProcessorSerializer(),
                 new SoldOutMarkSerializer(),
                 new StripeCountSerializer(),
                 new StripeCountProcessorSerializer(),
