@@ -149,15 +149,15 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
      * One second of the elastic run: answers, errors (all, 5xx, connections lost at the client),
      * hold p99 and how many members were ready (a member counts as ready in a second when every look
      * at it in that second found it ready, or, not looked at in it, when its last look did).
-     */
-    /**
+     *
      * @param firstTryHoldP99Ms the hold p99 of the second's answers to a request's first send (no resend after a lost connection)
      * @param heldBack          with members in CPU quotas: per member, in how many of this second's quota periods
      *                          its quota held it back (empty without quotas)
+     * @param holds             holds made in the second (the opening's burst of winners: see {@code openingEnd})
      */
     public record Second(int second, double attempts, double errors, double serverErrors, double transportErrors,
                          double holdP99Ms, int membersReady, int membersWatched, double firstTryHoldP99Ms,
-                         Map<String, Integer> heldBack) {
+                         Map<String, Integer> heldBack, double holds) {
 
         public Second {
             heldBack = Map.copyOf(heldBack);
@@ -219,10 +219,11 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                 int ready = (int) state.values().stream().filter(b -> b).count();
                 seconds.add(new Second(s + 1, p.attemptsPerSecond(), p.errorsPerSecond(), p.serverErrorsPerSecond(),
                         p.transportErrorsPerSecond(), p.holdP99Ms(), ready, state.size(), p.firstTryHoldP99Ms(),
-                        heldBack.getOrDefault(s + 1, Map.of())));
+                        heldBack.getOrDefault(s + 1, Map.of()), p.holdsPerSecond()));
             }
-            // the steady p99: the median second outside every event's window, the first two seconds left out
-            List<Double> outside = seconds.stream().filter(s -> s.second() > 2 && events.stream()
+            // the steady p99: the median second outside every event's window and after the opening
+            int opening = openingEnd(seconds);
+            List<Double> outside = seconds.stream().filter(s -> s.second() > opening && events.stream()
                             .filter(e -> e.failure() == null)
                             .noneMatch(e -> s.second() > e.atSecond() && s.second() - 1 <= e.settledAtSecond() + 1))
                     .map(Second::holdP99Ms).sorted().toList();
@@ -251,6 +252,29 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
             return new Elastic(run.attempts(), run.attemptsPerSecond(), run.successes(), run.errors(), ClusterReport.serverErrors(run),
                     steady, outcomes, seconds, noneReady, cpu, requests, violations);
         }
+    }
+
+    /**
+     * The last second of the sale's opening: the burst of winners on a fresh show until it sold out,
+     * a load no event meets (the events come after it), so not part of the steady seconds. It ends
+     * before the first second, after the one with the most holds, that holds at most a tenth of that
+     * peak; the first two seconds (the crowd still arriving) are left out in any case.
+     */
+    static int openingEnd(List<Second> seconds) {
+        int peakAt = 0;
+        double peak = 0;
+        for (Second s : seconds) {
+            if (s.holds() > peak) {
+                peak = s.holds();
+                peakAt = s.second();
+            }
+        }
+        for (Second s : seconds) {
+            if (s.second() > peakAt && s.holds() <= peak / 10) {
+                return Math.max(2, s.second() - 1);
+            }
+        }
+        return 2;
     }
 
     /**

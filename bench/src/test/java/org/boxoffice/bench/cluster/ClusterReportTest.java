@@ -243,4 +243,29 @@ class ClusterReportTest {
                 .filter(c -> c.target().startsWith("leave")).findFirst().orElseThrow().measured();
         org.junit.jupiter.api.Assertions.assertTrue(check.contains("a steady stretch as long peaks at"), check);
     }
+
+    /**
+     * The sale opens on a fresh show: a burst of winners until it sells out, slow seconds that no
+     * event meets (the events come after it). The steady seconds start once the holds fall to a
+     * tenth of their peak.
+     */
+    @Test
+    void theOpeningsBurstOfWinners_isNotPartOfTheSteadySeconds() {
+        List<org.boxoffice.bench.load.RunStats.TimelinePoint> timeline = new java.util.ArrayList<>();
+        for (int t = 1; t <= 20; t++) {
+            // seconds 1-6 sell the show (400 holds a second at the peak, p99 900 ms), then 5 holds a second at 20 ms
+            double holds = t <= 6 ? (t == 3 ? 400 : 200) : 5;
+            double p99 = t <= 6 ? 900 : 20;
+            timeline.add(new org.boxoffice.bench.load.RunStats.TimelinePoint(t, 300, holds, 5, 0, 60, 5, p99, 30, 0, 0, p99));
+        }
+        org.boxoffice.bench.load.Latency none = new org.boxoffice.bench.load.Latency(0, 0, 0, 0, 0, 0, 0);
+        org.boxoffice.bench.load.RunResult run = new org.boxoffice.bench.load.RunResult("s", "show", 100, 8, 6000, 20, false,
+                null, false, 1200L, 60L, 60L, 20, 0, Map.of(), 0, 0, 0, 0, none, none, none, none,
+                timeline, null, List.of(), java.util.Set.of(), null, List.of(), java.util.Set.of(), null);
+
+        ClusterReport.Elastic elastic = ClusterReport.Elastic.of(run, Map.of(), Map.of(), List.of(), List.of(), 0, 0);
+
+        assertEquals(6, ClusterReport.openingEnd(elastic.seconds()));
+        assertEquals(20, elastic.steadyHoldP99Ms(), 1e-9, "the median of seconds 7 to 20, not of the opening's");
+    }
 }
