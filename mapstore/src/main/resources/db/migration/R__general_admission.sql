@@ -138,7 +138,8 @@ $$;
 --   4. the stripe's taken moves by what the parts say (not by what the grid says), at the grid's
 --      version only: a stale copy raises BX409 and writes nothing; more than the stripe's capacity
 --      raises a check violation (23514) and writes nothing.
--- Returns the stripe's taken after the change.
+-- Returns the stripe's taken after the change. The p_more_* arguments may be left out, as members
+-- of the release before them call it while a rolling upgrade replaces them: no takes stored with it.
 CREATE OR REPLACE FUNCTION apply_admission_change(
     p_show      text,
     p_area      text,
@@ -152,12 +153,12 @@ CREATE OR REPLACE FUNCTION apply_admission_change(
     p_expires   timestamptz,
     p_at        timestamptz,
     p_ended     text[],
-    p_more_holds          text[],
-    p_more_holders        text[],
-    p_more_quantities     int[],
-    p_more_hold_quantities int[],
-    p_more_expires        timestamptz[],
-    p_more_ats            timestamptz[]
+    p_more_holds          text[] DEFAULT NULL,
+    p_more_holders        text[] DEFAULT NULL,
+    p_more_quantities     int[] DEFAULT NULL,
+    p_more_hold_quantities int[] DEFAULT NULL,
+    p_more_expires        timestamptz[] DEFAULT NULL,
+    p_more_ats            timestamptz[] DEFAULT NULL
 ) RETURNS int
 LANGUAGE plpgsql
 AS $$
@@ -259,7 +260,8 @@ $$;
 -- change beyond its stripe's capacity, writes none of its rows and answers -1 in its place, and
 -- the others stand. Any other failure fails the statement (the caller then applies the changes one
 -- by one). p_ended is the changes' ended holds one after another, p_ended_counts[i] of them for
--- change i; likewise the takes stored with each change (p_more_*, p_more_counts[i] for change i).
+-- change i; likewise the takes stored with each change (p_more_*, p_more_counts[i] for change i;
+-- left out by members of the release before them, during a rolling upgrade: none).
 -- Returns, per change, its stripe's taken after it, or -1.
 CREATE OR REPLACE FUNCTION apply_admission_batch(
     p_show           text[],
@@ -275,13 +277,13 @@ CREATE OR REPLACE FUNCTION apply_admission_batch(
     p_at             timestamptz[],
     p_ended_counts   int[],
     p_ended          text[],
-    p_more_counts    int[],
-    p_more_holds     text[],
-    p_more_holders   text[],
-    p_more_quantities int[],
-    p_more_hold_quantities int[],
-    p_more_expires   timestamptz[],
-    p_more_ats       timestamptz[]
+    p_more_counts    int[] DEFAULT NULL,
+    p_more_holds     text[] DEFAULT NULL,
+    p_more_holders   text[] DEFAULT NULL,
+    p_more_quantities int[] DEFAULT NULL,
+    p_more_hold_quantities int[] DEFAULT NULL,
+    p_more_expires   timestamptz[] DEFAULT NULL,
+    p_more_ats       timestamptz[] DEFAULT NULL
 ) RETURNS int[]
 LANGUAGE plpgsql
 AS $$
@@ -293,7 +295,7 @@ DECLARE
     results int[] := array_fill(-1, ARRAY[n]);
 BEGIN
     FOR i IN 1..n LOOP
-        m := p_more_counts[i];
+        m := coalesce(p_more_counts[i], 0);
         BEGIN
             results[i] := apply_admission_change(p_show[i], p_area[i], p_stripe[i], p_version[i], p_kind[i],
                 p_hold_id[i], p_holder[i], p_quantity[i], p_hold_quantity[i], p_expires[i], p_at[i],

@@ -63,7 +63,7 @@ public final class Admissions {
     private final Map<String, ReentrantLock> counting = new ConcurrentHashMap<>();
     private volatile boolean rebalanceInBackground = true;
     /** Takes on a stripe queued while a call on it is in flight go together in the next ({@link #takeHome}). */
-    private final ClaimLanes<StripeKey, StripeCommand.Take, Integer> homeTakes = new ClaimLanes<>(MAX_TAKES,
+    private final ClaimLanes<StripeKey, StripeCommand.Take, Integer> homeTakes = new ClaimLanes<>(this::takesPerCall,
             e -> new InventoryUnavailableException("takes on a stripe failed: " + e, e));
 
     private record Areas(List<AdmissionArea> list, long readAt) {
@@ -777,6 +777,15 @@ public final class Admissions {
      */
     private int takeHome(StripeKey key, StripeCommand.Take take) {
         return homeTakes.claim(key, take, this::runTakes);
+    }
+
+    /**
+     * How many takes one call on a stripe may carry: {@value #MAX_TAKES}, or one while a member of
+     * the release before {@link StripeTakesProcessor} is in the cluster (a rolling upgrade): it could
+     * not read a call with several, and its stripes would refuse every such claim.
+     */
+    private int takesPerCall() {
+        return GridFeatures.everyMember(hz.getCluster(), GridFeatures.STRIPE_TAKES) ? MAX_TAKES : 1;
     }
 
     /** One call on the stripe for {@code takes}: what each took, in order. */

@@ -33,15 +33,16 @@ final class ClaimLanes<K, C, O> {
     }
 
     private final ConcurrentHashMap<K, Lane<C, O>> lanes = new ConcurrentHashMap<>();
-    private final int maxClaims;
+    private final java.util.function.IntSupplier maxClaims;
     private final Function<Throwable, RuntimeException> failure;
 
     /**
-     * @param maxClaims the most claims one call carries (the referee's write stays small)
+     * @param maxClaims the most claims one call carries (the referee's write stays small), asked as
+     *                  each call is made up: 1 while a peer could not read a call with several
      * @param failure   what the claims of a call hear when it failed with an {@link Error} (a runtime
      *                  exception reaches each of them as it was)
      */
-    ClaimLanes(int maxClaims, Function<Throwable, RuntimeException> failure) {
+    ClaimLanes(java.util.function.IntSupplier maxClaims, Function<Throwable, RuntimeException> failure) {
         this.maxClaims = maxClaims;
         this.failure = failure;
     }
@@ -58,7 +59,7 @@ final class ClaimLanes<K, C, O> {
                     continue; // went idle and left the map meanwhile: use the one there now
                 }
                 lane.waiting.add(mine);
-                batch = lane.busy ? null : lane.open(maxClaims);
+                batch = lane.busy ? null : lane.open(maxClaims.getAsInt());
             }
             break;
         }
@@ -90,7 +91,7 @@ final class ClaimLanes<K, C, O> {
         }
         List<Ticket<C, O>> next;
         synchronized (lane) {
-            next = lane.waiting.isEmpty() ? null : lane.open(maxClaims);
+            next = lane.waiting.isEmpty() ? null : lane.open(maxClaims.getAsInt());
             if (next == null) {
                 lane.busy = false;
                 lane.retired = true;

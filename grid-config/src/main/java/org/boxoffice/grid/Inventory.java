@@ -54,7 +54,7 @@ public final class Inventory {
     /** Claims one call on a block carries at most (the referee's transaction stays small). */
     private static final int MAX_CLAIMS = 16;
     /** Claims on a block queued while a call on it is in flight go together in the next (see {@link #claim}). */
-    private final ClaimLanes<BlockKey, BlockCommand.Hold, BlockOutcome> lanes = new ClaimLanes<>(MAX_CLAIMS,
+    private final ClaimLanes<BlockKey, BlockCommand.Hold, BlockOutcome> lanes = new ClaimLanes<>(() -> MAX_CLAIMS,
             e -> new InventoryUnavailableException("claims on a block failed: " + e, e));
     private final LongAdder claimCalls = new LongAdder();
     private final LongAdder claimsSent = new LongAdder();

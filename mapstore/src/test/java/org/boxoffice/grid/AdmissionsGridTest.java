@@ -73,6 +73,15 @@ class AdmissionsGridTest {
 
     /** A cluster of {@code n} members on the test database. */
     private List<HazelcastInstance> start(int n) {
+        return start(n, 0);
+    }
+
+    /**
+     * As {@link #start(int)}, the last {@code previous} of them as members of the release before
+     * several takes on a stripe went in one call: they say nothing of what they understand, and
+     * cannot read a {@link StripeTakesProcessor} (no serializer of it).
+     */
+    private List<HazelcastInstance> start(int n, int previous) {
         String cluster = "ga-" + UUID.randomUUID();
         int port = 19801 + (int) (Math.random() * 2000);
         List<String> all = new ArrayList<>();
@@ -81,8 +90,20 @@ class AdmissionsGridTest {
         }
         List<HazelcastInstance> started = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            started.add(GridMember.start(GridSettings.loopback(cluster, port + i, all),
-                    GridStores.of(inventoryRepo, catalog, new PostgresWaitlistRepository(db), admissionRepo)));
+            GridSettings settings = GridSettings.loopback(cluster, port + i, all);
+            GridMember.Stores stores = GridStores.of(inventoryRepo, catalog, new PostgresWaitlistRepository(db), admissionRepo);
+            if (i < n - previous) {
+                started.add(GridMember.start(settings, stores));
+                continue;
+            }
+            com.hazelcast.config.Config config = GridMember.config(settings, stores);
+            config.getMemberAttributeConfig().removeAttribute(GridFeatures.ATTRIBUTE);
+            com.hazelcast.config.CompactSerializationConfig compact = new com.hazelcast.config.CompactSerializationConfig();
+            org.boxoffice.grid.serialization.GridSerializers.all().stream()
+                    .filter(z -> z.getCompactClass() != StripeTakesProcessor.class)
+                    .forEach(compact::addSerializer);
+            config.getSerializationConfig().setCompactSerializationConfig(compact);
+            started.add(com.hazelcast.core.Hazelcast.newHazelcastInstance(config));
         }
         members.addAll(started);
         return started;
@@ -124,6 +145,48 @@ class AdmissionsGridTest {
                 return account;
             }
         }
+    }
+
+    /**
+     * During a rolling upgrade: a member of the release before cannot read several takes in one call,
+     * so while one is in the cluster a stripe it owns gets them one per call, and every take lands.
+     */
+    @Test
+    void besideAMemberOfThePreviousRelease_takesOnAStripeItOwnsGoOnePerCall_andEveryOneLands() throws Exception {
+        List<HazelcastInstance> grid = start(2, 1);
+        HazelcastInstance current = grid.get(0);
+        com.hazelcast.cluster.Member old = grid.get(1).getCluster().getLocalMember();
+        Show show = newShow();
+        AdmissionArea area = null;
+        for (int i = 0; area == null; i++) { // one stripe, on a partition the old member owns
+            String name = "FLOOR" + i;
+            if (current.getPartitionService().getPartition(new StripeKey(show.showId(), name, 0)).getOwner().equals(old)) {
+                area = new AdmissionArea(show.showId(), name, 40, 4_500, 1);
+            }
+        }
+        assertTrue(admissionRepo.createArea(area, T0));
+        assertTrue(!GridFeatures.everyMember(current.getCluster(), GridFeatures.STRIPE_TAKES));
+        Admissions side = admissions(current);
+        AdmissionArea floor = area;
+        CyclicBarrier go = new CyclicBarrier(40);
+        List<Callable<Admissions.Claim>> buyers = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            int n = i;
+            buyers.add(() -> {
+                go.await();
+                return hold(side, show, floor, "buyer-" + n, 1);
+            });
+        }
+
+        List<Admissions.Claim> claims = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(40)) {
+            for (Future<Admissions.Claim> f : pool.invokeAll(buyers)) {
+                claims.add(f.get());
+            }
+        }
+
+        assertEquals(40, claims.stream().filter(c -> c instanceof Admissions.Claim.Held).count(), claims.toString());
+        assertEquals(40, admissionRepo.taken(show.showId(), floor.name()));
     }
 
     @Test

@@ -10,9 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Types;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.boxoffice.domain.AdmissionArea;
@@ -319,6 +321,63 @@ class PostgresAdmissionRepositoryTest {
         take(area, 0, "HA-" + area.showId(), 2);
 
         assertEquals(2, inventory.allowance(area.showId(), "acc-HA-" + area.showId()).seatsInUse(T0, 0));
+    }
+
+    /**
+     * During a rolling upgrade, members of the release before takes were stored together still
+     * write, after the new release's migrations ran: their calls leave out the takes stored with a
+     * change, one change alone and several in one batch.
+     */
+    @Test
+    void thePreviousReleasesCalls_leavingOutTheTakesStoredWithAChange_stillApply() throws SQLException {
+        AdmissionArea area = newArea(10, 2); // 5 and 5
+        String id = area.showId();
+        AdmissionStripe first = stripe(area, 0).take("OLD1-" + id, "acc-OLD1-" + id, 2, 2, EXPIRES, T0, 0).next();
+        AdmissionStripe second = stripe(area, 1).take("OLD2-" + id, "acc-OLD2-" + id, 3, 3, EXPIRES, T0, 0).next();
+        AdmissionStripe.Change alone = first.change();
+        AdmissionStripe.Change batched = second.change();
+        try (Connection c = db.getConnection()) {
+            try (PreparedStatement ps = c.prepareStatement("SELECT apply_admission_change(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                ps.setString(1, id);
+                ps.setString(2, "FLOOR");
+                ps.setInt(3, 0);
+                ps.setLong(4, first.version());
+                ps.setString(5, alone.kind().name());
+                ps.setString(6, alone.holdId());
+                ps.setString(7, alone.accountId());
+                ps.setInt(8, alone.quantity());
+                ps.setInt(9, alone.holdQuantity());
+                ps.setObject(10, PostgresInventoryRepository.timestamp(alone.expiresAt()), Types.TIMESTAMP_WITH_TIMEZONE);
+                ps.setObject(11, PostgresInventoryRepository.timestamp(alone.at()), Types.TIMESTAMP_WITH_TIMEZONE);
+                ps.setArray(12, c.createArrayOf("text", new String[0]));
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    assertEquals(2, rs.getInt(1));
+                }
+            }
+            try (PreparedStatement ps = c.prepareStatement("SELECT apply_admission_batch(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                ps.setArray(1, c.createArrayOf("text", new String[] {id}));
+                ps.setArray(2, c.createArrayOf("text", new String[] {"FLOOR"}));
+                ps.setArray(3, c.createArrayOf("int4", new Integer[] {1}));
+                ps.setArray(4, c.createArrayOf("int8", new Long[] {second.version()}));
+                ps.setArray(5, c.createArrayOf("text", new String[] {batched.kind().name()}));
+                ps.setArray(6, c.createArrayOf("text", new String[] {batched.holdId()}));
+                ps.setArray(7, c.createArrayOf("text", new String[] {batched.accountId()}));
+                ps.setArray(8, c.createArrayOf("int4", new Integer[] {batched.quantity()}));
+                ps.setArray(9, c.createArrayOf("int4", new Integer[] {batched.holdQuantity()}));
+                ps.setArray(10, c.createArrayOf("timestamptz", new Object[] {PostgresInventoryRepository.timestamp(batched.expiresAt())}));
+                ps.setArray(11, c.createArrayOf("timestamptz", new Object[] {PostgresInventoryRepository.timestamp(batched.at())}));
+                ps.setArray(12, c.createArrayOf("int4", new Integer[] {0}));
+                ps.setArray(13, c.createArrayOf("text", new String[0]));
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    assertEquals(List.of(3), List.of((Object[]) rs.getArray(1).getArray()));
+                }
+            }
+        }
+        assertEquals(List.of("OLD1-" + id), stripe(area, 0).parts().stream().map(AdmissionStripe.Part::holdId).toList());
+        assertEquals(List.of("OLD2-" + id), stripe(area, 1).parts().stream().map(AdmissionStripe.Part::holdId).toList());
+        assertEquals(5, admissions.remaining(id, "FLOOR", T0, 0).left());
     }
 
     private static void execute(String sql) throws SQLException {

@@ -27,6 +27,7 @@ import org.boxoffice.domain.SeatBlock;
 import org.boxoffice.domain.WaitlistEntry;
 import org.boxoffice.grid.AllowanceKey;
 import org.boxoffice.grid.BlockKey;
+import org.boxoffice.grid.GridFeatures;
 import org.boxoffice.grid.GridMaps;
 import org.boxoffice.grid.GridSettings;
 import org.boxoffice.grid.StripeKey;
@@ -250,7 +251,7 @@ public final class GridMember {
 
     /** The member's configuration. */
     public static Config config(GridSettings settings, Stores stores) {
-        Config config = new Config();
+        Config config = GridFeatures.advertise(new Config());
         config.setClusterName(settings.clusterName());
         config.setInstanceName(settings.clusterName() + "-" + settings.port() + "-" + System.nanoTime());
         config.setProperty("hazelcast.phone.home.enabled", "false");
