@@ -30,11 +30,22 @@ import java.util.logging.Logger;
  *
  * <p>Answers are remembered twice: on the grid (with a backup), where retries find them fast, and
  * in PostgreSQL ({@link IdempotencyReplies}), so that a key outlives a restart of the whole
- * cluster like the holds and payments it answers for. A request whose key the grid does not know
- * asks PostgreSQL once before it runs (if PostgreSQL cannot answer, the request is refused with 503
- * before it changes anything). What remains: a member that dies after the request changed something
- * and before its answer is written, or a whole-cluster restart right after a database outage that
- * kept the answer on the grid only, leaves the key unanswered, and a retry runs again.
+ * cluster like the holds and payments it answers for. The grid knows every key PostgreSQL knows,
+ * unless it forgot some: so a request whose key the grid does not know asks PostgreSQL before it
+ * runs only for the 24 hours after the grid may have forgotten answers (if PostgreSQL cannot answer
+ * then, the request is refused with 503 before it changes anything). The grid forgets answers
+ * <ul>
+ *   <li>when the whole cluster restarts (an empty grid): every member learns at its start when the
+ *       cluster started and the latest answer PostgreSQL kept before;
+ *   <li>when a partition of the answers is lost with its backups (more members lost at once than
+ *       the backup count), or an answer is evicted (a member at the map's size limit): every member
+ *       hears of it, and the time is kept on the grid for members that join later;
+ *   <li>when an answer written to PostgreSQL could not be written to the grid.
+ * </ul>
+ * Before, every new key cost a read of PostgreSQL, in an on-sale one per winner. What remains: a
+ * member that dies after the request changed something and before its answer is written, or a
+ * whole-cluster restart right after a database outage that kept the answer on the grid only,
+ * leaves the key unanswered, and a retry runs again.
  */
 public final class Idempotency implements AutoCloseable {
 
@@ -45,6 +56,8 @@ public final class Idempotency implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(Idempotency.class.getName());
     private static final String CLUSTER_STARTED = "idempotency.cluster-started";
+    /** Until when the grid may lack answers PostgreSQL keeps, after it forgot some while running ({@link #forgot}). */
+    private static final String FORGOTTEN_UNTIL = "idempotency.forgotten-until";
 
     private final IMap<String, StoredResponse> map;
     private final IdempotencyReplies durable;
@@ -53,10 +66,12 @@ public final class Idempotency implements AutoCloseable {
     private final IMap<String, Long> cluster;
     /**
      * Until when a key may be known to PostgreSQL only: answers made before this grid cluster
-     * started (a whole-cluster restart empties the grid's map) are honoured for 24 hours. 0 when
-     * PostgreSQL held no such answer at start.
+     * started (a whole-cluster restart empties the grid's map), or before the grid forgot some, are
+     * honoured for 24 hours. 0 when PostgreSQL held no such answer at start and nothing was forgotten.
      */
-    private volatile long durableOnlyUntil;
+    private final java.util.concurrent.atomic.AtomicLong durableOnlyUntil = new java.util.concurrent.atomic.AtomicLong();
+    /** Until when this member last told the grid that answers were forgotten. */
+    private volatile long toldUntil;
 
     public Idempotency(HazelcastInstance hz, IdempotencyReplies durable, LongSupplier clock) {
         this.map = hz.getMap(GridMaps.IDEMPOTENCY);
@@ -80,7 +95,16 @@ public final class Idempotency implements AutoCloseable {
         long now = clock.getAsLong();
         Long started = cluster.putIfAbsent(CLUSTER_STARTED, now);
         long latest = durable.latestBefore(started == null ? now : started);
-        durableOnlyUntil = latest == 0 ? 0 : latest + REMEMBER_MILLIS;
+        durableOnlyUntil.accumulateAndGet(latest == 0 ? 0 : latest + REMEMBER_MILLIS, Math::max);
+        // answers the grid forgot while it ran, as the members then told it
+        map.addPartitionLostListener(event -> forgot("partition " + event.getPartitionId()
+                + " of the answers was lost with its backups"));
+        map.addEntryListener((com.hazelcast.map.listener.EntryEvictedListener<String, StoredResponse>) event ->
+                forgot("an answer was evicted (the map is at its size limit)"), false);
+        Long forgotten = cluster.get(FORGOTTEN_UNTIL);
+        if (forgotten != null) {
+            durableOnlyUntil.accumulateAndGet(forgotten, Math::max);
+        }
         janitor.scheduleWithFixedDelay(() -> {
             try {
                 forgetExpired();
@@ -94,6 +118,39 @@ public final class Idempotency implements AutoCloseable {
     @Override
     public void close() {
         janitor.shutdownNow();
+    }
+
+    /**
+     * The grid forgot answers PostgreSQL keeps: for the 24 hours they are honoured, a key the grid
+     * does not know is asked of PostgreSQL. Called on Hazelcast's event threads: the grid is told
+     * (for members that join later) on the janitor's thread, once a minute at most.
+     */
+    private void forgot(String why) {
+        long until = clock.getAsLong() + REMEMBER_MILLIS;
+        durableOnlyUntil.accumulateAndGet(until, Math::max);
+        if (until - toldUntil < 60_000) {
+            return;
+        }
+        toldUntil = until;
+        LOG.warning(() -> "the grid forgot answers to Idempotency-Keys (" + why + "): for 24 hours, keys the grid does "
+                + "not know are asked of PostgreSQL before their request runs");
+        try {
+            janitor.execute(() -> {
+                try {
+                    cluster.set(FORGOTTEN_UNTIL, until); // every member tells the same day's end, give or take its clock
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "could not tell the grid that answers were forgotten; members that join "
+                            + "later ask PostgreSQL only for answers from before their cluster started", e);
+                }
+            });
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closing
+        }
+    }
+
+    /** Whether a key the grid does not know may have an answer in PostgreSQL only (package-visible for tests). */
+    boolean mayBeDurableOnly(long now) {
+        return now < durableOnlyUntil.get();
     }
 
     /** A response to send: status and JSON body. */
@@ -112,9 +169,9 @@ public final class Idempotency implements AutoCloseable {
         if (map.containsKey(accountId + "\u0000" + key)) {
             return true;
         }
-        // within a day of a whole-cluster restart, a key may be remembered by PostgreSQL only
+        // within a day of a whole-cluster restart or of answers the grid forgot, a key may be remembered by PostgreSQL only
         long now = clock.getAsLong();
-        if (now >= durableOnlyUntil) {
+        if (!mayBeDurableOnly(now)) {
             return false;
         }
         try {
@@ -153,8 +210,9 @@ public final class Idempotency implements AutoCloseable {
         if (existing == null) {
             Reply reply;
             try {
-                Optional<IdempotencyReplies.Reply> before =
-                        durable.find(accountId, key, clock.getAsLong() - REMEMBER_MILLIS);
+                long now = clock.getAsLong();
+                Optional<IdempotencyReplies.Reply> before = mayBeDurableOnly(now)
+                        ? durable.find(accountId, key, now - REMEMBER_MILLIS) : Optional.empty();
                 if (before.isPresent()) {
                     // answered before the grid last started: the first answer stands
                     IdempotencyReplies.Reply b = before.get();
@@ -176,8 +234,13 @@ public final class Idempotency implements AutoCloseable {
             if (reply.status() >= 500) {
                 map.remove(mapKey);
             } else {
-                map.set(mapKey, new StoredResponse(hash, reply.status(), reply.body(), clock.getAsLong()),
-                        REMEMBER_HOURS, TimeUnit.HOURS);
+                try {
+                    map.set(mapKey, new StoredResponse(hash, reply.status(), reply.body(), clock.getAsLong()),
+                            REMEMBER_HOURS, TimeUnit.HOURS);
+                } catch (RuntimeException e) {
+                    forgot("an answer could not be written to the grid: " + e.getMessage());
+                    throw e;
+                }
             }
             return reply;
         }
