@@ -137,6 +137,26 @@ class AdmissionsGridTest {
         }, account, quantity, T0 + 600_000, clock.get());
     }
 
+    /** {@code buyers} buyers of one admission each, all at once, spread over {@code sides} in turn: their claims, in order. */
+    private List<Admissions.Claim> race(List<Admissions> sides, Show show, AdmissionArea area, int buyers) throws Exception {
+        CyclicBarrier go = new CyclicBarrier(buyers);
+        List<Callable<Admissions.Claim>> sends = new ArrayList<>();
+        for (int i = 0; i < buyers; i++) {
+            int n = i;
+            sends.add(() -> {
+                go.await();
+                return hold(sides.get(n % sides.size()), show, area, "buyer-" + n, 1);
+            });
+        }
+        List<Admissions.Claim> claims = new ArrayList<>();
+        try (ExecutorService pool = Executors.newFixedThreadPool(buyers)) {
+            for (Future<Admissions.Claim> f : pool.invokeAll(sends)) {
+                claims.add(f.get());
+            }
+        }
+        return claims;
+    }
+
     /** An account name whose hash picks stripe {@code stripe} of {@code stripes} first. */
     private static String accountOnStripe(int stripe, int stripes, int n) {
         for (int i = n; ; i++) {
@@ -166,24 +186,9 @@ class AdmissionsGridTest {
         }
         assertTrue(admissionRepo.createArea(area, T0));
         assertTrue(!GridFeatures.everyMember(current.getCluster(), GridFeatures.STRIPE_TAKES));
-        Admissions side = admissions(current);
         AdmissionArea floor = area;
-        CyclicBarrier go = new CyclicBarrier(40);
-        List<Callable<Admissions.Claim>> buyers = new ArrayList<>();
-        for (int i = 0; i < 40; i++) {
-            int n = i;
-            buyers.add(() -> {
-                go.await();
-                return hold(side, show, floor, "buyer-" + n, 1);
-            });
-        }
 
-        List<Admissions.Claim> claims = new ArrayList<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(40)) {
-            for (Future<Admissions.Claim> f : pool.invokeAll(buyers)) {
-                claims.add(f.get());
-            }
-        }
+        List<Admissions.Claim> claims = race(List.of(admissions(current)), show, floor, 40);
 
         assertEquals(40, claims.stream().filter(c -> c instanceof Admissions.Claim.Held).count(), claims.toString());
         assertEquals(40, admissionRepo.taken(show.showId(), floor.name()));
@@ -195,22 +200,8 @@ class AdmissionsGridTest {
         Show show = newShow();
         AdmissionArea area = newArea(show, 10, 4);
         List<Admissions> sides = List.of(admissions(grid.get(0)), admissions(grid.get(1)));
-        CyclicBarrier go = new CyclicBarrier(40);
-        List<Callable<Admissions.Claim>> buyers = new ArrayList<>();
-        for (int i = 0; i < 40; i++) {
-            int n = i;
-            buyers.add(() -> {
-                go.await();
-                return hold(sides.get(n % 2), show, area, "buyer-" + n, 1);
-            });
-        }
 
-        List<Admissions.Claim> claims = new ArrayList<>();
-        try (ExecutorService pool = Executors.newFixedThreadPool(40)) {
-            for (Future<Admissions.Claim> f : pool.invokeAll(buyers)) {
-                claims.add(f.get());
-            }
-        }
+        List<Admissions.Claim> claims = race(sides, show, area, 40);
 
         assertEquals(10, claims.stream().filter(c -> c instanceof Admissions.Claim.Held).count(), claims.toString());
         assertEquals(30, claims.stream().filter(c -> c instanceof Admissions.Claim.SoldOut s && s.left() == 0).count(),
