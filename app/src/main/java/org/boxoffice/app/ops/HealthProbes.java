@@ -146,10 +146,11 @@ public final class HealthProbes implements AutoCloseable {
     private void tick() {
         long now = System.nanoTime();
         long lost = now - lastTick;
-        lastTick = now;
         if (lost > STOPPED.toNanos()) {
+            // before the tick moves on: until then a request sees the stop for itself
             wokeUp(Duration.ofNanos(lost));
         }
+        lastTick = now;
     }
 
     /**
@@ -157,13 +158,14 @@ public final class HealthProbes implements AutoCloseable {
      * for the hold-down, and a check runs at once (checks begun before this one are dropped).
      */
     void wokeUp(Duration stopped) {
-        wakeUps.incrementAndGet();
+        // the hold-down first: a check that sees the new wake-up count also sees its hold-down
         heldDownUntil = System.nanoTime() + holdDownNanos;
         lastStopMillis = stopped.toMillis();
+        wakeUps.incrementAndGet();
+        keep(woken(stopped.toMillis()));
         LOG.warning(() -> String.format(java.util.Locale.ROOT, "this process was stopped for %.1f s: not ready for"
                 + " the next %d s, until the grid has shown what happened meanwhile", stopped.toMillis() / 1000.0,
                 holdDownNanos / 1_000_000_000L));
-        keep(woken(stopped.toMillis()));
         checker.execute(this::refresh);
     }
 
@@ -211,14 +213,25 @@ public final class HealthProbes implements AutoCloseable {
         bothProbe = Probe.of(List.of(liveCheck, c));
     }
 
-    /** The answer to give now: the last one, unless the ticker has not run for so long that the process was stopped. */
+    /**
+     * The answer to give now: the last one, unless the ticker has not run for so long that the
+     * process was stopped, or a hold-down after a stop is still running (whatever answer was kept
+     * meanwhile: the request may be served between the wake-up being noticed and its answer kept).
+     */
     private Probe readyNow(Probe last, boolean withLive) {
-        long lost = System.nanoTime() - lastTick;
-        if (lost <= STOPPED.toNanos()) {
+        long now = System.nanoTime();
+        long lost = now - lastTick;
+        boolean heldDown = now - heldDownUntil < 0;
+        if (lost <= STOPPED.toNanos() && (!heldDown || last.status() != 200)) {
             return last;
         }
-        Check stopped = woken(lost / 1_000_000);
+        Check stopped = woken(lost <= STOPPED.toNanos() ? lastStopMillis : lost / 1_000_000);
         return Probe.of(withLive ? List.of(new Check(liveName, true, Map.of()), stopped) : List.of(stopped));
+    }
+
+    /** The status a readiness request gets now (tests). */
+    int readyStatus() {
+        return readyNow(readyProbe, false).status();
     }
 
     /** How many times the readiness check has run (tests: requests never run it). */

@@ -107,6 +107,37 @@ class HealthProbesTest {
     }
 
     @Test
+    void aRequestServedWhileAWakeUpIsNoticed_isAnsweredDown_evenWithChecksRacingIt() throws InterruptedException {
+        // checks every millisecond, each saying "ready": whichever lands around a wake-up, no request
+        // served after the wake-up began may be answered 200 within the hold-down
+        try (HealthProbes probes = new HealthProbes("member", () -> true,
+                () -> new HealthProbes.Check("boxoffice", true, Map.of("members", 3)), HealthProbesTest::safe,
+                Duration.ofMillis(1), Duration.ofSeconds(30))) {
+            assertEquals(200, probes.readyStatus());
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicInteger ready = new AtomicInteger();
+            AtomicBoolean woken = new AtomicBoolean();
+            Thread asker = new Thread(() -> {
+                while (!stop.get()) {
+                    boolean after = woken.get();
+                    if (probes.readyStatus() == 200 && after) {
+                        ready.incrementAndGet();
+                    }
+                }
+            });
+            asker.start();
+            Thread.sleep(20);
+            woken.set(true);
+            probes.wokeUp(Duration.ofSeconds(5));
+            Thread.sleep(200); // two hundred checks, all up, within the hold-down
+            stop.set(true);
+            asker.join(10_000);
+            assertEquals(0, ready.get(), "requests answered ready within the hold-down");
+            assertEquals(503, probes.readyStatus());
+        }
+    }
+
+    @Test
     void aCheckBegunBeforeTheStop_isDropped_evenWhenItEndsAfterTheHoldDown() throws Exception {
         java.util.concurrent.CountDownLatch begun = new java.util.concurrent.CountDownLatch(1);
         java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
