@@ -109,6 +109,7 @@ public final class Boxoffice implements AutoCloseable {
     private final HoldSweeper sweeper;
     /** General admission's referee: its group commit stops after the member's last store. */
     private final PostgresAdmissionRepository admissionRepository;
+    private final PostgresIdempotencyReplies idempotencyReplies;
     private final CatalogSearch search;
     private final CatalogChanges catalogChanges;
     private final CatalogAnswers answers;
@@ -155,7 +156,7 @@ public final class Boxoffice implements AutoCloseable {
         PostgresWaitlistRepository waitlistRepository = new PostgresWaitlistRepository(dataSource);
         this.admissionRepository = new PostgresAdmissionRepository(dataSource);
         PostgresRoomLedger roomLedger = new PostgresRoomLedger(dataSource, clock);
-        PostgresIdempotencyReplies idempotencyReplies = new PostgresIdempotencyReplies(dataSource);
+        this.idempotencyReplies = new PostgresIdempotencyReplies(dataSource);
         SpentChallengeStore spentChallenges = new SpentChallengeStore(dataSource, clock);
         this.bookingRepository = new PostgresBookingRepository(dataSource);
         PostgresTicketPolicies ticketPolicies = new PostgresTicketPolicies(dataSource);
@@ -416,5 +417,6 @@ public final class Boxoffice implements AutoCloseable {
         // after the member: its last stores (a graceful shutdown migrates, never writes) are done
         referee.close();
         admissionRepository.close();
+        idempotencyReplies.close();
     }
 }

@@ -28,29 +28,34 @@ import java.util.logging.Logger;
  * retry that arrives while the first is still running waits for it. Server failures (5xx) are not
  * remembered, so a retry after one runs again.
  *
- * <p>Answers are remembered twice: on the grid (with a backup), where retries find them fast, and
- * in PostgreSQL ({@link IdempotencyReplies}), so that a key outlives a restart of the whole
- * cluster like the holds and payments it answers for. The grid knows every key PostgreSQL knows,
- * unless it forgot some: so a request whose key the grid does not know asks PostgreSQL before it
- * runs only for the 24 hours after the grid may have forgotten answers (if PostgreSQL cannot answer
- * then, the request is refused with 503 before it changes anything). The grid forgets answers
+ * <p>Every key is known twice: the grid keeps a mark (with a backup) for as long as the key is
+ * honoured, which tells a retry that the key was used and for which request, and PostgreSQL
+ * ({@link IdempotencyReplies}) keeps the answer, so that a key outlives a restart of the whole
+ * cluster like the holds and payments it answers for. A retry reads the answer from PostgreSQL
+ * (an answer PostgreSQL could not take, in an outage, is kept on the grid instead). The grid knows
+ * every key PostgreSQL knows, unless it forgot some: so a request whose key the grid does not know
+ * asks PostgreSQL before it runs only for the 24 hours after the grid may have forgotten keys (if
+ * PostgreSQL cannot answer then, the request is refused with 503 before it changes anything). The
+ * grid forgets keys
  * <ul>
  *   <li>when the whole cluster restarts (an empty grid): every member learns at its start when the
  *       cluster started and the latest answer PostgreSQL kept before;
- *   <li>when a partition of the answers is lost with its backups (more members lost at once than
- *       the backup count), or an answer is evicted (a member at the map's size limit): every member
+ *   <li>when a partition of the marks is lost with its backups (more members lost at once than
+ *       the backup count), or a mark is evicted (a member at the map's size limit): every member
  *       hears of it, and the time is kept on the grid for members that join later;
- *   <li>when an answer written to PostgreSQL could not be written to the grid.
+ *   <li>when an answer PostgreSQL could not take could not be written to the grid either.
  * </ul>
- * Before, every new key cost a read of PostgreSQL, in an on-sale one per winner. What remains: a
- * member that dies after the request changed something and before its answer is written, or a
- * whole-cluster restart right after a database outage that kept the answer on the grid only,
- * leaves the key unanswered, and a retry runs again.
+ * So a new key costs one write to the grid and one to PostgreSQL (shared with the answers remembered
+ * at the same time), and no read. What remains: a member that dies after the request changed
+ * something and before its answer is written, or a whole-cluster restart right after a database
+ * outage that kept the answer on the grid only, leaves the key unanswered, and a retry runs again
+ * (a mark left without an answer for two minutes is taken for a request that died).
  */
 public final class Idempotency implements AutoCloseable {
 
     private static final long WAIT_FOR_FIRST_MILLIS = 5_000;
-    private static final long IN_FLIGHT_TTL_SECONDS = 120;
+    /** A mark this old without an answer is a request that died with its member. */
+    private static final long ABANDONED_AFTER_MILLIS = 120_000;
     private static final long REMEMBER_HOURS = 24;
     private static final long REMEMBER_MILLIS = TimeUnit.HOURS.toMillis(REMEMBER_HOURS);
 
@@ -195,6 +200,12 @@ public final class Idempotency implements AutoCloseable {
      * request is answered 422 {@code IDEMPOTENCY_KEY_REUSED}, a retry while the first request still
      * runs 409 {@code REQUEST_IN_PROGRESS}; neither runs the action.
      *
+     * <p>The first request leaves a mark on the grid for as long as the key is honoured, and its
+     * answer in PostgreSQL: a retry finds the mark and reads the answer there. Only an answer
+     * PostgreSQL could not take (an outage) is written to the grid in the mark's place. Before, every
+     * answer was also written to the grid (one more write with its backup for every keyed request,
+     * in an on-sale every winner's) for the sake of retries, which are rare.
+     *
      * @param key a {@linkplain #validKey valid} key
      */
     public Reply execute(String accountId, String key, String fingerprint, Supplier<Reply> action) {
@@ -203,63 +214,98 @@ public final class Idempotency implements AutoCloseable {
         }
         String mapKey = accountId + "\u0000" + key;
         String hash = sha256(fingerprint);
-        // the in-flight marker expires on its own: if the member running the first request dies,
-        // a retry may run again after a while instead of answering "in progress" for a day
-        StoredResponse existing = map.putIfAbsent(mapKey, new StoredResponse(hash, 0, null, clock.getAsLong()),
-                IN_FLIGHT_TTL_SECONDS, TimeUnit.SECONDS);
+        StoredResponse mark = new StoredResponse(hash, 0, null, clock.getAsLong());
+        StoredResponse existing = map.putIfAbsent(mapKey, mark, REMEMBER_HOURS, TimeUnit.HOURS);
         if (existing == null) {
-            Reply reply;
-            try {
-                long now = clock.getAsLong();
-                Optional<IdempotencyReplies.Reply> before = mayBeDurableOnly(now)
-                        ? durable.find(accountId, key, now - REMEMBER_MILLIS) : Optional.empty();
-                if (before.isPresent()) {
-                    // answered before the grid last started: the first answer stands
-                    IdempotencyReplies.Reply b = before.get();
-                    map.set(mapKey, new StoredResponse(b.requestHash(), b.status(), b.body(), b.createdAt()),
-                            Math.max(1, b.createdAt() + REMEMBER_MILLIS - clock.getAsLong()), TimeUnit.MILLISECONDS);
-                    if (!b.requestHash().equals(hash)) {
-                        return reused();
-                    }
-                    return new Reply(b.status(), b.body());
-                }
-                reply = action.get();
-                if (reply.status() < 500) {
-                    reply = rememberDurably(accountId, key, hash, reply);
-                }
-            } catch (RuntimeException e) {
-                map.remove(mapKey);
-                throw e;
-            }
-            if (reply.status() >= 500) {
-                map.remove(mapKey);
-            } else {
-                try {
-                    map.set(mapKey, new StoredResponse(hash, reply.status(), reply.body(), clock.getAsLong()),
-                            REMEMBER_HOURS, TimeUnit.HOURS);
-                } catch (RuntimeException e) {
-                    forgot("an answer could not be written to the grid: " + e.getMessage());
-                    throw e;
-                }
-            }
-            return reply;
+            return runFirst(accountId, key, mapKey, mark, action);
         }
         if (!existing.requestHash().equals(hash)) {
             return reused();
         }
+        return answerOf(accountId, key, fingerprint, mapKey, existing, action);
+    }
+
+    /** Runs the first request under a key, whose mark is on the grid now. */
+    private Reply runFirst(String accountId, String key, String mapKey, StoredResponse mark, Supplier<Reply> action) {
+        String hash = mark.requestHash();
+        Reply reply;
+        boolean inPostgres;
+        try {
+            long now = clock.getAsLong();
+            Optional<IdempotencyReplies.Reply> before = mayBeDurableOnly(now)
+                    ? durable.find(accountId, key, now - REMEMBER_MILLIS) : Optional.empty();
+            if (before.isPresent()) {
+                // answered before the grid last forgot answers: the first answer stands
+                IdempotencyReplies.Reply b = before.get();
+                map.set(mapKey, new StoredResponse(b.requestHash(), b.status(), b.body(), b.createdAt()),
+                        Math.max(1, b.createdAt() + REMEMBER_MILLIS - clock.getAsLong()), TimeUnit.MILLISECONDS);
+                if (!b.requestHash().equals(hash)) {
+                    return reused();
+                }
+                return new Reply(b.status(), b.body());
+            }
+            reply = action.get();
+            Optional<Reply> kept = reply.status() < 500 ? rememberDurably(accountId, key, hash, reply) : Optional.empty();
+            inPostgres = kept.isPresent();
+            reply = kept.orElse(reply);
+        } catch (RuntimeException e) {
+            map.remove(mapKey, mark);
+            throw e;
+        }
+        if (reply.status() >= 500) {
+            map.remove(mapKey, mark); // not remembered: a retry runs again
+        } else if (!inPostgres) {
+            // PostgreSQL could not take the answer: the grid keeps it instead of the mark
+            try {
+                map.set(mapKey, new StoredResponse(hash, reply.status(), reply.body(), clock.getAsLong()),
+                        REMEMBER_HOURS, TimeUnit.HOURS);
+            } catch (RuntimeException e) {
+                forgot("an answer could not be written to the grid: " + e.getMessage());
+                throw e;
+            }
+        }
+        return reply;
+    }
+
+    /**
+     * The answer to a request whose key has a mark (or an answer) on the grid: the answer kept on
+     * the grid, else the one PostgreSQL keeps, else, while the first request still runs, a wait of
+     * up to {@value #WAIT_FOR_FIRST_MILLIS} ms for it. A mark left {@value #ABANDONED_AFTER_MILLIS} ms
+     * ago without an answer belongs to a request that died with its member: the request runs again.
+     */
+    private Reply answerOf(String accountId, String key, String fingerprint, String mapKey, StoredResponse seen,
+                           Supplier<Reply> action) {
         long deadline = clock.getAsLong() + WAIT_FOR_FIRST_MILLIS;
-        StoredResponse current = existing;
-        while (current != null && current.inFlight() && clock.getAsLong() < deadline) {
+        StoredResponse current = seen;
+        while (true) {
+            if (current == null) {
+                return execute(accountId, key, fingerprint, action); // the first ended without an answer (5xx)
+            }
+            if (!current.inFlight()) {
+                return new Reply(current.status(), current.body());
+            }
+            long now = clock.getAsLong();
+            Optional<IdempotencyReplies.Reply> kept = durable.find(accountId, key, now - REMEMBER_MILLIS);
+            if (kept.isPresent()) {
+                IdempotencyReplies.Reply k = kept.get();
+                return k.requestHash().equals(current.requestHash()) ? new Reply(k.status(), k.body()) : reused();
+            }
+            if (now - current.createdAt() >= ABANDONED_AFTER_MILLIS) {
+                StoredResponse again = new StoredResponse(current.requestHash(), 0, null, now);
+                if (map.replace(mapKey, current, again)) {
+                    LOG.info(() -> "a request under Idempotency-Key " + key + " left no answer in "
+                            + ABANDONED_AFTER_MILLIS / 1000 + " s: it runs again");
+                    return runFirst(accountId, key, mapKey, again, action);
+                }
+            } else if (now >= deadline) {
+                return error(409, "REQUEST_IN_PROGRESS", "a request with this Idempotency-Key is still running");
+            }
             sleep();
             current = map.get(mapKey);
+            if (current != null && !current.requestHash().equals(seen.requestHash())) {
+                return reused(); // another request took the key meanwhile
+            }
         }
-        if (current == null) {
-            return execute(accountId, key, fingerprint, action);
-        }
-        if (current.inFlight()) {
-            return error(409, "REQUEST_IN_PROGRESS", "a request with this Idempotency-Key is still running");
-        }
-        return new Reply(current.status(), current.body());
     }
 
     /**
@@ -268,15 +314,15 @@ public final class Idempotency implements AutoCloseable {
      * gets it, and the grid remembers it: a 503 here would say "nothing changed" about a hold that
      * exists.
      */
-    private Reply rememberDurably(String accountId, String key, String hash, Reply reply) {
+    private Optional<Reply> rememberDurably(String accountId, String key, String hash, Reply reply) {
         try {
             IdempotencyReplies.Reply kept = durable.remember(accountId, key,
                     new IdempotencyReplies.Reply(hash, reply.status(), reply.body(), clock.getAsLong()),
                     clock.getAsLong() - REMEMBER_MILLIS);
-            return new Reply(kept.status(), kept.body());
+            return Optional.of(new Reply(kept.status(), kept.body()));
         } catch (RefereeException e) {
             LOG.log(Level.WARNING, "the answer to an Idempotency-Key is kept on the grid only: " + e.getMessage());
-            return reply;
+            return Optional.empty();
         }
     }
 
@@ -291,7 +337,7 @@ public final class Idempotency implements AutoCloseable {
 
     private static void sleep() {
         try {
-            Thread.sleep(25);
+            Thread.sleep(50);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -8,6 +8,7 @@ import org.boxoffice.grid.GridMaps;
 import org.boxoffice.grid.GridSettings;
 import org.boxoffice.grid.StoredResponse;
 import org.boxoffice.grid.member.GridMember;
+import org.boxoffice.mapstore.DatabaseException;
 import org.boxoffice.mapstore.GridStores;
 import org.boxoffice.mapstore.PostgresCatalogRepository;
 import org.boxoffice.mapstore.PostgresIdempotencyReplies;
@@ -61,6 +62,8 @@ class IdempotencyGridTest {
     private static final class CountingReplies implements IdempotencyReplies {
         final IdempotencyReplies real;
         final AtomicInteger finds = new AtomicInteger();
+        /** PostgreSQL out: every call fails as the repository does in an outage. */
+        volatile boolean down;
 
         CountingReplies(IdempotencyReplies real) {
             this.real = real;
@@ -69,12 +72,20 @@ class IdempotencyGridTest {
         @Override
         public Optional<Reply> find(String accountId, String key, long notBefore) {
             finds.incrementAndGet();
+            outage();
             return real.find(accountId, key, notBefore);
         }
 
         @Override
         public Reply remember(String accountId, String key, Reply reply, long expiredBefore) {
+            outage();
             return real.remember(accountId, key, reply, expiredBefore);
+        }
+
+        private void outage() {
+            if (down) {
+                throw new DatabaseException("the database is not answering", null);
+            }
         }
 
         @Override
@@ -137,16 +148,58 @@ class IdempotencyGridTest {
     }
 
     @Test
-    void aKeyTheGridNeverKnew_costsNoReadOfPostgreSQL_andItsRetryGetsTheFirstAnswer() throws Exception {
-        start(1, 1);
+    void aKeyTheGridNeverKnew_costsNoReadOfPostgreSQL_andItsRetryGetsTheFirstAnswerFromThere() throws Exception {
+        start(2, 2);
         AtomicInteger runs = new AtomicInteger();
 
         Idempotency.Reply first = run(keys.get(0), "k1", runs);
-        Idempotency.Reply retry = run(keys.get(0), "k1", runs);
+        assertEquals(0, replies.finds.get(), "a new key costs no read");
+        StoredResponse onTheGrid = members.get(0).<String, StoredResponse>getMap(GridMaps.IDEMPOTENCY).get("acc\u0000k1");
+        assertTrue(onTheGrid.inFlight() && onTheGrid.body() == null, "the grid keeps the key's mark, not a copy of its answer");
 
+        Idempotency.Reply retry = run(keys.get(1), "k1", runs);
         assertEquals(first, retry);
         assertEquals(1, runs.get());
-        assertEquals(0, replies.finds.get());
+        assertEquals(1, replies.finds.get(), "the retry read the answer from PostgreSQL");
+        Idempotency.Reply other = keys.get(1).execute("acc", "k1", "POST /v1/shows/s1/holds {another}",
+                () -> new Idempotency.Reply(201, "{}"));
+        assertEquals(422, other.status(), "the key used for another request");
+        assertEquals(1, runs.get());
+    }
+
+    @Test
+    void anAnswerPostgreSQLCannotTake_isKeptOnTheGrid_andARetryDuringTheOutageGetsIt() throws Exception {
+        start(2, 2);
+        AtomicInteger runs = new AtomicInteger();
+        replies.down = true;
+
+        Idempotency.Reply first = run(keys.get(0), "k1", runs);
+        assertEquals(201, first.status(), "the request did its work: its answer is given");
+        Idempotency.Reply retry = run(keys.get(1), "k1", runs);
+
+        assertEquals(first, retry, "answered from the grid while PostgreSQL is out");
+        assertEquals(1, runs.get());
+    }
+
+    @Test
+    void aMarkLeftWithoutAnAnswerForTwoMinutes_isARequestThatDied_andTheRetryRunsIt() throws Exception {
+        start(1, 1);
+        AtomicInteger runs = new AtomicInteger();
+        String fingerprint = "POST /v1/shows/s1/holds {k1}";
+        IMap<String, StoredResponse> marks = members.get(0).getMap(GridMaps.IDEMPOTENCY);
+        // the mark a member left when it died running the request, two minutes ago
+        marks.set("acc\u0000k1", new StoredResponse(Idempotency.sha256(fingerprint), 0, null,
+                System.currentTimeMillis() - 121_000), 1, TimeUnit.HOURS);
+        // and one left a moment ago: its request may still be running
+        marks.set("acc\u0000k2", new StoredResponse(Idempotency.sha256("POST /v1/shows/s1/holds {k2}"), 0, null,
+                System.currentTimeMillis()), 1, TimeUnit.HOURS);
+
+        Idempotency.Reply retried = run(keys.get(0), "k1", runs);
+        assertEquals(201, retried.status());
+        assertEquals(1, runs.get(), "the abandoned request ran again, once");
+        assertEquals(retried, run(keys.get(0), "k1", runs), "and its answer stands");
+        assertEquals(409, run(keys.get(0), "k2", runs).status(), "a request still running is not run twice");
+        assertEquals(1, runs.get());
     }
 
     @Test
