@@ -105,7 +105,7 @@ class DatabaseOutageFaultIT {
         SaleAudit audit = new SaleAudit(rig, sale, plan).awaitSettlements(Duration.ofSeconds(40)).checkReferee();
         falseFailures(rig, sale, plan, audit);
         audit.checkHoldsApi(members)
-                .checkGridAgrees(members, Duration.ofSeconds(15))
+                .checkGridAgrees(members, SaleAudit.SEAT_MAP_CONVERGES)
                 .assertClean();
         rig.log("PASSED in " + FaultRig.millis(t0) + " ms");
     }

@@ -92,7 +92,7 @@ class ScaleOutAndInFaultIT {
                 .awaitSettlements(Duration.ofSeconds(40))
                 .checkReferee()
                 .checkHoldsApi(List.of(m1))
-                .checkGridAgrees(List.of(m1), Duration.ofSeconds(15))
+                .checkGridAgrees(List.of(m1), SaleAudit.SEAT_MAP_CONVERGES)
                 .assertClean();
         rig.log("PASSED in " + FaultRig.millis(t0) + " ms: " + sale.summary());
     }
