@@ -109,7 +109,8 @@ class HealthProbesTest {
     @Test
     void aRequestServedWhileAWakeUpIsNoticed_isAnsweredDown_evenWithChecksRacingIt() throws InterruptedException {
         // checks every millisecond, each saying "ready": whichever lands around a wake-up, no request
-        // served after the wake-up began may be answered 200 within the hold-down
+        // served once the wake-up is noticed may be answered 200 within the hold-down (in a member the
+        // ticker notices it, and until then a request sees the lost time for itself: readyNow)
         try (HealthProbes probes = new HealthProbes("member", () -> true,
                 () -> new HealthProbes.Check("boxoffice", true, Map.of("members", 3)), HealthProbesTest::safe,
                 Duration.ofMillis(1), Duration.ofSeconds(30))) {
@@ -127,8 +128,8 @@ class HealthProbesTest {
             });
             asker.start();
             Thread.sleep(20);
-            woken.set(true);
             probes.wokeUp(Duration.ofSeconds(5));
+            woken.set(true); // once noticed: a request read after this must see the hold-down
             Thread.sleep(200); // two hundred checks, all up, within the hold-down
             stop.set(true);
             asker.join(10_000);
