@@ -57,7 +57,9 @@ final class ClusterBench {
 
     private static final int WARM_STEP_SECONDS = 10;
     private static final double WARM_QUIET_CORES = 0.05;
-    private static final int WARM_MAX_SECONDS = 120;
+    /** ... and under this share of the members' own CPU over the step (at 100 attempts/s, 0.05 cores was 0.4 ms an attempt). */
+    private static final double WARM_QUIET_SHARE = 0.05;
+    private static final int WARM_MAX_SECONDS = 180;
     private static final int HOLD_SECONDS = 420;
     private static final long GRACE_MS = 5_000;
     /** The base StatefulSet's preStop sleep: endpoints drop a leaving member this long before SIGTERM. */
@@ -163,10 +165,13 @@ final class ClusterBench {
      * The warm-up: two thirds of {@code --warmup} closed loop (holds, releases, reads), then the
      * measured run's own traffic, the open-loop stampede at its rate on fresh warm-up shows, in steps
      * of {@value #WARM_STEP_SECONDS} s until the members' JIT compilers are quiet (under
-     * {@value #WARM_QUIET_CORES} of a core each over a step) or {@value #WARM_MAX_SECONDS} s have
-     * passed. Each member of N compiles the same code from a Nth of the traffic, so a fixed warm-up
-     * leaves a cluster compiling through its measured run (a quarter of three members' CPU in one
-     * run) where one member had finished: every size is measured once its compiler is done.
+     * {@value #WARM_QUIET_CORES} of a core each and under {@value #WARM_QUIET_SHARE} of the members'
+     * CPU over a step) or {@value #WARM_MAX_SECONDS} s have passed. Each member of N compiles the
+     * same code from a Nth of the traffic, so a fixed warm-up leaves a cluster compiling through its
+     * measured run (a quarter of three members' CPU in one run) where one member had finished: every
+     * size is measured once its compiler is done. The share matters at low rates: two members
+     * quiet by the cores alone still compiled 0.04 cores each through a 30 s run at 100 attempts/s,
+     * a quarter of their CPU per attempt (a ninth over 120 s).
      */
     private void warmUp(Cluster cluster, BoxofficeApi api, String admin, List<String> tokens) throws Exception {
         if (o.warmup.isZero()) {
@@ -179,19 +184,25 @@ final class ClusterBench {
         new LoadRun(show, Buyer.crowd(o.buyers(), o.seed, show.plan(), tokens),
                 new LoadRun.Settings(o.connections, closed, o.retries, o.bestAvailable, 1.0, 0, o.readEvery, o.seed, true)).run();
         double rate = o.rate != null ? o.rate : BenchOptions.STAMPEDE_RATE;
+        CpuMeter members = new CpuMeter(Map.of(ClusterReport.MEMBERS,
+                () -> cluster.members.stream().flatMap(mb -> ProcessHandle.of(mb.pid()).stream()).toList()));
         long t0 = System.nanoTime();
         for (int step = 1; ; step++) {
             Target stampede = newShow(cluster, api, admin, "warmup-stampede-" + step, Math.min(o.seats, 5_000));
             long jit0 = jitNanos(cluster);
+            CpuMeter.Sample c0 = members.sample();
             long s0 = System.nanoTime();
             new OpenLoopRun(stampede, Buyer.crowd(o.buyers(), o.seed + step, stampede.plan(), tokens),
                     new OpenLoopRun.Settings(rate, Duration.ofSeconds(WARM_STEP_SECONDS), o.connections, o.retries,
                             o.bestAvailable, o.readEvery, o.seed + step), null).run();
-            double perMember = (jitNanos(cluster) - jit0) / ((System.nanoTime() - s0) / 1e9) / 1e9 / cluster.members.size();
+            long jit = jitNanos(cluster) - jit0;
+            double perMember = jit / ((System.nanoTime() - s0) / 1e9) / 1e9 / cluster.members.size();
+            Map<String, Double> cpu = CpuMeter.between(c0, members.sample());
+            double share = jit / 1e9 / Math.max(1e-9, cpu.getOrDefault(ClusterReport.MEMBERS, 0.0));
             long elapsed = (System.nanoTime() - t0) / 1_000_000_000L;
-            FlashSaleBench.log(String.format(Locale.ROOT, "  warm-up stampede step %d: JIT compiler %.3f cores per member",
-                    step, perMember));
-            if (perMember < WARM_QUIET_CORES || elapsed >= WARM_MAX_SECONDS) {
+            FlashSaleBench.log(String.format(Locale.ROOT, "  warm-up stampede step %d: JIT compiler %.3f cores per member,"
+                    + " %.0f %% of the members' CPU", step, perMember, 100 * share));
+            if ((perMember < WARM_QUIET_CORES && share < WARM_QUIET_SHARE) || elapsed >= WARM_MAX_SECONDS) {
                 break;
             }
         }
@@ -392,6 +403,7 @@ final class ClusterBench {
                 if (crowd.get() == null) {
                     crowd.set(Buyer.crowd(o.buyers(), o.seed, show.plan(), tokens));
                 }
+                RefereeStats r0 = counters(cluster);
                 CpuMeter.Sample c0 = trialMeter.sample();
                 long[] t0 = cluster.quota.periods(cluster.name);
                 Sweep.Step step = Sweep.Step.of(new OpenLoopRun(show, crowd.get(), new OpenLoopRun.Settings(rate, o.sweepStep,
@@ -404,6 +416,11 @@ final class ClusterBench {
                         step.offeredPerSecond(), step.achievedPerSecond(), step.holdP50Ms(), step.holdP99Ms(),
                         cpu.getOrDefault(ClusterReport.MEMBERS, 0.0) / cpu.getOrDefault("wall", 1.0),
                         periods == 0 ? 0.0 : 100.0 * (t1[1] - t0[1]) / periods, cluster.quota.periodMillis(), step.sustained() ? "" : "  (not sustained)"));
+                RefereeStats r1 = counters(cluster);
+                if (r0 != null && r1 != null) {
+                    // how many attempts got past the members' seat maps to the grid, and what became of them
+                    FlashSaleBench.log("  " + r1.since(r0));
+                }
                 return step;
             });
             sweep.set(r);
