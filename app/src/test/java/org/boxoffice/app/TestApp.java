@@ -161,8 +161,12 @@ public final class TestApp implements AutoCloseable {
         HikariDataSource ds = DataSources.pooled(first.db);
         GridSettings firstGrid = first.settings.grid();
         AppSettings own = tweak.apply(settings(first.db, firstGrid.clusterName()));
+        // the port the first member bound, not the one it was given: a port found taken is passed
+        // over for the next (Hazelcast's auto-increment), and a member looking for the first at its
+        // given port found nobody and formed a cluster of its own
+        int firstPort = first.app.hazelcast().getCluster().getLocalMember().getAddress().getPort();
         GridSettings grid = GridSettings.loopback(firstGrid.clusterName(), own.grid().port(),
-                List.of("127.0.0.1:" + firstGrid.port(), "127.0.0.1:" + own.grid().port()));
+                List.of("127.0.0.1:" + firstPort, "127.0.0.1:" + own.grid().port()));
         AppSettings settings = own.withGrid(grid);
         return new TestApp(first.db, ds, settings, rehearse ? Boxoffice.startToRehearse(settings, ds, System::currentTimeMillis)
                 : Boxoffice.start(settings, ds, System::currentTimeMillis));
