@@ -233,7 +233,9 @@ final class ClusterBench {
                 JfrProfile.start(jcmd(), mb.pid());
             }
         }
+        var statements = db.statementTotals();
         Measured m = measure(cluster, db, () -> new OpenLoopRun(show, crowd, openLoop(), null).run());
+        FlashSaleBench.log(Database.topStatements(statements, db.statementTotals(), 10));
         if (o.profile) {
             profiles(cluster);
         }
