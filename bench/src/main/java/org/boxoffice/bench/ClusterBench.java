@@ -105,7 +105,7 @@ final class ClusterBench {
         List<ClusterReport.CurvePoint> curve = new ArrayList<>();
         ClusterReport.Elastic elastic = null;
         long violations = 0;
-        try (Database base = Database.embedded(work.resolve("postgres"))) {
+        try (Database base = Database.embedded(work.resolve("postgres"), true)) {
             FlashSaleBench.log("PostgreSQL (embedded) in " + work);
             boolean scaling = quota != null && o.sweep;
             List<Integer> sizes = scaling ? java.util.stream.IntStream.rangeClosed(1, o.members).boxed().toList()

@@ -31,8 +31,17 @@ class Database implements AutoCloseable {
     }
 
     static Database embedded(Path directory) {
-        // pg_stat_statements: what each run's statements cost (statementTotals)
-        EmbeddedDatabase db = EmbeddedDatabase.start(directory, 0, EmbeddedDatabase.STATEMENT_STATISTICS);
+        return embedded(directory, false);
+    }
+
+    /**
+     * @param statements whether the server counts every statement ({@code pg_stat_statements}, read
+     *                   by {@link #statementTotals()}): a small cost on every statement, so only the
+     *                   cluster bench, which compares the database's work at 1 and N members, asks for it
+     */
+    static Database embedded(Path directory, boolean statements) {
+        EmbeddedDatabase db = EmbeddedDatabase.start(directory, 0,
+                statements ? EmbeddedDatabase.STATEMENT_STATISTICS : java.util.Map.of());
         return new Database(db.jdbcUrl(), db.user(), db.password(), db);
     }
 
