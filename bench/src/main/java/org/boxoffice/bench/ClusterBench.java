@@ -105,7 +105,7 @@ final class ClusterBench {
         List<ClusterReport.CurvePoint> curve = new ArrayList<>();
         ClusterReport.Elastic elastic = null;
         long violations = 0;
-        try (Database base = Database.embedded(work.resolve("postgres"))) {
+        try (Database base = Database.embedded(work.resolve("postgres"), true)) {
             FlashSaleBench.log("PostgreSQL (embedded) in " + work);
             boolean scaling = quota != null && o.sweep;
             List<Integer> sizes = scaling ? java.util.stream.IntStream.rangeClosed(1, o.members).boxed().toList()
@@ -233,7 +233,9 @@ final class ClusterBench {
                 JfrProfile.start(jcmd(), mb.pid());
             }
         }
+        var statements = db.statementTotals();
         Measured m = measure(cluster, db, () -> new OpenLoopRun(show, crowd, openLoop(), null).run());
+        FlashSaleBench.log(Database.topStatements(statements, db.statementTotals(), 10));
         if (o.profile) {
             profiles(cluster);
         }

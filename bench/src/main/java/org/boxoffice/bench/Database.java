@@ -31,7 +31,17 @@ class Database implements AutoCloseable {
     }
 
     static Database embedded(Path directory) {
-        EmbeddedDatabase db = EmbeddedDatabase.start(directory, 0);
+        return embedded(directory, false);
+    }
+
+    /**
+     * @param statements whether the server counts every statement ({@code pg_stat_statements}, read
+     *                   by {@link #statementTotals()}): a small cost on every statement, so only the
+     *                   cluster bench, which compares the database's work at 1 and N members, asks for it
+     */
+    static Database embedded(Path directory, boolean statements) {
+        EmbeddedDatabase db = EmbeddedDatabase.start(directory, 0,
+                statements ? EmbeddedDatabase.STATEMENT_STATISTICS : java.util.Map.of());
         return new Database(db.jdbcUrl(), db.user(), db.password(), db);
     }
 
@@ -87,6 +97,50 @@ class Database implements AutoCloseable {
         } catch (SQLException e) {
             System.err.println("bench: CHECKPOINT skipped (" + e.getMessage() + ")");
         }
+    }
+
+    /** Every statement's totals so far (embedded server only; empty elsewhere): see {@link EmbeddedDatabase#statementTotals()}. */
+    java.util.List<EmbeddedDatabase.StatementTotals> statementTotals() {
+        if (embedded == null) {
+            return java.util.List.of();
+        }
+        try {
+            return embedded.statementTotals();
+        } catch (RuntimeException e) {
+            System.err.println("bench: pg_stat_statements not read (" + e.getMessage() + ")");
+            return java.util.List.of();
+        }
+    }
+
+    /**
+     * The statements that took the most of the database's time between two readings of
+     * {@link #statementTotals()}, in words: calls, milliseconds in all and per call, and the
+     * statement's first words.
+     */
+    static String topStatements(java.util.List<EmbeddedDatabase.StatementTotals> before,
+                                java.util.List<EmbeddedDatabase.StatementTotals> after, int n) {
+        java.util.Map<String, double[]> start = new java.util.HashMap<>();
+        for (EmbeddedDatabase.StatementTotals t : before) {
+            start.merge(t.query(), new double[] {t.calls(), t.millis()}, (a, b) -> new double[] {a[0] + b[0], a[1] + b[1]});
+        }
+        java.util.Map<String, double[]> run = new java.util.HashMap<>();
+        for (EmbeddedDatabase.StatementTotals t : after) {
+            double[] s = start.getOrDefault(t.query(), new double[2]);
+            run.merge(t.query(), new double[] {t.calls() - s[0], t.millis() - s[1]},
+                    (a, b) -> new double[] {a[0] + b[0], a[1] + b[1]});
+        }
+        double total = run.values().stream().mapToDouble(v -> v[1]).sum();
+        StringBuilder b = new StringBuilder(String.format(java.util.Locale.ROOT,
+                "PostgreSQL statements in the measured run: %,.0f ms of execution in all; the most:", total));
+        run.entrySet().stream().filter(e -> e.getValue()[0] > 0)
+                .sorted((x, y) -> Double.compare(y.getValue()[1], x.getValue()[1])).limit(n)
+                .forEach(e -> {
+                    String query = e.getKey().replaceAll("\\s+", " ").strip();
+                    b.append(String.format(java.util.Locale.ROOT, "%n    %,8.0f ms %,9.0f calls %7.3f ms a call  %s",
+                            e.getValue()[1], e.getValue()[0], e.getValue()[1] / e.getValue()[0],
+                            query.substring(0, Math.min(110, query.length()))));
+                });
+        return b.toString();
     }
 
     /** The postmaster's pid, when this machine runs it (embedded): its backends' CPU is measured. */

@@ -334,6 +334,39 @@ public final class EmbeddedDatabase implements AutoCloseable {
         return new DbSettings(jdbcUrl(), user(), password(), poolSize);
     }
 
+    /** One statement's totals since the server started, as {@code pg_stat_statements} counts them. */
+    public record StatementTotals(String query, long calls, double millis) {
+    }
+
+    /**
+     * Every top-level statement's calls and execution time so far, from {@code pg_stat_statements},
+     * when the server was started with it in {@code shared_preload_libraries} (a benchmark's
+     * setting: {@link #STATEMENT_STATISTICS}); empty otherwise. Read before and after a run, the
+     * difference says where the database's time went, statement by statement.
+     */
+    public java.util.List<StatementTotals> statementTotals() {
+        try (Connection c = adminConnection(); Statement s = c.createStatement()) {
+            try (java.sql.ResultSet on = s.executeQuery("SHOW shared_preload_libraries")) {
+                if (!on.next() || !on.getString(1).contains("pg_stat_statements")) {
+                    return java.util.List.of();
+                }
+            }
+            s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+            java.util.List<StatementTotals> out = new java.util.ArrayList<>();
+            try (java.sql.ResultSet rs = s.executeQuery("SELECT query, calls, total_exec_time FROM pg_stat_statements")) {
+                while (rs.next()) {
+                    out.add(new StatementTotals(rs.getString(1), rs.getLong(2), rs.getDouble(3)));
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new DatabaseException("reading pg_stat_statements on " + dataDirectory, e);
+        }
+    }
+
+    /** Server settings that make {@link #statementTotals()} answer: pass them to {@link #start(Path, int, Map)}. */
+    public static final Map<String, String> STATEMENT_STATISTICS = Map.of("shared_preload_libraries", "pg_stat_statements");
+
     /** A superuser connection outside any pool, for administration (creating databases, say). */
     Connection adminConnection() throws SQLException {
         return postgres.getPostgresDatabase(Map.of("password", secrets.superuser())).getConnection();
