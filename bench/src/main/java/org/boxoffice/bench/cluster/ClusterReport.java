@@ -53,7 +53,7 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                          Map<String, Double> cpuSeconds, Map<String, Double> cpuMicrosPerAttempt,
                          Map<String, Double> idleCpuPerSecond, Map<String, Double> loadMicrosPerAttempt,
                          Map<String, Long> requests, long invariantViolations, Map<String, Double> membersByThreadKind,
-                         String gridAndReferee) {
+                         Map<String, Double> idleCoresPerMemberByThreadKind, String gridAndReferee) {
 
         /**
          * @param idle        the same groups' CPU over a few seconds without load just before: what members
@@ -89,9 +89,12 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
             Map<String, Double> byKind = new java.util.TreeMap<>();
             threads.forEach((kind, v) -> byKind.put(kind,
                     (v - idleThreads.getOrDefault(kind, 0.0) / idleWall * wall) * 1e6 / attempts));
+            // what a member spends without load, by thread kind: the idle target is per member
+            Map<String, Double> idleByKind = new java.util.TreeMap<>();
+            idleThreads.forEach((kind, v) -> idleByKind.put(kind, v / idleWall / Math.max(1, members)));
             return new Steady(members, quorum, run.attempts(), run.attemptsPerSecond(), run.successes(), run.reads(),
                     run.holdLatency().p50(), run.holdLatency().p99(), run.errors(), ClusterReport.serverErrors(run), seconds,
-                    perAttempt, idlePerSecond, load, requests, violations, byKind, referee);
+                    perAttempt, idlePerSecond, load, requests, violations, byKind, idleByKind, referee);
         }
 
         public double machineMicrosPerAttempt() {
@@ -407,6 +410,14 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                 s.membersByThreadKind().entrySet().stream().sorted(Map.Entry.<String, Double>comparingByValue().reversed())
                         .filter(e -> Math.abs(e.getValue()) >= 1)
                         .forEach(e -> kinds.append(String.format(Locale.ROOT, " %s %.0f us;", e.getKey(), e.getValue())));
+                b.append(kinds).append('\n');
+            }
+            if (!s.idleCoresPerMemberByThreadKind().isEmpty()) {
+                StringBuilder kinds = new StringBuilder("        a member without load, by thread kind (cores):");
+                s.idleCoresPerMemberByThreadKind().entrySet().stream()
+                        .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                        .filter(e -> e.getValue() >= 0.0005)
+                        .forEach(e -> kinds.append(String.format(Locale.ROOT, " %s %.3f;", e.getKey(), e.getValue())));
                 b.append(kinds).append('\n');
             }
             if (s.gridAndReferee() != null) {

@@ -27,7 +27,7 @@ class ClusterReportTest {
                 Map.of(ClusterReport.MEMBERS, membersMicros, ClusterReport.POSTGRESQL, pgMicros),
                 Map.of(ClusterReport.MEMBERS, idleCores), Map.of(ClusterReport.MEMBERS, membersLoad,
                 ClusterReport.POSTGRESQL, pgLoad), Map.of(), 0,
-                Map.of(CpuMeter.JIT, jitMicros, "virtual-thread carriers (request handlers)", membersLoad - jitMicros), null);
+                Map.of(CpuMeter.JIT, jitMicros, "virtual-thread carriers (request handlers)", membersLoad - jitMicros), Map.of(), null);
     }
 
     /** A run of {@code seconds} seconds at 300 attempts a second, for the timeline only. */
