@@ -105,7 +105,9 @@ class Database implements AutoCloseable {
             return java.util.List.of();
         }
         try {
-            return embedded.statementTotals();
+            // this database's own: the sizes of the cluster bench each have one on the same server
+            String path = java.net.URI.create(url.substring("jdbc:".length())).getPath();
+            return embedded.statementTotals(path == null || path.length() < 2 ? null : path.substring(1));
         } catch (RuntimeException e) {
             System.err.println("bench: pg_stat_statements not read (" + e.getMessage() + ")");
             return java.util.List.of();

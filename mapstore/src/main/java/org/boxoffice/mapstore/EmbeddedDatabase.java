@@ -345,6 +345,15 @@ public final class EmbeddedDatabase implements AutoCloseable {
      * difference says where the database's time went, statement by statement.
      */
     public java.util.List<StatementTotals> statementTotals() {
+        return statementTotals(null);
+    }
+
+    /**
+     * As {@link #statementTotals()}, of the statements run in {@code database} only (all databases
+     * when null): the server keeps one row per statement and database, and several databases of
+     * one server (the bench's sizes) would otherwise mix.
+     */
+    public java.util.List<StatementTotals> statementTotals(String database) {
         try (Connection c = adminConnection(); Statement s = c.createStatement()) {
             try (java.sql.ResultSet on = s.executeQuery("SHOW shared_preload_libraries")) {
                 if (!on.next() || !on.getString(1).contains("pg_stat_statements")) {
@@ -353,9 +362,15 @@ public final class EmbeddedDatabase implements AutoCloseable {
             }
             s.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
             java.util.List<StatementTotals> out = new java.util.ArrayList<>();
-            try (java.sql.ResultSet rs = s.executeQuery("SELECT query, calls, total_exec_time FROM pg_stat_statements")) {
-                while (rs.next()) {
-                    out.add(new StatementTotals(rs.getString(1), rs.getLong(2), rs.getDouble(3)));
+            try (java.sql.PreparedStatement q = c.prepareStatement("SELECT st.query, st.calls, st.total_exec_time"
+                    + " FROM pg_stat_statements st JOIN pg_database d ON d.oid = st.dbid"
+                    + " WHERE ?::text IS NULL OR d.datname = ?::text")) {
+                q.setString(1, database);
+                q.setString(2, database);
+                try (java.sql.ResultSet rs = q.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(new StatementTotals(rs.getString(1), rs.getLong(2), rs.getDouble(3)));
+                    }
                 }
             }
             return out;

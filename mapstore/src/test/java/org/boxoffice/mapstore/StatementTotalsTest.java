@@ -34,6 +34,23 @@ class StatementTotalsTest {
     }
 
     @Test
+    void ofOneDatabase_onlyItsStatementsAreCounted() throws Exception {
+        try (EmbeddedDatabase db = EmbeddedDatabase.start(dir.resolve("pg"), 0, EmbeddedDatabase.STATEMENT_STATISTICS)) {
+            String other = db.createDatabase("other_db");
+            try (Connection c = DriverManager.getConnection(other, db.user(), db.password()); Statement s = c.createStatement()) {
+                s.execute("SELECT 2 AS boxoffice_elsewhere");
+            }
+            try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password()); Statement s = c.createStatement()) {
+                s.execute("SELECT 3 AS boxoffice_here");
+            }
+            List<EmbeddedDatabase.StatementTotals> there = db.statementTotals("other_db");
+            assertEquals(1, calls(there, "boxoffice_elsewhere"), "the other database's probe: " + there);
+            assertEquals(0, calls(there, "boxoffice_here"), "nothing of the first database: " + there);
+            assertEquals(1, calls(db.statementTotals(), "boxoffice_here"));
+        }
+    }
+
+    @Test
     void withoutTheSetting_nothingIsCountedAndNothingIsInstalled() {
         try (EmbeddedDatabase db = EmbeddedDatabase.start(dir.resolve("pg"), 0)) {
             assertEquals(List.of(), db.statementTotals());
