@@ -280,6 +280,18 @@ public final class BenchOptions {
             throw new UsageException("--rolling-restart-at and --kill-at need --members 2 or more (one member has nobody to serve"
                     + " while it is away)");
         }
+        if (o.members != null && o.sweep && o.cpuQuota == null) {
+            throw new UsageException("--members with --sweep is the scaling curve: it needs --cpu-quota (each member in a slice"
+                    + " of a core)");
+        }
+        if (o.members != null && o.sweep && (o.scaleUpAt != null || o.scaleDownAt != null || o.rollingRestartAt != null
+                || o.killAt != null)) {
+            throw new UsageException("the scaling curve (--sweep) changes no member mid-sale: run --scale-up-at, --scale-down-at,"
+                    + " --rolling-restart-at and --kill-at without --sweep");
+        }
+        if (o.members != null && (o.url != null || o.dbUrl != null)) {
+            throw new UsageException("--members starts its own members and PostgreSQL: --url and --db-url belong to one system");
+        }
         if (o.rehearsal && o.members == null) {
             throw new UsageException("--rehearsal belongs to --members (--warm-start measures the rehearsal on one member)");
         }

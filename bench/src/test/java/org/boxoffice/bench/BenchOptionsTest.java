@@ -89,6 +89,20 @@ class BenchOptionsTest {
     }
 
     @Test
+    void severalMembers_refuseOptionsTheyWouldIgnore() throws Exception {
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--members", "3", "--sweep"),
+                "the scaling curve needs a quota per member");
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--members", "3", "--sweep",
+                "--cpu-quota", "0.4", "--kill-at", "60"), "the curve changes no member mid-sale");
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--members", "3", "--db-url",
+                "jdbc:postgresql://localhost/x"));
+        assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--members", "3", "--url",
+                "http://localhost:8080"));
+        assertEquals(0.4, BenchOptions.parse("--members", "3", "--sweep", "--cpu-quota", "0.4").cpuQuota);
+        assertEquals(60, BenchOptions.parse("--members", "3", "--kill-at", "60", "--cpu-quota", "0.5").killAt);
+    }
+
+    @Test
     void bots_areAShareOfTheCrowd_atARoomsDoor() throws Exception {
         assertEquals(0.3, BenchOptions.parse("--stampede", "--waiting-room", "400", "--bots", "0.3").bots);
         assertThrows(BenchOptions.UsageException.class, () -> BenchOptions.parse("--stampede", "--bots", "0.3"),
