@@ -149,7 +149,7 @@ final class ClusterBench {
         if (o.warmup.isZero()) {
             return;
         }
-        Target show = runs.newShow(cluster, api, admin, "warmup", Math.min(o.seats, 5_000));
+        Target show = runs.newShow(cluster, api, admin, "warmup", Math.min(o.seats, 5_000), ClusterRun.WARM_HOLD_SECONDS);
         Duration closed = o.warmup.multipliedBy(2).dividedBy(3);
         FlashSaleBench.log("warming up " + cluster.members.size() + " member(s): " + closed.toSeconds()
                 + " s closed loop, then the stampede until their JIT compilers are quiet");
@@ -159,7 +159,8 @@ final class ClusterBench {
         CpuMeter members = new CpuMeter(Map.of(ClusterReport.MEMBERS, cluster::processes));
         long t0 = System.nanoTime();
         for (int step = 1; ; step++) {
-            Target stampede = runs.newShow(cluster, api, admin, "warmup-stampede-" + step, Math.min(o.seats, 5_000));
+            Target stampede = runs.newShow(cluster, api, admin, "warmup-stampede-" + step, Math.min(o.seats, 5_000),
+                    ClusterRun.WARM_HOLD_SECONDS);
             long jit0 = jitNanos(cluster);
             CpuMeter.Sample c0 = members.sample();
             long s0 = System.nanoTime();
@@ -177,7 +178,13 @@ final class ClusterBench {
                 break;
             }
         }
+        // the warm-up's last holds lapse (and are swept, their seats back, their notices sent) before
+        // anything is measured: the settling that follows waits for the members to be done with them
+        Thread.sleep((ClusterRun.WARM_HOLD_SECONDS + ClusterRun.GRACE_MS / 1000 + WARM_SWEEP_SECONDS) * 1000L);
     }
+
+    /** After a warm-up hold's grace: time for the sweeper (every 0.5 s) to find it. */
+    private static final long WARM_SWEEP_SECONDS = 3;
 
     /** CPU the members' JIT compiler threads have spent so far. */
     private static long jitNanos(Cluster cluster) {

@@ -106,7 +106,11 @@ final class ElasticRun {
         ClusterRun.Measured m = runs.measure(cluster, db, () -> {
             start[0] = System.nanoTime();
             if (cluster.quota != null) {
-                throttles[0] = new ThrottleWatch(cluster.quota, cluster.name, start[0]);
+                throttles[0] = new ThrottleWatch(cluster.quota, cluster.name, start[0], () -> {
+                    Map<String, Long> pids = new java.util.LinkedHashMap<>();
+                    cluster.members.forEach(mb -> pids.put(mb.name(), mb.pid()));
+                    return pids;
+                });
             }
             scaler.start();
             return new OpenLoopRun(show, crowd, resending, null).run();
@@ -138,6 +142,8 @@ final class ElasticRun {
         long violations = runs.invariants(db, show, m.run());
         FlashSaleBench.log(String.format(Locale.ROOT, "elastic run (%.0f s): invariant violations %d", runSeconds, violations));
         return ClusterReport.Elastic.of(m.run(), m.cpu(), m.requests(), events, cluster.health.samples(), start[0], violations,
-                throttles[0] == null ? Map.of() : throttles[0].bySecond());
+                throttles[0] == null ? Map.of() : throttles[0].bySecond(),
+                throttles[0] == null ? Map.of() : throttles[0].machineBusyCores(),
+                throttles[0] == null ? Map.of() : throttles[0].jitCores());
     }
 }

@@ -157,13 +157,26 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
      * @param heldBack          with members in CPU quotas: per member, in how many of this second's quota periods
      *                          its quota held it back (empty without quotas)
      * @param holds             holds made in the second (the opening's burst of winners: see {@code openingEnd})
+     * @param machineBusyCores  the whole machine's busy cores in the second (NaN when not measured)
+     * @param jitCores          per member, its JIT compiler's cores in the second (empty when not measured)
      */
     public record Second(int second, double attempts, double errors, double serverErrors, double transportErrors,
                          double holdP99Ms, int membersReady, int membersWatched, double firstTryHoldP99Ms,
-                         Map<String, Integer> heldBack, double holds) {
+                         Map<String, Integer> heldBack, double holds, double machineBusyCores, Map<String, Double> jitCores) {
+
+        /** A member's compiler counts in a second's line from this many cores (a tenth of a member's usual slice and more). */
+        static final double COMPILING_CORES = 0.05;
 
         public Second {
             heldBack = Map.copyOf(heldBack);
+            jitCores = Map.copyOf(jitCores);
+        }
+
+        /** The members whose JIT compiler took at least {@value #COMPILING_CORES} cores in this second: "member-4 0.31". */
+        public String compilingMembers() {
+            return String.join(", ", new java.util.TreeMap<>(jitCores).entrySet().stream()
+                    .filter(e -> e.getValue() >= COMPILING_CORES)
+                    .map(e -> String.format(Locale.ROOT, "%s %.2f", e.getKey(), e.getValue())).toList());
         }
 
         /** The members held back in this second, by name: "member-1 3, member-3 8" (empty if none was). */
@@ -190,6 +203,17 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
         public static Elastic of(RunResult run, Map<String, Double> cpu, Map<String, Long> requests, List<Event> events,
                                  List<MemberHealth.Sample> health, long runStart, long violations,
                                  Map<Integer, Map<String, Integer>> heldBack) {
+            return of(run, cpu, requests, events, health, runStart, violations, heldBack, Map.of(), Map.of());
+        }
+
+        /**
+         * @param machineBusy by second of the run, the whole machine's busy cores
+         * @param jit         by second of the run, each member's JIT compiler in cores
+         */
+        public static Elastic of(RunResult run, Map<String, Double> cpu, Map<String, Long> requests, List<Event> events,
+                                 List<MemberHealth.Sample> health, long runStart, long violations,
+                                 Map<Integer, Map<String, Integer>> heldBack, Map<Integer, Double> machineBusy,
+                                 Map<Integer, Map<String, Double>> jit) {
             List<Second> seconds = new ArrayList<>();
             // each watched member's last look, as the Service stand-in follows it: a member keeps the
             // state its last look gave it until the next look, and leaves when it is unwatched
@@ -222,7 +246,8 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                 int ready = (int) state.values().stream().filter(b -> b).count();
                 seconds.add(new Second(s + 1, p.attemptsPerSecond(), p.errorsPerSecond(), p.serverErrorsPerSecond(),
                         p.transportErrorsPerSecond(), p.holdP99Ms(), ready, state.size(), p.firstTryHoldP99Ms(),
-                        heldBack.getOrDefault(s + 1, Map.of()), p.holdsPerSecond()));
+                        heldBack.getOrDefault(s + 1, Map.of()), p.holdsPerSecond(),
+                        machineBusy.getOrDefault(s + 1, Double.NaN), jit.getOrDefault(s + 1, Map.of())));
             }
             // the steady p99: the median second outside every event's window and after the opening
             int opening = openingEnd(seconds);
@@ -480,14 +505,24 @@ public record ClusterReport(String command, Map<String, Object> settings, List<S
                         out.serverErrorsInWindow() + out.transportErrorsInWindow() == 0 ? "met" : "MISSED", out.errorsInWindow()));
             }
             boolean quotas = e.seconds().stream().anyMatch(s -> !s.heldBack().isEmpty());
+            boolean machine = e.seconds().stream().anyMatch(s -> !Double.isNaN(s.machineBusyCores()));
             b.append("  second: attempts/s, 5xx/s, connections lost/s, other errors/s, hold p99 ms, members ready/watched")
-                    .append(quotas ? ", members held back by their CPU quota (in how many of the second's periods)\n" : "\n");
+                    .append(machine ? ", the machine's busy cores" : "")
+                    .append(quotas ? ", members held back by their CPU quota (in how many of the second's periods)" : "")
+                    .append(machine ? ", members compiling (their JIT compiler's cores, from "
+                            + String.format(Locale.ROOT, "%.2f", Second.COMPILING_CORES) + ")" : "").append('\n');
             for (Second s : e.seconds()) {
                 b.append(String.format(Locale.ROOT, "  %3d: %6.0f %5.0f %5.0f %5.0f %8.1f  %d/%d", s.second(), s.attempts(),
                         s.serverErrors(), s.transportErrors(), s.errors() - s.serverErrors() - s.transportErrors(),
                         s.holdP99Ms(), s.membersReady(), s.membersWatched()));
+                if (!Double.isNaN(s.machineBusyCores())) {
+                    b.append(String.format(Locale.ROOT, "  %4.2f", s.machineBusyCores()));
+                }
                 if (!s.heldBackMembers().isEmpty()) {
                     b.append("  ").append(s.heldBackMembers());
+                }
+                if (!s.compilingMembers().isEmpty()) {
+                    b.append("  JIT ").append(s.compilingMembers());
                 }
                 b.append('\n');
             }

@@ -70,7 +70,7 @@ public final class CpuMeter {
      * Busy CPU time of the whole machine since boot (all cores, everything but idle and iowait),
      * from /proc/stat; -1 elsewhere. Beside the measured groups it shows what else ran meanwhile.
      */
-    static long machineBusyNanos() {
+    public static long machineBusyNanos() {
         try {
             String[] f = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/stat")).get(0).trim().split("\\s+");
             long busy = 0;

@@ -124,6 +124,26 @@ class ClusterReportTest {
      * of the second's periods; a second in which none was (or a run without quotas) shows nothing.
      */
     @Test
+    void eachSecond_saysHowBusyTheMachineWasAndWhichMembersCompiled() {
+        org.boxoffice.bench.load.RunResult run = runOfSeconds(2);
+        Map<Integer, Map<String, Integer>> heldBack = Map.of(1, Map.of("member-1", 0), 2, Map.of("member-4", 10));
+        Map<Integer, Double> machine = Map.of(1, 1.234, 2, 1.98);
+        Map<Integer, Map<String, Double>> jit = Map.of(1, Map.of("member-1", 0.01), 2, Map.of("member-1", 0.02, "member-4", 0.312));
+
+        ClusterReport.Elastic elastic = ClusterReport.Elastic.of(run, Map.of(), Map.of(), List.of(), List.of(), 0, 0,
+                heldBack, machine, jit);
+
+        assertEquals("", elastic.seconds().get(0).compilingMembers(), "under a twentieth of a core is not compiling");
+        assertEquals("member-4 0.31", elastic.seconds().get(1).compilingMembers());
+        String table = new ClusterReport("c", Map.of(), List.of(), elastic, null).render();
+        assertTrue(table.contains("the machine's busy cores"), table);
+        List<String> rows = table.lines().filter(l -> l.matches("\\s+[12]: .*")).toList();
+        assertEquals(2, rows.size(), table);
+        assertTrue(rows.get(0).endsWith("1.23"), rows.get(0));
+        assertTrue(rows.get(1).endsWith("1.98  member-4 10  JIT member-4 0.31"), rows.get(1));
+    }
+
+    @Test
     void eachSecond_namesTheMembersTheirQuotaHeldBack() {
         org.boxoffice.bench.load.RunResult run = runOfSeconds(3);
         Map<Integer, Map<String, Integer>> heldBack = Map.of(
@@ -142,6 +162,8 @@ class ClusterReportTest {
         assertFalse(rows.get(0).contains("member-"), rows.get(0));
         assertTrue(rows.get(1).endsWith("member-1 2, member-2 7"), rows.get(1));
         assertTrue(rows.get(2).endsWith("member-4 9"), rows.get(2));
+
+        assertFalse(table.contains("busy cores"), "nothing measured, no column: " + table);
 
         String withoutQuotas = new ClusterReport("c", Map.of(), List.of(),
                 ClusterReport.Elastic.of(run, Map.of(), Map.of(), List.of(), List.of(), 0, 0), null).render();
