@@ -85,7 +85,8 @@ public final class InvariantChecker implements AutoCloseable {
     }
 
     /**
-     * The expiry-lag probe (every 2 s on every member). {@code held_until < now()} adds nothing to
+     * The expiry-lag probe (every 2 s, on the checking member; the others report what it found).
+     * {@code held_until < now()} adds nothing to
      * the answer (a show's grace is never negative) but lets PostgreSQL read only the lapsed seats,
      * a range of the HELD seats' expiry index, instead of every HELD seat: with 15,000 seats held
      * for minutes (a few sold-out stampedes) it took 18-42 ms a call, against 0.07 ms now.
@@ -228,9 +229,35 @@ public final class InvariantChecker implements AutoCloseable {
         }
     }
 
+    /** Where the checking member shares the expiry lag in {@code findings}, in milliseconds (no check kind is named so). */
+    static final String EXPIRY_LAG_FINDING = "expiry_lag_millis";
+
+    /**
+     * One turn of the expiry-lag probe: on the checking member, the probe, its answer shared; on any
+     * other, the shared answer taken over. Every member asked PostgreSQL every 2 s before: with three
+     * members the probe was called three times as often and took five times as long a call (1.8 ms
+     * against 0.3 ms) in a sale.
+     */
+    void lagTick() {
+        if (checksHere.getAsBoolean() || findings == null) {
+            double lag = expiryLagNow();
+            if (findings != null) {
+                findings.put(EXPIRY_LAG_FINDING, Math.round(lag * 1000));
+            }
+        } else {
+            Long millis = findings.get(EXPIRY_LAG_FINDING);
+            expiryLagSeconds = millis == null ? 0 : millis / 1000.0;
+        }
+    }
+
+    /** The expiry lag the gauge reports now, in seconds. */
+    double expiryLagSeconds() {
+        return expiryLagSeconds;
+    }
+
     private void guardedLag() {
         try {
-            expiryLagNow();
+            lagTick();
         } catch (RuntimeException e) {
             LOG.log(Level.FINE, "expiry lag probe skipped", e);
         }

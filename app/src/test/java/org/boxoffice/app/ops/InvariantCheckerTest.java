@@ -98,6 +98,13 @@ class InvariantCheckerTest {
             assertEquals(2L, other.violations().get("double_sold"));
             assertEquals(0L, other.violations().get("held_without_hold"));
 
+            // the expiry lag too: probed by the checking member alone, reported by every member
+            checking.lagTick();
+            assertEquals(0L, findings.get(InvariantChecker.EXPIRY_LAG_FINDING));
+            findings.put(InvariantChecker.EXPIRY_LAG_FINDING, 1_500L);
+            other.lagTick();
+            assertEquals(1.5, other.expiryLagSeconds(), 1e-9);
+
             // the oldest member left: the one that checked no longer does, and reports what the new one finds
             oldest.set(false);
             findings.put("double_sold", 0L);
@@ -105,6 +112,8 @@ class InvariantCheckerTest {
             checking.tick();
             assertEquals(1L, checking.violations().get("hold_disagrees"));
             assertEquals(0L, checking.violations().get("double_sold"));
+            checking.lagTick();
+            assertEquals(1.5, checking.expiryLagSeconds(), 1e-9);
         } finally {
             checking.close();
             other.close();
