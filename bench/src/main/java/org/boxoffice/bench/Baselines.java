@@ -36,7 +36,6 @@ import java.util.Map;
  */
 final class Baselines {
 
-    private static final String HOST = "127.0.0.1";
     private final BenchOptions o;
     private final Path out;
     private final List<String> notes;
@@ -86,26 +85,26 @@ final class Baselines {
         for (ClaimStrategy strategy : List.of(ClaimStrategy.CONDITIONAL, ClaimStrategy.FOR_UPDATE)) {
             String showId = "bl-" + strategy.name().toLowerCase(Locale.ROOT).replace('_', '-');
             try (Connection c = db.connect()) {
-                BaselineSchema.createShow(c, showId, strategy, SystemRun.HOLD_SECONDS * 1000L, plan);
+                BaselineSchema.createShow(c, showId, strategy, ShowPlan.HOLD_SECONDS * 1000L, plan);
             }
             int[] warmShows = {0};
             system.warmUp(strategy.systemName(), crowd, server.process().pid(), () -> {
                 String warmId = showId + "-warmup-" + ++warmShows[0];
                 try (Connection c = db.connect()) {
-                    BaselineSchema.createShow(c, warmId, strategy, SystemRun.HOLD_SECONDS * 1000L, warmPlan);
+                    BaselineSchema.createShow(c, warmId, strategy, ShowPlan.HOLD_SECONDS * 1000L, warmPlan);
                 }
-                return new Target(strategy.systemName() + "-warmup", HOST, port, warmId, warmPlan);
+                return new Target(strategy.systemName() + "-warmup", ServiceLauncher.HOST, port, warmId, warmPlan);
             });
             int[] trials = {0};
             Sweep.Result sweep = system.sweep(strategy.systemName(), crowd, () -> {
                 String trialId = showId + "-trial-" + ++trials[0];
                 try (Connection c = db.connect()) {
-                    BaselineSchema.createShow(c, trialId, strategy, SystemRun.HOLD_SECONDS * 1000L, plan);
+                    BaselineSchema.createShow(c, trialId, strategy, ShowPlan.HOLD_SECONDS * 1000L, plan);
                 }
-                return new Target(strategy.systemName(), HOST, port, trialId, plan);
+                return new Target(strategy.systemName(), ServiceLauncher.HOST, port, trialId, plan);
             });
             db.checkpoint();
-            Target target = new Target(strategy.systemName(), HOST, port, showId, plan);
+            Target target = new Target(strategy.systemName(), ServiceLauncher.HOST, port, showId, plan);
             outcomes.add(system.measure(target, crowd, null, sweep, db, server.process().pid(), 0, () -> {
                 try (Connection c = db.connect()) {
                     return ReferenceState.baseline(c, showId);
@@ -140,21 +139,21 @@ final class Baselines {
             SystemRun.Step<String> newArea = () -> {
                 String id = showId + "-" + ++shows[0];
                 try (Connection c = db.connect()) {
-                    BaselineSchema.createArea(c, id, area, strategy, capacity, SystemRun.HOLD_SECONDS * 1000L);
+                    BaselineSchema.createArea(c, id, area, strategy, capacity, ShowPlan.HOLD_SECONDS * 1000L);
                 }
                 return id;
             };
             system.warmUp(name, crowd, server.process().pid(), () -> {
                 String id = showId + "-warmup-" + ++shows[0];
                 try (Connection c = db.connect()) {
-                    BaselineSchema.createArea(c, id, area, strategy, warmCapacity, SystemRun.HOLD_SECONDS * 1000L);
+                    BaselineSchema.createArea(c, id, area, strategy, warmCapacity, ShowPlan.HOLD_SECONDS * 1000L);
                 }
-                return new Target(name + "-warmup", HOST, port, id, warmPlan, area);
+                return new Target(name + "-warmup", ServiceLauncher.HOST, port, id, warmPlan, area);
             });
-            Sweep.Result sweep = system.sweep(name, crowd, () -> new Target(name, HOST, port, newArea.get(), plan, area));
+            Sweep.Result sweep = system.sweep(name, crowd, () -> new Target(name, ServiceLauncher.HOST, port, newArea.get(), plan, area));
             String measured = newArea.get();
             db.checkpoint();
-            Target target = new Target(name, HOST, port, measured, plan, area);
+            Target target = new Target(name, ServiceLauncher.HOST, port, measured, plan, area);
             outcomes.add(system.measureArea(target, crowd, sweep, db, server.process().pid(), () -> {
                 try (Connection c = db.connect()) {
                     return AreaState.baseline(c, measured, area);
@@ -196,11 +195,11 @@ final class Baselines {
         awaitHealth(port, server);
         // a first pass warms the server and the client, the second is the figure
         CpuMeter ceilingMeter = SystemRun.cpuMeter(null, server.pid());
-        HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(1), ceilingMeter);
-        ceiling = HttpCeiling.measure(HOST, port, "/health", o.connections, Duration.ofSeconds(3), ceilingMeter);
+        HttpCeiling.measure(ServiceLauncher.HOST, port, "/health", o.connections, Duration.ofSeconds(1), ceilingMeter);
+        ceiling = HttpCeiling.measure(ServiceLauncher.HOST, port, "/health", o.connections, Duration.ofSeconds(3), ceilingMeter);
         if (box.run().openLoop() != null) {
             double rate = box.run().openLoop().offeredPerSecond();
-            pacedFloor = HttpCeiling.paced(HOST, port, "/health", o.connections, rate, Duration.ofSeconds(5), ceilingMeter);
+            pacedFloor = HttpCeiling.paced(ServiceLauncher.HOST, port, "/health", o.connections, rate, Duration.ofSeconds(5), ceilingMeter);
             notes.add(String.format(Locale.ROOT, "empty handler paced at boxoffice's offered %,.0f requests/s (open loop, "
                     + "5 s): %.1f us of server CPU a request (%.1f us at its ceiling); a request's cost depends on the rate",
                     rate, pacedFloor.serverMicrosPerRequest(), ceiling.serverMicrosPerRequest()));
@@ -222,7 +221,7 @@ final class Baselines {
             if (!server.isAlive()) {
                 throw new IllegalStateException("the baseline server exited:\n" + server.tail(30));
             }
-            try (HttpConnection c = new HttpConnection(HOST, port)) {
+            try (HttpConnection c = new HttpConnection(ServiceLauncher.HOST, port)) {
                 if (c.get("/health", null).status() == 200) {
                     return;
                 }

@@ -1,5 +1,7 @@
 package org.boxoffice.bench;
 
+import org.boxoffice.bench.load.Sweep;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -106,7 +108,6 @@ public final class BenchOptions {
     static final int GENERAL_ADMISSION_CAPACITY = 20_000;
     /** The option whose value may be left out (then {@link #GENERAL_ADMISSION_CAPACITY}). */
     private static final String GENERAL_ADMISSION = "--general-admission";
-    static final double SWEEP_BUDGET_MS = 250;
     static final double SWEEP_START = 250;
     static final double SWEEP_MAX = 64_000;
 
@@ -191,7 +192,7 @@ public final class BenchOptions {
         option("--rate", "N", "--stampede: offered hold attempts/s of the measured run (default: the sweep's best, else "
                 + (int) STAMPEDE_RATE + ")", (o, v) -> o.rate = positive(v, "--rate"));
         option("--sweep", null, "--stampede: per system, find the highest offered rate with hold p99 under "
-                + (int) SWEEP_BUDGET_MS + " ms (doubling from " + (int) SWEEP_START + "/s, then bisecting), then measure at it",
+                + (int) Sweep.BUDGET_MS + " ms (doubling from " + (int) SWEEP_START + "/s, then bisecting), then measure at it",
                 (o, v) -> o.sweep = true);
         option("--sweep-step", "SECONDS", "--sweep: length of each rate's trial, on a fresh show (default 6)",
                 (o, v) -> o.sweepStep = Duration.ofSeconds(intIn(v, "--sweep-step", 1, 120)));
@@ -347,6 +348,11 @@ public final class BenchOptions {
             sb.append(left).append(" ".repeat(Math.max(1, 28 - left.length()))).append(option.help()).append('\n');
         });
         return sb.toString();
+    }
+
+    /** The stampede's offered hold attempts/s: {@code --rate}, else {@link #STAMPEDE_RATE}. */
+    double offeredRate() {
+        return rate != null ? rate : STAMPEDE_RATE;
     }
 
     public int buyers() {

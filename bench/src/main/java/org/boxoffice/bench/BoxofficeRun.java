@@ -36,8 +36,6 @@ final class BoxofficeRun {
 
     /** How often the warm-up scrapes Boxoffice's metrics endpoint (Prometheus's usual 15 s, shortened to fit a 30 s warm-up). */
     static final Duration METRICS_SCRAPE_EVERY = Duration.ofSeconds(5);
-    /** The service's default grace; the invariant check counts a hold as live this long past expiresAt. */
-    static final long BOXOFFICE_GRACE_MS = 5_000;
     private static final int MEMORY_SHOWS = 5;
 
     private final BenchOptions o;
@@ -84,7 +82,7 @@ final class BoxofficeRun {
         FlashSaleBench.log(String.format(Locale.ROOT, "%,d buyer tokens in %.1f s", tokens.size(), (System.nanoTime() - t0) / 1e9));
 
         JsonNode created = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(o.seats),
-                SystemRun.HOLD_SECONDS, null, o.blockGroups));
+                ShowPlan.HOLD_SECONDS, null, o.blockGroups));
         String showId = created.path("showId").asText();
         ShowPlan plan = ShowPlan.fromShow(api.show(showId));
         FlashSaleBench.log(String.format(Locale.ROOT, "show %s: %,d seats in %d blocks over %d block groups", showId,
@@ -96,14 +94,14 @@ final class BoxofficeRun {
         try (AutoCloseable scraper = RefereeStats.scrapeEvery(api.host(), api.port(), METRICS_SCRAPE_EVERY)) {
             system.warmUp("boxoffice", crowd, service != null ? service.pid() : -1, () -> {
                 JsonNode warm = api.createShow(admin, ShowPlan.createRequest(o.event,
-                        ShowPlan.regularSections(Math.min(o.seats, SystemRun.WARMUP_SEATS)), SystemRun.HOLD_SECONDS, null, o.blockGroups));
+                        ShowPlan.regularSections(Math.min(o.seats, SystemRun.WARMUP_SEATS)), ShowPlan.HOLD_SECONDS, null, o.blockGroups));
                 String warmId = warm.path("showId").asText();
                 return new Target("boxoffice-warmup", api.host(), api.port(), warmId, ShowPlan.fromShow(api.show(warmId)));
             });
         }
         Sweep.Result sweep = system.sweep("boxoffice", crowd, () -> {
             JsonNode trial = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(o.seats),
-                    SystemRun.HOLD_SECONDS, null, o.blockGroups));
+                    ShowPlan.HOLD_SECONDS, null, o.blockGroups));
             String trialId = trial.path("showId").asText();
             return new Target("boxoffice", api.host(), api.port(), trialId, ShowPlan.fromShow(api.show(trialId)));
         });
@@ -148,7 +146,7 @@ final class BoxofficeRun {
             try (Connection c = db.connect()) {
                 return BookingState.load(c, showId);
             }
-        }, BOXOFFICE_GRACE_MS, () -> {
+        }, ShowPlan.DEFAULT_GRACE_MS, () -> {
             if (!profiling) {
                 return null;
             }
@@ -198,7 +196,7 @@ final class BoxofficeRun {
      */
     private HalfRate halfRate(BoxofficeApi api, String admin, List<Buyer> crowd, double rate, Database db) throws Exception {
         JsonNode created = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(o.seats),
-                SystemRun.HOLD_SECONDS, null, o.blockGroups));
+                ShowPlan.HOLD_SECONDS, null, o.blockGroups));
         String halfId = created.path("showId").asText();
         Target half = new Target("boxoffice", api.host(), api.port(), halfId, ShowPlan.fromShow(api.show(halfId)));
         db.checkpoint();
@@ -209,7 +207,7 @@ final class BoxofficeRun {
         try (Connection c = db.connect()) {
             ReferenceState state = ReferenceState.boxoffice(c, halfId);
             invariants = RunChecker.check(run.acked(), run.released(), run.paid(), state.seats(), state.holds(),
-                    System.currentTimeMillis(), BOXOFFICE_GRACE_MS);
+                    System.currentTimeMillis(), ShowPlan.DEFAULT_GRACE_MS);
         }
         HalfRate result = new HalfRate(rate, run.holdLatency().p99(), run.successfulHoldLatency().p99(),
                 run.readLatency().p99(), invariants.violations());

@@ -8,6 +8,7 @@ import org.boxoffice.bench.http.HttpResponse;
 import org.boxoffice.bench.load.Buyer;
 import org.boxoffice.bench.load.LoadRun;
 import org.boxoffice.bench.load.OpenLoopRun;
+import org.boxoffice.bench.load.ShowPlan;
 import org.boxoffice.bench.load.Target;
 import org.boxoffice.bench.probe.CpuMeter;
 
@@ -149,17 +150,17 @@ final class ClusterBench {
         if (o.warmup.isZero()) {
             return;
         }
-        Target show = runs.newShow(cluster, api, admin, "warmup", Math.min(o.seats, 5_000), ClusterRun.WARM_HOLD_SECONDS);
+        Target show = runs.newShow(cluster, api, admin, "warmup", Math.min(o.seats, SystemRun.WARMUP_SEATS), ClusterRun.WARM_HOLD_SECONDS);
         Duration closed = o.warmup.multipliedBy(2).dividedBy(3);
         FlashSaleBench.log("warming up " + cluster.members.size() + " member(s): " + closed.toSeconds()
                 + " s closed loop, then the stampede until their JIT compilers are quiet");
         new LoadRun(show, Buyer.crowd(o.buyers(), o.seed, show.plan(), tokens),
                 new LoadRun.Settings(o.connections, closed, o.retries, o.bestAvailable, 1.0, 0, o.readEvery, o.seed, true)).run();
-        double rate = o.rate != null ? o.rate : BenchOptions.STAMPEDE_RATE;
+        double rate = o.offeredRate();
         CpuMeter members = new CpuMeter(Map.of(ClusterReport.MEMBERS, cluster::processes));
         long t0 = System.nanoTime();
         for (int step = 1; ; step++) {
-            Target stampede = runs.newShow(cluster, api, admin, "warmup-stampede-" + step, Math.min(o.seats, 5_000),
+            Target stampede = runs.newShow(cluster, api, admin, "warmup-stampede-" + step, Math.min(o.seats, SystemRun.WARMUP_SEATS),
                     ClusterRun.WARM_HOLD_SECONDS);
             long jit0 = jitNanos(cluster);
             CpuMeter.Sample c0 = members.sample();
@@ -180,7 +181,7 @@ final class ClusterBench {
         }
         // the warm-up's last holds lapse (and are swept, their seats back, their notices sent) before
         // anything is measured: the settling that follows waits for the members to be done with them
-        Thread.sleep((ClusterRun.WARM_HOLD_SECONDS + ClusterRun.GRACE_MS / 1000 + WARM_SWEEP_SECONDS) * 1000L);
+        Thread.sleep((ClusterRun.WARM_HOLD_SECONDS + ShowPlan.DEFAULT_GRACE_MS / 1000 + WARM_SWEEP_SECONDS) * 1000L);
     }
 
     /** After a warm-up hold's grace: time for the sweeper (every 0.5 s) to find it. */
@@ -223,7 +224,7 @@ final class ClusterBench {
 
     /**
      * After the warm-up, before anything is measured: waits until the members, with no load, spend
-     * less than {@value ClusterRun#SETTLED_CORES} of a core each (a tenth of their quota under
+     * less than {@value ClusterReport#IDLE_CORES_TARGET} of a core each (a tenth of their quota under
      * {@code --cpu-quota}), at most {@value #SETTLE_MAX_SECONDS} s. The JIT compiler works off what
      * the warm-up gave it long after the warm-up ends, the more so the more members share the
      * cores; measured before it is done, a cluster's CPU per attempt is mostly compilation. So every
@@ -240,7 +241,7 @@ final class ClusterBench {
         m.put("seats", o.seats);
         m.put("buyers", o.buyers());
         m.put("connections", o.connections);
-        m.put("offeredHoldAttemptsPerSecond", o.rate != null ? o.rate : BenchOptions.STAMPEDE_RATE);
+        m.put("offeredHoldAttemptsPerSecond", o.offeredRate());
         m.put("durationSeconds", o.duration.toSeconds());
         m.put("warmupSeconds", o.warmup.toSeconds());
         m.put("readEvery", o.readEvery);

@@ -44,9 +44,6 @@ final class ClusterRun {
     static final int HOLD_SECONDS = 1_800;
     /** The holds of a warm-up show lapse within the warm-up ({@link #WARM_HOLD_SECONDS} plus the grace). */
     static final int WARM_HOLD_SECONDS = 10;
-    static final long GRACE_MS = 5_000;
-    /** A member counts as settled below this many cores without load: the idle target of a member. */
-    static final double SETTLED_CORES = 0.05;
 
     private final BenchOptions o;
     private final RunEnvironment env;
@@ -125,13 +122,13 @@ final class ClusterRun {
     }
 
     /**
-     * Waits until the members, with no load, spend less than {@value #SETTLED_CORES} of a core each
+     * Waits until the members, with no load, spend less than {@value ClusterReport#IDLE_CORES_TARGET} of a core each
      * (a tenth of their quota under {@code --cpu-quota}), at most {@code maxSeconds}: the seconds
      * waited, the cores last seen busy and the limit.
      */
     double[] quiet(Cluster cluster, int maxSeconds) throws InterruptedException {
         CpuMeter meter = new CpuMeter(Map.of(ClusterReport.MEMBERS, cluster::processes));
-        double limit = (cluster.quota == null ? SETTLED_CORES : 0.1 * cluster.quota.cores()) * cluster.members.size();
+        double limit = (cluster.quota == null ? ClusterReport.IDLE_CORES_TARGET : 0.1 * cluster.quota.cores()) * cluster.members.size();
         long t0 = System.nanoTime();
         double busy = Double.NaN;
         while (System.nanoTime() - t0 < maxSeconds * 1_000_000_000L) {
@@ -150,7 +147,7 @@ final class ClusterRun {
         try (Connection c = db.connect()) {
             ReferenceState state = ReferenceState.boxoffice(c, show.showId());
             RunChecker.Report report = RunChecker.check(run.acked(), run.released(), run.paid(), state.seats(),
-                    state.holds(), System.currentTimeMillis(), GRACE_MS);
+                    state.holds(), System.currentTimeMillis(), ShowPlan.DEFAULT_GRACE_MS);
             return report.violations();
         }
     }
@@ -187,8 +184,7 @@ final class ClusterRun {
 
     /** The measured stampede's settings: {@code --rate} (else the stampede's default) for {@code --duration}. */
     OpenLoopRun.Settings openLoop() {
-        double rate = o.rate != null ? o.rate : BenchOptions.STAMPEDE_RATE;
-        return new OpenLoopRun.Settings(rate, o.duration, o.connections, o.retries, o.bestAvailable, o.readEvery, o.seed);
+        return new OpenLoopRun.Settings(o.offeredRate(), o.duration, o.connections, o.retries, o.bestAvailable, o.readEvery, o.seed);
     }
 
     /** --profile: every member's Flight Recorder profile starts now. */

@@ -104,7 +104,7 @@ final class GeneralAdmissionRun {
     /** A fresh show with one area of {@code capacity} admissions. */
     private Target newArea(BoxofficeApi api, String admin, String name, int capacity, ShowPlan plan) {
         JsonNode created = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(SHOW_SEATS),
-                SystemRun.HOLD_SECONDS, null, null));
+                ShowPlan.HOLD_SECONDS, null, null));
         String showId = created.path("showId").asText();
         api.createArea(admin, showId, AREA, capacity);
         return new Target(name, api.host(), api.port(), showId, plan, AREA);

@@ -54,7 +54,6 @@ import java.util.stream.Stream;
  */
 final class ReadBench {
 
-    private static final String HOST = "127.0.0.1";
     private static final String SHOW = "echoes-berlin-1";
     private static final String EVENT = "midnight-echoes";
     private static final Duration WARM = Duration.ofSeconds(2);
@@ -116,7 +115,7 @@ final class ReadBench {
     }
 
     private void measure(Server service, Server empty) throws Exception {
-        BoxofficeApi api = new BoxofficeApi(HOST, service.port());
+        BoxofficeApi api = new BoxofficeApi(ServiceLauncher.HOST, service.port());
         JsonNode show = api.show(SHOW);
         String firstSection = show.path("sections").get(0).path("name").asText();
         String lastSection = show.path("sections").get(show.path("sections").size() - 1).path("name").asText();
@@ -169,17 +168,17 @@ final class ReadBench {
         // not pay for the service's (and the load generator's) JIT compiling the common paths
         log("warming up every endpoint");
         for (Target t : targets) {
-            ReadLoad load = new ReadLoad(HOST, t.server().port(), o.connections);
+            ReadLoad load = new ReadLoad(ServiceLauncher.HOST, t.server().port(), o.connections);
             load.closed(t.source(), WARM);
             load.paced(t.source(), WARM, 10_000);
         }
-        new ReadLoad(HOST, empty.port(), o.connections).closed(emptySource, WARM);
+        new ReadLoad(ServiceLauncher.HOST, empty.port(), o.connections).closed(emptySource, WARM);
         report.setup("load average before", loadAverage());
         ReadReport.Endpoint first = endpoint("empty handler", "/health", false, empty, emptySource, 0);
         // the throughput target is half the empty handler's req/s; latency is measured at half that,
         // the empty handler's own included: its tail there is what the machine adds to everyone's
         double half = first.closed().perSecond() * ReadReport.RATE_SHARE / 2;
-        ReadLoad emptyLoad = new ReadLoad(HOST, empty.port(), o.connections);
+        ReadLoad emptyLoad = new ReadLoad(ServiceLauncher.HOST, empty.port(), o.connections);
         emptyLoad.paced(emptySource, Duration.ofSeconds(1), half);
         first = new ReadReport.Endpoint(first.name(), first.path(), false, first.closed(), first.serverMicros(),
                 first.clientMicros(), emptyLoad.paced(emptySource, phase, half).total());
@@ -211,7 +210,7 @@ final class ReadBench {
     /** Warm-up, a closed-loop pass with CPU per request, and (when {@code paced > 0}) a paced pass. */
     private ReadReport.Endpoint endpoint(String name, String path, boolean probe, Server server, ReadLoad.Source source,
                                          double paced) throws Exception {
-        ReadLoad load = new ReadLoad(HOST, server.port(), o.connections);
+        ReadLoad load = new ReadLoad(ServiceLauncher.HOST, server.port(), o.connections);
         load.closed(source, WARM);
         CpuMeter meter = meter(server);
         CpuMeter.Sample before = meter.sample();
@@ -237,8 +236,8 @@ final class ReadBench {
         String name = churn == 0 ? "on-sale mix, seat map unchanged" : String.format(Locale.ROOT,
                 "on-sale mix, %.1f holds/s", churn);
         OnSaleMix source = new OnSaleMix(SHOW, EVENT, searches, o.connections, rate, 2.0, MIX_WEIGHTS, o.seed);
-        ReadLoad load = new ReadLoad(HOST, service.port(), o.connections);
-        HoldTraffic holds = churn > 0 ? new HoldTraffic(HOST, service.port(), SHOW, seatIds, tokens, churn) : null;
+        ReadLoad load = new ReadLoad(ServiceLauncher.HOST, service.port(), o.connections);
+        HoldTraffic holds = churn > 0 ? new HoldTraffic(ServiceLauncher.HOST, service.port(), SHOW, seatIds, tokens, churn) : null;
         try {
             load.paced(source, MIX_WARM, rate); // every fan gets a map (and its ETag) first
             Duration length = phase.compareTo(Duration.ofSeconds(6)) < 0 ? Duration.ofSeconds(6) : phase;
@@ -266,7 +265,7 @@ final class ReadBench {
 
     private void profile(String name, Server server, ReadLoad.Source source) throws Exception {
         Path jcmd = o.java.toAbsolutePath().resolveSibling("jcmd");
-        ReadLoad load = new ReadLoad(HOST, server.port(), o.connections);
+        ReadLoad load = new ReadLoad(ServiceLauncher.HOST, server.port(), o.connections);
         JfrProfile.start(Files.isExecutable(jcmd) ? jcmd : Path.of("jcmd"), server.pid());
         load.closed(source, phase);
         Path file = out.resolve("service-" + name.replaceAll("[^a-z0-9]+", "-") + ".jfr");
@@ -306,7 +305,7 @@ final class ReadBench {
         resources.push(server);
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (true) {
-            try (HttpConnection c = new HttpConnection(HOST, port)) {
+            try (HttpConnection c = new HttpConnection(ServiceLauncher.HOST, port)) {
                 if (c.get("/health", null).status() == 200) {
                     return new Server("baseline", port, server.pid());
                 }

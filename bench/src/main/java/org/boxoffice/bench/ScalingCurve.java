@@ -49,7 +49,7 @@ final class ScalingCurve {
         }
         CpuMeter trialMeter = new CpuMeter(Map.of(ClusterReport.MEMBERS, cluster::processes));
         ClusterRun.Measured m = runs.measure(cluster, db, () -> {
-            Sweep.Result r = Sweep.search(CURVE_START, BenchOptions.SWEEP_MAX, 2, BenchOptions.SWEEP_BUDGET_MS, rate -> {
+            Sweep.Result r = Sweep.search(CURVE_START, BenchOptions.SWEEP_MAX, 2, Sweep.BUDGET_MS, rate -> {
                 // every trial starts from a cluster that has worked off the one before (a failed
                 // trial leaves queued stores and sweeps behind), as the first trial did
                 runs.quiet(cluster, TRIAL_SETTLE_MAX_SECONDS);
@@ -61,7 +61,7 @@ final class ScalingCurve {
                 CpuMeter.Sample c0 = trialMeter.sample();
                 long[] t0 = cluster.quota.periods(cluster.name);
                 Sweep.Step step = Sweep.Step.of(new OpenLoopRun(show, crowd.get(), new OpenLoopRun.Settings(rate, o.sweepStep,
-                        o.connections, o.retries, o.bestAvailable, o.readEvery, o.seed), null).run(), BenchOptions.SWEEP_BUDGET_MS);
+                        o.connections, o.retries, o.bestAvailable, o.readEvery, o.seed), null).run(), Sweep.BUDGET_MS);
                 Map<String, Double> cpu = CpuMeter.between(c0, trialMeter.sample());
                 long[] t1 = cluster.quota.periods(cluster.name);
                 long periods = t1[0] - t0[0];

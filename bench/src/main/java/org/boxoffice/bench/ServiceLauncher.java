@@ -19,6 +19,7 @@ import java.util.Map;
  */
 final class ServiceLauncher {
 
+    /** Loopback, where every child process of the bench listens: the service, its members, the baseline server. */
     static final String HOST = "127.0.0.1";
 
     /** A started, ready service; close the process to stop it. */

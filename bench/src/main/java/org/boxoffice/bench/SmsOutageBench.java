@@ -198,7 +198,7 @@ final class SmsOutageBench {
                 try (Connection c = db.connect()) {
                     return BookingState.load(c, showId);
                 }
-            }, BoxofficeRun.BOXOFFICE_GRACE_MS, () -> null);
+            }, ShowPlan.DEFAULT_GRACE_MS, () -> null);
             if (recovery != null) {
                 recovery.get();
             } else if (mode != SmsStub.Mode.PROMPT) {
@@ -274,7 +274,7 @@ final class SmsOutageBench {
 
     private Target freshShow(BoxofficeApi api, String admin, int seats, String name) {
         JsonNode created = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(seats),
-                SystemRun.HOLD_SECONDS, null, o.blockGroups));
+                ShowPlan.HOLD_SECONDS, null, o.blockGroups));
         String showId = created.path("showId").asText();
         return new Target(name, api.host(), api.port(), showId, ShowPlan.fromShow(api.show(showId)));
     }

@@ -39,7 +39,7 @@ import java.util.function.Supplier;
  */
 final class SystemRun {
 
-    static final int HOLD_SECONDS = 420;
+    /** Seats of a warm-up show at most: the warm-up sells many of them. */
     static final int WARMUP_SEATS = 5_000;
     /** --warmup auto: warm until the JIT compiler uses less than this share of a core over a step. */
     private static final double WARM_JIT_SHARE = 0.10;
@@ -310,11 +310,11 @@ final class SystemRun {
         if (!o.stampede || !o.sweep) {
             return null;
         }
-        Sweep.Result result = Sweep.search(BenchOptions.SWEEP_START, BenchOptions.SWEEP_MAX, 2, BenchOptions.SWEEP_BUDGET_MS,
+        Sweep.Result result = Sweep.search(BenchOptions.SWEEP_START, BenchOptions.SWEEP_MAX, 2, Sweep.BUDGET_MS,
                 rate -> {
                     Target show = freshShow.get();
                     Sweep.Step step = Sweep.Step.of(new OpenLoopRun(show, crowd, openLoop(rate, o.sweepStep), null).run(),
-                            BenchOptions.SWEEP_BUDGET_MS);
+                            Sweep.BUDGET_MS);
                     FlashSaleBench.log(String.format(Locale.ROOT, "sweep %s: offered %,.0f/s, answered %,.0f/s, hold p50 %.1f ms p99 %.1f ms%s",
                             system, step.offeredPerSecond(), step.achievedPerSecond(), step.holdP50Ms(), step.holdP99Ms(),
                             step.sustained() ? "" : "  (not sustained)"));
@@ -327,14 +327,11 @@ final class SystemRun {
 
     /** The stampede's measured rate: --rate, else the system's sweep best, else the default. */
     static double measuredRate(BenchOptions o, Sweep.Result sweep) {
-        if (o.rate != null) {
-            return o.rate;
-        }
-        if (sweep != null) {
+        if (o.rate == null && sweep != null) {
             // a system that sustained not even the first rate is measured at it: its figures then show by how much it misses
             return sweep.bestRate() != null ? sweep.bestRate() : BenchOptions.SWEEP_START;
         }
-        return BenchOptions.STAMPEDE_RATE;
+        return o.offeredRate();
     }
 
     OpenLoopRun.Settings openLoop(double rate, Duration limit) {

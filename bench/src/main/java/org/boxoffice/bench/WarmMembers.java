@@ -57,7 +57,6 @@ final class WarmMembers {
     private static final int MEASURE_SECONDS = 60;
     private static final int JIT_WINDOW_SECONDS = 30;
     private static final int STEADY_SECONDS = 15;
-    private static final int HOLD_SECONDS = 420;
 
     private final BenchOptions o;
 
@@ -252,7 +251,7 @@ final class WarmMembers {
 
     private Target show(BoxofficeApi api, String admin, String name) {
         JsonNode created = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(
-                o.aotTrain != null ? TRAIN_SEATS : o.seats), HOLD_SECONDS, null, o.blockGroups));
+                o.aotTrain != null ? TRAIN_SEATS : o.seats), ShowPlan.HOLD_SECONDS, null, o.blockGroups));
         String id = created.path("showId").asText();
         return new Target(name, api.host(), api.port(), id, ShowPlan.fromShow(api.show(id)));
     }

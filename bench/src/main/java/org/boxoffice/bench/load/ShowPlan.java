@@ -31,6 +31,11 @@ public final class ShowPlan {
     public record SectionSpec(String name, String price, int rows, int seatsPerRow) {
     }
 
+    /** How long a hold lasts on a show the bench creates, unless the run chooses its own (the cluster runs, the expiry check). */
+    public static final int HOLD_SECONDS = 420;
+    /** The service's grace for a show created without {@code graceSeconds}: a hold counts as live this long past expiresAt. */
+    public static final long DEFAULT_GRACE_MS = 5_000;
+
     /** Rows of this many seats, this many rows to a section: 2,500 seats, about a stadium block. */
     static final int SEATS_PER_ROW = 50;
     static final int ROWS_PER_SECTION = 50;

@@ -14,6 +14,8 @@ import java.util.List;
  */
 public final class Sweep {
 
+    /** The hold p99 a sustained rate stays under, in milliseconds, in every sweep of the bench. */
+    public static final double BUDGET_MS = 250;
     /** Share of the offered attempts a system must answer within the trial (plus its drain) to keep up. */
     static final double KEEP_UP = 0.95;
 

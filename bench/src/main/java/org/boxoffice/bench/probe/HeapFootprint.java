@@ -73,7 +73,7 @@ public final class HeapFootprint {
 
     private static JsonNode createAndTouch(BoxofficeApi api, String adminToken, String eventId, int seats) throws IOException {
         JsonNode created = api.createShow(adminToken,
-                ShowPlan.createRequest(eventId, ShowPlan.regularSections(seats), 420, null, null));
+                ShowPlan.createRequest(eventId, ShowPlan.regularSections(seats), ShowPlan.HOLD_SECONDS, null, null));
         try (HttpConnection c = api.connect()) {
             c.get("/v1/shows/" + created.path("showId").asText() + "/availability", null).expect(200, "seat map");
         }

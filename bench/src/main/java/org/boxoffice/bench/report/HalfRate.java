@@ -13,11 +13,8 @@ package org.boxoffice.bench.report;
  */
 public record HalfRate(double offeredPerSecond, double holdP99Ms, double winnersP99Ms, double readP99Ms, long violations) {
 
-    /** The target's bounds. */
-    public static final double HOLD_P99_MS = 50;
-    public static final double READ_P99_MS = 20;
-
+    /** Within the bounds of the closed-loop run's latency targets. */
     public boolean met() {
-        return holdP99Ms < HOLD_P99_MS && readP99Ms < READ_P99_MS;
+        return holdP99Ms < Targets.HOLD_P99_MS && readP99Ms < Targets.READ_P99_MS;
     }
 }

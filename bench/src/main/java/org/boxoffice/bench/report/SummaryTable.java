@@ -4,6 +4,7 @@ import org.boxoffice.bench.check.BookingChecker;
 import org.boxoffice.bench.check.RunChecker;
 import org.boxoffice.bench.load.Latency;
 import org.boxoffice.bench.load.RunResult;
+import org.boxoffice.bench.load.Sweep;
 import org.boxoffice.bench.probe.JfrProfile;
 
 import java.util.ArrayList;
@@ -83,7 +84,7 @@ public final class SummaryTable {
         rows.add(row("  arrivals with nobody to send", systems, r -> r.openLoop() == null ? "-" : fmt("%,d", r.openLoop().idleArrivals())));
         rows.add(row("  send lag p99 ms / max backlog", systems, r -> r.openLoop() == null ? "-"
                 : fmt("%.1f / %,d", r.openLoop().sendLag().p99(), r.openLoop().maxBacklog())));
-        rows.add(outcomeRow("sweep: highest rate, p99 < 250 ms", systems, s -> s.sweep() == null ? "-"
+        rows.add(outcomeRow("sweep: highest rate, p99 < " + (int) Sweep.BUDGET_MS + " ms", systems, s -> s.sweep() == null ? "-"
                 : s.sweep().bestRate() == null ? "none" : fmt("%,.0f/s", s.sweep().bestRate())));
         rows.add(outcomeRow("CPU us/attempt: gen+server+pg", systems, s -> fmt("%.0f + %.0f + %.0f = %.0f",
                 s.microsPerAttempt("load generator"), s.microsPerAttempt("server"), s.microsPerAttempt("postgresql"),
