@@ -92,19 +92,10 @@ final class BoxofficeRun {
 
         // the warm-up scrapes the metrics endpoint as a monitoring system would (see RefereeStats.scrapeEvery)
         try (AutoCloseable scraper = RefereeStats.scrapeEvery(api.host(), api.port(), METRICS_SCRAPE_EVERY)) {
-            system.warmUp("boxoffice", crowd, service != null ? service.pid() : -1, () -> {
-                JsonNode warm = api.createShow(admin, ShowPlan.createRequest(o.event,
-                        ShowPlan.regularSections(Math.min(o.seats, SystemRun.WARMUP_SEATS)), ShowPlan.HOLD_SECONDS, null, o.blockGroups));
-                String warmId = warm.path("showId").asText();
-                return new Target("boxoffice-warmup", api.host(), api.port(), warmId, ShowPlan.fromShow(api.show(warmId)));
-            });
+            system.warmUp("boxoffice", crowd, service != null ? service.pid() : -1,
+                    () -> freshShow(api, admin, o, "boxoffice-warmup", Math.min(o.seats, SystemRun.WARMUP_SEATS)));
         }
-        Sweep.Result sweep = system.sweep("boxoffice", crowd, () -> {
-            JsonNode trial = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(o.seats),
-                    ShowPlan.HOLD_SECONDS, null, o.blockGroups));
-            String trialId = trial.path("showId").asText();
-            return new Target("boxoffice", api.host(), api.port(), trialId, ShowPlan.fromShow(api.show(trialId)));
-        });
+        Sweep.Result sweep = system.sweep("boxoffice", crowd, () -> freshShow(api, admin, o, "boxoffice", o.seats));
         LoadRun.Room room = null;
         if (o.waitingRoom != null) {
             api.openWaitingRoom(admin, showId, o.waitingRoom, FlashSaleBench.DOOR_DIFFICULTY);
@@ -189,16 +180,22 @@ final class BoxofficeRun {
         return new Outcome(outcome, expiry, memory, halfRate);
     }
 
+    /** A fresh seated show of {@code seats} on sale now, as the bench creates its shows, sold as {@code name}. */
+    static Target freshShow(BoxofficeApi api, String admin, BenchOptions o, String name, int seats) {
+        JsonNode created = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(seats),
+                ShowPlan.HOLD_SECONDS, null, o.blockGroups));
+        String showId = created.path("showId").asText();
+        return new Target(name, api.host(), api.port(), showId, ShowPlan.fromShow(api.show(showId)));
+    }
+
     /**
      * The half-rate latency target: a second Boxoffice sale, open loop at {@code rate} (half the sweep's
      * best), on a fresh show of the measured show's size, right after the measured run (so that run
      * is measured as before), with the same crowd, then the same invariant check.
      */
     private HalfRate halfRate(BoxofficeApi api, String admin, List<Buyer> crowd, double rate, Database db) throws Exception {
-        JsonNode created = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(o.seats),
-                ShowPlan.HOLD_SECONDS, null, o.blockGroups));
-        String halfId = created.path("showId").asText();
-        Target half = new Target("boxoffice", api.host(), api.port(), halfId, ShowPlan.fromShow(api.show(halfId)));
+        Target half = freshShow(api, admin, o, "boxoffice", o.seats);
+        String halfId = half.showId();
         db.checkpoint();
         FlashSaleBench.log(String.format(Locale.ROOT, "half rate: stampede on boxoffice's %s at %,.0f attempts/s (half its best) for %d s",
                 halfId, rate, o.duration.toSeconds()));

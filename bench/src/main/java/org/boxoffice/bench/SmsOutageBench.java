@@ -1,6 +1,5 @@
 package org.boxoffice.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import org.boxoffice.bench.check.BookingState;
 import org.boxoffice.bench.check.ReferenceState;
@@ -128,15 +127,16 @@ final class SmsOutageBench {
         // every phase's show is created before the warm-up: a busy machine's slow admin call then delays no phase
         List<Target> shows = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            shows.add(freshShow(api, admin, o.seats, "boxoffice"));
+            shows.add(BoxofficeRun.freshShow(api, admin, o, "boxoffice", o.seats));
         }
         List<Buyer> crowd = Buyer.crowd(o.buyers(), o.seed, shows.get(0).plan(), tokens);
         SystemRun system = new SystemRun(env, new BotFigures(env));
 
-        system.warmUp("boxoffice", crowd, pid, () -> freshShow(api, admin, Math.min(o.seats, SystemRun.WARMUP_SEATS), "boxoffice-warmup"));
+        system.warmUp("boxoffice", crowd, pid,
+                () -> BoxofficeRun.freshShow(api, admin, o, "boxoffice-warmup", Math.min(o.seats, SystemRun.WARMUP_SEATS)));
         if (!o.warmup.isZero()) {
             FlashSaleBench.log("warming up the checkout for " + o.warmup.toSeconds() + " s (unmeasured sale with --pay, stub answering at once)");
-            new LoadRun(freshShow(api, admin, Math.min(o.seats, SystemRun.WARMUP_SEATS), "boxoffice-warmup"), crowd,
+            new LoadRun(BoxofficeRun.freshShow(api, admin, o, "boxoffice-warmup", Math.min(o.seats, SystemRun.WARMUP_SEATS)), crowd,
                     new LoadRun.Settings(o.connections, o.warmup, o.retries, o.bestAvailable, o.abandon, o.pay, o.readEvery,
                             o.seed, false)).run();
             awaitSettled(db, stub, null, System.currentTimeMillis());
@@ -270,12 +270,5 @@ final class SmsOutageBench {
     /** One E.164 number per buyer, all distinct (a German mobile range). */
     static List<String> phones(int count) {
         return IntStream.range(0, count).mapToObj(i -> String.format(Locale.ROOT, "+49151%08d", i)).toList();
-    }
-
-    private Target freshShow(BoxofficeApi api, String admin, int seats, String name) {
-        JsonNode created = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(seats),
-                ShowPlan.HOLD_SECONDS, null, o.blockGroups));
-        String showId = created.path("showId").asText();
-        return new Target(name, api.host(), api.port(), showId, ShowPlan.fromShow(api.show(showId)));
     }
 }

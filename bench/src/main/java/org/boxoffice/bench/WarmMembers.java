@@ -1,6 +1,5 @@
 package org.boxoffice.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import org.boxoffice.bench.http.BoxofficeApi;
@@ -9,7 +8,6 @@ import org.boxoffice.bench.load.LoadRun;
 import org.boxoffice.bench.load.OpenLoopRun;
 import org.boxoffice.bench.load.RunResult;
 import org.boxoffice.bench.load.RunStats;
-import org.boxoffice.bench.load.ShowPlan;
 import org.boxoffice.bench.load.Target;
 import org.boxoffice.bench.probe.CpuMeter;
 import org.boxoffice.bench.report.Chart;
@@ -250,10 +248,7 @@ final class WarmMembers {
     }
 
     private Target show(BoxofficeApi api, String admin, String name) {
-        JsonNode created = api.createShow(admin, ShowPlan.createRequest(o.event, ShowPlan.regularSections(
-                o.aotTrain != null ? TRAIN_SEATS : o.seats), ShowPlan.HOLD_SECONDS, null, o.blockGroups));
-        String id = created.path("showId").asText();
-        return new Target(name, api.host(), api.port(), id, ShowPlan.fromShow(api.show(id)));
+        return BoxofficeRun.freshShow(api, admin, o, name, o.aotTrain != null ? TRAIN_SEATS : o.seats);
     }
 
     private static void deleteRecursively(Path dir) {
