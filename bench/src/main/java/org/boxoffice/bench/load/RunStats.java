@@ -39,8 +39,6 @@ public final class RunStats {
     private final Map<String, LongAdder> errors = new ConcurrentHashMap<>();
     private final LongAdder serverErrors = new LongAdder();
     private final LongAdder transportErrors = new LongAdder();
-    /** Hold requests whose connection was lost and that the fan sent again (with the same Idempotency-Key). */
-    final LongAdder lostAndResent = new LongAdder();
 
     private final Histogram totalHolds = new Histogram(DIGITS);
     private final Histogram totalSuccessful = new Histogram(DIGITS);

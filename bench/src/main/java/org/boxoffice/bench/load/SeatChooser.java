@@ -1,6 +1,5 @@
 package org.boxoffice.bench.load;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
@@ -162,14 +161,5 @@ public final class SeatChooser {
             }
         }
         return best;
-    }
-
-    /** Seat ids for layout indexes. */
-    public List<String> seatIds(int[] indexes) {
-        List<String> ids = new ArrayList<>(indexes.length);
-        for (int i : indexes) {
-            ids.add(plan.seatId(i));
-        }
-        return ids;
     }
 }

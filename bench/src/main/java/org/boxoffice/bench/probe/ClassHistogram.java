@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -66,10 +65,5 @@ public record ClassHistogram(long totalBytes, long totalInstances, Map<String, L
 
     public long count(String className) {
         return countByClass.getOrDefault(className, 0L);
-    }
-
-    /** Bytes of the named classes together. */
-    public long bytes(List<String> classNames) {
-        return classNames.stream().mapToLong(this::bytes).sum();
     }
 }

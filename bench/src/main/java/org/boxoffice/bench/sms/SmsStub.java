@@ -99,10 +99,6 @@ public final class SmsStub implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/sms");
     }
 
-    public Mode mode() {
-        return mode;
-    }
-
     /** From now on, calls are answered so; calls already waiting keep the answer they were given. */
     public void mode(Mode mode) {
         this.mode = mode;
