@@ -18,13 +18,11 @@ import org.boxoffice.bench.report.SystemOutcome;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -179,7 +177,7 @@ final class Baselines {
         try (Connection c = db.connect()) {
             BaselineSchema.recreate(c);
         }
-        String secret = HexFormat.of().formatHex(randomBytes(32));
+        String secret = RunEnvironment.randomHex(32);
         Hs256 jwt = new Hs256(secret);
         long expires = Instant.now().plus(Duration.ofHours(12)).getEpochSecond();
         int port = ChildProcess.freePort();
@@ -239,11 +237,5 @@ final class Baselines {
 
     private static Path benchJar() throws Exception {
         return Path.of(Baselines.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-    }
-
-    private static byte[] randomBytes(int n) {
-        byte[] b = new byte[n];
-        new SecureRandom().nextBytes(b);
-        return b;
     }
 }

@@ -19,7 +19,6 @@ import org.boxoffice.bench.probe.RefereeStats;
 import org.boxoffice.bench.report.HalfRate;
 import org.boxoffice.bench.report.SystemOutcome;
 
-import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.time.Duration;
@@ -62,20 +61,9 @@ final class BoxofficeRun {
     }
 
     Outcome run(Path work) throws Exception {
-        ChildProcess service = null;
-        BoxofficeApi api;
-        if (o.url != null) {
-            URI uri = URI.create(o.url);
-            api = new BoxofficeApi(uri.getHost(), uri.getPort() > 0 ? uri.getPort() : 80);
-            FlashSaleBench.log("using the service at " + o.url);
-            api.awaitReady(Duration.ofMinutes(1), () -> true);
-        } else {
-            ServiceLauncher.Started started = ServiceLauncher.start(o, db, work.resolve("service"), ServiceLauncher.aotCache(o),
-                    out.resolve("service.log"));
-            service = started.process();
-            resources.push(service);
-            api = started.api();
-        }
+        ServiceLauncher.Started started = ServiceLauncher.startOrUse(env, db, work);
+        ChildProcess service = started.process();
+        BoxofficeApi api = started.api();
         String admin = api.adminToken();
         long t0 = System.nanoTime();
         List<String> tokens = api.tokens(Buyer.accountIds(o.buyers()), o.connections);

@@ -9,10 +9,8 @@ import org.boxoffice.bench.probe.JfrProfile;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -93,9 +91,7 @@ final class Cluster implements AutoCloseable {
         for (int i = 0; i < maxMembers; i++) {
             gridPorts.add(ChildProcess.freePort());
         }
-        byte[] id = new byte[4];
-        new SecureRandom().nextBytes(id);
-        this.name = "bench-" + size + "-" + HexFormat.of().formatHex(id);
+        this.name = "bench-" + size + "-" + RunEnvironment.randomHex(4);
     }
 
     /** The processes of the members serving now. */

@@ -10,10 +10,8 @@ import org.boxoffice.bench.load.Target;
 import org.boxoffice.bench.probe.JfrProfile;
 import org.boxoffice.bench.report.SystemOutcome;
 
-import java.net.URI;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
@@ -43,20 +41,9 @@ final class GeneralAdmissionRun {
     }
 
     SystemOutcome run(Path work) throws Exception {
-        ChildProcess service = null;
-        BoxofficeApi api;
-        if (o.url != null) {
-            URI uri = URI.create(o.url);
-            api = new BoxofficeApi(uri.getHost(), uri.getPort() > 0 ? uri.getPort() : 80);
-            FlashSaleBench.log("using the service at " + o.url);
-            api.awaitReady(Duration.ofMinutes(1), () -> true);
-        } else {
-            ServiceLauncher.Started started = ServiceLauncher.start(o, db, work.resolve("service"), ServiceLauncher.aotCache(o),
-                    env.out().resolve("service.log"));
-            service = started.process();
-            env.resources().push(service);
-            api = started.api();
-        }
+        ServiceLauncher.Started started = ServiceLauncher.startOrUse(env, db, work);
+        ChildProcess service = started.process();
+        BoxofficeApi api = started.api();
         String admin = api.adminToken();
         long t0 = System.nanoTime();
         List<String> tokens = api.tokens(Buyer.accountIds(o.buyers()), o.connections);

@@ -16,7 +16,6 @@ import org.boxoffice.bench.reads.ReadReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -25,7 +24,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -298,7 +296,7 @@ final class ReadBench {
         command.addAll(List.of("-cp", Path.of(ReadBench.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString(),
                 BaselineServer.class.getName(), "--port", Integer.toString(port), "--db-url", db.url(),
                 "--db-user", db.user(), "--db-password", db.password(), "--pool", "2",
-                "--secret", HexFormat.of().formatHex(randomBytes(32))));
+                "--secret", RunEnvironment.randomHex(32)));
         log("starting the baseline server (its /health is the empty handler) on port " + port);
         ChildProcess server = ChildProcess.start("baseline", command, Map.of(), out.resolve("baseline.log"));
         resources.push(server);
@@ -342,12 +340,6 @@ final class ReadBench {
             Thread.currentThread().interrupt();
             return "unknown";
         }
-    }
-
-    private static byte[] randomBytes(int n) {
-        byte[] b = new byte[n];
-        new SecureRandom().nextBytes(b);
-        return b;
     }
 
     private static void log(String message) {

@@ -4,6 +4,7 @@ package org.boxoffice.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -11,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -79,6 +81,13 @@ final class RunEnvironment {
                 System.err.println("bench: closing " + r + ": " + e);
             }
         }
+    }
+
+    /** {@code bytes} random bytes in hex: a secret, or a name no other run on this machine picks. */
+    static String randomHex(int bytes) {
+        byte[] b = new byte[bytes];
+        new SecureRandom().nextBytes(b);
+        return HexFormat.of().formatHex(b);
     }
 
     static void deleteRecursively(Path dir) {

@@ -2,12 +2,11 @@ package org.boxoffice.bench;
 
 import org.boxoffice.bench.http.BoxofficeApi;
 
+import java.net.URI;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,11 +21,30 @@ final class ServiceLauncher {
     /** Loopback, where every child process of the bench listens: the service, its members, the baseline server. */
     static final String HOST = "127.0.0.1";
 
-    /** A started, ready service; close the process to stop it. */
+    /** A started, ready service; close the process to stop it (null: the service at {@code --url}, not the bench's). */
     record Started(ChildProcess process, BoxofficeApi api, int port) {
     }
 
     private ServiceLauncher() {
+    }
+
+    /**
+     * The service a sale is sold on: the one at {@code --url}, else one started here with the
+     * launcher's AOT cache and closed with the run's resources.
+     */
+    static Started startOrUse(RunEnvironment env, Database db, Path work) throws Exception {
+        BenchOptions o = env.options();
+        if (o.url != null) {
+            URI uri = URI.create(o.url);
+            int port = uri.getPort() > 0 ? uri.getPort() : 80;
+            BoxofficeApi api = new BoxofficeApi(uri.getHost(), port);
+            FlashSaleBench.log("using the service at " + o.url);
+            api.awaitReady(Duration.ofMinutes(1), () -> true);
+            return new Started(null, api, port);
+        }
+        Started started = start(o, db, work.resolve("service"), aotCache(o), env.out().resolve("service.log"));
+        env.resources().push(started.process());
+        return started;
     }
 
     /**
@@ -80,9 +98,7 @@ final class ServiceLauncher {
         }
         env.put("BOXOFFICE_GRID_PORT", Integer.toString(ChildProcess.freePort()));
         // a cluster name of its own: never join another member running on this machine
-        byte[] id = new byte[4];
-        new SecureRandom().nextBytes(id);
-        env.put("BOXOFFICE_GRID_CLUSTER", "bench-" + HexFormat.of().formatHex(id));
+        env.put("BOXOFFICE_GRID_CLUSTER", "bench-" + RunEnvironment.randomHex(4));
         env.put("BOXOFFICE_AUTH_DEVTOKENS", "true");
         // the bench creates its shows through the admin API, with a dev token that carries the admin role
         env.put("BOXOFFICE_AUTH_DEVROLES", "true");

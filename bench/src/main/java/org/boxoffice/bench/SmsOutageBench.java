@@ -19,11 +19,9 @@ import org.boxoffice.bench.sms.SmsStub;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -81,9 +79,7 @@ final class SmsOutageBench {
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             Database db = env.openDatabase(work);
-            byte[] secret = new byte[16];
-            new SecureRandom().nextBytes(secret);
-            String apiKey = "bench-sms-" + HexFormat.of().formatHex(secret);
+            String apiKey = "bench-sms-" + RunEnvironment.randomHex(16);
             SmsStub stub = new SmsStub(apiKey);
             env.resources().push(stub);
             ServiceLauncher.Started started = ServiceLauncher.start(o, db, work.resolve("service"), ServiceLauncher.aotCache(o),

@@ -30,7 +30,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 
 /**
  * Members that are warm before the rush, two jobs:
@@ -96,7 +95,7 @@ final class WarmMembers {
                 s.process().close(600);
             }
         } finally {
-            deleteRecursively(work);
+            RunEnvironment.deleteRecursively(work);
         }
         if (!Files.isRegularFile(partial)) {
             System.err.println("bench: the training run wrote no AOT cache (see the service's output above)");
@@ -149,7 +148,7 @@ final class WarmMembers {
                 }
             }
         } finally {
-            deleteRecursively(work);
+            RunEnvironment.deleteRecursively(work);
         }
         ObjectMapper json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
         Map<String, Object> report = new LinkedHashMap<>();
@@ -249,13 +248,5 @@ final class WarmMembers {
 
     private Target show(BoxofficeApi api, String admin, String name) {
         return BoxofficeRun.freshShow(api, admin, o, name, o.aotTrain != null ? TRAIN_SEATS : o.seats);
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (java.io.IOException e) {
-            System.err.println("bench: could not delete " + dir + ": " + e);
-        }
     }
 }
