@@ -244,6 +244,11 @@ class OperatorMetricsTest {
         assertTrue(m.value("boxoffice_referee_batch_size_count") > 0, "group commits counted");
         assertTrue(m.value("boxoffice_referee_batch_size_sum") >= m.value("boxoffice_referee_batch_size_count"));
         assertTrue(m.has("boxoffice_referee_batch_size_bucket"));
+        // each store's time to its commit, by the size of its batch: every store is in one class
+        assertEquals(java.util.Set.of("1", "2-4", "5-16", "17+"), m.labelValues("boxoffice_referee_store_seconds_count", "batch"));
+        double stores = m.value("boxoffice_referee_store_seconds_count");
+        assertTrue(stores >= m.value("boxoffice_referee_batch_size_count"), "a store per batch at least");
+        assertTrue(stores <= m.value("boxoffice_referee_batch_size_sum"), "at most a store per transition");
         // fay's first hold in the show read her allowance from the referee
         assertTrue(m.value("boxoffice_referee_allowance_accounts_total") >= 1, "allowance reads counted");
         assertTrue(m.value("boxoffice_referee_allowance_queries_total") >= 1);

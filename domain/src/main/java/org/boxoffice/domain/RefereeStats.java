@@ -12,8 +12,9 @@ public interface RefereeStats {
     GroupCommitStats groupCommitStats();
 
     /**
-     * Tells {@code observer} about every group commit from now on: its transitions and the time it
-     * took to apply and commit them (for histograms). Called on a committer thread after the
+     * Tells {@code observer} about every group commit from now on: its transitions, the time it
+     * took to apply and commit them, and how long each store in it took from its arrival at the
+     * referee to its commit (for histograms). Called on a committer thread after the
      * commit, before the next batch is taken: it must be quick and must not throw.
      */
     void onBatch(BatchObserver observer);
@@ -24,7 +25,13 @@ public interface RefereeStats {
     /** Hears of each group commit; see {@link #onBatch}. */
     @FunctionalInterface
     interface BatchObserver {
-        void committed(int transitions, long nanos);
+        /**
+         * @param transitions the batch's transitions
+         * @param nanos       the time to apply and commit them
+         * @param storeNanos  per store in the batch (one block's change, one or more transitions): the
+         *                    time from its arrival at the referee, waiting for the batch before its own, to the commit
+         */
+        void committed(int transitions, long nanos, long[] storeNanos);
     }
 
     /**

@@ -66,7 +66,7 @@ final class GroupCommit implements AutoCloseable {
      * One store: the transitions of one block value (several when the grid combined claims), applied
      * all or none.
      */
-    private record Pending(SeatBlock next, List<Step> steps, CompletableFuture<Void> done) {
+    private record Pending(SeatBlock next, List<Step> steps, CompletableFuture<Void> done, long queuedAt) {
         /** Whether {@code results} (this store's, in order) keep some transitions and refuse others as stale. */
         boolean split(int[] results, int from) {
             boolean stale = false;
@@ -90,7 +90,7 @@ final class GroupCommit implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean started;
     private volatile boolean closed;
-    private volatile RefereeStats.BatchObserver observer = (size, nanos) -> { };
+    private volatile RefereeStats.BatchObserver observer = (size, nanos, stores) -> { };
 
     GroupCommit(Referee referee, int committers, int maxBatch) {
         if (committers < 1 || maxBatch < 1) {
@@ -107,7 +107,7 @@ final class GroupCommit implements AutoCloseable {
             throw new DatabaseException("the referee is closed", null);
         }
         start();
-        Pending pending = new Pending(next, Step.of(next), new CompletableFuture<>());
+        Pending pending = new Pending(next, Step.of(next), new CompletableFuture<>(), System.nanoTime());
         // if interrupted, the transition may still be applied: the grid then finds it applied, or stale, and reloads
         Handover.queueAndWait(queue, pending, pending.done(), () -> closed, () -> "applying " + next.transition());
     }
@@ -164,9 +164,14 @@ final class GroupCommit implements AutoCloseable {
                 }
                 long start = System.nanoTime();
                 commit(batch);
-                long nanos = System.nanoTime() - start;
+                long end = System.nanoTime();
+                long nanos = end - start;
                 commitNanos.add(nanos);
-                observer.committed(steps, nanos);
+                long[] storeNanos = new long[batch.size()];
+                for (int i = 0; i < storeNanos.length; i++) {
+                    storeNanos[i] = end - batch.get(i).queuedAt();
+                }
+                observer.committed(steps, nanos, storeNanos);
             } catch (InterruptedException e) {
                 if (closed) {
                     break;

@@ -559,6 +559,19 @@ class PostgresInventoryRepositoryTest {
             fresh.add(hold(block(show, b), show.showId() + "-fresh" + b, "acc-1", show, 2, 3));
         }
         PostgresInventoryRepository.GroupCommitStats before = inventory.groupCommitStats();
+        // what the meters hear: every batch, and each store in it from its arrival to the commit
+        java.util.concurrent.atomic.AtomicInteger observedTransitions = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger observedStores = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger storesFasterThanTheirBatch = new java.util.concurrent.atomic.AtomicInteger();
+        inventory.onBatch((transitions, nanos, storeNanos) -> {
+            observedTransitions.addAndGet(transitions);
+            observedStores.addAndGet(storeNanos.length);
+            for (long store : storeNanos) {
+                if (store < nanos) {
+                    storesFasterThanTheirBatch.incrementAndGet();
+                }
+            }
+        });
         List<SeatBlock> all = new ArrayList<>(fresh);
         all.addAll(stale);
         List<Boolean> stored = storeAllAtOnce(all);
@@ -570,6 +583,15 @@ class PostgresInventoryRepositoryTest {
         assertEquals(0, count("SELECT count(*) FROM holds WHERE hold_id LIKE '" + show.showId() + "-stale%'"));
         PostgresInventoryRepository.GroupCommitStats after = inventory.groupCommitStats();
         assertEquals(all.size(), after.transitions() - before.transitions());
+        // the meters hear of a batch just after its callers are answered
+        for (long until = System.currentTimeMillis() + 5_000; observedTransitions.get() < all.size()
+                && System.currentTimeMillis() < until; ) {
+            Thread.sleep(10);
+        }
+        inventory.onBatch((transitions, nanos, storeNanos) -> { });
+        assertEquals(all.size(), observedTransitions.get(), "every transition is in a batch the meters heard of");
+        assertEquals(all.size(), observedStores.get(), "one store per transition here, each timed");
+        assertEquals(0, storesFasterThanTheirBatch.get(), "a store's time includes its batch's commit");
     }
 
     /** A store carrying several transitions (claims the grid combined on one block) is applied all or none. */

@@ -223,6 +223,12 @@ public final class OpsMetrics {
         return registry.getOrCreate(Timer.builder(name).description(description).buckets(buckets).percentiles(new double[0]));
     }
 
+    /** As {@link #timer(String, String, Duration...)}, one of a family told apart by {@code tag}'s {@code value}. */
+    public Timer timer(String name, String description, String tag, String value, Duration... buckets) {
+        return registry.getOrCreate(Timer.builder(name).description(description).tags(List.of(Tag.create(tag, value)))
+                .buckets(buckets).percentiles(new double[0]));
+    }
+
     /**
      * A gauge read from {@code value} at every scrape. A gauge of the same name (and tags) registered
      * before is replaced: the registry is the JVM's, and a member started after another one in the

@@ -22,7 +22,23 @@ public final class RefereeMetrics {
         Duration.ofMillis(250), Duration.ofSeconds(1)
     };
 
+    /**
+     * The batch sizes a store's time is told by ({@code batch} tag of {@code boxoffice_referee_store}):
+     * the upper bound of each class, and its label.
+     */
+    private static final int[] BATCH_CLASS_MAX = {1, 4, 16, Integer.MAX_VALUE};
+    static final java.util.List<String> BATCH_CLASSES = java.util.List.of("1", "2-4", "5-16", "17+");
+
     private RefereeMetrics() {
+    }
+
+    /** The {@code batch} tag of a batch of {@code transitions}. */
+    static int batchClass(int transitions) {
+        int c = 0;
+        while (transitions > BATCH_CLASS_MAX[c]) {
+            c++;
+        }
+        return c;
     }
 
     /**
@@ -35,9 +51,19 @@ public final class RefereeMetrics {
                 + "commit of the referee (_count: commits, _sum: transitions)", 1, 2, 4, 8, 16, 32, 48);
         Timer commits = metrics.timer("boxoffice_referee_commit", "time to apply and commit one group commit of the "
                 + "referee", COMMIT_BUCKETS);
-        referee.onBatch((transitions, nanos) -> {
+        Timer[] stores = new Timer[BATCH_CLASSES.size()];
+        for (int c = 0; c < stores.length; c++) {
+            stores[c] = metrics.timer("boxoffice_referee_store", "time from a store's arrival at the referee (one "
+                    + "block's change) to its commit, waiting for the batch before its own included, by the size of the "
+                    + "batch it went in (batch: transitions)", "batch", BATCH_CLASSES.get(c), COMMIT_BUCKETS);
+        }
+        referee.onBatch((transitions, nanos, storeNanos) -> {
             batches.record(transitions);
             commits.record(nanos, TimeUnit.NANOSECONDS);
+            Timer store = stores[batchClass(transitions)];
+            for (long n : storeNanos) {
+                store.record(n, TimeUnit.NANOSECONDS);
+            }
         });
         metrics.counter("boxoffice_referee_one_by_one_batches", "group commits PostgreSQL applied one transition at a "
                 + "time (one of them was stale or already applied)", () -> referee.groupCommitStats().oneByOne());

@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * Where the service's holds past the seat map spent their time, stage by stage, as its
  * {@code boxoffice_hold_stage_seconds} histograms say (idempotency, allowance, token, claim,
  * reply): counts, sums and bucket counts, per stage, added up over members. Read before and after
- * a measured run; the difference is the run's own.
+ * a measured run; the difference is the run's own. The same reading serves any family of timers
+ * told apart by one tag: the referee's stores by the size of their batch ({@link #storesByBatch}).
  *
  * @param stages per stage: its count, its sum in seconds, and its cumulative bucket counts by upper bound
  */
@@ -50,17 +51,31 @@ public record HoldStages(Map<String, Stage> stages) {
     static final List<String> ORDER = List.of("idempotency", "allowance", "token", "claim", "reply");
     private static final String NAME = "boxoffice_hold_stage_seconds";
     private static final Pattern STAGE = Pattern.compile("stage=\"([^\"]+)\"");
+    /** The referee's stores, from arrival to commit, by the size of the batch they went in (the service's classes). */
+    static final List<String> BATCH_ORDER = List.of("1", "2-4", "5-16", "17+");
+    private static final String STORES = "boxoffice_referee_store_seconds";
+    private static final Pattern BATCH = Pattern.compile("batch=\"([^\"]+)\"");
     private static final Pattern LE = Pattern.compile("le=\"([^\"]+)\"");
 
     /** The stage histograms of a Prometheus text exposition (empty if it has none). */
     static HoldStages parse(String exposition) {
+        return parse(exposition, NAME, STAGE);
+    }
+
+    /** The referee's store histograms by batch size ({@code batch}) of a Prometheus text exposition (empty if it has none). */
+    static HoldStages storesByBatch(String exposition) {
+        return parse(exposition, STORES, BATCH);
+    }
+
+    /** The histograms named {@code name} of an exposition, one per value of the tag {@code tag} finds. */
+    private static HoldStages parse(String exposition, String name, Pattern tag) {
         Map<String, double[]> totals = new TreeMap<>();
         Map<String, TreeMap<Double, Double>> buckets = new TreeMap<>();
         for (String line : exposition.split("\n")) {
-            if (!line.startsWith(NAME)) {
+            if (!line.startsWith(name)) {
                 continue;
             }
-            Matcher stage = STAGE.matcher(line);
+            Matcher stage = tag.matcher(line);
             int space = line.lastIndexOf(' ');
             if (!stage.find() || space < 0) {
                 continue;
@@ -71,7 +86,7 @@ public record HoldStages(Map<String, Stage> stages) {
             } catch (NumberFormatException e) {
                 continue;
             }
-            String suffix = line.substring(NAME.length(), line.indexOf('{') < 0 ? space : line.indexOf('{'));
+            String suffix = line.substring(name.length(), line.indexOf('{') < 0 ? space : line.indexOf('{'));
             double[] t = totals.computeIfAbsent(stage.group(1), s -> new double[2]);
             switch (suffix) {
                 case "_count" -> t[0] += value;
@@ -104,8 +119,22 @@ public record HoldStages(Map<String, Stage> stages) {
      * passed it, their mean time and the bucket bound under which 99 % fell; empty if none passed.
      */
     public String since(HoldStages before) {
+        String parts = parts(before, ORDER, "");
+        return parts.isEmpty() ? "" : "holds past the seat map, by stage: " + parts;
+    }
+
+    /**
+     * As {@link #since}, for the referee's stores by batch size: per size, the stores, their mean time
+     * from arrival to commit and the bucket bound under which 99 % fell; empty if none.
+     */
+    public String storesSince(HoldStages before) {
+        String parts = parts(before, BATCH_ORDER, "of ");
+        return parts.isEmpty() ? "" : "stores from arrival to commit, by the transitions in their batch: " + parts;
+    }
+
+    private String parts(HoldStages before, List<String> order, String prefix) {
         List<String> parts = new ArrayList<>();
-        for (String name : ORDER) {
+        for (String name : order) {
             Stage now = stages.get(name);
             if (now == null) {
                 continue;
@@ -115,10 +144,10 @@ public record HoldStages(Map<String, Stage> stages) {
                 continue;
             }
             double p99 = run.quantileBound(0.99);
-            parts.add(String.format(Locale.ROOT, "%s %,.0f x %.1f ms mean, 99 %% within %s", name, run.count(),
+            parts.add(String.format(Locale.ROOT, "%s%s %,.0f x %.1f ms mean, 99 %% within %s", prefix, name, run.count(),
                     1000 * run.seconds() / run.count(),
                     Double.isInfinite(p99) ? "more than the last bucket" : String.format(Locale.ROOT, "%.0f ms", 1000 * p99)));
         }
-        return parts.isEmpty() ? "" : "holds past the seat map, by stage: " + String.join("; ", parts);
+        return String.join("; ", parts);
     }
 }

@@ -21,10 +21,11 @@ import org.boxoffice.bench.http.HttpResponse;
  * @param claimCalls  grid calls that carried claims on a block (claims queued on one block share one)
  * @param claims      claims on a block in them
  * @param stages      where holds past the seat map spent their time, stage by stage
+ * @param stores      the referee's stores (one block's change each), arrival to commit, by the size of their batch
  */
 public record RefereeStats(double batches, double transitions, double oneByOne, double commitSeconds,
                            double allowanceQueries, double allowanceAccounts, double claimCalls, double claims,
-                           HoldStages stages) {
+                           HoldStages stages, HoldStages stores) {
 
     private static final String PREFIX = "boxoffice_referee_";
     private static final String CLAIMS_PREFIX = "boxoffice_inventory_";
@@ -94,7 +95,7 @@ public record RefereeStats(double batches, double transitions, double oneByOne, 
         return new RefereeStats(batches, transitions, samples.getOrDefault("one_by_one_batches", 0.0),
                 samples.getOrDefault("commit_seconds_sum", 0.0), samples.getOrDefault("allowance_queries", 0.0),
                 samples.getOrDefault("allowance_accounts", 0.0), samples.getOrDefault("claim_calls", 0.0),
-                samples.getOrDefault("claims", 0.0), HoldStages.parse(exposition));
+                samples.getOrDefault("claims", 0.0), HoldStages.parse(exposition), HoldStages.storesByBatch(exposition));
     }
 
     /** This reading and {@code other}'s added up: the counters of several members. */
@@ -102,7 +103,7 @@ public record RefereeStats(double batches, double transitions, double oneByOne, 
         return new RefereeStats(batches + other.batches, transitions + other.transitions, oneByOne + other.oneByOne,
                 commitSeconds + other.commitSeconds, allowanceQueries + other.allowanceQueries,
                 allowanceAccounts + other.allowanceAccounts, claimCalls + other.claimCalls, claims + other.claims,
-                stages.plus(other.stages));
+                stages.plus(other.stages), stores.plus(other.stores));
     }
 
     /** What happened between {@code before} and this reading, in words. */
@@ -127,6 +128,8 @@ public record RefereeStats(double batches, double transitions, double oneByOne, 
         if (calls > 0) {
             text += String.format(Locale.ROOT, "; claims on a block: %,.0f in %,.0f grid calls (%.2f a call)", sent, calls, sent / calls);
         }
+        String byBatch = stores.storesSince(before.stores);
+        text = byBatch.isEmpty() ? text : text + "; " + byBatch;
         String byStage = stages.since(before.stages);
         return byStage.isEmpty() ? text : text + "; " + byStage;
     }

@@ -27,7 +27,7 @@ class RefereeStatsTest {
                 boxoffice_holds_total 3
                 """);
 
-        assertEquals(new RefereeStats(10, 45, 1, 0.25, 7, 30, 40, 52, HoldStages.NONE), stats);
+        assertEquals(new RefereeStats(10, 45, 1, 0.25, 7, 30, 40, 52, HoldStages.NONE, HoldStages.NONE), stats);
     }
 
     @Test
@@ -37,15 +37,15 @@ class RefereeStatsTest {
 
     @Test
     void since_describesTheRunsOwnBatches() {
-        RefereeStats before = new RefereeStats(10, 45, 1, 0.25, 7, 30, 40, 52, HoldStages.NONE);
-        RefereeStats after = new RefereeStats(110, 1045, 3, 1.25, 207, 1230, 840, 1052, HoldStages.NONE);
+        RefereeStats before = new RefereeStats(10, 45, 1, 0.25, 7, 30, 40, 52, HoldStages.NONE, HoldStages.NONE);
+        RefereeStats after = new RefereeStats(110, 1045, 3, 1.25, 207, 1230, 840, 1052, HoldStages.NONE, HoldStages.NONE);
 
         assertEquals("referee group commit in the measured run: 1,000 transitions in 100 batches (10.0 a batch), "
                 + "10.0 ms a batch to apply and commit, 2 applied one by one; allowances of 1,200 accounts read in "
                 + "200 queries (6.0 a query); claims on a block: 1,000 in 800 grid calls (1.25 a call)", after.since(before));
         assertEquals("referee group commit in the measured run: 1,000 transitions in 100 batches (10.0 a batch), "
                 + "10.0 ms a batch to apply and commit, 2 applied one by one",
-                new RefereeStats(110, 1045, 3, 1.25, 7, 30, 40, 52, HoldStages.NONE).since(before),
+                new RefereeStats(110, 1045, 3, 1.25, 7, 30, 40, 52, HoldStages.NONE, HoldStages.NONE).since(before),
                 "no allowance read and no claim: nothing said of them");
     }
 
