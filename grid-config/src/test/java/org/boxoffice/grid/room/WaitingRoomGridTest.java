@@ -229,6 +229,28 @@ class WaitingRoomGridTest {
     }
 
     @Test
+    void aViewATickOld_isAnsweredAtOnce_andTheReadRenewsItForTheRequestsAfter() throws Exception {
+        List<WaitingRooms> two = start(2);
+        two.get(0).configure("renewed", WaitingRoom.Mode.ON, T0 + HOUR * 10, 100, 2, 600_000);
+        HazelcastInstance owner = members.stream()
+                .filter(m -> m.getPartitionService().getPartition("renewed").getOwner().localMember())
+                .findFirst().orElseThrow();
+        WaitingRooms reader = two.get(1 - members.indexOf(owner));
+        RoomView before = reader.summary("renewed").orElseThrow();
+        WaitingRooms writer = two.get(members.indexOf(owner));
+        writer.configure("renewed", WaitingRoom.Mode.ON, T0 + HOUR * 20, 100, 2, 600_000);
+
+        clock.addAndGet(HOUR + 1); // the reader's view is a tick old
+        // no request waits for the read, however fast it answers: this one takes the last view
+        assertEquals(before, reader.summary("renewed").orElseThrow());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (reader.summary("renewed").orElseThrow().opensAt() != T0 + HOUR * 20) {
+            assertTrue(System.nanoTime() < deadline, "the read never renewed the reader's view");
+            Thread.sleep(10);
+        }
+    }
+
+    @Test
     void aRoomWhosePartitionIsHeldUp_isAnsweredFromTheLastView() throws Exception {
         List<WaitingRooms> two = start(2);
         two.get(0).configure("busy", WaitingRoom.Mode.ON, T0 + HOUR * 10, 100, 2, 600_000);
