@@ -52,6 +52,8 @@ public final class WaitingRooms implements AutoCloseable {
 
     /** How much older than a tick a member's view of a room may be while the read that renews it is held up. */
     public static final long STALE_WHILE_READING_MILLIS = 5_000;
+    /** How long a request with a view left unrenewed a while waits for the read before it takes the last one. */
+    static final long FRESH_WAIT_MILLIS = 20;
     /** Per show, the read under way that renews this member's view. */
     private final Map<String, CompletableFuture<Optional<RoomView>>> reading = new ConcurrentHashMap<>();
 
@@ -112,9 +114,13 @@ public final class WaitingRooms implements AutoCloseable {
      * The room's counters, from this member's cache: one tick old, or older while the read that
      * renews it is held up. Every hold of every show asks, so a read of the room's entry must never
      * hold them all: once the cache is a tick old, one read per show and member renews it (not one
-     * per request), in the background; requests meanwhile take the last view, for up to
-     * {@value #STALE_WHILE_READING_MILLIS} ms more (they used to wait up to 20 ms for the read: on members
-     * in a slice of a core, where a read waits for its owner's next period, most holds of a tick did). A read is held up while the entry's partition moves (a member joins, leaves or is
+     * per request). While requests keep it renewed (the view is less than two ticks old) they take the
+     * last view at once and the read renews it in the background: on members in a slice of a core,
+     * where a read waits for its owner's next period, most holds of a tick waited for it. An older view
+     * (a member without requests a while, or reads held up) waits for the read at most
+     * {@value #FRESH_WAIT_MILLIS} ms, then takes the last view, for up to
+     * {@value #STALE_WHILE_READING_MILLIS} ms more, so a room switched on or off elsewhere is not missed
+     * by the first hold after a quiet spell. A read is held up while the entry's partition moves (a member joins, leaves or is
      * promoted) or its owner was lost and the partition table is repaired: every request on every
      * member would otherwise wait for that one partition. A view's {@link RoomView#active} is
      * computed from the clock, so a room still opens on time from an older view; only a change
@@ -128,9 +134,21 @@ public final class WaitingRooms implements AutoCloseable {
             return Optional.ofNullable(c.view());
         }
         CompletableFuture<Optional<RoomView>> reading = read(showId);
-        if (c != null && now - c.at() < cacheMillis + STALE_WHILE_READING_MILLIS) {
-            // the read renews the view for the requests after it; this one takes the last view at once
+        if (c != null && now - c.at() < Math.min(2 * cacheMillis, cacheMillis + STALE_WHILE_READING_MILLIS)) {
+            // renewed every tick while requests come: the read renews it for the requests after this one
             return Optional.ofNullable(c.view());
+        }
+        if (c != null && now - c.at() < cacheMillis + STALE_WHILE_READING_MILLIS) {
+            // a view left unrenewed a while (no requests, or reads held up): a read that answers at
+            // once gives its view, one held up the last view
+            try {
+                return reading.get(FRESH_WAIT_MILLIS, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+                return Optional.ofNullable(c.view());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.ofNullable(c.view());
+            }
         }
         try {
             return reading.join();

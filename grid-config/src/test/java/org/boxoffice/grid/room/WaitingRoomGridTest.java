@@ -228,17 +228,27 @@ class WaitingRoomGridTest {
         }
     }
 
-    @Test
-    void aViewATickOld_isAnsweredAtOnce_andTheReadRenewsItForTheRequestsAfter() throws Exception {
+    /** Two members and a room of {@code show}: the member owning its partition, both members' rooms, the other's first view. */
+    private record RoomOnTwo(HazelcastInstance owner, WaitingRooms writer, WaitingRooms reader, RoomView before) {
+    }
+
+    /** Starts two members, turns on a room for {@code show} opening in ten hours, and reads it on the member that does not own it. */
+    private RoomOnTwo roomOnTwo(String show) {
         List<WaitingRooms> two = start(2);
-        two.get(0).configure("renewed", WaitingRoom.Mode.ON, T0 + HOUR * 10, 100, 2, 600_000);
+        two.get(0).configure(show, WaitingRoom.Mode.ON, T0 + HOUR * 10, 100, 2, 600_000);
         HazelcastInstance owner = members.stream()
-                .filter(m -> m.getPartitionService().getPartition("renewed").getOwner().localMember())
+                .filter(m -> m.getPartitionService().getPartition(show).getOwner().localMember())
                 .findFirst().orElseThrow();
         WaitingRooms reader = two.get(1 - members.indexOf(owner));
-        RoomView before = reader.summary("renewed").orElseThrow();
-        WaitingRooms writer = two.get(members.indexOf(owner));
-        writer.configure("renewed", WaitingRoom.Mode.ON, T0 + HOUR * 20, 100, 2, 600_000);
+        return new RoomOnTwo(owner, two.get(members.indexOf(owner)), reader, reader.summary(show).orElseThrow());
+    }
+
+    @Test
+    void aViewATickOld_isAnsweredAtOnce_andTheReadRenewsItForTheRequestsAfter() throws Exception {
+        RoomOnTwo room = roomOnTwo("renewed");
+        WaitingRooms reader = room.reader();
+        RoomView before = room.before();
+        room.writer().configure("renewed", WaitingRoom.Mode.ON, T0 + HOUR * 20, 100, 2, 600_000);
 
         clock.addAndGet(HOUR + 1); // the reader's view is a tick old
         // no request waits for the read, however fast it answers: this one takes the last view
@@ -252,13 +262,10 @@ class WaitingRoomGridTest {
 
     @Test
     void aRoomWhosePartitionIsHeldUp_isAnsweredFromTheLastView() throws Exception {
-        List<WaitingRooms> two = start(2);
-        two.get(0).configure("busy", WaitingRoom.Mode.ON, T0 + HOUR * 10, 100, 2, 600_000);
-        HazelcastInstance owner = members.stream()
-                .filter(m -> m.getPartitionService().getPartition("busy").getOwner().localMember())
-                .findFirst().orElseThrow();
-        WaitingRooms reader = two.get(1 - members.indexOf(owner));
-        RoomView before = reader.summary("busy").orElseThrow();
+        RoomOnTwo room = roomOnTwo("busy");
+        HazelcastInstance owner = room.owner();
+        WaitingRooms reader = room.reader();
+        RoomView before = room.before();
 
         // a key of another map on the room's partition; the processor runs on that partition's thread
         int partition = owner.getPartitionService().getPartition("busy").getPartitionId();
@@ -286,7 +293,7 @@ class WaitingRoomGridTest {
         Thread.sleep(1_000); // the read queued behind the hold-up answers
 
         // a view too old is not answered from: the request waits for a read
-        two.get(0).configure("busy", WaitingRoom.Mode.ON, T0 + HOUR * 20, 100, 2, 600_000);
+        room.writer().configure("busy", WaitingRoom.Mode.ON, T0 + HOUR * 20, 100, 2, 600_000);
         clock.addAndGet(HOUR + WaitingRooms.STALE_WHILE_READING_MILLIS + 1);
         assertEquals(T0 + HOUR * 20, reader.summary("busy").orElseThrow().opensAt(), "a view too old is not used");
     }
